@@ -1,0 +1,46 @@
+import type { QueryTables } from './tables';
+
+/** Two workspaces' run data for query tests; every value of workspace B carries a marker no answer to A may hold. */
+export const workspaceA = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
+export const workspaceB = '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f';
+export const foreignMarker = 'SECRET-B';
+
+function tablesOf(workspaceUuid: string, tag: string, count: number): QueryTables {
+  const runs = Array.from({ length: count }, (_, i) => ({
+    uuid: `${tag}-run-${i}`,
+    workspaceUuid,
+    workflowUuid: `${tag}-workflow`,
+    releaseUuid: null,
+    batchUuid: `${tag}-batch-0`,
+    parentUuid: null,
+    parentBatchUuid: null,
+    parentNodeUuid: null,
+    recordId: `${tag}-record-${i}`,
+    recordTitle: `${tag} record ${i}`,
+    status: i % 2 === 0 ? 'success' : 'running',
+    isGroupParent: i === 0,
+    createdAt: `2026-01-0${(i % 9) + 1}T00:00:00Z`,
+    updatedAt: `2026-01-0${(i % 9) + 1}T00:00:00Z`,
+    finishedAt: i % 2 === 0 ? `2026-01-0${(i % 9) + 1}T00:01:00Z` : null,
+  }));
+  return {
+    runs,
+    batches: [{ uuid: `${tag}-batch-0`, workspaceUuid, workflowUuid: `${tag}-workflow`, status: 'running', runsStatus: { success: 1 }, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
+    logs: runs.map((run, i) => ({ uuid: `${tag}-log-${i}`, workspaceUuid, runUuid: run.uuid, level: 'info', message: `${tag} started`, createdAt: run.createdAt })),
+    records: runs.map((run) => ({ id: run.recordId, workspaceUuid, modelUuid: `${tag}-model`, title: run.recordTitle, createdAt: run.createdAt })),
+    spans: runs.map((run, i) => ({ uuid: `${tag}-span-${i}`, workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: `${tag} step`, startedAt: run.createdAt, endedAt: run.finishedAt, durationMs: 60000 })),
+  };
+}
+
+/** Both workspaces' rows in shared tables, as a store would hand them over before scoping. */
+export function createTwoWorkspaceTables(): QueryTables {
+  const a = tablesOf(workspaceA, 'A', 5);
+  const b = tablesOf(workspaceB, foreignMarker, 7);
+  return {
+    runs: [...a.runs, ...b.runs],
+    batches: [...a.batches, ...b.batches],
+    logs: [...a.logs, ...b.logs],
+    records: [...a.records, ...b.records],
+    spans: [...a.spans, ...b.spans],
+  };
+}
