@@ -40,6 +40,8 @@ export function createQueryEngine(options: QueryEngineOptions): {
       if (Array.from(sql).length > maxQueryLength) {
         throw new ApiError(400, 'query_too_long', `\`query\` holds more than ${maxQueryLength} characters.`);
       }
+      // SQLite reads the text as a C string: a NUL would silently cut the query short, so it is refused instead.
+      if (sql.includes('\u0000')) throw new ApiError(400, 'invalid_query', '`query` must not contain a NUL character.');
       const tables = selectWorkspaceRows(options.readTables(workspaceUuid), workspaceUuid);
       const rows = await pool.run({ sql, tables, maxRows, maxResultBytes });
       return { rows };

@@ -103,9 +103,10 @@ function toJsonValue(value) {
   return value === undefined ? null : value;
 }
 
-/** @param {unknown} value */
+/** Approximate JSON size, measured before a blob is converted so a huge one is never base64-encoded. @param {unknown} value */
 function sizeOf(value) {
   if (typeof value === 'string') return value.length + 2;
+  if (value instanceof Uint8Array) return Math.ceil(value.byteLength / 3) * 4 + 2;
   return 8;
 }
 
@@ -142,16 +143,15 @@ function runJob(SQL, job) {
         /** @type {Record<string, unknown>} */
         const row = {};
         columns.forEach((column, i) => {
-          const value = toJsonValue(values[i]);
-          bytes += column.length + sizeOf(value);
-          row[column] = value;
+          bytes += column.length + sizeOf(values[i]);
+          if (bytes > job.maxResultBytes) {
+            throw new QueryRefusal(
+              'query_result_too_large',
+              `The result is larger than ${job.maxResultBytes} bytes; select fewer columns or rows.`,
+            );
+          }
+          row[column] = toJsonValue(values[i]);
         });
-        if (bytes > job.maxResultBytes) {
-          throw new QueryRefusal(
-            'query_result_too_large',
-            `The result is larger than ${job.maxResultBytes} bytes; select fewer columns or rows.`,
-          );
-        }
         rows.push(row);
       }
       return { id: job.id, ok: true, rows };
