@@ -1,0 +1,41 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parse } from 'yaml';
+import { callEveryOperation, createApiClient } from './typed-client';
+
+type Spec = { paths: Record<string, Record<string, { operationId?: string }>> };
+const spec = parse(readFileSync(resolve(__dirname, '../spec/openapi.yaml'), 'utf8')) as Spec;
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([method]) => methods.includes(method))
+    .map(([method, operation]) => ({ operationId: operation.operationId as string, method: method.toUpperCase(), path })),
+);
+
+describe('typed client over the generated types', () => {
+  let server: Server;
+  const seen: { method: string; path: string }[] = [];
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      seen.push({ method: req.method ?? '', path: new URL(req.url ?? '/', 'http://x').pathname });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  });
+  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+
+  it('should call every operation of the spec, provisional ones included', async () => {
+    const { port } = server.address() as AddressInfo;
+    const statuses = await callEveryOperation(createApiClient(`http://127.0.0.1:${port}/v1`, 'token'));
+    expect(Object.keys(statuses).sort()).toEqual(operations.map((o) => o.operationId).sort());
+    expect(operations.length).toBe(16);
+  });
+
+  it.each(operations)('should send $operationId as $method $path', ({ method, path }) => {
+    const template = new RegExp(`^/v1${path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    expect(seen.some((request) => request.method === method && template.test(request.path))).toBe(true);
+  });
+});
