@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { dereferenceFile } from './dereference';
+import type { JsonObject } from './openapi';
+
+export const DEFAULT_SPEC_PATH = 'spec/openapi.yaml';
+
+export type SpecSource =
+  | { kind: 'file'; file: string; label: string }
+  | { kind: 'git'; ref: string; specPath: string; label: string };
+
+/**
+ * A side of a diff is a file when such a file exists, otherwise a git ref whose `spec/openapi.yaml`
+ * (and split files beside it) is read from history.
+ */
+export function resolveSource(arg: string, cwd: string, specPath = DEFAULT_SPEC_PATH): SpecSource {
+  const asFile = resolve(cwd, arg);
+  if (existsSync(asFile)) return { kind: 'file', file: asFile, label: arg };
+  return { kind: 'git', ref: arg, specPath, label: `${arg}:${specPath}` };
+}
+
+function git(cwd: string, args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * Copy the spec and every file under its folder at `ref` into a temporary folder, so relative $refs to split
+ * files resolve exactly as they did at that commit. Returns the entry file and a cleanup.
+ */
+export function materialiseGitSpec(cwd: string, ref: string, specPath: string): { file: string; cleanup(): void } {
+  const root = git(cwd, ['rev-parse', '--show-toplevel']).trim();
+  try {
+    git(root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+  } catch {
+    throw new Error(`"${ref}" is neither a file nor a git commit`);
+  }
+  const folder = dirname(specPath);
+  const listed = git(root, ['ls-tree', '-r', '--name-only', ref, '--', folder === '.' ? specPath : folder])
+    .split('\n')
+    .filter(Boolean);
+  if (!listed.includes(specPath)) throw new Error(`${specPath} does not exist at ${ref}`);
+  const dir = mkdtempSync(join(tmpdir(), 'spec-at-ref-'));
+  for (const path of listed) {
+    if (!/\.(ya?ml|json)$/i.test(path)) continue;
+    const target = join(dir, path);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, execFileSync('git', ['show', `${ref}:${path}`], { cwd: root, maxBuffer: 64 * 1024 * 1024 }));
+  }
+  return { file: join(dir, specPath), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** A file path holding the source's entry document (temporary for git refs) and its cleanup. */
+export function sourceFile(source: SpecSource, cwd: string): { file: string; cleanup(): void } {
+  if (source.kind === 'file') return { file: source.file, cleanup: () => undefined };
+  return materialiseGitSpec(cwd, source.ref, source.specPath);
+}
+
+/** Parse and fully dereference (a fresh copy each call: rules may compare object identity). */
+export async function dereferenceSpec(file: string): Promise<JsonObject> {
+  return dereferenceFile(file);
+}
