@@ -1,0 +1,154 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULT_CONFIG, type MockConfig } from './config';
+import { jsonResponse, type Ctx } from './context';
+import { ApiError } from './errors';
+import { createHandlers } from './handlers';
+import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
+import { createPipeline } from './pipeline';
+import { createPrismResponder } from './prism';
+import { loadSpec } from './spec/load';
+import { createRouter } from './spec/router';
+import { createSchemaCompiler } from './spec/schemas';
+import { createStore, type Store } from './store';
+import { CORS_HEADERS, renderError } from './stages/finish';
+import { createIdempotencyStore } from './stages/idempotency/store';
+import { createRateLimiter } from './stages/rate-limit/limiter';
+import { serialise } from './stages/serialise';
+import type { MockHooks } from './types';
+
+export type { MockRequest, MockResponse, MockHooks } from './types';
+export type { MockConfig } from './config';
+
+export type MockOptions = Partial<MockConfig> & {
+  hooks?: MockHooks;
+  /** Injected clock and sleep, so tests control time (windows, key expiry, runs) without waiting. */
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+  /** Load Prism in the background right after start (the server entry does; tests need not). */
+  warmPrism?: boolean;
+};
+
+export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; close(): Promise<void> };
+
+const DOWNLOADS = '/downloads/';
+
+/** Builds the request listener; `originOf` is read per request because the port is known only after listen. */
+export async function createMockApp(options: MockOptions, originOf: () => string) {
+  const config: MockConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const spec = await loadSpec(config.specPath);
+  const store = createStore({ seed: config.seed, now });
+  let queryEngine: QueryEngine | undefined;
+  // Created on first use: its issuer and audience need the origin, known only once the server listens.
+  let authServer: AuthServer | undefined | null = null;
+  const auth = () => (authServer === null ? (authServer = loadAuthServer({ issuer: config.authUrl ?? `${originOf()}/auth`, audience: originOf(), now })) : authServer);
+  const prism = createPrismResponder(config.specPath, { seed: config.seed });
+  const limiter = createRateLimiter({ limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
+
+  const pipeline = createPipeline({
+    bodyLimitBytes: config.bodyLimitBytes,
+    matchRoute: createRouter(spec.operations),
+    tokens: config.tokens,
+    verifyAccessToken: (token) => auth()?.verifyAccessToken(token) ?? null,
+    params: createSchemaCompiler(spec.document, { coerce: true }),
+    body: createSchemaCompiler(spec.document),
+    limiter,
+    idempotencyStore: createIdempotencyStore({ ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now }),
+    latencyMs: config.latencyMs,
+    sleep,
+    handlers: createHandlers({
+      store,
+      now,
+      sleep,
+      runDurationMs: config.runDurationMs,
+      basePath: spec.basePath,
+      queryEngine: async () => (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
+    }),
+    prism,
+    hooks: options.hooks,
+  });
+
+  const serveDownload = (req: IncomingMessage, res: ServerResponse, id: string) => {
+    const download = store.getDownload(id);
+    const response = download
+      ? jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` })
+      : renderError(new ApiError(404, 'not_found', 'No such download.'));
+    serialise(res, { ...response, headers: { ...response.headers, ...CORS_HEADERS } }, req.method ?? 'GET');
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://mock.invalid');
+    const pathname = url.pathname;
+    const inBase = pathname === spec.basePath || pathname.startsWith(`${spec.basePath}/`);
+    if (!inBase && pathname.startsWith(DOWNLOADS) && (req.method === 'GET' || req.method === 'HEAD')) {
+      return serveDownload(req, res, pathname.slice(DOWNLOADS.length));
+    }
+    const authServer = inBase ? undefined : auth();
+    const served = authServer ? authServer.handle(req, res, url) : Promise.resolve(false);
+    served
+      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(spec.basePath.length) || '/' : pathname)))
+      .catch((error) => {
+        if (!res.headersSent) serialise(res, renderError(error), req.method ?? 'GET');
+        else res.destroy();
+      });
+  };
+
+  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string) => {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const ctx: Ctx = {
+      req: { method: req.method ?? 'GET', path, query: url.searchParams, headers, rawBody: Buffer.alloc(0) },
+      source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
+      origin: originOf(),
+    };
+    const response = await pipeline(ctx);
+    serialise(res, response, ctx.req.method);
+  };
+
+  return {
+    config,
+    store,
+    listener,
+    warm: () => prism.warm(),
+    close: async () => {
+      await queryEngine?.close();
+    },
+  };
+}
+
+/** Starts the mock on `host:port` (port 0 picks a free one) and resolves once it accepts requests. */
+export async function startMock(options: MockOptions & { port?: number; host?: string } = {}): Promise<RunningMock> {
+  const host = options.host ?? DEFAULT_CONFIG.host;
+  let origin = '';
+  const app = await createMockApp(options, () => origin);
+  const server: Server = createServer(app.listener);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_CONFIG.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (options.warmPrism) setTimeout(() => void app.warm(), 50).unref();
+  return {
+    url: `${origin}/v1`,
+    origin,
+    store: app.store,
+    config: { ...app.config, port, host },
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await app.close();
+    },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,73 @@
+/** Every setting of the mock, typed; each one is an environment variable documented in the README. */
+export type MockConfig = {
+  port: number;
+  host: string;
+  /** token → workspace uuid. */
+  tokens: Record<string, string>;
+  rateLimit: number;
+  rateWindowSeconds: number;
+  seed: number;
+  runDurationMs: number;
+  latencyMs: number;
+  bodyLimitBytes: number;
+  /** OAuth issuer; defaults to <origin>/auth. */
+  authUrl?: string;
+  idempotencyTtlMs: number;
+  idempotencyCapPerWorkspace: number;
+  specPath: string;
+};
+
+export const WORKSPACE_A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
+export const WORKSPACE_B = '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f';
+
+export const DEFAULT_CONFIG: MockConfig = {
+  port: 4010,
+  host: '127.0.0.1',
+  tokens: { 'mock-token-a': WORKSPACE_A, 'mock-token-b': WORKSPACE_B },
+  rateLimit: 10_000,
+  rateWindowSeconds: 60,
+  seed: 1,
+  runDurationMs: 3_000,
+  latencyMs: 0,
+  bodyLimitBytes: 1_048_576,
+  authUrl: undefined,
+  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyCapPerWorkspace: 10_000,
+  specPath: require('node:path').join(__dirname, '..', 'spec', 'openapi.yaml'),
+};
+
+/** `token=workspaceUuid,token=workspaceUuid` → map; malformed pairs are a start-up error, not a silent skip. */
+export function parseTokens(text: string): Record<string, string> {
+  const tokens: Record<string, string> = {};
+  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const at = pair.indexOf('=');
+    if (at <= 0 || at === pair.length - 1) throw new Error(`MOCK_TOKENS: expected token=workspaceUuid, got "${pair}"`);
+    tokens[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
+  }
+  if (Object.keys(tokens).length === 0) throw new Error('MOCK_TOKENS: no token=workspaceUuid pair given');
+  return tokens;
+}
+
+function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name}: expected a number >= ${min}, got "${text}"`);
+  return value;
+}
+
+export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockConfig {
+  return {
+    ...DEFAULT_CONFIG,
+    port: readNumber(env, 'PORT', DEFAULT_CONFIG.port, 0),
+    host: env.HOST || DEFAULT_CONFIG.host,
+    tokens: env.MOCK_TOKENS ? parseTokens(env.MOCK_TOKENS) : DEFAULT_CONFIG.tokens,
+    rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1),
+    rateWindowSeconds: readNumber(env, 'MOCK_RATE_WINDOW', DEFAULT_CONFIG.rateWindowSeconds, 1),
+    seed: readNumber(env, 'MOCK_SEED', DEFAULT_CONFIG.seed, 0),
+    runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),
+    latencyMs: readNumber(env, 'MOCK_LATENCY_MS', DEFAULT_CONFIG.latencyMs, 0),
+    bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
+    authUrl: env.MOCK_AUTH_URL || undefined,
+  };
+}

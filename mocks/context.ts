@@ -1,0 +1,46 @@
+import type { ApiError } from './errors';
+import type { Caller, MockRequest, MockResponse } from './types';
+import type { RouteMatch } from './spec/router';
+import type { RateLimitState } from './stages/rate-limit/limiter';
+
+/** Where the request came from: the node request in the server, a plain object in unit tests. */
+export type RequestSource = {
+  remoteAddress: string;
+  body: AsyncIterable<Buffer | string>;
+};
+
+/** Everything the stages learn about one request; each stage reads what earlier stages wrote. */
+export type Ctx = {
+  req: MockRequest;
+  source: RequestSource;
+  /** e.g. http://127.0.0.1:4010 — used for Location and download URLs. */
+  origin: string;
+  route?: RouteMatch;
+  /** A 404/405 found by parse, raised once the caller is known and counted. */
+  routeError?: ApiError;
+  /** Malformed JSON found by parse, raised by validate-request. */
+  bodyError?: ApiError;
+  caller?: Caller;
+  authError?: ApiError;
+  rateLimit?: RateLimitState;
+  /** Query and path parameters after validation, coerced to their declared types. */
+  input?: { query: Record<string, unknown>; path: Record<string, unknown> };
+};
+
+export type Next = () => Promise<MockResponse>;
+/** A stage answers (returns a response, or throws ApiError) or passes on by calling next. */
+export type Stage = (ctx: Ctx, next: Next) => Promise<MockResponse>;
+
+/** Chains stages so the request flows down the list and the response flows back up through it. */
+export function compose(stages: Stage[]): (ctx: Ctx) => Promise<MockResponse> {
+  const run = (index: number, ctx: Ctx): Promise<MockResponse> => {
+    const stage = stages[index];
+    if (!stage) return Promise.reject(new Error('pipeline ended without a response'));
+    return stage(ctx, () => run(index + 1, ctx));
+  };
+  return (ctx) => run(0, ctx);
+}
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): MockResponse {
+  return { status, headers: { 'content-type': 'application/json', ...headers }, body };
+}

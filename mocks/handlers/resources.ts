@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { jsonResponse } from '../context';
+import type { JsonRecord } from '../store/types';
+import { notFound } from './paging';
+import type { HandlerDeps, Handlers } from './types';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Copies a body field only when the client sent it: omitted fields are left unchanged. */
+function has(body: JsonRecord, field: string): boolean {
+  return Object.prototype.hasOwnProperty.call(body, field);
+}
+
+/** Reads and writes of single resources, each scoped to the caller's workspace. */
+export function resourceHandlers(deps: HandlerDeps): Handlers {
+  const stateOf = (workspaceUuid: string) => deps.store.workspace(workspaceUuid);
+  const uuidOf = (params: Record<string, unknown>) => String(params.uuid);
+
+  return {
+    getWorkflow(ctx) {
+      const uuid = uuidOf(ctx.input!.path);
+      const workflow = stateOf(ctx.caller!.workspaceUuid).workflows.get(uuid);
+      if (!workflow) throw notFound('workflow', uuid);
+      return jsonResponse(200, { workflow });
+    },
+
+    getModel(ctx) {
+      const uuid = uuidOf(ctx.input!.path);
+      const model = stateOf(ctx.caller!.workspaceUuid).models.get(uuid);
+      if (!model) throw notFound('model', uuid);
+      return jsonResponse(200, { model });
+    },
+
+    /** Cancelling keeps the domain (status `cancelled`), and its credits: they are not refunded. */
+    cancelDomain(ctx) {
+      const uuid = uuidOf(ctx.input!.path);
+      const domain = stateOf(ctx.caller!.workspaceUuid).domains.get(uuid);
+      if (!domain) throw notFound('domain', uuid);
+      if (domain.status !== 'cancelled') {
+        const now = iso(deps.now());
+        Object.assign(domain, { status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now });
+      }
+      return jsonResponse(200, { domain });
+    },
+
+    removeEnvironmentVariable(ctx) {
+      const uuid = uuidOf(ctx.input!.path);
+      const envVars = stateOf(ctx.caller!.workspaceUuid).envVars;
+      if (!envVars.delete(uuid)) throw notFound('environment variable', uuid);
+      return jsonResponse(200, {});
+    },
+
+    createMcpServer(ctx) {
+      const state = stateOf(ctx.caller!.workspaceUuid);
+      const body = ctx.req.body as JsonRecord;
+      const now = iso(deps.now());
+      const uuid = nextUuid();
+      const mcpServer: JsonRecord = {
+        uuid,
+        workspaceUuid: state.workspaceUuid,
+        userUuid: ctx.caller!.sub ?? state.userUuid,
+        name: body.name ?? null,
+        description: body.description ?? null,
+        actions: (body.actions as JsonRecord[] | undefined) ?? [],
+        // Responses carry the filter's conjunction and the sandbox scope, which inputs leave out.
+        resources: ((body.resources as JsonRecord[] | undefined) ?? []).map((r) =>
+          r.kind === 'model' && r.filter && typeof r.filter === 'object' ? { ...r, filter: { conjonction: 'or', ...(r.filter as JsonRecord) } } : r,
+        ),
+        capabilities: ((body.capabilities as JsonRecord[] | undefined) ?? []).map((c) =>
+          c.slug === 'sandbox' ? { ...c, config: { scope: 'chat', ...((c.config as JsonRecord | null) ?? {}) } } : c,
+        ),
+        folderUuid: body.folderUuid ?? null,
+        templateSlug: null,
+        isReadOnly: false,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      };
+      state.mcpServers.set(uuid, mcpServer);
+      return jsonResponse(201, { mcpServer });
+    },
+
+    /**
+     * Omitted fields stay; each null means what the contract says: logoBase64 null removes the logo, the
+     * agent fields null clear, defaultRoleUuid null means the role viewer, allowedLoginProviders null allows all.
+     */
+    updateCurrentWorkspace(ctx) {
+      const workspace = stateOf(ctx.caller!.workspaceUuid).workspace;
+      const body = ctx.req.body as JsonRecord;
+      const next: JsonRecord = { ...workspace };
+      if (has(body, 'name')) next.name = body.name;
+      if (has(body, 'allowedEmailDomains')) next.allowedEmailDomains = [...(body.allowedEmailDomains as string[])];
+      if (has(body, 'syncs')) {
+        next.syncs = (body.syncs as JsonRecord[]).map((sync, i) => ({
+          domain: 'connection',
+          engineScheduleWorkflowId: `sync-${String(workspace.uuid).slice(0, 4)}-${i}`,
+          cron: sync.cron ?? null,
+        }));
+      }
+      if (has(body, 'logoBase64')) next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
+      if (has(body, 'metadata')) next.metadata = { ...(body.metadata as JsonRecord) };
+      for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders']) {
+        if (has(body, field)) next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
+      }
+      next.updatedAt = iso(deps.now());
+      // Replaced in one step, after every field was read: a failure half-way leaves the workspace as it was.
+      Object.assign(workspace, next);
+      return jsonResponse(200, { workspace });
+    },
+
+    async executeQuery(ctx) {
+      const engine = await deps.queryEngine();
+      const { query } = ctx.req.body as { query: string };
+      const result = await engine.query(ctx.caller!.workspaceUuid, query);
+      return jsonResponse(200, { rows: result.rows });
+    },
+  };
+}
+
+/** New records get random uuids (v4 with an RFC variant, inside the contract's rule). */
+export function nextUuid(): string {
+  return randomUUID();
+}

@@ -1,0 +1,38 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './errors';
+import type { QueryTablesRows } from './store';
+
+export type QueryEngine = { query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>; close(): Promise<void> };
+export type AuthServer = {
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  verifyAccessToken(token: string): { workspaceUuid: string; sub: string } | null;
+};
+
+/** Loads a sibling module only if it is there, so the mock runs (and its tests pass) without it. */
+function loadOptional<T>(name: string): T | undefined {
+  try {
+    require.resolve(name);
+  } catch {
+    return undefined;
+  }
+  return require(name) as T;
+}
+
+/** The OAuth authorization server of mocks/oauth, when present. */
+export function loadAuthServer(options: { issuer: string; audience: string; now: () => number }): AuthServer | undefined {
+  const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
+  if (!oauth?.createAuthServer) return undefined;
+  return oauth.createAuthServer({ ...oauth.defaultAuthConfig, ...options });
+}
+
+/** The SQL engine of mocks/query; without it executeQuery answers 500 in the error shape. */
+export function loadQueryEngine(options: { readTables: (workspaceUuid: string) => QueryTablesRows; timeoutMs: number }): QueryEngine {
+  const query = loadOptional<{ createQueryEngine?: (o: unknown) => QueryEngine }>('./query');
+  if (query?.createQueryEngine) return query.createQueryEngine(options);
+  return {
+    async query() {
+      throw new ApiError(500, 'internal_error', 'The query engine is not available in this build of the mock.');
+    },
+    async close() {},
+  };
+}

@@ -1,0 +1,54 @@
+import { compose, type Ctx, type Stage } from './context';
+import type { MockHooks, MockResponse } from './types';
+import { finishResponse, answerPreflight } from './stages/finish';
+import { parse, type ParseDeps } from './stages/parse';
+import { authenticate, type AuthenticateDeps } from './stages/authenticate';
+import { rateLimit } from './stages/rate-limit';
+import type { RateLimiter } from './stages/rate-limit/limiter';
+import { requireCredential } from './stages/require-credential';
+import { idempotency } from './stages/idempotency';
+import type { IdempotencyStore } from './stages/idempotency/store';
+import { validateRequest, type ValidateRequestDeps } from './stages/validate-request';
+import { simulateLatency } from './stages/latency';
+import { handle } from './stages/handle';
+import type { Handlers } from './handlers';
+import type { PrismResponder } from './prism';
+
+export type PipelineDeps = ParseDeps &
+  AuthenticateDeps &
+  ValidateRequestDeps & {
+    limiter: RateLimiter;
+    idempotencyStore: IdempotencyStore;
+    latencyMs: number;
+    sleep: (ms: number) => Promise<void>;
+    handlers: Handlers;
+    prism: PrismResponder;
+    hooks?: MockHooks;
+  };
+
+function beforeRequest(hooks?: MockHooks): Stage {
+  return async (ctx, next) => {
+    await hooks?.beforeRequest?.(ctx.req);
+    return next();
+  };
+}
+
+/**
+ * The request goes down this list; the response comes back up through it, and the server serialises it.
+ * parse → authenticate → rate-limit → idempotency → validate request → handle → (finish) → serialise
+ */
+export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockResponse> {
+  return compose([
+    finishResponse(deps), // on the way out: errors in the contract's shape, rate-limit + CORS headers, beforeSend
+    answerPreflight(), // CORS preflights carry no credential
+    parse(deps), // body (413), JSON, route
+    beforeRequest(deps.hooks),
+    authenticate(deps), // who is calling (a failure is answered after counting)
+    rateLimit(deps), // per workspace, or per address without a credential; 429
+    requireCredential(), // 401
+    idempotency({ store: deps.idempotencyStore }), // replay / 409 / 422 / 400
+    validateRequest(deps), // 404 / 405, malformed JSON, schema → 400
+    simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS
+    handle(deps), // state, async runs, or Prism
+  ]);
+}

@@ -1,0 +1,77 @@
+import { ApiError } from '../errors';
+import type { Ctx } from '../context';
+import type { Preferences } from '../prefer';
+import type { MockResponse } from '../types';
+
+type PrismModule = typeof import('@stoplight/prism-http');
+type PrismOperation = Awaited<ReturnType<PrismModule['getHttpOperationsFromSpec']>>[number];
+type Loaded = { operations: Map<string, PrismOperation>; request: (input: unknown, ops: PrismOperation[], config: unknown) => () => Promise<any> };
+
+/** Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape. */
+function toApiError(error: any): ApiError {
+  const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
+  const reason = status >= 500 ? 'internal_error' : 'mock_preference_unsatisfiable';
+  const detail = error?.detail || error?.message || 'Prism could not answer this request.';
+  return new ApiError(status === 404 ? 400 : status, reason, `Prefer: ${detail}`);
+}
+
+/**
+ * Prism answers what needs no state: `Prefer: code=…, example=…, dynamic=true` picks any declared response,
+ * and operations without a stateful handler get spec-shaped answers. Loaded on first use (or `warm()`), so it
+ * never delays start-up.
+ */
+export function createPrismResponder(specPath: string, options: { seed: number }) {
+  let loading: Promise<Loaded> | undefined;
+
+  const load = (): Promise<Loaded> =>
+    (loading ??= (async () => {
+      const prism: PrismModule = await import('@stoplight/prism-http');
+      const { createLogger } = await import('@stoplight/prism-core');
+      const list = await prism.getHttpOperationsFromSpec(specPath);
+      const operations = new Map(list.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
+      const instance = prism.createInstance(
+        { checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false, mock: { dynamic: false } },
+        { logger: createLogger('mock', { level: 'silent' }) },
+      );
+      return { operations, request: (input, ops, config) => instance.request(input as never, ops as never, config as never) };
+    })());
+
+  return {
+    warm(): Promise<unknown> {
+      return load().catch(() => undefined);
+    },
+    async respond(ctx: Ctx, preferences: Preferences): Promise<MockResponse> {
+      const { operations, request } = await load();
+      const operation = ctx.route!.operation;
+      const prismOperation = operations.get(`${operation.method} ${operation.pathTemplate}`);
+      if (!prismOperation) throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);
+      const query: Record<string, string[]> = {};
+      for (const [name, value] of ctx.req.query) (query[name] ??= []).push(value);
+      const input = {
+        method: operation.method.toLowerCase(),
+        url: { path: ctx.req.path, query },
+        headers: { ...ctx.req.headers },
+        body: ctx.req.body,
+      };
+      const config = {
+        checkSecurity: false,
+        validateRequest: false,
+        validateResponse: false,
+        errors: false,
+        upstreamProxy: undefined,
+        isProxy: false,
+        mock: { dynamic: preferences.dynamic === true, code: preferences.code, exampleKey: preferences.example, seed: preferences.dynamic ? String(options.seed) : undefined },
+      };
+      const result = await request(input, [prismOperation], config)();
+      if (result._tag === 'Left') throw toApiError(result.left);
+      const output = result.right.output as { statusCode: number; headers?: Record<string, string>; body?: unknown };
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(output.headers ?? {})) headers[name.toLowerCase()] = String(value);
+      // Prism answers problem+json for its own errors; the contract has one error shape.
+      if (output.statusCode >= 400 && (headers['content-type'] ?? '').includes('problem+json')) throw toApiError(output.body);
+      return { status: output.statusCode, headers, body: output.body };
+    },
+  };
+}
+
+export type PrismResponder = ReturnType<typeof createPrismResponder>;

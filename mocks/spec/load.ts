@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+
+export type JsonObject = Record<string, any>;
+
+export type ParameterInfo = { name: string; in: 'query' | 'path' | 'header' | 'cookie'; required: boolean; schema: JsonObject; pointer: string };
+
+export type OperationInfo = {
+  operationId: string;
+  method: string;
+  pathTemplate: string;
+  /** JSON pointer of the operation inside the document, for compiling its schemas by reference. */
+  pointer: string;
+  parameters: ParameterInfo[];
+  requestBody?: { required: boolean; contentTypes: string[]; pointer: string };
+  responses: Record<string, JsonObject>;
+  deprecated: boolean;
+};
+
+export type LoadedSpec = { document: JsonObject; operations: OperationInfo[]; basePath: string };
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Follows internal `$ref`s (`#/…`) until a concrete object; returns it with the pointer it lives at. */
+export function resolveRef(document: JsonObject, value: JsonObject, pointer: string): { value: JsonObject; pointer: string } {
+  let current = value;
+  let at = pointer;
+  for (let hops = 0; current && typeof current.$ref === 'string' && hops < 32; hops++) {
+    at = current.$ref;
+    current = getByPointer(document, at);
+  }
+  return { value: current, pointer: at };
+}
+
+export function getByPointer(document: JsonObject, ref: string): any {
+  if (!ref.startsWith('#')) throw new Error(`only internal $refs are resolved here, got ${ref}`);
+  return ref
+    .slice(1)
+    .split('/')
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce((node: any, key) => (node == null ? undefined : node[key]), document);
+}
+
+function hasExternalRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasExternalRef);
+  if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) return true;
+      if (hasExternalRef(value)) return true;
+    }
+  }
+  return false;
+}
+
+/** Reads the spec once; split files are bundled into one document with internal refs only. */
+export async function loadSpec(specPath: string): Promise<LoadedSpec> {
+  let document = parseYaml(readFileSync(specPath, 'utf8')) as JsonObject;
+  if (hasExternalRef(document)) {
+    // Loaded only when needed: bundling is the slow part of start-up.
+    const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
+    document = (await SwaggerParser.bundle(specPath)) as JsonObject;
+  }
+  return { document, operations: listOperations(document), basePath: readBasePath(document) };
+}
+
+function readBasePath(document: JsonObject): string {
+  const url: string | undefined = document.servers?.[0]?.url;
+  if (!url) return '/v1';
+  const path = url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\{[^}]+\}/g, '');
+  const match = /\/v\d+$/.exec(path.replace(/\/$/, ''));
+  return match ? match[0] : '/v1';
+}
+
+export function listOperations(document: JsonObject): OperationInfo[] {
+  const operations: OperationInfo[] = [];
+  for (const [pathTemplate, pathItemRaw] of Object.entries<JsonObject>(document.paths ?? {})) {
+    const pathPointer = `#/paths/${escapePointer(pathTemplate)}`;
+    const pathItem = resolveRef(document, pathItemRaw, pathPointer);
+    for (const method of METHODS) {
+      const op = pathItem.value[method];
+      if (!op) continue;
+      const pointer = `${pathItem.pointer}/${method}`;
+      const parameters = new Map<string, ParameterInfo>();
+      const collect = (list: JsonObject[] | undefined, listPointer: string) =>
+        (list ?? []).forEach((raw, index) => {
+          const p = resolveRef(document, raw, `${listPointer}/${index}`);
+          const schemaPointer = `${p.pointer}/schema`;
+          parameters.set(`${p.value.in}:${p.value.name}`, {
+            name: p.value.name,
+            in: p.value.in,
+            required: Boolean(p.value.required),
+            schema: resolveRef(document, p.value.schema ?? {}, schemaPointer).value,
+            pointer: schemaPointer,
+          });
+        });
+      collect(pathItem.value.parameters, `${pathItem.pointer}/parameters`);
+      collect(op.parameters, `${pointer}/parameters`);
+      let requestBody: OperationInfo['requestBody'];
+      if (op.requestBody) {
+        const body = resolveRef(document, op.requestBody, `${pointer}/requestBody`);
+        requestBody = { required: Boolean(body.value.required), contentTypes: Object.keys(body.value.content ?? {}), pointer: body.pointer };
+      }
+      operations.push({
+        operationId: op.operationId ?? `${method} ${pathTemplate}`,
+        method: method.toUpperCase(),
+        pathTemplate,
+        pointer,
+        parameters: [...parameters.values()],
+        requestBody,
+        responses: op.responses ?? {},
+        deprecated: Boolean(op.deprecated),
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,43 @@
+import { ApiError } from '../../errors';
+import type { Stage } from '../../context';
+import type { Caller } from '../../types';
+
+export type VerifyAccessToken = (token: string) => { workspaceUuid: string; sub: string } | null;
+export type AuthenticateDeps = { tokens: Record<string, string>; verifyAccessToken?: VerifyAccessToken };
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** Resolves a static token, else an OAuth access token; returns the caller or the 401 to answer with. */
+export function identifyCaller(authorization: string | undefined, deps: AuthenticateDeps): Caller | ApiError {
+  if (!authorization) return unauthorized('Authorization: header is missing; send "Authorization: Bearer <token>".');
+  const scheme = authorization.trim().split(/\s+/)[0];
+  if (scheme.toLowerCase() !== 'bearer') return unauthorized(`Authorization: scheme "${scheme}" is not supported; use Bearer.`);
+  const match = BEARER.exec(authorization.trim());
+  if (!match) return unauthorized('Authorization: the bearer token is malformed.');
+  const token = match[1];
+  const workspaceUuid = deps.tokens[token];
+  if (workspaceUuid) return { workspaceUuid, via: 'token' };
+  const verified = deps.verifyAccessToken?.(token);
+  if (verified) return { workspaceUuid: verified.workspaceUuid, sub: verified.sub, via: 'oauth' };
+  return unauthorized('Authorization: the token is unknown or expired.');
+}
+
+function unauthorized(message: string): ApiError {
+  return new ApiError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="api"' });
+}
+
+/**
+ * Finds who is calling. A failure is only recorded here: the rate limiter counts the request first
+ * (per client address), then require-credential answers 401 — so the 401 carries real quota headers.
+ */
+export function authenticate(deps: AuthenticateDeps): Stage {
+  return async (ctx, next) => {
+    const result = identifyCaller(ctx.req.headers.authorization, deps);
+    if (result instanceof ApiError) ctx.authError = result;
+    else {
+      ctx.caller = result;
+      ctx.req.workspaceUuid = result.workspaceUuid;
+    }
+    return next();
+  };
+}

@@ -1,0 +1,64 @@
+import { ApiError, toApiError } from '../../errors';
+import { jsonResponse, type Stage } from '../../context';
+import type { MockHooks, MockResponse } from '../../types';
+import { rateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
+import { rateLimitKey } from '../rate-limit';
+
+const EXPOSED = [
+  'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
+  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset',
+].join(', ');
+
+export const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': EXPOSED,
+};
+
+/** The one error serialiser (x-rules error-shape): anything thrown becomes the contract's error body. */
+export function renderError(error: unknown): MockResponse {
+  const apiError = toApiError(error);
+  if (!(error instanceof ApiError)) process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
+  return jsonResponse(apiError.status, apiError.toBody(), apiError.headers);
+}
+
+/**
+ * The outermost stage, so no path can skip it: errors rendered, the headers every response carries
+ * (rate limit, CORS) added in this one place, then the beforeSend hook.
+ */
+export function finishResponse(deps: { limiter: RateLimiter; hooks?: MockHooks }): Stage {
+  return async (ctx, next) => {
+    let response: MockResponse;
+    try {
+      response = await next();
+    } catch (error) {
+      response = renderError(error);
+    }
+    const quota = ctx.rateLimit ?? deps.limiter.peek(rateLimitKey(ctx));
+    response = { ...response, headers: { ...response.headers, ...CORS_HEADERS, ...rateLimitHeaders(quota) } };
+    if (deps.hooks?.beforeSend) {
+      try {
+        response = deps.hooks.beforeSend(ctx.req, response) ?? response;
+      } catch (error) {
+        response = renderError(error);
+      }
+    }
+    return response;
+  };
+}
+
+/** Answers CORS preflights before authentication: browsers send them without credentials. */
+export function answerPreflight(): Stage {
+  return async (ctx, next) => {
+    const { req } = ctx;
+    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return next();
+    return {
+      status: 204,
+      headers: {
+        'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, Idempotency-Key, Prefer',
+        'access-control-max-age': '600',
+      },
+      body: undefined,
+    };
+  };
+}

@@ -1,0 +1,18 @@
+import type { Stage } from '../../context';
+import { parsePrefer } from '../../prefer';
+
+/** Maximum delay a single request may ask for, so a typo cannot hang a client for hours. */
+export const MAX_LATENCY_MS = 60_000;
+
+/**
+ * Delays the answer by `Prefer: latency=<ms>` or else `MOCK_LATENCY_MS`, so loading states and the
+ * idempotency 409 race (a retry while the first request still runs) can be exercised.
+ */
+export function simulateLatency(deps: { latencyMs: number; sleep: (ms: number) => Promise<void> }): Stage {
+  return async (ctx, next) => {
+    const asked = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer).latencyMs : undefined;
+    const ms = Math.min(asked ?? deps.latencyMs, MAX_LATENCY_MS);
+    if (ms > 0) await deps.sleep(ms);
+    return next();
+  };
+}

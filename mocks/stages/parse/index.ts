@@ -1,0 +1,64 @@
+import { ApiError } from '../../errors';
+import type { Stage } from '../../context';
+import type { RouteMatch } from '../../spec/router';
+
+export type ParseDeps = { bodyLimitBytes: number; matchRoute: (method: string, path: string) => RouteMatch };
+
+/**
+ * Reads the body (413 beyond the limit), decodes JSON and finds the operation. Malformed JSON and unknown
+ * routes are recorded, not raised: they are answered once the caller is authenticated and counted.
+ */
+export function parse(deps: ParseDeps): Stage {
+  return async (ctx, next) => {
+    const { req } = ctx;
+    const declared = Number(req.headers['content-length']);
+    if (declared > deps.bodyLimitBytes) {
+      await drain(ctx.source.body);
+      throw tooLarge(deps.bodyLimitBytes);
+    }
+    req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
+    try {
+      ctx.route = deps.matchRoute(req.method, req.path);
+      req.operationId = ctx.route.operation.operationId;
+    } catch (error) {
+      ctx.routeError = error as ApiError;
+    }
+    if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) {
+      try {
+        req.body = JSON.parse(req.rawBody.toString('utf8'));
+      } catch {
+        ctx.bodyError = new ApiError(400, 'malformed_json', 'body: is not valid JSON.');
+      }
+    }
+    return next();
+  };
+}
+
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return true; // a body without a type is read as JSON, the API's only body format
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${limit} bytes.`, { limitBytes: limit });
+}
+
+async function readBody(body: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let over = false;
+  for await (const chunk of body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    // Keep reading past the limit so the client gets the 413 instead of a reset connection.
+    if (size > limit) over = true;
+    else chunks.push(buffer);
+  }
+  if (over) throw tooLarge(limit);
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
+
+async function drain(body: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of body) void _;
+}

@@ -1,0 +1,27 @@
+import { ApiError } from '../../errors';
+import type { Ctx, Stage } from '../../context';
+import type { RateLimiter } from './limiter';
+
+/** Workspaces share one bucket however many tokens they have; callers without a credential count per address. */
+export function rateLimitKey(ctx: Ctx): string {
+  return ctx.caller ? `workspace:${ctx.caller.workspaceUuid}` : `address:${ctx.source.remoteAddress}`;
+}
+
+/** x-rules ratelimit-429-retry-after: over the limit → 429 with Retry-After and retryAfter in the body. */
+export function rateLimit(deps: { limiter: RateLimiter }): Stage {
+  return async (ctx, next) => {
+    const state = deps.limiter.consume(rateLimitKey(ctx));
+    ctx.rateLimit = state;
+    if (!state.allowed) {
+      const retryAfter = state.resetSeconds;
+      throw new ApiError(
+        429,
+        'rate_limited',
+        `Too many requests: ${state.limit} per ${state.windowSeconds} s; retry after ${retryAfter} s.`,
+        { retryAfter },
+        { 'retry-after': String(retryAfter) },
+      );
+    }
+    return next();
+  };
+}

@@ -1,0 +1,9 @@
+import type { Stage } from '../../context';
+
+/** x-rules auth-required-401: no operation is served without a valid credential. */
+export function requireCredential(): Stage {
+  return async (ctx, next) => {
+    if (!ctx.caller) throw ctx.authError!;
+    return next();
+  };
+}

@@ -1,0 +1,84 @@
+import type { ValidateFunction } from 'ajv/dist/2020';
+import { ApiError } from '../../errors';
+import type { Ctx, Stage } from '../../context';
+import { escapePointer, type OperationInfo } from '../../spec/load';
+import { describeSchemaError, refTo, type SchemaCompiler } from '../../spec/schemas';
+
+/** `params` coerces query/path/header strings to their declared types; `body` does not coerce. */
+export type ValidateRequestDeps = { params: SchemaCompiler; body: SchemaCompiler };
+
+type Location = 'query' | 'path' | 'header';
+type OperationValidators = { [L in Location]?: ValidateFunction } & { body?: ValidateFunction; jsonBody: boolean };
+
+function invalid(message: string, location: string): ApiError {
+  return new ApiError(400, 'invalid_request', message, { location });
+}
+
+/** Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. */
+export function readQuery(operation: OperationInfo, query: URLSearchParams): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const p of operation.parameters) {
+    if (p.in !== 'query') continue;
+    const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
+    if (all.length === 0) continue;
+    values[p.name] = p.schema.type === 'array' ? all : all[0];
+  }
+  return values;
+}
+
+function compileOperation(operation: OperationInfo, deps: ValidateRequestDeps): OperationValidators {
+  const validators: OperationValidators = { jsonBody: false };
+  for (const location of ['query', 'path', 'header'] as Location[]) {
+    const declared = operation.parameters.filter((p) => p.in === location);
+    if (declared.length === 0) continue;
+    const name = (n: string) => (location === 'header' ? n.toLowerCase() : n);
+    validators[location] = deps.params.compile({
+      type: 'object',
+      properties: Object.fromEntries(declared.map((p) => [name(p.name), refTo(p.pointer)])),
+      required: declared.filter((p) => p.required).map((p) => name(p.name)),
+    });
+  }
+  const jsonType = operation.requestBody?.contentTypes.find((t) => t.includes('json'));
+  if (operation.requestBody && jsonType) {
+    validators.jsonBody = true;
+    validators.body = deps.body.at(`${operation.requestBody.pointer}/content/${escapePointer(jsonType)}/schema`);
+  }
+  return validators;
+}
+
+/** x-rules request-validation: every stated limit, pattern and enum on input is checked; a violation → 400. */
+export function validateRequest(deps: ValidateRequestDeps): Stage {
+  const compiled = new Map<OperationInfo, OperationValidators>();
+  return async (ctx, next) => {
+    if (ctx.routeError) throw ctx.routeError;
+    const operation = ctx.route!.operation;
+    let validators = compiled.get(operation);
+    if (!validators) compiled.set(operation, (validators = compileOperation(operation, deps)));
+    checkParameters(ctx, operation, validators);
+    if (operation.requestBody) checkBody(ctx, operation, validators);
+    return next();
+  };
+}
+
+function checkParameters(ctx: Ctx, operation: OperationInfo, validators: OperationValidators): void {
+  const query = readQuery(operation, ctx.req.query);
+  const path: Record<string, unknown> = { ...ctx.route!.params };
+  const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
+  for (const location of ['path', 'query', 'header'] as Location[]) {
+    const validate = validators[location];
+    if (validate && !validate(inputs[location])) throw invalid(describeSchemaError(validate.errors![0], ''), location);
+  }
+  ctx.input = { query, path };
+}
+
+function checkBody(ctx: Ctx, operation: OperationInfo, validators: OperationValidators): void {
+  if (ctx.bodyError) throw ctx.bodyError;
+  const { body } = ctx.req;
+  if (body === undefined) {
+    if (ctx.req.rawBody.length > 0) throw invalid('body: must be JSON (Content-Type: application/json).', 'body');
+    if (operation.requestBody!.required) throw invalid('body: is required', 'body');
+    return;
+  }
+  const validate = validators.body;
+  if (validate && !validate(body)) throw invalid(describeSchemaError(validate.errors![0], 'body'), 'body');
+}

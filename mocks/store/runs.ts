@@ -1,0 +1,81 @@
+import { TERMINAL_STATUSES, type BatchRecord, type RunRecord, type RunStatus } from './types';
+
+/** Share of the run's duration it spends `pending` before `running`, and that cancelling takes. */
+const PENDING_SHARE = 0.25;
+const CANCELLING_SHARE = 0.25;
+
+const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+/** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
+export function runFinishesAt(run: RunRecord): number {
+  if (run.fixedStatus) return run.finishedAtMs ?? run.createdAtMs;
+  if (run.cancelRequestedAtMs !== undefined) return run.cancelRequestedAtMs + Math.ceil(run.durationMs * CANCELLING_SHARE);
+  return run.createdAtMs + run.durationMs;
+}
+
+/** The status follows from the clock alone, so it moves forward only and needs no timers. */
+export function runStatusAt(run: RunRecord, now: number): RunStatus {
+  if (run.fixedStatus) return run.fixedStatus;
+  const finishesAt = runFinishesAt(run);
+  if (run.cancelRequestedAtMs !== undefined) return now >= finishesAt ? 'cancelled' : 'cancelling';
+  if (now >= finishesAt) return run.outcome;
+  return now - run.createdAtMs < run.durationMs * PENDING_SHARE ? 'pending' : 'running';
+}
+
+export function isTerminal(status: string): boolean {
+  return TERMINAL_STATUSES.has(status);
+}
+
+/** A cancel counts only while the run is unfinished; a finished run stays as it is. */
+export function requestRunCancel(run: RunRecord, now: number): boolean {
+  if (isTerminal(runStatusAt(run, now)) || run.cancelRequestedAtMs !== undefined) return false;
+  run.cancelRequestedAtMs = now;
+  return true;
+}
+
+export function viewRun(run: RunRecord, now: number) {
+  const status = runStatusAt(run, now);
+  const terminal = isTerminal(status);
+  const finishedAtMs = terminal ? runFinishesAt(run) : undefined;
+  return {
+    uuid: run.uuid,
+    workspaceUuid: run.workspaceUuid,
+    status,
+    workflowUuid: run.workflowUuid,
+    releaseUuid: run.releaseUuid,
+    batchUuid: run.batchUuid,
+    parentUuid: run.parentUuid,
+    parentBatchUuid: run.parentBatchUuid,
+    parentNodeUuid: run.parentNodeUuid,
+    recordId: run.recordId,
+    recordTitle: run.recordTitle,
+    isGroupParent: run.isGroupParent,
+    createdAt: iso(run.createdAtMs)!,
+    updatedAt: iso(Math.min(now, terminal ? finishedAtMs! : now))!,
+    finishedAt: iso(finishedAtMs),
+  };
+}
+
+export type RunView = ReturnType<typeof viewRun>;
+
+export function batchStatusAt(batch: BatchRecord, now: number): string {
+  if (batch.fixedStatus) return batch.fixedStatus;
+  const elapsed = now - batch.createdAtMs;
+  if (elapsed >= batch.durationMs) return 'success';
+  return elapsed < batch.durationMs * PENDING_SHARE ? 'pending' : 'running';
+}
+
+export function viewBatch(batch: BatchRecord, now: number) {
+  const status = batchStatusAt(batch, now);
+  const finishedAtMs = isTerminal(status) ? (batch.finishedAtMs ?? batch.createdAtMs + batch.durationMs) : undefined;
+  return {
+    uuid: batch.uuid,
+    workspaceUuid: batch.workspaceUuid,
+    status,
+    runsStatus: 'healthy',
+    workflowUuid: batch.workflowUuid,
+    errorMessage: null,
+    createdAt: iso(batch.createdAtMs)!,
+    finishedAt: iso(finishedAtMs),
+  };
+}

@@ -1,0 +1,86 @@
+/** Resource objects as the contract shows them; fields beyond these are open (x-rules unknown-fields-ignored). */
+export type JsonRecord = Record<string, unknown>;
+
+export type Suppression = {
+  uuid: string;
+  workspaceUuid: string;
+  email: string;
+  reason: 'unsubscribed' | 'bounced' | 'complained' | 'manual';
+  mailboxUuid: string | null;
+  messageUuid: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+/** Where a run is in its life; the status is derived from these and the clock, so it only moves forward. */
+export type RunRecord = {
+  uuid: string;
+  workspaceUuid: string;
+  workflowUuid: string | null;
+  releaseUuid: string | null;
+  batchUuid: string | null;
+  parentUuid: string | null;
+  parentBatchUuid: string | null;
+  parentNodeUuid: string | null;
+  recordId: string | null;
+  recordTitle: string | null;
+  isGroupParent: boolean;
+  createdAtMs: number;
+  /** Seeded history has a fixed status; created runs move with the clock. */
+  fixedStatus?: RunStatus;
+  finishedAtMs?: number;
+  durationMs: number;
+  outcome: 'success' | 'error' | 'skipped';
+  cancelRequestedAtMs?: number;
+};
+
+export type RunStatus = 'idle' | 'pending' | 'running' | 'success' | 'error' | 'cancelling' | 'cancelled' | 'skipped';
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['success', 'error', 'cancelled', 'skipped']);
+
+export type BatchRecord = {
+  uuid: string;
+  workspaceUuid: string;
+  workflowUuid: string | null;
+  createdAtMs: number;
+  durationMs: number;
+  fixedStatus?: string;
+  finishedAtMs?: number;
+  runUuids: string[];
+};
+
+export type LogRow = { uuid: string; workspaceUuid: string; runUuid: string; level: string; message: string; createdAt: string };
+export type RecordRow = { id: string; workspaceUuid: string; modelUuid: string | null; title: string | null; createdAt: string };
+export type SpanRow = {
+  uuid: string;
+  workspaceUuid: string;
+  runUuid: string;
+  parentSpanUuid: string | null;
+  name: string;
+  startedAt: string;
+  endedAt: string | null;
+  durationMs: number | null;
+};
+
+/** Filters of listRecipes read fields the Recipe does not show; they live beside it. */
+export type RecipeEntry = { recipe: JsonRecord; uiType: 'ai' | 'js'; category: string };
+export type AllocationEntry = { allocation: JsonRecord; territoryUuid: string };
+
+export type WorkspaceState = {
+  workspaceUuid: string;
+  /** The user the workspace's tokens act as. */
+  userUuid: string;
+  workspace: JsonRecord;
+  suppressions: Suppression[];
+  mcpServers: Map<string, JsonRecord>;
+  workflows: Map<string, JsonRecord>;
+  models: Map<string, JsonRecord>;
+  domains: Map<string, JsonRecord>;
+  allocations: AllocationEntry[];
+  envVars: Map<string, JsonRecord>;
+  recipes: RecipeEntry[];
+  runs: Map<string, RunRecord>;
+  batches: Map<string, BatchRecord>;
+  logs: LogRow[];
+  records: RecordRow[];
+  spans: SpanRow[];
+};

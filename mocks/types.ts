@@ -1,0 +1,30 @@
+/** The mock's programmatic types: one request and one response flow through every stage of the pipeline. */
+export type MockRequest = {
+  method: string;
+  /** Path without the /v1 base. */
+  path: string;
+  query: URLSearchParams;
+  /** Lowercase header names. */
+  headers: Record<string, string>;
+  rawBody: Buffer;
+  body?: unknown;
+  workspaceUuid?: string;
+  operationId?: string;
+};
+
+export type MockResponse = {
+  status: number;
+  headers: Record<string, string>;
+  /** A JSON value, or undefined for no body. */
+  body: unknown;
+};
+
+export type MockHooks = {
+  /** Runs after parse, before authenticate. */
+  beforeRequest?(req: MockRequest): void | Promise<void>;
+  /** Last stage before serialise; may replace the response. */
+  beforeSend?(req: MockRequest, res: MockResponse): MockResponse | void;
+};
+
+/** A token's owner: the workspace every read and write of the request is scoped to. */
+export type Caller = { workspaceUuid: string; sub?: string; via: 'token' | 'oauth' };
