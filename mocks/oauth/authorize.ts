@@ -1,0 +1,64 @@
+import type { ServerResponse } from 'node:http';
+import type { AuthContext } from './context';
+import { defaultScope, sameAudience, supportedScopes } from './context';
+import { randomToken, isS256Challenge } from './jwt';
+import { readParams, redirect, sendErrorPage } from './http';
+
+/**
+ * The authorization endpoint: validates the request and, the mock having no login page, approves it at once for the
+ * configured user (first user, or the one `login_hint` names).
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 and https://www.rfc-editor.org/rfc/rfc7636#section-4.3
+ */
+export function handleAuthorize(ctx: AuthContext, res: ServerResponse, url: URL): void {
+  const params = readParams(url.searchParams);
+  const clientId = url.searchParams.getAll('client_id');
+  const client = clientId.length === 1 ? ctx.options.clients.find((c) => c.clientId === clientId[0]) : undefined;
+  if (!client) return sendErrorPage(res, 'invalid_request', 'client_id is missing, repeated or not registered.');
+  const redirectUri = url.searchParams.getAll('redirect_uri');
+  // Exact string match against the registration: never redirect to an address the client did not register.
+  if (redirectUri.length !== 1 || !client.redirectUris.includes(redirectUri[0])) {
+    return sendErrorPage(res, 'invalid_request', 'redirect_uri is missing, repeated or not registered for this client.');
+  }
+
+  const stateValues = url.searchParams.getAll('state');
+  const state = stateValues.length === 1 ? stateValues[0] : undefined;
+  const answer = (values: Record<string, string>) => {
+    const location = new URL(redirectUri[0]);
+    for (const [name, value] of Object.entries(values)) location.searchParams.set(name, value);
+    if (state !== undefined) location.searchParams.set('state', state);
+    location.searchParams.set('iss', ctx.issuer);
+    redirect(res, location);
+  };
+  const fail = (error: string, description: string) => answer({ error, error_description: description });
+
+  if (params.duplicate) return fail('invalid_request', `The parameter ${params.duplicate} is repeated.`);
+  const responseType = params.get('response_type');
+  if (!responseType) return fail('invalid_request', 'response_type is required.');
+  if (responseType !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
+  const responseMode = params.get('response_mode');
+  if (responseMode && responseMode !== 'query') return fail('invalid_request', 'Only response_mode=query is supported.');
+  if (!state) return fail('invalid_request', 'state is required.');
+  const codeChallenge = params.get('code_challenge');
+  if (!codeChallenge) return fail('invalid_request', 'code_challenge is required (PKCE).');
+  if (params.get('code_challenge_method') !== 'S256') {
+    return fail('invalid_request', 'code_challenge_method must be S256; plain is not supported.');
+  }
+  if (!isS256Challenge(codeChallenge)) return fail('invalid_request', 'code_challenge is not a base64url SHA-256 digest.');
+  const audience = params.get('audience');
+  if (!audience) return fail('invalid_request', `audience is required; set it to ${ctx.options.audience}.`);
+  // RFC 8707 names the error for an unknown target; `audience` plays that part here.
+  if (!sameAudience(audience, ctx.options.audience)) {
+    return fail('invalid_target', `audience must be ${ctx.options.audience}.`);
+  }
+  const requestedScope = params.get('scope');
+  const scope = requestedScope ? [...new Set(requestedScope.split(' ').filter(Boolean))] : defaultScope;
+  const unknownScope = scope.find((s) => !supportedScopes.includes(s));
+  if (unknownScope) return fail('invalid_scope', `The scope ${unknownScope} is not supported.`);
+
+  const loginHint = params.get('login_hint');
+  const user = loginHint ? ctx.options.users.find((u) => u.email === loginHint || u.sub === loginHint) : ctx.options.users[0];
+  if (!user) return fail('access_denied', 'No mock user matches login_hint.');
+
+  const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };
+  answer({ code: ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, params.get('nonce')) });
+}

@@ -1,0 +1,33 @@
+import type { GrantStore, MockUser } from './grants';
+import type { SigningKey } from './jwt';
+
+export type AuthClient = { clientId: string; redirectUris: string[] };
+
+export type AuthServerOptions = {
+  /** The auth_url, e.g. http://127.0.0.1:4010/auth; every endpoint lives under its path. */
+  issuer: string;
+  /** The API's base host address the `audience` parameter must equal, e.g. http://127.0.0.1:4010. */
+  audience: string;
+  /** Registered public clients (PKCE, no secret). */
+  clients: AuthClient[];
+  /** Mock users; the first is approved when the request names none (`login_hint`). */
+  users: MockUser[];
+  accessTokenTtlSeconds: number;
+  /** Injected clock, ms. */
+  now: () => number;
+};
+
+export type AuthContext = {
+  options: AuthServerOptions;
+  issuer: string;
+  key: SigningKey;
+  grants: GrantStore;
+  endpoints: { authorization: string; token: string; revocation: string; jwks: string };
+};
+
+/** @see https://www.rfc-editor.org/rfc/rfc6749#section-3.3 and the spec's Authentication section */
+export const supportedScopes = ['openid', 'profile', 'email', 'offline_access'];
+export const defaultScope = ['openid', 'profile', 'email'];
+
+/** Audience values compare without a trailing slash, so `http://host:4010` and `http://host:4010/` are one API. */
+export const sameAudience = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');

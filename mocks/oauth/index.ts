@@ -1,0 +1,131 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthClient, AuthContext, AuthServerOptions } from './context';
+import { sameAudience } from './context';
+import { handleAuthorize } from './authorize';
+import { GrantStore, type MockUser } from './grants';
+import { createSigningKey, verifyJwt } from './jwt';
+import { buildMetadata, metadataPaths } from './metadata';
+import { accessTokenType, handleToken } from './token';
+import {
+  isFormEncoded,
+  noStoreHeaders,
+  readBody,
+  readParams,
+  sendJson,
+  sendMethodNotAllowed,
+  sendNoContent,
+  sendTokenError,
+} from './http';
+
+export type { AuthClient, AuthServerOptions } from './context';
+export type { MockUser } from './grants';
+
+export type AuthServer = {
+  /** Serves the OAuth endpoints under the issuer's path; false when the request is not one of them. */
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** The caller of an access token this server issued, or null when unknown, expired or revoked. */
+  verifyAccessToken(token: string): { workspaceUuid: string; sub: string } | null;
+  /** Revokes an access token, or a refresh token with every token of its grant. */
+  revoke(token: string): void;
+};
+
+/** The mock's documented OAuth defaults: one public client with the usual dev-server callbacks, one user per seeded workspace. */
+export const defaultAuthConfig: { clients: AuthClient[]; users: MockUser[]; accessTokenTtlSeconds: number } = {
+  clients: [
+    {
+      clientId: 'mock-frontend',
+      redirectUris: [
+        'http://localhost:3000/callback',
+        'http://127.0.0.1:3000/callback',
+        'http://localhost:5173/callback',
+        'http://127.0.0.1:5173/callback',
+        'http://localhost:8080/callback',
+        'http://127.0.0.1:8080/callback',
+      ],
+    },
+  ],
+  users: [
+    { sub: 'mock-user-a', email: 'ada@workspace-a.example', name: 'Ada Mock', workspaceUuid: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b' },
+    { sub: 'mock-user-b', email: 'bo@workspace-b.example', name: 'Bo Mock', workspaceUuid: '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f' },
+  ],
+  accessTokenTtlSeconds: 3600,
+};
+
+/**
+ * An OAuth 2.0 authorization server for public clients with PKCE (S256), as the spec's Authentication section
+ * describes: `{auth_url}/authorize`, `{auth_url}/oauth/token`, `{auth_url}/.well-known/oauth-authorization-server`.
+ */
+export function createAuthServer(options: AuthServerOptions): AuthServer {
+  const issuer = options.issuer.replace(/\/+$/, '');
+  const issuerPath = new URL(issuer).pathname.replace(/\/+$/, '');
+  const ctx: AuthContext = {
+    options,
+    issuer,
+    key: createSigningKey(),
+    grants: new GrantStore(options.now),
+    endpoints: {
+      authorization: `${issuer}/authorize`,
+      token: `${issuer}/oauth/token`,
+      revocation: `${issuer}/oauth/revoke`,
+      jwks: `${issuer}/.well-known/jwks.json`,
+    },
+  };
+  const metadataAt = new Set(metadataPaths(issuerPath));
+
+  const readAccessToken = (token: string) => {
+    const claims = verifyJwt(ctx.key, token, accessTokenType);
+    if (!claims || claims.iss !== issuer || typeof claims.aud !== 'string' || !sameAudience(claims.aud, options.audience)) {
+      return null;
+    }
+    const { sub, workspaceUuid, jti, sid, exp } = claims;
+    if (typeof sub !== 'string' || typeof workspaceUuid !== 'string' || typeof jti !== 'string' || typeof sid !== 'string') {
+      return null;
+    }
+    if (typeof exp !== 'number') return null;
+    return { sub, workspaceUuid, jti, sid, exp };
+  };
+
+  const revoke = (token: string) => {
+    const access = readAccessToken(token);
+    if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000);
+    const grant = ctx.grants.findRefreshGrant(token);
+    if (grant) ctx.grants.revokeGrant(grant.id);
+  };
+
+  /** @see https://www.rfc-editor.org/rfc/rfc7009#section-2 (unknown tokens also answer 200) */
+  const handleRevocation = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!isFormEncoded(req)) return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+    const text = await readBody(req);
+    const token = text === null ? undefined : readParams(new URLSearchParams(text)).get('token');
+    if (!token) return sendTokenError(res, 'invalid_request', 'token is required.');
+    revoke(token);
+    sendJson(res, 200, {}, noStoreHeaders);
+  };
+
+  const routes: Record<string, { methods: string; serve(req: IncomingMessage, res: ServerResponse, url: URL): unknown }> = {
+    [`${issuerPath}/authorize`]: { methods: 'GET', serve: (_req, res, url) => handleAuthorize(ctx, res, url) },
+    [`${issuerPath}/oauth/token`]: { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) },
+    [`${issuerPath}/oauth/revoke`]: { methods: 'POST', serve: handleRevocation },
+    [`${issuerPath}/.well-known/jwks.json`]: { methods: 'GET', serve: (_req, res) => sendJson(res, 200, { keys: [ctx.key.jwk] }) },
+  };
+  for (const path of metadataAt) {
+    routes[path] = { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) };
+  }
+
+  return {
+    async handle(req, res, url) {
+      const route = Object.hasOwn(routes, url.pathname) ? routes[url.pathname] : undefined;
+      if (!route) return false;
+      if (req.method === 'OPTIONS') sendNoContent(res);
+      else if (req.method !== route.methods) sendMethodNotAllowed(res, `${route.methods}, OPTIONS`);
+      else await route.serve(req, res, url);
+      return true;
+    },
+    verifyAccessToken(token) {
+      const access = readAccessToken(token);
+      if (!access || access.exp * 1000 <= options.now() || ctx.grants.isRevoked(access.jti, access.sid)) return null;
+      return { workspaceUuid: access.workspaceUuid, sub: access.sub };
+    },
+    revoke,
+  };
+}

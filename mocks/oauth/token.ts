@@ -1,0 +1,118 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthContext } from './context';
+import type { Grant } from './grants';
+import { isCodeVerifier, randomToken, signJwt, verifyS256 } from './jwt';
+import { isFormEncoded, noStoreHeaders, readBody, readParams, sendJson, sendTokenError } from './http';
+
+/** `typ` of access tokens. @see https://www.rfc-editor.org/rfc/rfc9068#section-2.1 */
+export const accessTokenType = 'at+jwt';
+
+/**
+ * Issues the token response of a grant: a JWT access token for the API, a rotated refresh token when
+ * `offline_access` was granted, an ID token when `openid` was.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
+ */
+function issueTokens(
+  ctx: AuthContext,
+  grant: Grant,
+  options: { scope?: string[]; nonce?: string; idToken: boolean },
+): Record<string, unknown> {
+  const now = Math.floor(ctx.options.now() / 1000);
+  const ttl = ctx.options.accessTokenTtlSeconds;
+  const scope = (options.scope ?? grant.scope).join(' ');
+  const accessToken = signJwt(ctx.key, accessTokenType, {
+    iss: ctx.issuer,
+    sub: grant.user.sub,
+    aud: ctx.options.audience,
+    client_id: grant.clientId,
+    scope,
+    iat: now,
+    exp: now + ttl,
+    jti: randomToken(16),
+    sid: grant.id,
+    workspaceUuid: grant.user.workspaceUuid,
+  });
+  const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope };
+  if (grant.scope.includes('offline_access')) body.refresh_token = ctx.grants.issueRefreshToken(grant);
+  if (options.idToken && grant.scope.includes('openid')) {
+    body.id_token = signJwt(ctx.key, 'JWT', {
+      iss: ctx.issuer,
+      sub: grant.user.sub,
+      aud: grant.clientId,
+      iat: now,
+      exp: now + ttl,
+      auth_time: Math.floor(grant.authTime / 1000),
+      ...(options.nonce ? { nonce: options.nonce } : {}),
+      ...(grant.scope.includes('email') ? { email: grant.user.email, email_verified: true } : {}),
+      ...(grant.scope.includes('profile') ? { name: grant.user.name } : {}),
+    });
+  }
+  return body;
+}
+
+type Params = ReturnType<typeof readParams>;
+
+/** @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 and https://www.rfc-editor.org/rfc/rfc7636#section-4.6 */
+function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): void {
+  const code = params.get('code');
+  const redirectUri = params.get('redirect_uri');
+  const verifier = params.get('code_verifier');
+  if (!code || !redirectUri || !verifier) {
+    return sendTokenError(res, 'invalid_request', 'code, redirect_uri and code_verifier are required.');
+  }
+  const redemption = ctx.grants.redeemCode(code);
+  if (redemption.status === 'reused') {
+    // A code presented twice may have been stolen: everything issued under it stops working.
+    ctx.grants.revokeGrant(redemption.grant.id);
+    return sendTokenError(res, 'invalid_grant', 'The authorization code was already used.');
+  }
+  if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The authorization code is unknown or expired.');
+  const { entry } = redemption;
+  if (entry.grant.clientId !== clientId) return sendTokenError(res, 'invalid_grant', 'The code was issued to another client.');
+  if (entry.redirectUri !== redirectUri) {
+    return sendTokenError(res, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+  }
+  if (!isCodeVerifier(verifier) || !verifyS256(verifier, entry.codeChallenge)) {
+    return sendTokenError(res, 'invalid_grant', 'code_verifier does not match the code_challenge.');
+  }
+  sendJson(res, 200, issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
+}
+
+/** @see https://www.rfc-editor.org/rfc/rfc6749#section-6 */
+function refresh(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): void {
+  const token = params.get('refresh_token');
+  if (!token) return sendTokenError(res, 'invalid_request', 'refresh_token is required.');
+  const redemption = ctx.grants.redeemRefreshToken(token);
+  if (redemption.status === 'reused') {
+    ctx.grants.revokeGrant(redemption.grant.id);
+    return sendTokenError(res, 'invalid_grant', 'The refresh token was already used; the grant is revoked.');
+  }
+  if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
+  const { grant } = redemption;
+  if (grant.clientId !== clientId) return sendTokenError(res, 'invalid_grant', 'The refresh token was issued to another client.');
+  // A narrower scope shapes only the new access token; the rotated refresh token keeps the grant's scope.
+  const requested = params.get('scope');
+  const scope = requested ? [...new Set(requested.split(' ').filter(Boolean))] : undefined;
+  const extra = scope?.find((s) => !grant.scope.includes(s));
+  if (extra) return sendTokenError(res, 'invalid_scope', `The scope ${extra} was not granted.`);
+  sendJson(res, 200, issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
+}
+
+/** The token endpoint, for public clients (client_id in the body, no secret). */
+export async function handleToken(ctx: AuthContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  if (!isFormEncoded(req)) return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+  const text = await readBody(req);
+  if (text === null) return sendTokenError(res, 'invalid_request', 'The body is too large.');
+  const params = readParams(new URLSearchParams(text));
+  if (params.duplicate) return sendTokenError(res, 'invalid_request', `The parameter ${params.duplicate} is repeated.`);
+  const clientId = params.get('client_id');
+  if (!clientId) return sendTokenError(res, 'invalid_request', 'client_id is required (public client, auth method none).');
+  if (!ctx.options.clients.some((c) => c.clientId === clientId)) {
+    return sendTokenError(res, 'invalid_client', 'The client is not registered.');
+  }
+  const grantType = params.get('grant_type');
+  if (!grantType) return sendTokenError(res, 'invalid_request', 'grant_type is required.');
+  if (grantType === 'authorization_code') return exchangeCode(ctx, res, params, clientId);
+  if (grantType === 'refresh_token') return refresh(ctx, res, params, clientId);
+  sendTokenError(res, 'unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+}
