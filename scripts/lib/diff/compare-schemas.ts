@@ -192,7 +192,14 @@ function compareBounds(base: Schema, head: Schema, name: string, at: string, ctx
     }
   }
   for (const key of EXACT_CONSTRAINTS) {
-    if (base[key] !== head[key]) report(head[key] !== undefined, key); // added or changed: values may now fail it
+    if (base[key] === head[key]) continue;
+    if (base[key] === undefined || head[key] === undefined) {
+      report(head[key] !== undefined, key);
+      continue;
+    }
+    // A changed pattern or format cannot be proven to admit the same values: take the side that can break clients.
+    const detail = `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`;
+    ctx.emit(ctx.direction === 'input' ? 'input-constraint-tightened' : 'output-constraint-loosened', at, detail);
   }
   if ((base.uniqueItems === true) !== (head.uniqueItems === true)) report(head.uniqueItems === true, 'uniqueItems');
 }

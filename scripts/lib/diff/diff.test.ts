@@ -127,7 +127,7 @@ describe('spec diff report', () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('breaking change(s) to existing /v1 operations');
     expect(markdown.indexOf('### 🔴 Breaking')).toBeLessThan(markdown.indexOf('### 🟢 Non-breaking'));
-    expect(markdown).toMatch(/\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| `response-field-removed` \|/);
+    expect(markdown).toMatch(/\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| response 200 application\/json › thing.note \| `response-field-removed` \|/);
   });
 
   it('should read both sides from git refs, including split files', async () => {
