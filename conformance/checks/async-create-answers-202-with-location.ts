@@ -1,0 +1,14 @@
+/**
+ * x-rules: async-202-location — Creating a run or a batch answers 202 with a Location header that resolves
+ * (GET on it answers 200 with the job). Proved by fixtures/broken/accepted-without-location.ts.
+ */
+import { reportScenario } from './polling';
+import type { Check } from './registry';
+
+export const asyncCreateAnswers202WithLocation: Check = {
+  id: 'async-create-answers-202-with-location',
+  ruleId: 'async-202-location',
+  title: 'Creating a run or a batch answers 202 with a Location that resolves.',
+  fixture: 'accepted-without-location',
+  run: (ctx) => reportScenario(ctx, 'async-202-location'),
+};

@@ -1,0 +1,53 @@
+/**
+ * x-rules: idempotency-concurrent-409 — Concurrent requests with the same Idempotency-Key create at most one
+ * record: each gets the original response or 409 (a retry while the first still runs).
+ * Proved by fixtures/broken/concurrent-requests-create-records.ts.
+ */
+import fc from 'fast-check';
+import { CheckFailure } from '../lib/failure';
+import { deepEqual, describe, errorShapeProblems } from '../lib/exchange';
+import { bodyFor, createdUuid, isSuccess, keyFor, newReal, post } from '../lib/idempotency-model';
+import type { Check } from './registry';
+
+export const concurrentSameKeyRequestsCreateOneRecord: Check = {
+  id: 'concurrent-same-key-requests-create-one-record',
+  ruleId: 'idempotency-concurrent-409',
+  title: 'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
+  fixture: 'concurrent-requests-create-records',
+  async run(ctx) {
+    await ctx.property(
+      'concurrent',
+      fc.record({ copies: fc.integer({ min: 2, max: 4 }), label: fc.stringMatching(/^[a-z0-9]{4,10}$/) }),
+      async ({ copies, label }) => {
+        const real = newReal(ctx);
+        const key = keyFor(real, label);
+        const body = bodyFor(real, label, 'concurrent');
+        const exchanges = await Promise.all(Array.from({ length: copies }, () => post(real, key, body)));
+        const successes = exchanges.filter(isSuccess);
+        for (const exchange of exchanges) {
+          const status = exchange.response?.status;
+          if (!isSuccess(exchange) && status !== 409)
+            throw new CheckFailure({ title: 'A concurrent same-key request got neither the response nor 409', expected: '2xx (the original response) or 409', received: describe(exchange), exchange });
+          if (status === 409 && errorShapeProblems(exchange).length > 0)
+            throw new CheckFailure({ ruleId: 'error-shape', title: '409 not in the error shape', expected: '{ errorMessage: string }', received: errorShapeProblems(exchange).join('; '), exchange });
+        }
+        if (successes.length === 0)
+          throw new CheckFailure({ title: 'Every concurrent same-key request got 409', expected: 'the first request to succeed', received: exchanges.map(describe).join(' | '), exchange: exchanges[0] });
+        // Settle: once the first has finished, a replay must return what the successes returned.
+        const replay = await post(real, key, body);
+        for (const exchange of [...successes.slice(1), replay]) {
+          if (exchange.response?.status !== successes[0].response!.status || !deepEqual(exchange.response?.body, successes[0].response!.body)) {
+            const distinct = createdUuid(exchange) !== createdUuid(successes[0]);
+            throw new CheckFailure({
+              title: distinct ? 'Concurrent same-key requests created more than one record' : 'A same-key request got a different response',
+              expected: `${successes[0].response!.status} with the record ${String(createdUuid(successes[0]))}`,
+              received: describe(exchange),
+              exchange,
+            });
+          }
+        }
+      },
+      { numRuns: Math.max(2, Math.min(ctx.config.runs, 5)) },
+    );
+  },
+};

@@ -1,0 +1,41 @@
+/** Every check of the suite, in the order they run; hooks (checks with onExchange) see every exchange. */
+import { asyncCreateAnswers202WithLocation } from './async-create-answers-202-with-location';
+import { concurrentSameKeyRequestsCreateOneRecord } from './concurrent-same-key-requests-create-one-record';
+import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-headers-are-valid';
+import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
+import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
+import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-400';
+import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
+import { CheckRegistry, type Check } from './registry';
+import { replayedRequestReturnsOriginalResponse } from './replayed-request-returns-original-response';
+import { requestsWithoutValidCredentialGet401 } from './requests-without-valid-credential-get-401';
+import { responsesMatchTheContract } from './responses-match-the-contract';
+import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
+import { tooManyRequestsCarryRetryAfter } from './too-many-requests-carry-retry-after';
+import { workspacesDoNotSeeEachOther } from './workspaces-do-not-see-each-other';
+
+export function createRegistry(): CheckRegistry {
+  const registry = new CheckRegistry();
+  for (const check of [
+    responsesMatchTheContract,
+    requestsWithoutValidCredentialGet401,
+    asyncCreateAnswers202WithLocation,
+    polledJobEndsTerminalAndStaysTerminal,
+    replayedRequestReturnsOriginalResponse,
+    reusedKeyWithChangedRequestGets422,
+    concurrentSameKeyRequestsCreateOneRecord,
+    overlongIdempotencyKeyGets400,
+    workspacesDoNotSeeEachOther,
+    // Spends the rate limit, so it runs after every check that needs quota.
+    tooManyRequestsCarryRetryAfter,
+    everyResponseCarriesRateLimitHeaders,
+    errorResponsesUseTheErrorShape,
+    deprecationAndSunsetHeadersAreValid,
+  ])
+    registry.register(check);
+  return registry;
+}
+
+export function allChecks(): Check[] {
+  return createRegistry().all();
+}

@@ -1,0 +1,16 @@
+/**
+ * x-rules: async-poll-terminal — Polling sees only statuses of the run status set; the job reaches a terminal
+ * status (success, error, cancelled, skipped) within a bounded wait that honours Retry-After, and once
+ * terminal it stays terminal; waitUntilFinished answers 200 with the finished run.
+ * Proved by fixtures/broken/run-leaves-terminal-status.ts.
+ */
+import { reportScenario } from './polling';
+import type { Check } from './registry';
+
+export const polledJobEndsTerminalAndStaysTerminal: Check = {
+  id: 'polled-job-ends-terminal-and-stays-terminal',
+  ruleId: 'async-poll-terminal',
+  title: 'A polled run or batch shows only run statuses, ends terminal and stays terminal.',
+  fixture: 'run-leaves-terminal-status',
+  run: (ctx) => reportScenario(ctx, 'async-poll-terminal'),
+};

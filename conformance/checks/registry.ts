@@ -1,0 +1,63 @@
+/**
+ * The registry of checks. One rule per check; ids are rule sentences and must be unique, so a check
+ * registered twice is a programming error, not a silent override.
+ */
+import type fc from 'fast-check';
+import type { FailureInput } from '../lib/failure';
+import type { Exchange, HttpClient, SendOptions } from '../lib/http-client';
+import type { Contract } from '../lib/spec';
+import type { RunConfig } from '../config';
+
+export type CheckContext = {
+  config: RunConfig;
+  contract: Contract;
+  client: HttpClient;
+  /** Sends a request attributed to the running check. */
+  send(options: SendOptions): Promise<Exchange>;
+  /** Records a failure (or a warning, with severity 'warning'). */
+  report(input: FailureInput): void;
+  /** Records an informational line shown under the check's progress line. */
+  note(message: string): void;
+  /**
+   * Runs a fast-check property; a CheckFailure thrown by the predicate fails it, fast-check shrinks
+   * it, and the shrunk failure is reported with the seed and path that replay it.
+   */
+  property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { numRuns?: number; examples?: T[] }): Promise<void>;
+  /** Scenarios several checks observe (a polled run, created resources), computed once per run. */
+  shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
+};
+
+export type Check = {
+  /** Rule sentence in kebab-case, unique in the registry. */
+  id: string;
+  /** The contract rule's id in the spec's `x-rules`. */
+  ruleId: string;
+  /** The rule as one sentence. */
+  title: string;
+  /** The broken-server fixture that proves this check can fail (conformance/fixtures/broken/<name>.ts). */
+  fixture: string;
+  /** Active part: sends its own requests. */
+  run?(ctx: CheckContext): Promise<void>;
+  /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */
+  onExchange?(exchange: Exchange, ctx: CheckContext): void;
+  /** Runs after every check, for properties over the whole run. */
+  finish?(ctx: CheckContext): void | Promise<void>;
+};
+
+export class CheckRegistry {
+  private readonly checks = new Map<string, Check>();
+
+  register(check: Check): void {
+    if (this.checks.has(check.id)) throw new Error(`check "${check.id}" is already registered`);
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(check.id)) throw new Error(`check id "${check.id}" is not a kebab-case rule sentence`);
+    this.checks.set(check.id, check);
+  }
+
+  get(id: string): Check | undefined {
+    return this.checks.get(id);
+  }
+
+  all(): Check[] {
+    return [...this.checks.values()];
+  }
+}

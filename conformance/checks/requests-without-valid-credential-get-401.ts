@@ -1,0 +1,44 @@
+/**
+ * x-rules: auth-required-401 — Every operation answers a request without a credential, with a malformed one and
+ * with an unknown token with 401 in the error shape, still carrying the rate-limit headers.
+ * Proved by fixtures/broken/unauthorized-without-rate-limit-headers.ts and fixtures/broken/endpoint-without-auth.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, errorShapeProblems } from '../lib/exchange';
+import { RATE_LIMIT_HEADERS } from '../lib/headers';
+import type { SendOptions } from '../lib/http-client';
+import { fillPath, minimalBody } from '../lib/operations';
+import type { Check } from './registry';
+
+const CREDENTIALS: Array<{ name: string; auth: () => SendOptions['auth'] }> = [
+  { name: 'no credential', auth: () => 'none' },
+  { name: 'a malformed credential (Basic scheme)', auth: () => ({ authorization: 'Basic Y29uZm9ybWFuY2U6bm90LWEtdG9rZW4=' }) },
+  { name: 'a malformed credential (Bearer without token)', auth: () => ({ authorization: 'Bearer' }) },
+  { name: 'an unknown token', auth: () => ({ authorization: `Bearer conformance-unknown-${randomBytes(12).toString('hex')}` }) },
+];
+
+export const requestsWithoutValidCredentialGet401: Check = {
+  id: 'requests-without-valid-credential-get-401',
+  ruleId: 'auth-required-401',
+  title: 'Every operation answers a missing, malformed or unknown credential with 401 in the error shape, with rate-limit headers.',
+  fixture: 'unauthorized-without-rate-limit-headers',
+  async run(ctx) {
+    for (const op of ctx.contract.operations) {
+      for (const credential of CREDENTIALS) {
+        // Ids of nothing and minimal bodies: even a server that wrongly accepts the request changes nothing that exists.
+        const exchange = await ctx.send({ method: op.method, path: fillPath(op, {}), body: minimalBody(op), auth: credential.auth(), operationId: op.operationId });
+        const res = exchange.response;
+        const where = `${op.operationId} with ${credential.name}`;
+        if (!res || res.status !== 401) {
+          ctx.report({ title: `Not 401 for ${where}`, expected: '401', received: describe(exchange), exchange });
+          continue;
+        }
+        const problems = errorShapeProblems(exchange);
+        if (problems.length > 0) ctx.report({ title: `401 not in the error shape for ${where}`, expected: '{ errorMessage: string, ... }', received: problems.join('; '), exchange });
+        const missing = RATE_LIMIT_HEADERS.filter((name) => res.headers[name] === undefined);
+        if (missing.length > 0)
+          ctx.report({ ruleId: 'ratelimit-headers-every-response', title: `401 without rate-limit headers for ${where}`, expected: RATE_LIMIT_HEADERS.join(', '), received: `missing ${missing.join(', ')}`, exchange });
+      }
+    }
+  },
+};

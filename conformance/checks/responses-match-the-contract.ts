@@ -1,0 +1,107 @@
+/**
+ * x-rules: response-conformance — Every response has a declared status, a JSON Content-Type, its declared
+ * headers (valid against their schemas) and a body valid against the declared schema (the contract's UUID
+ * pattern, not a generic uuid format); unknown fields pass wherever the schema is open (unknown-fields-ignored).
+ * A hook on every response, plus a sweep that calls every operation once. Proved by
+ * fixtures/broken/suppression-with-extra-property.ts.
+ */
+import type { ErrorObject } from 'ajv';
+import { describe, isJsonContentType } from '../lib/exchange';
+import type { Exchange } from '../lib/http-client';
+import { changesExistingState, fillPath, hasPathParameters, minimalBody, unknownUuid } from '../lib/operations';
+import { declaredResponseKey, isStatusDeclared, type Operation } from '../lib/spec';
+import type { Check, CheckContext } from './registry';
+
+function formatErrors(errors: ErrorObject[]): string {
+  const shown = errors.slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`);
+  return shown.join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '');
+}
+
+/** Validates one exchange against the contract; used by the hook for every response of the run. */
+export function inspectResponse(exchange: Exchange, ctx: CheckContext): void {
+  const res = exchange.response;
+  if (!res) return;
+  const op = ctx.contract.findOperation(exchange.request.method, exchange.request.path);
+  if (!op) return;
+  const report = (title: string, expected: string, received: string) => ctx.report({ title: `${title} (${op.operationId} ${res.status})`, expected, received, exchange });
+  if (!isStatusDeclared(op, res.status)) {
+    report('Undeclared status', `one of ${Object.keys(op.responses).join(', ')}`, describe(exchange));
+    return;
+  }
+  const key = declaredResponseKey(op, res.status)!;
+  const declared = op.responses[key];
+  for (const [name, header] of Object.entries(declared.headers ?? {})) {
+    const value = res.headers[name.toLowerCase()];
+    if (value === undefined) {
+      if (header.required) report(`Declared header ${name} missing`, `${name} present`, 'absent');
+      continue;
+    }
+    const pointer = ctx.contract.responsePointer(op, key, { header: name });
+    const errors = pointer ? ctx.contract.validateAt(pointer, value) : [];
+    if (errors.length > 0) report(`Header ${name} is invalid`, `a value valid against the header's schema`, `${name}: ${value} (${formatErrors(errors)})`);
+  }
+  const mediaTypes = Object.keys(declared.content ?? {});
+  if (mediaTypes.length === 0) return;
+  const contentType = res.headers['content-type'];
+  if (mediaTypes.includes('application/json') && !isJsonContentType(contentType)) {
+    report('Content-Type is not JSON', 'application/json', contentType ?? 'absent');
+    return;
+  }
+  if (res.body === undefined) {
+    report('Body is not JSON', 'a JSON body', JSON.stringify(res.text.slice(0, 200)));
+    return;
+  }
+  const pointer = ctx.contract.responsePointer(op, key, { mediaType: 'application/json' });
+  if (!pointer) return;
+  const errors = ctx.contract.validateAt(pointer, res.body);
+  if (errors.length > 0) report('Body does not match the declared schema', `a body valid against ${pointer}`, formatErrors(errors));
+}
+
+/** Ids the read-only SQL query can reveal (workflows, models), so that GETs by id can see a 200. */
+async function discoverIds(ctx: CheckContext): Promise<Record<string, string[]>> {
+  const query = ctx.contract.operation('executeQuery');
+  const found: Record<string, string[]> = { workflow: [], model: [] };
+  if (!query) return found;
+  for (const [kind, sql] of [
+    ['workflow', 'SELECT DISTINCT workflowUuid AS id FROM runs WHERE workflowUuid IS NOT NULL LIMIT 2'],
+    ['model', 'SELECT DISTINCT modelUuid AS id FROM records WHERE modelUuid IS NOT NULL LIMIT 2'],
+  ] as const) {
+    const ex = await ctx.send({ method: query.method, path: query.path, body: { query: sql }, operationId: query.operationId });
+    const rows = (ex.response?.body as { rows?: Array<{ id?: unknown }> } | undefined)?.rows;
+    if (Array.isArray(rows)) for (const row of rows) if (typeof row?.id === 'string') found[kind].push(row.id);
+  }
+  return found;
+}
+
+function idsFor(op: Operation, discovered: Record<string, string[]>): string[] {
+  if (/workflows/i.test(op.path)) return discovered.workflow;
+  if (/models/i.test(op.path)) return discovered.model;
+  return [];
+}
+
+export const responsesMatchTheContract: Check = {
+  id: 'responses-match-the-contract',
+  ruleId: 'response-conformance',
+  title: 'Every response has a declared status, JSON Content-Type, its declared headers and a body valid against its schema.',
+  fixture: 'suppression-with-extra-property',
+  onExchange: inspectResponse,
+  async run(ctx) {
+    const discovered = await discoverIds(ctx);
+    const skipped: string[] = [];
+    for (const op of ctx.contract.operations) {
+      const writes = changesExistingState(op);
+      if (writes && !hasPathParameters(op) && !ctx.config.allowWrites) {
+        skipped.push(op.operationId);
+        continue;
+      }
+      // Runs and batches get their own scenario (polling checks); here a uuid of nothing is enough.
+      const ids = writes ? [unknownUuid()] : [...idsFor(op, discovered), unknownUuid()];
+      for (const id of ids) {
+        const path = fillPath(op, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])));
+        await ctx.send({ method: op.method, path, body: minimalBody(op), operationId: op.operationId });
+        if (!hasPathParameters(op)) break;
+      }
+    }
+    if (skipped.length > 0) ctx.note(`not called without --allow-writes: ${skipped.join(', ')}`);
+  },
+};

@@ -1,0 +1,72 @@
+/**
+ * x-rules: workspace-scoping — With --token-b: what workspace B creates (a run, an MCP server) is never visible
+ * with workspace A's token (GET by id, the SQL query), and lists of the two workspaces share no item.
+ * Proved by fixtures/broken/run-visible-to-other-workspace.ts.
+ */
+import { CheckSkipped } from '../lib/failure';
+import { describe, envelope } from '../lib/exchange';
+import { conformanceName } from '../lib/operations';
+import type { Check, CheckContext } from './registry';
+
+type Listed = { uuid?: unknown; workspaceUuid?: unknown; isPublic?: unknown };
+
+/** Items of the first array-valued property of a list response. */
+function listItems(body: unknown): Listed[] {
+  if (!body || typeof body !== 'object') return [];
+  const array = Object.values(body as Record<string, unknown>).find(Array.isArray) as unknown[] | undefined;
+  return (array ?? []).filter((item): item is Listed => !!item && typeof item === 'object');
+}
+
+async function compareLists(ctx: CheckContext): Promise<void> {
+  const lists = ctx.contract.operations.filter((op) => op.method === 'GET' && !op.path.includes('{') && op.parameters.every((p) => !p.required));
+  for (const op of lists) {
+    const [a, b] = await Promise.all(['a', 'b'].map((auth) => ctx.send({ method: 'GET', path: op.path, auth: auth as 'a' | 'b', operationId: op.operationId })));
+    // Public items (recipes marked isPublic) are shared by design; everything else belongs to one workspace.
+    const own = (items: Listed[]) => items.filter((item) => item.isPublic !== true);
+    const itemsA = own(listItems(a.response?.body));
+    const itemsB = own(listItems(b.response?.body));
+    const uuidsB = new Set<unknown>(itemsB.map((item) => item.uuid).filter((uuid) => uuid !== undefined && uuid !== null));
+    const shared = itemsA.find((item) => uuidsB.has(item.uuid));
+    if (shared) ctx.report({ title: `${op.operationId} lists an item to both workspaces`, expected: 'disjoint lists', received: `uuid ${String(shared.uuid)} in both`, exchange: b });
+    const workspacesA = new Set<unknown>(itemsA.map((item) => item.workspaceUuid).filter((w) => typeof w === 'string'));
+    const leaked = itemsB.find((item) => typeof item.workspaceUuid === 'string' && workspacesA.has(item.workspaceUuid as string));
+    if (leaked) ctx.report({ title: `${op.operationId} shows workspace A's items to workspace B`, expected: `no item of workspace ${String(leaked.workspaceUuid)}`, received: JSON.stringify(leaked).slice(0, 300), exchange: b });
+  }
+}
+
+export const workspacesDoNotSeeEachOther: Check = {
+  id: 'workspaces-do-not-see-each-other',
+  ruleId: 'workspace-scoping',
+  title: "What one workspace creates or lists is never visible with another workspace's token.",
+  fixture: 'run-visible-to-other-workspace',
+  async run(ctx) {
+    if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
+    const createRun = ctx.contract.findOperation('POST', ctx.config.createRunPath);
+    const getRun = ctx.contract.operation('getRun');
+    const query = ctx.contract.operation('executeQuery');
+    if (createRun && getRun) {
+      const created = await ctx.send({ method: 'POST', path: ctx.config.createRunPath, body: ctx.config.createRunBody, auth: 'b', operationId: createRun.operationId });
+      const uuid = envelope(created.response?.body, 'run')?.uuid;
+      if (typeof uuid === 'string') {
+        const seen = await ctx.send({ method: 'GET', path: getRun.path.replace('{uuid}', uuid), auth: 'a', operationId: getRun.operationId });
+        if (seen.response?.status !== 404)
+          ctx.report({ title: "Workspace A can fetch workspace B's run", expected: '404', received: describe(seen), exchange: seen });
+        if (query) {
+          const rows = await ctx.send({ method: 'POST', path: query.path, body: { query: `SELECT uuid FROM runs WHERE uuid = '${uuid}'` }, auth: 'a', operationId: query.operationId });
+          const found = (rows.response?.body as { rows?: unknown[] } | undefined)?.rows;
+          if (Array.isArray(found) && found.length > 0) ctx.report({ title: "Workspace A's SQL query sees workspace B's run", expected: 'no rows', received: describe(rows), exchange: rows });
+        }
+      } else ctx.note(`workspace B could not create a run (${describe(created)}); GET-by-id isolation not tried`);
+    }
+    const createServer = ctx.contract.operation('createMcpServer');
+    if (createServer) {
+      const [a, b] = await Promise.all(
+        (['a', 'b'] as const).map((auth) => ctx.send({ method: 'POST', path: createServer.path, body: { name: conformanceName() }, auth, operationId: createServer.operationId })),
+      );
+      const wa = envelope(a.response?.body, 'mcpServer')?.workspaceUuid;
+      const wb = envelope(b.response?.body, 'mcpServer')?.workspaceUuid;
+      if (typeof wa === 'string' && wa === wb) ctx.report({ title: 'MCP servers of both tokens land in one workspace', expected: 'different workspaceUuid', received: wa, exchange: b });
+    }
+    await compareLists(ctx);
+  },
+};

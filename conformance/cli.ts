@@ -1,0 +1,30 @@
+/** Command line: parses flags and environment, runs the suite, renders; exit 0 pass, 1 fail, 2 bad configuration. */
+import { ConfigError, parseConfig } from './config';
+import { allChecks } from './checks';
+import { ConsoleReporter } from './reporters/console';
+import { JunitReporter } from './reporters/junit';
+import { runConformance, type Reporter } from './runner';
+
+async function main(): Promise<number> {
+  try {
+    const config = parseConfig(process.argv.slice(2));
+    const reporters: Reporter[] = [new ConsoleReporter()];
+    if (config.junit) reporters.push(new JunitReporter(config.junit));
+    const summary = await runConformance(config, { checks: allChecks(), reporters });
+    return summary.exitCode;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,137 @@
+/** The settings of one conformance run, from flags and CONFORMANCE_* variables. */
+import { DEFAULT_SPEC_PATH } from './lib/spec';
+
+export type RunConfig = {
+  target: string;
+  tokenA: string;
+  tokenB?: string;
+  maxRequests: number;
+  runs: number;
+  seed: number;
+  /** `<property>:<fast-check path>`, replays one counterexample. */
+  path?: string;
+  only?: string[];
+  skip?: string[];
+  allowWrites: boolean;
+  junit?: string;
+  specPath: string;
+  timeoutMs: number;
+  /** Bound of all polling of one async job. */
+  pollTimeoutMs: number;
+  /** The async create operation and the body it is sent (defaults: the spec's provisional createRun). */
+  createRunPath: string;
+  createRunBody: unknown;
+  /** Bound of a single pacing or Retry-After wait. */
+  maxWaitMs: number;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULTS = {
+  maxRequests: 2000,
+  runs: 25,
+  timeoutMs: 15000,
+  pollTimeoutMs: 30000,
+  createRunPath: '/orchestration/runs',
+  maxWaitMs: 65000,
+};
+
+export const USAGE = `Usage: npm run conformance -- --target <base URL ending in /v1> --token <token> [options]
+
+Options (environment variable in brackets):
+  --target <url>          base URL of the API, ending in /v1            [CONFORMANCE_TARGET]
+  --token <token>         bearer token of workspace A                   [CONFORMANCE_TOKEN]
+  --token-b <token>       bearer token of a second workspace B           [CONFORMANCE_TOKEN_B]
+  --max-requests <n>      request budget of the whole run (default ${DEFAULTS.maxRequests})
+  --runs <n>              generated cases per property (default ${DEFAULTS.runs})
+  --seed <n>              fast-check seed; replays a run (default: random, printed)
+  --path <property:path>  replays one counterexample (with --seed and --only)
+  --only <ids>            comma-separated check ids to run
+  --skip <ids>            comma-separated check ids to leave out
+  --allow-writes          also run checks that change existing state (workspace update,
+                          domain cancel, environment variable removal) on real ids
+  --junit <file>          write a JUnit XML report
+  --spec <file>           contract to read (default spec/openapi.yaml)
+  --timeout <ms>          per-request timeout (default ${DEFAULTS.timeoutMs})
+  --poll-timeout <ms>     bound of polling one async job (default ${DEFAULTS.pollTimeoutMs})
+  --create-run-path <p>   async create operation, below the base URL (default ${DEFAULTS.createRunPath})
+  --create-run-body <j>   JSON body for it (default {})
+  --max-wait <ms>         bound of a single rate-limit wait (default ${DEFAULTS.maxWaitMs})
+
+Exit codes: 0 every check passed, 1 a check failed, 2 bad configuration.`;
+
+function positiveInteger(name: string, text: string | undefined, fallback: number, min = 1): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name}: expected an integer >= ${min}, got "${text}"`);
+  return value;
+}
+
+/** Parses argv (after the script name) and the environment; throws ConfigError on bad configuration. */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const flags = new Map<string, string>();
+  const booleans = new Set(['allow-writes', 'help']);
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    if (booleans.has(name)) {
+      flags.set(name, 'true');
+      continue;
+    }
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new ConfigError(`--${name} needs a value`);
+    flags.set(name, value);
+  }
+  if (flags.has('help')) throw new ConfigError(USAGE);
+  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait']);
+  for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
+
+  const target = (flags.get('target') ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
+  const tokenA = flags.get('token') ?? env.CONFORMANCE_TOKEN ?? '';
+  const tokenB = flags.get('token-b') ?? env.CONFORMANCE_TOKEN_B ?? undefined;
+  if (!target) throw new ConfigError(`missing --target (or CONFORMANCE_TARGET)\n\n${USAGE}`);
+  let url: URL;
+  try {
+    url = new URL(target);
+  } catch {
+    throw new ConfigError(`--target is not a URL: "${target}"`);
+  }
+  if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`--target must be http(s): "${target}"`);
+  if (!tokenA) throw new ConfigError(`missing --token (or CONFORMANCE_TOKEN)\n\n${USAGE}`);
+  if (tokenB !== undefined && tokenB === tokenA) throw new ConfigError('--token-b must be the token of another workspace than --token');
+  let createRunBody: unknown = {};
+  if (flags.has('create-run-body')) {
+    try {
+      createRunBody = JSON.parse(flags.get('create-run-body')!);
+    } catch {
+      throw new ConfigError('--create-run-body is not JSON');
+    }
+  }
+  const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    target,
+    tokenA,
+    tokenB: tokenB || undefined,
+    maxRequests: positiveInteger('--max-requests', flags.get('max-requests'), DEFAULTS.maxRequests),
+    runs: positiveInteger('--runs', flags.get('runs'), DEFAULTS.runs),
+    seed: positiveInteger('--seed', flags.get('seed'), Math.floor(Math.random() * 2 ** 31), 0),
+    path: flags.get('path'),
+    only: list(flags.get('only')),
+    skip: list(flags.get('skip')),
+    allowWrites: flags.get('allow-writes') === 'true',
+    junit: flags.get('junit'),
+    specPath: flags.get('spec') ?? DEFAULT_SPEC_PATH,
+    timeoutMs: positiveInteger('--timeout', flags.get('timeout'), DEFAULTS.timeoutMs),
+    pollTimeoutMs: positiveInteger('--poll-timeout', flags.get('poll-timeout'), DEFAULTS.pollTimeoutMs),
+    createRunPath: flags.get('create-run-path') ?? DEFAULTS.createRunPath,
+    createRunBody,
+    maxWaitMs: positiveInteger('--max-wait', flags.get('max-wait'), DEFAULTS.maxWaitMs),
+  };
+}

@@ -1,0 +1,52 @@
+/** Helpers to read exchanges: JSON content type, error shape, header lookups, short descriptions. */
+import type { Exchange } from './http-client';
+
+export function describe(exchange: Exchange): string {
+  if (exchange.error) return `no response (${exchange.error})`;
+  const res = exchange.response!;
+  const text = res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
+  return `${res.status} ${text}`.trim();
+}
+
+export function statusOf(exchange: Exchange): number | undefined {
+  return exchange.response?.status;
+}
+
+export function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || /^application\/[^/]+\+json$/.test(type);
+}
+
+/** Problems of an error body against the contract's error shape; empty when it conforms. */
+export function errorShapeProblems(exchange: Exchange): string[] {
+  const res = exchange.response;
+  if (!res) return [];
+  const problems: string[] = [];
+  if (!isJsonContentType(res.headers['content-type'])) problems.push(`Content-Type is ${res.headers['content-type'] ?? 'missing'}, not JSON`);
+  const body = res.body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    problems.push(`body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`);
+    return problems;
+  }
+  const record = body as Record<string, unknown>;
+  if (typeof record.errorMessage !== 'string') problems.push(record.errorMessage === undefined ? 'errorMessage is missing' : `errorMessage is ${typeof record.errorMessage}, not a string`);
+  if (record.reason !== undefined && typeof record.reason !== 'string') problems.push(`reason is ${typeof record.reason}, not a string`);
+  return problems;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  return ka.length === kb.length && ka.every((key) => deepEqual((a as any)[key], (b as any)[key]));
+}
+
+/** The first object-valued property of a JSON body (`{run: {...}}` → the run). */
+export function envelope(body: unknown, name: string): Record<string, any> | undefined {
+  const inner = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
+  return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, any>) : undefined;
+}

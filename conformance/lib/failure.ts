@@ -1,0 +1,113 @@
+/**
+ * The typed outcome of a check: every failure or warning names the contract rule (x-rules id) it
+ * verifies, what was expected and received, the exchange, and how to reproduce it.
+ */
+import type { Exchange } from './http-client';
+
+export type Severity = 'failure' | 'warning';
+
+export type RecordedRequest = { method: string; url: string; headers: Record<string, string>; body?: unknown };
+export type RecordedResponse = { status: number; headers: Record<string, string>; body?: unknown };
+
+export type Failure = {
+  ruleId: string;
+  checkId: string;
+  title: string;
+  expected: string;
+  received: string;
+  severity: Severity;
+  request?: RecordedRequest;
+  response?: RecordedResponse;
+  /** `curl` line that sends the same request again. */
+  reproduce?: string;
+  /** fast-check seed and counterexample path, when the failure came from a property. */
+  seed?: number;
+  path?: string;
+  /** The command line that replays the counterexample. */
+  replay?: string;
+  /** How many times the same failure was seen (same title, operation and status). */
+  occurrences?: number;
+};
+
+export type FailureInput = Omit<Failure, 'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce'> & {
+  ruleId?: string;
+  severity?: Severity;
+  exchange?: Exchange;
+};
+
+/** Thrown inside properties and checks; the runner turns it into a recorded Failure. */
+export class CheckFailure extends Error {
+  constructor(readonly input: FailureInput) {
+    super(`${input.title}: expected ${input.expected}, received ${input.received}`);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** Thrown by a check that cannot run against this target (missing token, budget, writes not allowed). */
+export class CheckSkipped extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckSkipped';
+  }
+}
+
+const TOKEN_VARIABLES: Record<string, string> = { a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' };
+
+function shellQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A curl line for the exchange; the suite's own tokens are written as environment variables, never in clear. */
+export function toCurl(exchange: Exchange): string {
+  const parts = ['curl', '-i', '-X', exchange.request.method, shellQuote(exchange.request.url)];
+  for (const [name, value] of Object.entries(exchange.request.headers)) {
+    const variable = name.toLowerCase() === 'authorization' ? TOKEN_VARIABLES[exchange.tokenLabel] : undefined;
+    if (variable) parts.push('-H', `"${name}: Bearer ${variable}"`);
+    else parts.push('-H', shellQuote(`${name}: ${value}`));
+  }
+  if (exchange.request.rawBody !== undefined) parts.push('--data-raw', shellQuote(exchange.request.rawBody));
+  return parts.join(' ');
+}
+
+function truncate(value: unknown, max = 2000): unknown {
+  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;
+  const text = JSON.stringify(value);
+  if (text !== undefined && text.length > max) return `${text.slice(0, max)}… (${text.length} chars)`;
+  return value;
+}
+
+function redactHeaders(exchange: Exchange): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(exchange.request.headers)) {
+    const variable = name.toLowerCase() === 'authorization' ? TOKEN_VARIABLES[exchange.tokenLabel] : undefined;
+    headers[name] = variable ? `Bearer ${variable}` : value;
+  }
+  return headers;
+}
+
+export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string): Failure {
+  const { exchange, ...rest } = input;
+  const failure: Failure = {
+    ...rest,
+    ruleId: input.ruleId ?? defaultRuleId,
+    checkId,
+    severity: input.severity ?? 'failure',
+  };
+  if (exchange) {
+    failure.request = {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      headers: redactHeaders(exchange),
+      body: truncate(exchange.request.body),
+    };
+    if (exchange.response) {
+      failure.response = {
+        status: exchange.response.status,
+        headers: exchange.response.headers,
+        body: truncate(exchange.response.body ?? exchange.response.text),
+      };
+    }
+    failure.reproduce = toCurl(exchange);
+  }
+  return failure;
+}

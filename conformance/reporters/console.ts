@@ -1,0 +1,84 @@
+/** Console reporter: a progress line per check, every failure with its reproduction, then a summary table. */
+import type { Failure } from '../lib/failure';
+import type { CheckResult, Reporter, RunEvent } from '../runner';
+
+const MARK: Record<CheckResult['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export function formatFailure(failure: Failure): string {
+  const lines = [
+    `${failure.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${failure.ruleId}] ${failure.checkId}: ${failure.title}${failure.occurrences ? ` (seen ${failure.occurrences} times)` : ''}`,
+    `  Expected: ${failure.expected}`,
+    `  Received: ${failure.received}`,
+  ];
+  if (failure.request) {
+    lines.push(`  Request:  ${failure.request.method} ${failure.request.url}`);
+    for (const [name, value] of Object.entries(failure.request.headers)) lines.push(`            ${name}: ${value}`);
+    if (failure.request.body !== undefined) lines.push(indent(show(failure.request.body), '            '));
+  }
+  if (failure.response) {
+    lines.push(`  Response: ${failure.response.status}`);
+    for (const [name, value] of Object.entries(failure.response.headers)) lines.push(`            ${name}: ${value}`);
+    if (failure.response.body !== undefined && failure.response.body !== '') lines.push(indent(show(failure.response.body), '            '));
+  }
+  if (failure.seed !== undefined) lines.push(`  Seed: ${failure.seed}  Path: ${failure.path}`);
+  if (failure.replay) lines.push(`  Replay with: ${failure.replay}`);
+  if (failure.reproduce) lines.push('  Reproduce with:', `    ${failure.reproduce}`);
+  return lines.join('\n');
+}
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length);
+}
+
+export function formatSummaryTable(results: CheckResult[]): string {
+  const header = ['check', 'rule', 'result', 'failed', 'warned', 'requests'];
+  const rows = results.map((r) => [r.id, r.ruleId, MARK[r.status], String(r.failures.length), String(r.warnings.length), String(r.requests)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i])).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export class ConsoleReporter implements Reporter {
+  constructor(private readonly write: (text: string) => void = (text) => process.stdout.write(text)) {}
+
+  onEvent(event: RunEvent): void {
+    switch (event.type) {
+      case 'run-start':
+        this.write(`Conformance of ${event.target} against ${event.specPath}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`);
+        break;
+      case 'check-start':
+        this.write(`  ... ${event.check.id} [${event.check.ruleId}]\n`);
+        break;
+      case 'check-end': {
+        const r = event.result;
+        const detail = r.skippedReason ? ` — ${r.skippedReason}` : r.failures.length || r.warnings.length ? ` — ${r.failures.length} failed, ${r.warnings.length} warned` : '';
+        this.write(`  ${MARK[r.status]} ${r.id} [${r.ruleId}] ${r.requests} requests, ${(r.durationMs / 1000).toFixed(1)} s${detail}\n`);
+        for (const note of r.notes) this.write(`       ${note}\n`);
+        break;
+      }
+      case 'run-end': {
+        const { summary } = event;
+        const all = summary.results.flatMap((r) => [...r.failures, ...r.warnings]);
+        if (all.length > 0) this.write(`\n${all.map(formatFailure).join('\n\n')}\n`);
+        const count = (status: CheckResult['status']) => summary.results.filter((r) => r.status === status).length;
+        this.write(`\n${formatSummaryTable(summary.results)}\n\n`);
+        this.write(
+          `${count('passed')} passed, ${count('failed')} failed, ${count('warned')} warned, ${count('skipped')} skipped — ` +
+            `${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(1)} s (seed ${summary.seed})\n`,
+        );
+        break;
+      }
+    }
+  }
+}
