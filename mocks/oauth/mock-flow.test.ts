@@ -1,0 +1,91 @@
+import * as oauth from 'oauth4webapi';
+import { startMock, type RunningMock } from '../app';
+import { defaultAuthConfig } from './index';
+
+/**
+ * The PKCE flow against the running mock (`startMock`, as `npm start` serves it), then the token used on the API:
+ * a query answers with the user's workspace rows only, an expired token gets the API's 401 (x-rules: auth-required-401,
+ * workspace-scoping, error-shape, ratelimit-headers-every-response).
+ */
+const [userA, userB] = defaultAuthConfig.users;
+const client: oauth.Client = { client_id: defaultAuthConfig.clients[0].clientId };
+const redirectUri = 'http://localhost:3000/callback';
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+let mock: RunningMock;
+let as: oauth.AuthorizationServer;
+let clockOffsetMs = 0;
+
+beforeAll(async () => {
+  mock = await startMock({ port: 0, now: () => Date.now() + clockOffsetMs });
+  const issuer = new URL(`${mock.origin}/auth`);
+  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+});
+afterAll(() => mock.close());
+
+async function login(loginHint?: string): Promise<string> {
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const url = new URL(as.authorization_endpoint!);
+  url.search = new URLSearchParams({
+    client_id: client.client_id,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid profile email offline_access',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    audience: mock.origin,
+    ...(loginHint ? { login_hint: loginHint } : {}),
+  }).toString();
+  const authorization = await fetch(url, { redirect: 'manual' });
+  const callback = oauth.validateAuthResponse(as, client, new URL(authorization.headers.get('location')!), state);
+  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, redirectUri, verifier, insecure);
+  return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
+}
+
+const query = (token: string, sql: string) =>
+  fetch(`${mock.url}/orchestration/query`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ query: sql }),
+  });
+
+describe('OAuth login against the running mock', () => {
+  it('should authenticate API calls as the user workspace and scope query rows to it', async () => {
+    for (const user of [userA, userB]) {
+      const token = await login(user.email);
+      const res = await query(token, 'SELECT DISTINCT workspaceUuid FROM runs UNION SELECT DISTINCT workspaceUuid FROM logs');
+      expect(res.status).toBe(200);
+      const { rows } = (await res.json()) as { rows: { workspaceUuid: string }[] };
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row.workspaceUuid).toBe(user.workspaceUuid);
+    }
+  });
+
+  it('should answer a write with 400 in the contract error shape', async () => {
+    const res = await query(await login(), 'DELETE FROM runs');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errorMessage: expect.any(String), reason: 'query_not_read_only' });
+  });
+
+  it('should stop a runaway query while other requests are answered', async () => {
+    const token = await login();
+    const runaway = query(token, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c');
+    expect((await query(token, 'SELECT count(*) AS n FROM runs')).status).toBe(200);
+    const res = await runaway;
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errorMessage: expect.any(String), reason: 'query_timeout' });
+  });
+
+  it('should answer an expired token with the API 401 and its rate-limit headers', async () => {
+    const token = await login();
+    expect((await query(token, 'SELECT 1 AS one')).status).toBe(200);
+    clockOffsetMs = (defaultAuthConfig.accessTokenTtlSeconds + 1) * 1000;
+    const res = await query(token, 'SELECT 1 AS one');
+    clockOffsetMs = 0;
+    expect(res.status).toBe(401);
+    expect(res.headers.get('ratelimit-limit')).toEqual(expect.any(String));
+    expect(await res.json()).toMatchObject({ errorMessage: expect.any(String), reason: expect.any(String) });
+  });
+});
