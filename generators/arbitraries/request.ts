@@ -107,8 +107,8 @@ export function validRequest(operation: object, pathItemParams: object[] = [], o
     for (const p of params.filter((x) => x.in === location)) {
       const charset = location === 'header' ? 'header' : 'unicode';
       let arb = validArbitrary(p.schema, { ...ctx, charset }).map((v) => serializeParameter(p, v));
-      // An empty path segment would route elsewhere; a path value must also be non-empty on the wire.
-      if (location === 'path') arb = arb.filter((v) => v !== '');
+      // An empty path segment routes elsewhere and an empty header reads as absent: both must be non-empty.
+      if (location !== 'query') arb = arb.filter((v) => v !== '');
       model[p.name] = arb;
       if (p.required || location === 'path') required.push(p.name);
     }
