@@ -17,8 +17,7 @@ export function parseDocument(text: string): Json {
 export function getPointer(root: Json, pointer: string): Json | undefined {
   if (pointer === '' || pointer === '/') return root;
   let node: Json | undefined = root;
-  for (const raw of pointer.replace(/^\//, '').split('/')) {
-    const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const token of tokens(pointer)) {
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isObject(node)) node = node[token];
     else return undefined;
@@ -26,9 +25,28 @@ export function getPointer(root: Json, pointer: string): Json | undefined {
   return node;
 }
 
+/** `$ref` pointers in URI fragments may be percent-encoded; keys holding a bare `%` are taken as written. */
+function safeDecode(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function tokens(pointer: string): string[] {
+  return pointer.replace(/^\//, '').split('/').filter((t, i, all) => t !== '' || all.length > 1)
+    .map((raw) => safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+function canonicalPointer(parts: string[]): string {
+  return parts.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
 export function dereferenceFile(entry: string): JsonObject {
   const documents = new Map<string, Json>();
-  const targets = new Map<string, Json>();
+  // Resolved node per `file#pointer`: the node walked in place and every $ref to it share one object.
+  const resolved = new Map<string, Json>();
 
   const load = (file: string): Json => {
     if (!documents.has(file)) documents.set(file, parseDocument(readFileSync(file, 'utf8')));
@@ -41,42 +59,44 @@ export function dereferenceFile(entry: string): JsonObject {
     const pointer = hash === -1 ? '' : ref.slice(hash + 1);
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) throw new Error(`remote $ref "${ref}" is not supported (in ${file})`);
     const targetFile = filePart ? resolve(dirname(file), filePart) : file;
-    const key = `${targetFile}#${pointer}`;
-    if (targets.has(key)) return targets.get(key)!;
-    const raw = getPointer(load(targetFile), pointer);
+    const parts = pointer === '' ? [] : tokens(pointer);
+    const raw = getPointer(load(targetFile), canonicalPointer(parts));
     if (raw === undefined) throw new Error(`$ref "${ref}" in ${file} points at nothing`);
-    if (!isObject(raw) && !Array.isArray(raw)) {
-      targets.set(key, raw);
-      return raw;
-    }
-    // Register a placeholder before walking, so a cycle back to this target finds it.
-    const placeholder: Json = Array.isArray(raw) ? [] : {};
-    targets.set(key, placeholder);
-    const value = walk(raw, targetFile);
-    if (Array.isArray(placeholder)) placeholder.push(...(value as Json[]));
-    else Object.assign(placeholder, value);
-    return placeholder;
+    return walk(raw, targetFile, parts);
   };
 
-  const walk = (node: Json, file: string): Json => {
-    if (Array.isArray(node)) return node.map((item) => walk(item, file));
-    if (!isObject(node)) return node;
-    if (typeof node.$ref === 'string') {
+  const walk = (node: Json, file: string, at: string[]): Json => {
+    if (!isObject(node) && !Array.isArray(node)) return node;
+    const key = `${file}#${canonicalPointer(at)}`;
+    if (resolved.has(key)) return resolved.get(key)!;
+    if (isObject(node) && typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, file);
       const siblings = Object.keys(node).filter((k) => k !== '$ref');
-      if (siblings.length === 0 || !isObject(target)) return target;
+      if (siblings.length === 0 || !isObject(target)) {
+        resolved.set(key, target);
+        return target;
+      }
       // OAS 3.1 allows summary/description (and, in schemas, any keyword) beside $ref.
       const merged: JsonObject = { ...target };
-      for (const k of siblings) merged[k] = walk(node[k], file);
+      resolved.set(key, merged);
+      for (const k of siblings) merged[k] = walk(node[k], file, [...at, k]);
       return merged;
     }
+    // Register before walking children, so a cycle back to this node finds it.
+    if (Array.isArray(node)) {
+      const out: Json[] = [];
+      resolved.set(key, out);
+      node.forEach((item, i) => out.push(walk(item, file, [...at, String(i)])));
+      return out;
+    }
     const out: JsonObject = {};
-    for (const [k, v] of Object.entries(node)) out[k] = walk(v, file);
+    resolved.set(key, out);
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v, file, [...at, k]);
     return out;
   };
 
   const root = resolve(entry);
-  const result = walk(load(root), root);
+  const result = walk(load(root), root, []);
   if (!isObject(result)) throw new Error(`${entry} is not an OpenAPI document`);
   return result;
 }

@@ -2,8 +2,9 @@
 //   deprecated: true
 //   x-deprecation: 2026-12-01   # date the Deprecation header announces (ISO 8601 date or date-time, UTC)
 //   x-sunset: 2027-06-01        # date the Sunset header announces; ≥ 180 days after x-deprecation
-// and every response declares the `Deprecation` and `Sunset` headers. Without `x-sunset`, an `example` on a
-// declared `Sunset` header (an HTTP date) is read instead.
+// and every response declares the `Deprecation` and `Sunset` headers. Without `x-sunset`, a header-level
+// `example` (an HTTP date) on the operation's `Sunset` header is read instead; schema `examples` of the shared
+// component header are generic samples, never an operation's date.
 
 import { asObject, findHeader, isObject, type JsonObject } from './openapi';
 
@@ -22,13 +23,8 @@ function headerExample(operation: JsonObject, name: string): Date | undefined {
   for (const response of Object.values(asObject(operation.responses))) {
     const found = findHeader(asObject(response).headers, name);
     if (!found) continue;
-    const header = found[1];
-    const schema = asObject(header.schema);
-    const candidates = [header.example, schema.example, schema.const, Array.isArray(schema.examples) ? schema.examples[0] : undefined];
-    for (const c of candidates) {
-      const date = parseDate(c);
-      if (date) return date;
-    }
+    const date = parseDate(found[1].example);
+    if (date) return date;
   }
   return undefined;
 }

@@ -1,0 +1,31 @@
+import type { LintRule } from '../types';
+import { asObject, effectiveParameters } from '../../spec/openapi';
+
+const WRITE_METHODS = new Set(['post', 'put', 'patch']);
+
+/** The contract exempts multipart uploads: they do not accept the header. */
+function isMultipartOnly(requestBody: unknown): boolean {
+  const types = Object.keys(asObject(asObject(requestBody).content));
+  return types.length > 0 && types.every((t) => t.startsWith('multipart/'));
+}
+
+export const idempotencyKey: LintRule = {
+  id: 'idempotency-key-on-writes',
+  contractRule: 'idempotency-replay',
+  description: 'Every POST, PUT and PATCH (multipart uploads aside) takes the optional Idempotency-Key header.',
+  check(ctx) {
+    for (const op of ctx.operations) {
+      if (!WRITE_METHODS.has(op.method) || isMultipartOnly(op.operation.requestBody)) continue;
+      const key = effectiveParameters(op).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      if (!key) {
+        ctx.report(op, ['parameters'], "takes no Idempotency-Key header: add parameters: - $ref: '#/components/parameters/IdempotencyKey'");
+        continue;
+      }
+      const maxLength = asObject(key.schema).maxLength;
+      if (key.required === true || typeof maxLength !== 'number' || maxLength > 255) {
+        ctx.report(op, ['parameters'], 'Idempotency-Key must be optional with at most 255 characters: '
+          + "add $ref: '#/components/parameters/IdempotencyKey' (required: false, schema: { type: string, maxLength: 255 })");
+      }
+    }
+  },
+};

@@ -1,0 +1,25 @@
+import type { LintRule } from '../types';
+import { deprecationHeaders } from './deprecation-headers';
+import { errorSchema } from './error-schema';
+import { idempotencyKey } from './idempotency-key';
+import { ratelimitHeaders } from './ratelimit-headers';
+import { securityRequired } from './security-required';
+import { uuidPathParameters } from './uuid-path-parameters';
+
+function registerRules(rules: LintRule[]): LintRule[] {
+  const seen = new Set<string>();
+  for (const rule of rules) {
+    if (seen.has(rule.id)) throw new Error(`lint rule "${rule.id}" is registered twice`);
+    seen.add(rule.id);
+  }
+  return rules;
+}
+
+export const LINT_RULES = registerRules([
+  ratelimitHeaders,
+  errorSchema,
+  idempotencyKey,
+  securityRequired,
+  deprecationHeaders,
+  uuidPathParameters,
+]);

@@ -1,0 +1,29 @@
+import type { JsonObject, OperationRef } from '../spec/openapi';
+
+/** One contract-lint finding: where it is and what to add. */
+export type Problem = {
+  rule: string;
+  /** `GET /x/{uuid}`, or `(document)`. */
+  operation: string;
+  /** JSON pointer into the entry document, e.g. `#/paths/~1x/get/responses/404`. */
+  pointer: string;
+  /** What is wrong and what to add, one line. */
+  message: string;
+  line?: number;
+};
+
+export type LintContext = {
+  /** Fully dereferenced document: shared components are the same objects wherever they are referenced. */
+  api: JsonObject;
+  operations: OperationRef[];
+  report(operation: OperationRef | undefined, pointer: string[], message: string): void;
+};
+
+export type LintRule = {
+  id: string;
+  /** The contract rule (x-rules id) it guards. */
+  contractRule: string;
+  /** The rule as a sentence. */
+  description: string;
+  check(ctx: LintContext): void;
+};
