@@ -22,7 +22,7 @@ export type AuthContext = {
   issuer: string;
   key: SigningKey;
   grants: GrantStore;
-  endpoints: { authorization: string; token: string; revocation: string; jwks: string };
+  endpoints: { authorization: string; token: string; revocation: string; jwks: string; userinfo: string };
 };
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-3.3 and the spec's Authentication section */
@@ -31,3 +31,12 @@ export const defaultScope = ['openid', 'profile', 'email'];
 
 /** Audience values compare without a trailing slash, so `http://host:4010` and `http://host:4010/` are one API. */
 export const sameAudience = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/** Identity claims a scope releases, for the ID token and userinfo alike. @see https://openid.net/specs/openid-connect-core-1_0.html#ScopeClaims */
+export function userClaims(user: MockUser, scope: string[]): Record<string, unknown> {
+  return {
+    sub: user.sub,
+    ...(scope.includes('email') ? { email: user.email, email_verified: true } : {}),
+    ...(scope.includes('profile') ? { name: user.name } : {}),
+  };
+}

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthClient, AuthContext, AuthServerOptions } from './context';
-import { sameAudience } from './context';
+import { sameAudience, userClaims } from './context';
 import { handleAuthorize } from './authorize';
 import { GrantStore, type MockUser } from './grants';
 import { createSigningKey, verifyJwt } from './jwt';
@@ -68,6 +68,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
       token: `${issuer}/oauth/token`,
       revocation: `${issuer}/oauth/revoke`,
       jwks: `${issuer}/.well-known/jwks.json`,
+      userinfo: `${issuer}/userinfo`,
     },
   };
   const metadataAt = new Set(metadataPaths(issuerPath));
@@ -77,12 +78,18 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     if (!claims || claims.iss !== issuer || typeof claims.aud !== 'string' || !sameAudience(claims.aud, options.audience)) {
       return null;
     }
-    const { sub, workspaceUuid, jti, sid, exp } = claims;
-    if (typeof sub !== 'string' || typeof workspaceUuid !== 'string' || typeof jti !== 'string' || typeof sid !== 'string') {
+    const { sub, workspaceUuid, jti, sid, exp, scope } = claims;
+    if (
+      typeof sub !== 'string' ||
+      typeof workspaceUuid !== 'string' ||
+      typeof jti !== 'string' ||
+      typeof sid !== 'string' ||
+      typeof scope !== 'string' ||
+      typeof exp !== 'number'
+    ) {
       return null;
     }
-    if (typeof exp !== 'number') return null;
-    return { sub, workspaceUuid, jti, sid, exp };
+    return { sub, workspaceUuid, jti, sid, scope, exp };
   };
 
   const revoke = (token: string) => {
@@ -102,10 +109,30 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     sendJson(res, 200, {}, noStoreHeaders);
   };
 
+  const verifyAccessToken = (token: string) => {
+    const access = readAccessToken(token);
+    if (!access || access.exp * 1000 <= options.now() || ctx.grants.isRevoked(access.jti, access.sid)) return null;
+    return access;
+  };
+
+  /** @see https://openid.net/specs/openid-connect-core-1_0.html#UserInfo (claims follow the granted scope) */
+  const handleUserInfo = (req: IncomingMessage, res: ServerResponse) => {
+    const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const access = token ? verifyAccessToken(token) : null;
+    const user = access && options.users.find((u) => u.sub === access.sub);
+    if (!access || !user) {
+      return sendJson(res, 401, { error: 'invalid_token', error_description: 'A valid access token is required.' }, {
+        'WWW-Authenticate': 'Bearer error="invalid_token"',
+      });
+    }
+    sendJson(res, 200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
+  };
+
   const routes: Record<string, { methods: string; serve(req: IncomingMessage, res: ServerResponse, url: URL): unknown }> = {
     [`${issuerPath}/authorize`]: { methods: 'GET', serve: (_req, res, url) => handleAuthorize(ctx, res, url) },
     [`${issuerPath}/oauth/token`]: { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) },
     [`${issuerPath}/oauth/revoke`]: { methods: 'POST', serve: handleRevocation },
+    [`${issuerPath}/userinfo`]: { methods: 'GET', serve: handleUserInfo },
     [`${issuerPath}/.well-known/jwks.json`]: { methods: 'GET', serve: (_req, res) => sendJson(res, 200, { keys: [ctx.key.jwk] }) },
   };
   for (const path of metadataAt) {
@@ -122,9 +149,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
       return true;
     },
     verifyAccessToken(token) {
-      const access = readAccessToken(token);
-      if (!access || access.exp * 1000 <= options.now() || ctx.grants.isRevoked(access.jti, access.sid)) return null;
-      return { workspaceUuid: access.workspaceUuid, sub: access.sub };
+      const access = verifyAccessToken(token);
+      return access && { workspaceUuid: access.workspaceUuid, sub: access.sub };
     },
     revoke,
   };

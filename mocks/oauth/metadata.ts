@@ -9,6 +9,7 @@ export function buildMetadata(ctx: AuthContext): Record<string, unknown> {
     token_endpoint: ctx.endpoints.token,
     revocation_endpoint: ctx.endpoints.revocation,
     jwks_uri: ctx.endpoints.jwks,
+    userinfo_endpoint: ctx.endpoints.userinfo,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -18,12 +19,18 @@ export function buildMetadata(ctx: AuthContext): Record<string, unknown> {
     revocation_endpoint_auth_methods_supported: ['none'],
     // RFC 9207: the authorization response names its issuer, so a client can detect mix-up attacks.
     authorization_response_iss_parameter_supported: true,
+    // OpenID Connect Discovery 1.0 §3 fields, so OIDC clients (their default discovery) accept the same document.
     id_token_signing_alg_values_supported: ['RS256'],
+    subject_types_supported: ['public'],
+    claims_supported: ['sub', 'email', 'email_verified', 'name'],
   };
 }
 
-/** @see https://www.rfc-editor.org/rfc/rfc8414#section-3.1 (the well-known URI is inserted before the issuer's path) */
+/**
+ * The spec's `{auth_url}/.well-known/oauth-authorization-server`, the RFC 8414 §3.1 location (well-known URI inserted
+ * before the issuer's path) and OpenID Connect Discovery's `{issuer}/.well-known/openid-configuration`.
+ */
 export function metadataPaths(issuerPath: string): string[] {
   const suffix = '/.well-known/oauth-authorization-server';
-  return [...new Set([`${issuerPath}${suffix}`, `${suffix}${issuerPath}`])];
+  return [...new Set([`${issuerPath}${suffix}`, `${suffix}${issuerPath}`, `${issuerPath}/.well-known/openid-configuration`])];
 }

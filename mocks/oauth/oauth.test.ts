@@ -113,6 +113,21 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     }
   });
 
+  it('should serve the same metadata to OpenID Connect discovery', async () => {
+    const oidc = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+    expect(oidc).toEqual(as);
+  });
+
+  it('should answer userinfo with the claims of the granted scope', async () => {
+    const tokens = await login({ params: { scope: 'openid email' } });
+    const res = await oauth.userInfoRequest(as, client, tokens.access_token, insecure);
+    expect(await oauth.processUserInfoResponse(as, client, 'mock-user-a', res)).toEqual({
+      sub: 'mock-user-a',
+      email: 'ada@workspace-a.example',
+      email_verified: true,
+    });
+  });
+
   it('should run the whole flow and issue a token that authenticates as the user workspace', async () => {
     const tokens = await login();
     expect(tokens.token_type).toBe('bearer');

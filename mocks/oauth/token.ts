@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthContext } from './context';
+import { userClaims, type AuthContext } from './context';
 import type { Grant } from './grants';
 import { isCodeVerifier, randomToken, signJwt, verifyS256 } from './jwt';
 import { isFormEncoded, noStoreHeaders, readBody, readParams, sendJson, sendTokenError } from './http';
@@ -36,15 +36,13 @@ function issueTokens(
   if (grant.scope.includes('offline_access')) body.refresh_token = ctx.grants.issueRefreshToken(grant);
   if (options.idToken && grant.scope.includes('openid')) {
     body.id_token = signJwt(ctx.key, 'JWT', {
+      ...userClaims(grant.user, grant.scope),
       iss: ctx.issuer,
-      sub: grant.user.sub,
       aud: grant.clientId,
       iat: now,
       exp: now + ttl,
       auth_time: Math.floor(grant.authTime / 1000),
       ...(options.nonce ? { nonce: options.nonce } : {}),
-      ...(grant.scope.includes('email') ? { email: grant.user.email, email_verified: true } : {}),
-      ...(grant.scope.includes('profile') ? { name: grant.user.name } : {}),
     });
   }
   return body;
