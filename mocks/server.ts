@@ -4,7 +4,7 @@ import { readConfigFromEnv } from './config';
 /** `npm start`: the mock on embedded defaults, every setting overridable through the environment. */
 async function main(): Promise<void> {
   const config = readConfigFromEnv();
-  const mock = await startMock({ ...config, warmPrism: true });
+  const mock = await startMock(config);
   const authUrl = config.authUrl ?? `${mock.origin}/auth`;
   const tokens = Object.entries(config.tokens)
     .map(([token, workspace]) => `  ${token} → workspace ${workspace}`)

@@ -1,6 +1,23 @@
 import { jsonResponse } from '../context';
+import { freezeDeep } from '../stages/serialise';
+import type { Suppression } from '../store/types';
 import { page, readPage } from './paging';
 import type { HandlerDeps, Handlers } from './types';
+
+/** Pages of suppressions, kept per list (nothing in the API edits suppressions); at most this many per list. */
+const PAGE_CACHE_SIZE = 64;
+const suppressionPages = new WeakMap<Suppression[], Map<string, unknown>>();
+
+function cachedPage(list: Suppression[], key: string, build: () => unknown): unknown {
+  let pages = suppressionPages.get(list);
+  if (!pages) suppressionPages.set(list, (pages = new Map()));
+  let body = pages.get(key);
+  if (body === undefined) {
+    if (pages.size >= PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
+    pages.set(key, (body = freezeDeep(build())));
+  }
+  return body;
+}
 
 /** listSuppressions, listAllocations, listRecipes: filters, then `count` of all matches, then the page. */
 export function listHandlers(deps: HandlerDeps): Handlers {
@@ -10,8 +27,12 @@ export function listHandlers(deps: HandlerDeps): Handlers {
       const paging = readPage(query);
       const reasons = query.reasons as string[] | undefined;
       const all = deps.store.workspace(ctx.caller!.workspaceUuid).suppressions;
-      const matching = reasons && reasons.length > 0 ? all.filter((s) => reasons.includes(s.reason)) : all;
-      return jsonResponse(200, { count: matching.length, suppressions: page(matching, paging) });
+      const key = `${all.length}|${reasons ? [...new Set(reasons)].sort().join(',') : '*'}|${paging.limit}|${paging.offset}`;
+      const body = cachedPage(all, key, () => {
+        const matching = reasons && reasons.length > 0 ? all.filter((s) => reasons.includes(s.reason)) : all;
+        return { count: matching.length, suppressions: page(matching, paging).map((s) => ({ ...s })) };
+      });
+      return jsonResponse(200, body);
     },
 
     listAllocations(ctx) {

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors';
 
-export const DEFAULT_LIMIT = 25;
+/** Default page size (the contract does not state one): a screenful, small enough to stay fast. */
+export const DEFAULT_LIMIT = 10;
 
 /** limit/offset of a list; bounds the spec leaves open are checked here (negative values make no page). */
 export function readPage(query: Record<string, unknown>): { limit: number; offset: number } {

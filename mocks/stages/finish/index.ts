@@ -36,6 +36,8 @@ export function finishResponse(deps: { limiter: RateLimiter; hooks?: MockHooks }
     const quota = ctx.rateLimit ?? deps.limiter.peek(rateLimitKey(ctx));
     response = { ...response, headers: { ...response.headers, ...CORS_HEADERS, ...rateLimitHeaders(quota) } };
     if (deps.hooks?.beforeSend) {
+      // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
+      if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body)) response = { ...response, body: structuredClone(response.body) };
       try {
         response = deps.hooks.beforeSend(ctx.req, response) ?? response;
       } catch (error) {

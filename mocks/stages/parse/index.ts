@@ -16,7 +16,9 @@ export function parse(deps: ParseDeps): Stage {
       await drain(ctx.source.body);
       throw tooLarge(deps.bodyLimitBytes);
     }
-    req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
+    // Most requests (every GET) carry no body: skip the stream machinery for them.
+    const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (hasBody) req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
     try {
       ctx.route = deps.matchRoute(req.method, req.path);
       req.operationId = ctx.route.operation.operationId;

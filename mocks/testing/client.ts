@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { startMock, type MockOptions, type RunningMock } from '../app';
+import { createResponseValidator, type ResponseValidator } from './contract';
+
+export const SPEC_PATH = join(__dirname, '..', '..', 'spec', 'openapi.yaml');
+
+export type CallOptions = { token?: string | null; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; query?: string };
+export type CallResult = { status: number; headers: Record<string, string>; body: any };
+
+let validator: Promise<ResponseValidator> | undefined;
+
+/**
+ * Starts a mock on an ephemeral port and returns a client whose every response is checked against the spec;
+ * a violation throws, so the test that received it fails (x-rules response-conformance).
+ */
+export async function startCheckedMock(options: MockOptions = {}) {
+  validator ??= createResponseValidator(SPEC_PATH);
+  const validate = await validator;
+  const mock: RunningMock = await startMock({ port: 0, ...options });
+
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    const token = options.token === undefined ? 'mock-token-a' : options.token;
+    if (token !== null) headers.authorization ??= `Bearer ${token}`;
+    let body: string | Buffer | undefined = options.rawBody;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const url = `${mock.url}${path}${options.query ? `?${options.query}` : ''}`;
+    const response = await fetch(url, { method, headers, body });
+    const text = await response.text();
+    const result: CallResult = { status: response.status, headers: Object.fromEntries(response.headers), body: text ? JSON.parse(text) : undefined };
+    const violations = validate({ method, path, status: result.status, headers: result.headers, body: result.body });
+    if (violations.length > 0) throw new Error(`response breaks the contract:\n${violations.join('\n')}`);
+    return result;
+  }
+
+  return { mock, call, close: () => mock.close() };
+}

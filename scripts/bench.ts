@@ -1,0 +1,190 @@
+/**
+ * `npm run bench`: this mock, plain Prism and a bare node:http server side by side on loopback, then the mock's
+ * start-up time and its resident memory after 100k idempotent POSTs with distinct keys. Prints markdown.
+ * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_POSTS (default 100000).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The part of autocannon's programmatic API used here (the package ships no types). */
+type AutocannonRequest = { method?: string; headers?: Record<string, string>; body?: string };
+type AutocannonOptions = {
+  url: string;
+  connections?: number;
+  duration?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  requests?: (AutocannonRequest & { setupRequest?: (request: AutocannonRequest) => AutocannonRequest })[];
+};
+type AutocannonResult = { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+const ROOT = join(__dirname, '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+const PATH = '/mailboxManagement/suppressions';
+const TOKEN = 'mock-token-a';
+const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+
+type Target = { name: string; url: string; command: string };
+type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+/** Polls until the URL answers 200; returns the milliseconds it took. */
+async function waitFor200(url: string, timeoutMs = 60_000): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    try {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - start;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - start > timeoutMs) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function load(url: string, options: Partial<AutocannonOptions> = {}): Promise<AutocannonResult> {
+  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${TOKEN}` }, ...options });
+}
+
+const BARE_SERVER = `
+const body = JSON.stringify({ count: 1, suppressions: [{ uuid: '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', workspaceUuid: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b', email: 'jane.doe@example.com', reason: 'bounced', mailboxUuid: null, messageUuid: null, createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z' }] });
+require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }).listen(Number(process.env.PORT), '127.0.0.1');
+`;
+
+async function throughput(): Promise<Row[]> {
+  const [mockPort, prismPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const targets: (Target & { child: ChildProcess })[] = [
+    {
+      name: 'this mock',
+      url: `http://127.0.0.1:${mockPort}/v1${PATH}`,
+      command: 'tsx mocks/server.ts',
+      child: launch(BIN('tsx'), ['mocks/server.ts'], { PORT: String(mockPort), MOCK_RATE_LIMIT: '1000000000' }),
+    },
+    {
+      name: 'prism mock -v silent',
+      url: `http://127.0.0.1:${prismPort}${PATH}`,
+      command: 'prism mock -v silent',
+      child: launch(BIN('prism'), ['mock', '-v', 'silent', '-h', '127.0.0.1', '-p', String(prismPort), 'spec/openapi.yaml']),
+    },
+    { name: 'bare node:http', url: `http://127.0.0.1:${barePort}${PATH}`, command: 'node -e', child: launch(process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) }) },
+  ];
+  try {
+    await Promise.all(targets.map((t) => waitFor200(t.url)));
+    const rows: Row[] = [];
+    for (const target of targets) {
+      await load(target.url, { duration: 1 }); // warm-up: JIT, lazy compilation, connection pools
+      const result = await load(target.url);
+      rows.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+    }
+    return rows;
+  } finally {
+    await Promise.all(targets.map((t) => stop(t.child)));
+  }
+}
+
+/** Spawn to first 200 of GET suppressions, over the same command `npm start` runs (tsx mocks/server.ts). */
+async function startUp(): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const port = await freePort();
+    const start = performance.now();
+    const child = launch(BIN('tsx'), ['mocks/server.ts'], { PORT: String(port) });
+    try {
+      await waitFor200(`http://127.0.0.1:${port}/v1${PATH}`);
+      samples.push(performance.now() - start);
+    } finally {
+      await stop(child);
+    }
+  }
+  return samples.sort((a, b) => a - b)[1];
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+/** 100k POSTs, each with its own Idempotency-Key, against an export that selects no run (no record grows). */
+async function memoryAfterPosts(): Promise<{ before: number; after: number; rps: number; non2xx: number }> {
+  const port = await freePort();
+  const child = launch(BIN('tsx'), ['mocks/server.ts'], { PORT: String(port), MOCK_RATE_LIMIT: '1000000000' });
+  try {
+    await waitFor200(`http://127.0.0.1:${port}/v1${PATH}`);
+    const before = rssMb(child.pid!);
+    let n = 0;
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/v1/orchestration/runs/download`,
+      connections: CONNECTIONS,
+      amount: POSTS,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => ({
+            ...request,
+            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'idempotency-key': `bench-${n++}` },
+            body: JSON.stringify({ statuses: ['idle'] }),
+          }),
+        },
+      ],
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return { before, after: rssMb(child.pid!), rps: result.requests.average, non2xx: result.non2xx };
+  } finally {
+    await stop(child);
+  }
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+
+async function main(): Promise<void> {
+  process.stdout.write(`Benchmark: GET /v1${PATH} on loopback, autocannon ${CONNECTIONS} connections × ${SECONDS} s each, ${require('node:os').cpus().length} CPUs\n\n`);
+  const rows = await throughput();
+  const [mock, prism, bare] = rows;
+  process.stdout.write('| server | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|\n');
+  for (const row of rows) process.stdout.write(`| ${row.name} | ${fixed(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`);
+  process.stdout.write(`\nmock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
+  process.stdout.write(`mock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s\n`);
+  process.stdout.write(`mock p99 at ${CONNECTIONS} connections: ${mock.p99} ms (target ≤ 5 ms)\n`);
+  const startMs = await startUp();
+  process.stdout.write(`start to first served request (spawn of \`tsx mocks/server.ts\`, median of 3): ${fixed(startMs)} ms (target ≤ 1000 ms)\n`);
+  const memory = await memoryAfterPosts();
+  process.stdout.write(
+    `resident memory after ${POSTS} idempotent POSTs with distinct keys: ${fixed(memory.after, 1)} MB (before: ${fixed(memory.before, 1)} MB; ${fixed(memory.rps)} req/s; non-2xx: ${memory.non2xx})\n`,
+  );
+}
+
+main().catch((error) => {
+  process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : error}\n`);
+  process.exit(1);
+});
