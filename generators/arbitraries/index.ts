@@ -11,6 +11,8 @@ export {
   validRequest,
   invalidRequests,
   canonicalRequest,
+  boundaryRequests,
+  DEFAULT_OMITTED_HEADERS,
   requestTarget,
   serializeParameter,
   parseParameter,
@@ -18,6 +20,7 @@ export {
   jsonBody,
   type GeneratedRequest,
   type InvalidRequest,
+  type BoundaryRequest,
   type RequestOptions,
   type ParameterLocation,
 } from './request';

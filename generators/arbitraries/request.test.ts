@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { canonicalRequest, invalidRequests, requestTarget, validRequest, UUID_PATTERN } from './index';
+import { boundaryRequests, canonicalRequest, invalidRequests, requestTarget, validRequest, UUID_PATTERN } from './index';
 import { requestProblems } from './test-support';
 
 const reasons = { type: 'string', enum: ['unsubscribed', 'bounced', 'complained', 'manual'] };
@@ -63,7 +63,7 @@ const OPERATIONS: [string, { operation: object; pathItemParams?: object[]; templ
 describe('validRequest', () => {
   test.each(OPERATIONS)('should generate requests ajv accepts for %s', (_name, { operation, pathItemParams = [] }) => {
     fc.assert(
-      fc.property(validRequest(operation, pathItemParams), (request) => {
+      fc.property(validRequest(operation, pathItemParams, { omitHeaders: [] }), (request) => {
         const problems = requestProblems(operation, pathItemParams, request);
         if (problems.length > 0) throw new Error(problems.join('\n'));
       }),
@@ -81,10 +81,10 @@ describe('validRequest', () => {
 
   it('should keep header values to visible ASCII and leave out omitted headers', () => {
     const [, { operation }] = OPERATIONS[2];
-    const withKey = fc.sample(validRequest(operation, [], { includeOptional: 'all' }), { numRuns: 100, seed: 1 });
+    const withKey = fc.sample(validRequest(operation, [], { includeOptional: 'all', omitHeaders: [] }), { numRuns: 100, seed: 1 });
     for (const r of withKey) expect(r.headers['Idempotency-Key']).toMatch(/^[\x21-\x7e]{1,255}$/);
-    const without = fc.sample(validRequest(operation, [], { includeOptional: 'all', omitHeaders: ['idempotency-key'] }), 20);
-    for (const r of without) expect(r.headers).toEqual({});
+    const byDefault = fc.sample(validRequest(operation, [], { includeOptional: 'all' }), 20);
+    for (const r of byDefault) expect(r.headers).toEqual({});
   });
 });
 
@@ -103,7 +103,8 @@ describe('invalidRequests', () => {
     return invalidRequests(operation, pathItemParams)
       .filter((c) => c.location === location)
       .map((c) => {
-        const slot = location === 'path' ? c.request.pathParams : location === 'query' ? c.request.query : location === 'header' ? c.request.headers : { body: c.request.body };
+        const slot: Record<string, unknown> =
+          location === 'path' ? c.request.pathParams : location === 'query' ? c.request.query : location === 'header' ? c.request.headers : { body: c.request.body };
         return `${c.path}:${c.breaks}:${JSON.stringify(slot[c.path.replace(/\[.*$/, '')] ?? (location === 'body' ? c.request.body : null))}`;
       });
   };
@@ -128,6 +129,23 @@ describe('invalidRequests', () => {
     const [, { operation }] = OPERATIONS[2];
     const body = invalidRequests(operation).filter((c) => c.location === 'body').map((c) => `${c.path}:${c.breaks}`);
     expect(body).toEqual(expect.arrayContaining(['query:required', 'query:maxLength', 'query:minLength', 'query:type', ':type', ':required']));
+  });
+});
+
+describe('boundaryRequests', () => {
+  test.each(OPERATIONS)('should list only requests ajv accepts for %s', (_name, { operation, pathItemParams = [] }) => {
+    for (const b of boundaryRequests(operation, pathItemParams, { omitHeaders: [] })) {
+      expect({ at: `${b.location}:${b.path}`, problems: requestProblems(operation, pathItemParams, b.request) }).toEqual({ at: `${b.location}:${b.path}`, problems: [] });
+    }
+  });
+
+  it('should put each parameter and body spot at its edges', () => {
+    const at = (name: string) => {
+      const [, { operation, pathItemParams = [] }] = OPERATIONS.find(([n]) => n === name)!;
+      return boundaryRequests(operation, pathItemParams).map((b) => `${b.location}:${b.path}=${JSON.stringify(b.value).slice(0, 12)}:${JSON.stringify(b.value).length}`);
+    };
+    expect(at('list suppressions')).toEqual(['query:limit=1:1', 'query:limit=2:1', 'query:limit=999:3', 'query:limit=1000:4', 'query:offset=0:1', 'query:offset=1:1', 'query:offset=900719925474:16', 'query:offset=900719925474:16']);
+    expect(at('execute query')).toEqual(['body:={"query":"a":13', `body:={"query":"aa:${JSON.stringify({ query: 'a'.repeat(10000) }).length}`]);
   });
 });
 

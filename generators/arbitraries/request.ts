@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { type JsonSchema, type SchemaObject, type SchemaOptions, deepEqual, generationTypes, isObject, normalize } from './schema';
 import { isValid } from './validate';
-import { type ValidOptions, canonicalValue, makeContext, validArbitrary } from './valid';
+import { type ValidOptions, boundaryValues, canonicalValue, makeContext, validArbitrary } from './valid';
 import { type InvalidCase, invalidCases } from './invalid';
 
 export type GeneratedRequest = {
@@ -22,9 +22,14 @@ export type InvalidRequest = InvalidCase & { request: GeneratedRequest; location
 
 export type RequestOptions = SchemaOptions &
   Pick<ValidOptions, 'maxDepth' | 'includeOptional'> & {
-    /** Header parameters never generated (e.g. 'Idempotency-Key', which the caller sets per test). Case-insensitive. */
+    /**
+     * Header parameters left out, case-insensitive. Default ['Idempotency-Key']: a key is server state (a reused
+     * key with another body answers 422), so the caller sets a fresh one per request. Pass [] to generate it.
+     */
     omitHeaders?: string[];
   };
+
+export const DEFAULT_OMITTED_HEADERS = ['Idempotency-Key'];
 
 type Parameter = {
   name: string;
@@ -43,7 +48,7 @@ export function operationParameters(operation: object, pathItemParams: object[] 
     if (typeof (p as { $ref?: unknown }).$ref === 'string') throw new Error('Parameter $ref found: dereference the spec first');
     byKey.set(`${p.in}:${p.name}`, p);
   }
-  const omitted = (options.omitHeaders ?? []).map((h) => h.toLowerCase());
+  const omitted = (options.omitHeaders ?? DEFAULT_OMITTED_HEADERS).map((h) => h.toLowerCase());
   return [...byKey.values()].filter(
     (p) => ['query', 'path', 'header'].includes(p.in) && !(p.in === 'header' && omitted.includes(p.name.toLowerCase())),
   );
@@ -141,6 +146,34 @@ export function canonicalRequest(operation: object, pathItemParams: object[] = [
   return request;
 }
 
+export type BoundaryRequest = { request: GeneratedRequest; location: ParameterLocation | 'body'; path: string; value: unknown };
+
+/**
+ * Valid requests at the edges, deterministic: the canonical request with one parameter at one of its boundary
+ * values (limit=1000, offset=9007199254740991, ...) or the body at one of its boundaries (a 255-character name,
+ * a 10000-character query). Every one is valid, so a server must accept it.
+ */
+export function boundaryRequests(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): BoundaryRequest[] {
+  const base = canonicalRequest(operation, pathItemParams, options);
+  const out: BoundaryRequest[] = [];
+  for (const p of operationParameters(operation, pathItemParams, options)) {
+    const location = p.in as ParameterLocation;
+    const slot = location === 'path' ? 'pathParams' : location === 'query' ? 'query' : 'headers';
+    for (const value of boundaryValues(p.schema ?? {}, options)) {
+      const wire = serializeParameter(p, value);
+      if (location !== 'query' && (wire === '' || Array.isArray(wire))) continue;
+      const request = structuredClone(base);
+      (request[slot] as Record<string, string | string[]>)[p.name] = wire;
+      out.push({ request, location, path: p.name, value });
+    }
+  }
+  const body = jsonBody(operation);
+  if (body) {
+    for (const value of boundaryValues(body.schema, options)) out.push({ request: { ...structuredClone(base), body: value }, location: 'body', path: '', value });
+  }
+  return out;
+}
+
 /** Cases a parameter can carry on the wire: e.g. limit=abc, limit=1.5, limit=1001; never a value the server reads as valid. */
 function parameterCases(p: Parameter, options: SchemaOptions): InvalidCase[] {
   const s = normalize(p.schema, options);
@@ -176,12 +209,14 @@ function parameterCases(p: Parameter, options: SchemaOptions): InvalidCase[] {
 /**
  * Requests that each break exactly one thing: one parameter (as it reads on the wire) or one spot of the body,
  * starting from the canonical valid request. A missing required parameter or body is a 'required' case.
+ * Header parameters are all included unless `options.omitHeaders` says otherwise.
  */
 export function invalidRequests(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): InvalidRequest[] {
   const base = canonicalRequest(operation, pathItemParams, options);
   const clone = (): GeneratedRequest => structuredClone(base);
   const out: InvalidRequest[] = [];
-  for (const p of operationParameters(operation, pathItemParams, options)) {
+  // An invalid header is refused before any state is kept, so even the Idempotency-Key is broken here by default.
+  for (const p of operationParameters(operation, pathItemParams, { omitHeaders: [], ...options })) {
     const location = p.in as ParameterLocation;
     const slot = location === 'path' ? 'pathParams' : location === 'query' ? 'query' : 'headers';
     for (const c of parameterCases(p, options)) {

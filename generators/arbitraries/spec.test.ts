@@ -20,7 +20,7 @@ const describeIfSpec = fs.existsSync(SPEC) ? describe : describe.skip;
 
 describeIfSpec('the contract spec/openapi.yaml', () => {
   let operations: Entry[] = [];
-  let schemas: Record<string, object> = {};
+  let schemas: Record<string, Record<string, unknown>> = {};
 
   beforeAll(() => {
     // swagger-parser loads only as ESM, which jest's CommonJS runtime cannot require: dereference in a child process.
@@ -30,7 +30,7 @@ describeIfSpec('the contract spec/openapi.yaml', () => {
     });
     const api = JSON.parse(json) as {
       paths: Record<string, Record<string, unknown> & { parameters?: object[] }>;
-      components?: { schemas?: Record<string, object> };
+      components?: { schemas?: Record<string, Record<string, unknown>> };
     };
     schemas = api.components?.schemas ?? {};
     operations = Object.entries(api.paths).flatMap(([, item]) =>
