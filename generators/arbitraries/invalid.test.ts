@@ -57,6 +57,19 @@ describe('invalidCases', () => {
     for (const c of cases) expect(want(c)).toBe(true);
   });
 
+  it('should break the 10000-character query limit with a 10001-character string', () => {
+    const tooLong = invalidCases({ type: 'string', minLength: 1, maxLength: 10000 }).find((c) => c.breaks === 'maxLength');
+    expect([...(tooLong?.value as string)]).toHaveLength(10001);
+  });
+
+  it('should count the length of a too-long string in code points', () => {
+    const schema = { type: 'string', maxLength: 3 };
+    fc.assert(
+      fc.property(invalidValue(schema), (c) => c.breaks !== 'maxLength' || [...(c.value as string)].length > 3),
+      { numRuns: 200 },
+    );
+  });
+
   it('should prefix paths with options.path', () => {
     const cases = invalidCases({ type: 'object', required: ['n'], properties: { n: { type: 'integer', maximum: 1 } } }, { path: 'body' });
     expect(cases.map((c) => `${c.path}:${c.breaks}`)).toEqual(expect.arrayContaining(['body.n:required', 'body.n:maximum', 'body:type']));

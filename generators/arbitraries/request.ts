@@ -63,6 +63,19 @@ export function jsonBody(operation: object): { schema: JsonSchema; required: boo
   return { schema: body.content[type].schema ?? {}, required: body.required === true };
 }
 
+/** Sets one parameter of a request to its wire text, in the slot of its location. */
+function setParameter(request: GeneratedRequest, p: Parameter, wire: string | string[]): void {
+  if (p.in === 'path') request.pathParams[p.name] = wire as string;
+  else if (p.in === 'query') request.query[p.name] = wire;
+  else request.headers[p.name] = wire as string;
+}
+
+function deleteParameter(request: GeneratedRequest, p: Parameter): void {
+  if (p.in === 'path') delete request.pathParams[p.name];
+  else if (p.in === 'query') delete request.query[p.name];
+  else delete request.headers[p.name];
+}
+
 function isExploded(p: Parameter): boolean {
   return p.explode ?? (p.style === undefined || p.style === 'form');
 }
@@ -136,10 +149,7 @@ export function canonicalRequest(operation: object, pathItemParams: object[] = [
   const request: GeneratedRequest = { pathParams: {}, query: {}, headers: {} };
   for (const p of operationParameters(operation, pathItemParams, options)) {
     if (!p.required && p.in !== 'path') continue;
-    const wire = serializeParameter(p, canonicalValue(p.schema, options));
-    if (p.in === 'path') request.pathParams[p.name] = wire as string;
-    else if (p.in === 'query') request.query[p.name] = wire;
-    else request.headers[p.name] = wire as string;
+    setParameter(request, p, serializeParameter(p, canonicalValue(p.schema, options)));
   }
   const body = jsonBody(operation);
   if (body) request.body = canonicalValue(body.schema, options);
@@ -158,12 +168,11 @@ export function boundaryRequests(operation: object, pathItemParams: object[] = [
   const out: BoundaryRequest[] = [];
   for (const p of operationParameters(operation, pathItemParams, options)) {
     const location = p.in as ParameterLocation;
-    const slot = location === 'path' ? 'pathParams' : location === 'query' ? 'query' : 'headers';
     for (const value of boundaryValues(p.schema ?? {}, options)) {
       const wire = serializeParameter(p, value);
       if (location !== 'query' && (wire === '' || Array.isArray(wire))) continue;
       const request = structuredClone(base);
-      (request[slot] as Record<string, string | string[]>)[p.name] = wire;
+      setParameter(request, p, wire);
       out.push({ request, location, path: p.name, value });
     }
   }
@@ -218,15 +227,14 @@ export function invalidRequests(operation: object, pathItemParams: object[] = []
   // An invalid header is refused before any state is kept, so even the Idempotency-Key is broken here by default.
   for (const p of operationParameters(operation, pathItemParams, { omitHeaders: [], ...options })) {
     const location = p.in as ParameterLocation;
-    const slot = location === 'path' ? 'pathParams' : location === 'query' ? 'query' : 'headers';
     for (const c of parameterCases(p, options)) {
       const request = clone();
-      (request[slot] as Record<string, string | string[]>)[p.name] = serializeParameter(p, c.value);
+      setParameter(request, p, serializeParameter(p, c.value));
       out.push({ ...c, request, location });
     }
     if (p.required && location !== 'path') {
       const request = clone();
-      delete (request[slot] as Record<string, unknown>)[p.name];
+      deleteParameter(request, p);
       out.push({ value: undefined, breaks: 'required', path: p.name, description: `${p.name}: missing required ${location} parameter`, request, location });
     }
   }

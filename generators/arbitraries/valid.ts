@@ -284,7 +284,7 @@ export function numberBoundaries(s: SchemaObject): number[] {
 
 // ---- strings -------------------------------------------------------------------------------------------------
 
-/** Characters a pattern of the form ^[^...]*$ rules out, or undefined when the pattern is of another form. */
+/** Characters a pattern of the form ^[^...]*$ rules out; none for other patterns. */
 function excludedChars(s: SchemaObject): string[] {
   if (typeof s.pattern !== 'string') return [];
   const p = classifyPattern(s.pattern);
