@@ -1,0 +1,43 @@
+import { DEFAULT_CONFIG, parseTokens, readConfigFromEnv } from './config';
+
+describe('config', () => {
+  it('should serve http://127.0.0.1:4010 with the two seeded tokens by default', () => {
+    const config = readConfigFromEnv({});
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 4010, tokens: DEFAULT_CONFIG.tokens });
+  });
+
+  it('should replace the tokens with MOCK_TOKENS and read every setting from the environment', () => {
+    const config = readConfigFromEnv({
+      PORT: '5000',
+      HOST: '0.0.0.0',
+      MOCK_TOKENS: 'one=0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b, two=7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
+      MOCK_RATE_LIMIT: '5',
+      MOCK_RATE_WINDOW: '2',
+      MOCK_SEED: '9',
+      MOCK_RUN_DURATION_MS: '10',
+      MOCK_LATENCY_MS: '3',
+      MOCK_BODY_LIMIT: '100',
+      MOCK_AUTH_URL: 'http://127.0.0.1:5000/auth',
+    });
+    expect(config).toMatchObject({
+      port: 5000,
+      host: '0.0.0.0',
+      tokens: { one: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b', two: '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f' },
+      rateLimit: 5,
+      rateWindowSeconds: 2,
+      seed: 9,
+      runDurationMs: 10,
+      latencyMs: 3,
+      bodyLimitBytes: 100,
+      authUrl: 'http://127.0.0.1:5000/auth',
+    });
+  });
+
+  it.each(['nopair', '=ws', 'token=', ''])('should refuse the malformed MOCK_TOKENS %j', (text) => {
+    expect(() => parseTokens(text)).toThrow(/MOCK_TOKENS/);
+  });
+
+  it('should refuse a setting that is not a number', () => {
+    expect(() => readConfigFromEnv({ MOCK_RATE_LIMIT: 'many' })).toThrow(/MOCK_RATE_LIMIT/);
+  });
+});

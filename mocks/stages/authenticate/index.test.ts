@@ -1,0 +1,47 @@
+import { ApiError } from '../../errors';
+import { makeCtx, okNext } from '../../testing/ctx';
+import { authenticate, identifyCaller } from '.';
+
+const deps = {
+  tokens: { 'mock-token-a': 'ws-a' },
+  verifyAccessToken: (token: string) => (token === 'jwt.ok.sig' ? { workspaceUuid: 'ws-oauth', sub: 'user-1' } : null),
+};
+
+describe('identifyCaller', () => {
+  it.each([
+    ['a static token', 'Bearer mock-token-a', { workspaceUuid: 'ws-a', via: 'token' }],
+    ['a lowercase scheme', 'bearer mock-token-a', { workspaceUuid: 'ws-a', via: 'token' }],
+    ['an OAuth access token', 'Bearer jwt.ok.sig', { workspaceUuid: 'ws-oauth', sub: 'user-1', via: 'oauth' }],
+  ])('should accept %s', (_name, header, want) => {
+    expect(identifyCaller(header, deps)).toEqual(want);
+  });
+
+  it.each([
+    ['no header', undefined],
+    ['another scheme', 'Basic abc'],
+    ['a scheme alone', 'Bearer'],
+    ['two tokens', 'Bearer a b'],
+    ['an unknown token', 'Bearer nope'],
+  ])('should refuse %s with a 401', (_name, header) => {
+    const result = identifyCaller(header, deps);
+    expect(result).toBeInstanceOf(ApiError);
+    expect(result).toMatchObject({ status: 401, reason: 'unauthorized' });
+  });
+});
+
+describe('authenticate stage', () => {
+  it('should record the failure and pass on, so the request is still counted', async () => {
+    const ctx = makeCtx();
+    const next = okNext();
+    await authenticate(deps)(ctx, next);
+    expect(next.calls).toBe(1);
+    expect(ctx.caller).toBeUndefined();
+    expect(ctx.authError?.status).toBe(401);
+  });
+
+  it('should scope the request to the workspace of the token', async () => {
+    const ctx = makeCtx({ headers: { authorization: 'Bearer mock-token-a' } });
+    await authenticate(deps)(ctx, okNext());
+    expect(ctx.req.workspaceUuid).toBe('ws-a');
+  });
+});

@@ -1,0 +1,34 @@
+import { ApiError } from '../../errors';
+import { makeCtx } from '../../testing/ctx';
+import { createRateLimiter } from '../rate-limit/limiter';
+import { finishResponse } from '.';
+
+const limiter = createRateLimiter({ limit: 10, windowSeconds: 60, now: () => 0 });
+
+describe('finish stage', () => {
+  it('should render a thrown ApiError in the contract shape with its headers and the rate-limit headers', async () => {
+    const response = await finishResponse({ limiter })(makeCtx(), async () => {
+      throw new ApiError(429, 'rate_limited', 'Slow down.', { retryAfter: 3 }, { 'retry-after': '3' });
+    });
+    expect(response.status).toBe(429);
+    expect(response.body).toEqual({ errorMessage: 'Slow down.', reason: 'rate_limited', retryAfter: 3 });
+    expect(response.headers).toMatchObject({ 'retry-after': '3', 'ratelimit-limit': '10', 'access-control-allow-origin': '*' });
+  });
+
+  it('should turn an unexpected failure into a 500 without a stack trace', async () => {
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    const response = await finishResponse({ limiter })(makeCtx(), async () => {
+      throw new TypeError('secret detail at /src/x.ts:1');
+    });
+    spy.mockRestore();
+    expect(response.status).toBe(500);
+    expect(JSON.stringify(response.body)).not.toContain('secret');
+  });
+
+  it('should let beforeSend replace the response after the common headers are set', async () => {
+    const hooks = { beforeSend: (_req: unknown, res: { status: number; headers: Record<string, string>; body: unknown }) => ({ ...res, headers: { ...res.headers, ratelimit: 'broken' } }) };
+    const response = await finishResponse({ limiter, hooks })(makeCtx(), async () => ({ status: 200, headers: {}, body: Object.freeze({ a: 1 }) }));
+    expect(response.headers.ratelimit).toBe('broken');
+    expect(Object.isFrozen(response.body)).toBe(false);
+  });
+});

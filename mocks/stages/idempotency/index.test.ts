@@ -1,0 +1,94 @@
+import { ApiError } from '../../errors';
+import { makeCtx } from '../../testing/ctx';
+import type { MockResponse } from '../../types';
+import { canonicalJson, fingerprintRequest, idempotency } from '.';
+import { createIdempotencyStore } from './store';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Record<string, string> = {}) {
+  const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'idempotency-key': key, 'content-type': 'application/json', ...extraHeaders } });
+  ctx.req.body = body;
+  ctx.caller = { workspaceUuid, via: 'token' };
+  return ctx;
+}
+
+function setup(cap = 100) {
+  let now = 0;
+  const store = createIdempotencyStore({ ttlMs: DAY, capPerWorkspace: cap, now: () => now });
+  let created = 0;
+  const handler = async (): Promise<MockResponse> => ({ status: 201, headers: { location: `/things/${++created}`, 'x-other': 'y' }, body: { n: created } });
+  return { stage: idempotency({ store }), handler, created: () => created, advance: (ms: number) => (now += ms), store };
+}
+
+describe('idempotency', () => {
+  it('should treat bodies with reordered keys as the same request', () => {
+    expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
+    expect(fingerprintRequest(post({ a: 1, b: 2 }).req)).toBe(fingerprintRequest(post({ b: 2, a: 1 }).req));
+  });
+
+  it('should replay status, body and meaningful headers without a second call (x-rules idempotency-replay)', async () => {
+    const { stage, handler, created } = setup();
+    const first = await stage(post({ a: 1 }), handler);
+    const second = await stage(post({ a: 1 }), handler);
+    expect(created()).toBe(1);
+    expect(second).toEqual({ status: 201, headers: { location: '/things/1' }, body: first.body });
+  });
+
+  it('should answer 422 for the same key with another request, and keep keys per workspace', async () => {
+    const { stage, handler } = setup();
+    await stage(post({ a: 1 }), handler);
+    await expect(stage(post({ a: 2 }), handler)).rejects.toMatchObject({ status: 422, reason: 'idempotency_key_reused' });
+    await expect(stage(post({ a: 2 }, 'k', 'other-ws'), handler)).resolves.toMatchObject({ status: 201 });
+  });
+
+  it('should answer 409 to a retry while the first is still running', async () => {
+    const { stage } = setup();
+    let finish!: () => void;
+    const slow = () => new Promise<MockResponse>((resolve) => (finish = () => resolve({ status: 201, headers: {}, body: {} })));
+    const first = stage(post({ a: 1 }), slow);
+    await expect(stage(post({ a: 1 }), slow)).rejects.toMatchObject({ status: 409 });
+    finish();
+    await expect(first).resolves.toMatchObject({ status: 201 });
+  });
+
+  it('should forget keys after 24 hours (x-rules idempotency-key-expiry)', async () => {
+    const { stage, handler, created, advance } = setup();
+    await stage(post({ a: 1 }), handler);
+    advance(DAY - 1);
+    await stage(post({ a: 1 }), handler);
+    expect(created()).toBe(1);
+    advance(1);
+    await stage(post({ a: 1 }), handler);
+    expect(created()).toBe(2);
+  });
+
+  it('should keep at most the cap of keys per workspace', async () => {
+    const { stage, handler, store } = setup(3);
+    for (let i = 0; i < 10; i++) await stage(post({ i }, `k${i}`), handler);
+    expect(store.size()).toBe(3);
+  });
+
+  it('should leave no trace of a failed request, so it can be retried with the same key', async () => {
+    const { stage, handler, created } = setup();
+    await expect(stage(post({ a: 1 }), async () => Promise.reject(new ApiError(400, 'invalid_request', 'x')))).rejects.toBeInstanceOf(ApiError);
+    await stage(post({ a: 1 }), handler);
+    expect(created()).toBe(1);
+  });
+
+  it.each([
+    ['an empty key', '', {}],
+    ['a key over 255 characters', 'k'.repeat(256), {}],
+    ['a multipart request', 'k', { 'content-type': 'multipart/form-data; boundary=x' }],
+  ])('should answer 400 for %s', async (_name, key, headers) => {
+    const { stage, handler } = setup();
+    await expect(stage(post({}, key, 'ws', headers), handler)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('should accept a key of exactly 255 characters and ignore GET', async () => {
+    const { stage, handler } = setup();
+    await expect(stage(post({}, 'k'.repeat(255)), handler)).resolves.toMatchObject({ status: 201 });
+    const get = makeCtx({ headers: { 'idempotency-key': 'k'.repeat(300) } });
+    await expect(stage(get, handler)).resolves.toMatchObject({ status: 201 });
+  });
+});

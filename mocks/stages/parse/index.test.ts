@@ -1,0 +1,36 @@
+import { ApiError } from '../../errors';
+import { makeCtx, okNext } from '../../testing/ctx';
+import { parse } from '.';
+
+const matchRoute = (method: string, path: string) => {
+  if (path === '/things') return { operation: { operationId: 'createThing' } as never, params: {} };
+  throw new ApiError(404, 'not_found', `No operation at ${method} ${path}.`);
+};
+const stage = parse({ bodyLimitBytes: 16, matchRoute });
+
+describe('parse stage', () => {
+  it('should read and decode a JSON body and find the operation', async () => {
+    const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'content-length': '9', 'content-type': 'application/json' }, body: '{"a":[1]}' });
+    await stage(ctx, okNext());
+    expect(ctx.req.body).toEqual({ a: [1] });
+    expect(ctx.req.operationId).toBe('createThing');
+  });
+
+  it.each([
+    ['a declared length over the limit', { 'content-length': '17' }, 'x'.repeat(17)],
+    ['a streamed body over the limit', { 'transfer-encoding': 'chunked' }, 'x'.repeat(40)],
+  ])('should answer 413 for %s', async (_name, headers, body) => {
+    const next = okNext();
+    await expect(stage(makeCtx({ method: 'POST', path: '/things', headers, body }), next)).rejects.toMatchObject({ status: 413, reason: 'payload_too_large' });
+    expect(next.calls).toBe(0);
+  });
+
+  it('should record malformed JSON and an unknown route for later stages, not answer them', async () => {
+    const ctx = makeCtx({ method: 'POST', path: '/nowhere', headers: { 'content-length': '2' }, body: '{,' });
+    const next = okNext();
+    await stage(ctx, next);
+    expect(next.calls).toBe(1);
+    expect(ctx.bodyError).toMatchObject({ status: 400, reason: 'malformed_json' });
+    expect(ctx.routeError).toMatchObject({ status: 404 });
+  });
+});

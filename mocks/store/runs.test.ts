@@ -1,0 +1,52 @@
+import { isTerminal, requestRunCancel, runStatusAt, viewRun } from './runs';
+import type { RunRecord } from './types';
+
+const run = (): RunRecord => ({
+  uuid: 'r',
+  workspaceUuid: 'ws',
+  workflowUuid: null,
+  releaseUuid: null,
+  batchUuid: null,
+  parentUuid: null,
+  parentBatchUuid: null,
+  parentNodeUuid: null,
+  recordId: null,
+  recordTitle: null,
+  isGroupParent: false,
+  createdAtMs: 0,
+  durationMs: 1000,
+  outcome: 'success',
+});
+
+describe('run lifecycle (x-rules async-poll-terminal)', () => {
+  it.each([
+    [0, 'pending'],
+    [249, 'pending'],
+    [250, 'running'],
+    [999, 'running'],
+    [1000, 'success'],
+    [10_000_000, 'success'],
+  ])('should be, at %i ms, %s', (at, status) => {
+    expect(runStatusAt(run(), at)).toBe(status);
+  });
+
+  it('should go through cancelling to cancelled, then stay there', () => {
+    const r = run();
+    expect(requestRunCancel(r, 500)).toBe(true);
+    expect(runStatusAt(r, 500)).toBe('cancelling');
+    expect(runStatusAt(r, 750)).toBe('cancelled');
+    expect(runStatusAt(r, 10_000)).toBe('cancelled');
+    expect(viewRun(r, 10_000).finishedAt).toBe(new Date(750).toISOString());
+  });
+
+  it('should not cancel a finished run', () => {
+    const r = run();
+    expect(requestRunCancel(r, 1000)).toBe(false);
+    expect(runStatusAt(r, 2000)).toBe('success');
+  });
+
+  it('should know the terminal statuses', () => {
+    expect(['success', 'error', 'cancelled', 'skipped'].every(isTerminal)).toBe(true);
+    expect(['idle', 'pending', 'running', 'cancelling'].some(isTerminal)).toBe(false);
+  });
+});
