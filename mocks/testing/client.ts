@@ -4,7 +4,7 @@ import { createResponseValidator, type ResponseValidator } from './contract';
 
 export const SPEC_PATH = join(__dirname, '..', '..', 'spec', 'openapi.yaml');
 
-export type CallOptions = { token?: string | null; body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string>; query?: string };
+export type CallOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; query?: string };
 export type CallResult = { status: number; headers: Record<string, string>; body: any };
 
 let validator: Promise<ResponseValidator> | undefined;
@@ -22,7 +22,7 @@ export async function startCheckedMock(options: MockOptions = {}) {
     const headers: Record<string, string> = { ...options.headers };
     const token = options.token === undefined ? 'mock-token-a' : options.token;
     if (token !== null) headers.authorization ??= `Bearer ${token}`;
-    let body: string | Buffer | undefined = options.rawBody;
+    let body: string | undefined = options.rawBody;
     if (options.body !== undefined) {
       body = JSON.stringify(options.body);
       headers['content-type'] ??= 'application/json';
@@ -30,11 +30,19 @@ export async function startCheckedMock(options: MockOptions = {}) {
     const url = `${mock.url}${path}${options.query ? `?${options.query}` : ''}`;
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
-    const result: CallResult = { status: response.status, headers: Object.fromEntries(response.headers), body: text ? JSON.parse(text) : undefined };
+    const result: CallResult = { status: response.status, headers: readHeaders(response.headers), body: text ? JSON.parse(text) : undefined };
     const violations = validate({ method, path, status: result.status, headers: result.headers, body: result.body });
     if (violations.length > 0) throw new Error(`response breaks the contract:\n${violations.join('\n')}`);
     return result;
   }
 
   return { mock, call, close: () => mock.close() };
+}
+
+function readHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name] = value;
+  });
+  return out;
 }
