@@ -103,5 +103,21 @@ export const SCHEMAS: [string, JsonSchema][] = [
       },
     },
   ],
+  [
+    'nullable object as oneOf with null',
+    { oneOf: [{ type: 'object', required: ['x'], additionalProperties: false, properties: { x: { type: 'number', minimum: 0, maximum: 1 } } }, { type: 'null' }] },
+  ],
+  [
+    'closed variants told apart by const',
+    {
+      oneOf: [
+        { type: 'object', required: ['slug'], additionalProperties: false, properties: { slug: { const: 'sandbox' }, config: { type: 'object' } } },
+        { type: 'object', required: ['slug', 'scope'], additionalProperties: false, properties: { slug: { const: 'chat' }, scope: { enum: ['chat', 'all'] } } },
+      ],
+    },
+  ],
+  ['string that is not an excluded word', { type: 'string', minLength: 1, not: { enum: ['viewer'] } }],
+  ['object with pattern properties and a size', { type: 'object', minProperties: 1, maxProperties: 3, patternProperties: { '^x-': { type: 'integer' } } }],
+  ['OpenAPI 3.0 nullable', { type: 'integer', nullable: true, minimum: 1 }],
   ['any value', true],
 ];
