@@ -4,7 +4,7 @@
  * Schemas must be dereferenced first (e.g. `await SwaggerParser.dereference('spec/openapi.yaml')`); a leftover
  * `$ref` throws unless `options.resolve` is given.
  */
-export type { JsonSchema } from './schema';
+export { type JsonSchema, type SchemaOptions, refResolver } from './schema';
 export { validValue, boundaryValues, canonicalValue, type ValidOptions } from './valid';
 export { invalidValue, invalidCases, type InvalidCase, type InvalidOptions } from './invalid';
 export {

@@ -62,6 +62,26 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
+/**
+ * A resolver for local references ('#/components/schemas/Run', '#/$defs/node') into one document, for schemas
+ * left with `$ref`s (e.g. recursive ones that a dereferencer kept as references).
+ * @see https://datatracker.ietf.org/doc/html/rfc6901
+ */
+export function refResolver(document: object): (ref: string) => JsonSchema {
+  return (ref) => {
+    if (!ref.startsWith('#')) throw new Error(`Only local references are supported: ${ref}`);
+    const pointer = ref.slice(1);
+    let at: unknown = document;
+    for (const raw of pointer.split('/').slice(1)) {
+      const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      if (!isObject(at) && !Array.isArray(at)) throw new Error(`Unresolvable reference: ${ref}`);
+      at = (at as Record<string, unknown>)[key];
+    }
+    if (at === undefined) throw new Error(`Unresolvable reference: ${ref}`);
+    return at as JsonSchema;
+  };
+}
+
 function resolveRef(schema: SchemaObject, options: SchemaOptions): JsonSchema {
   const ref = schema.$ref as string;
   if (!options.resolve) {

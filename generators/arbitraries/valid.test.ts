@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { boundaryValues, validValue, canonicalValue, MAX_UUID, NIL_UUID } from './index';
+import { boundaryValues, validValue, canonicalValue, invalidCases, refResolver, MAX_UUID, NIL_UUID } from './index';
 import { ajvErrors, ajvValid } from './test-support';
 import { SCHEMAS, uuid } from './test-schemas';
 import type { JsonSchema } from './schema';
@@ -39,6 +39,18 @@ describe('validValue', () => {
     const depth = (v: unknown): number =>
       Array.isArray((v as { nodes?: unknown[] }).nodes) ? 1 + Math.max(0, ...(v as { nodes: unknown[] }).nodes.map(depth)) : 0;
     fc.assert(fc.property(validValue(node, { maxDepth: 3 }), (v) => ajvValid(withRef, v) && depth(v) <= 3), { numRuns: 100 });
+  });
+
+  it('should follow recursive local references through refResolver', () => {
+    const root = {
+      $ref: '#/$defs/node',
+      $defs: { node: { type: 'object', required: ['slug'], properties: { slug: { type: 'string', minLength: 1 }, nodes: { type: 'array', items: { $ref: '#/$defs/node' } } } } },
+    };
+    const resolve = refResolver(root);
+    fc.assert(fc.property(validValue(root, { resolve, maxDepth: 4 }), (v) => ajvValid(root, v)), { numRuns: 100 });
+    const cases = invalidCases(root, { resolve });
+    expect(cases.map((c) => `${c.path}:${c.breaks}`)).toEqual(expect.arrayContaining(['slug:required', 'slug:minLength', 'nodes[0].slug:required']));
+    for (const c of cases) expect(ajvValid(root, c.value)).toBe(false);
   });
 
   it('should generate real uuids of versions 1-8 with variant 8-b, and the nil and max uuid', () => {
