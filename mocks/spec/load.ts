@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type JsonObject = Record<string, any>;
 
@@ -57,9 +59,32 @@ function hasExternalRef(node: unknown): boolean {
   return false;
 }
 
+/**
+ * Parsing YAML is most of the mock's start-up time, so the parsed document is kept as JSON in the temp
+ * directory, keyed by a hash of the spec's text: any edit of the spec misses the cache.
+ */
+function parseYamlCached(text: string): JsonObject {
+  const file = join(tmpdir(), `workspace-api-spec-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+  } catch {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { parse } = require('yaml') as typeof import('yaml');
+    const document = parse(text) as JsonObject;
+    try {
+      const partial = `${file}.${process.pid}`;
+      writeFileSync(partial, JSON.stringify(document));
+      renameSync(partial, file);
+    } catch {
+      // A read-only temp directory only costs speed.
+    }
+    return document;
+  }
+}
+
 /** Reads the spec once; split files are bundled into one document with internal refs only. */
 export async function loadSpec(specPath: string): Promise<LoadedSpec> {
-  let document = parseYaml(readFileSync(specPath, 'utf8')) as JsonObject;
+  let document = parseYamlCached(readFileSync(specPath, 'utf8'));
   if (hasExternalRef(document)) {
     // Loaded only when needed: bundling is the slow part of start-up.
     const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
