@@ -271,6 +271,18 @@ describe('mock under concurrency', () => {
     }
   });
 
+  it('should answer 200 with the finished run for waitUntilFinished: true', async () => {
+    const m = await startCheckedMock({ runDurationMs: 50 });
+    try {
+      const res = await m.call('POST', '/orchestration/runs', { body: { waitUntilFinished: true } });
+      expect(res.status).toBe(200);
+      expect(res.body.run.status).toBe('success');
+      expect(res.body.run.finishedAt).toEqual(expect.any(String));
+    } finally {
+      await m.close();
+    }
+  });
+
   it('should answer 409 to a retry while the first request still runs (x-rules idempotency-concurrent-409)', async () => {
     const m = await startCheckedMock();
     try {

@@ -67,6 +67,8 @@ export function createPrismResponder(specPath: string, options: { seed: number }
       const output = result.right.output as { statusCode: number; headers?: Record<string, string>; body?: unknown };
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(output.headers ?? {})) headers[name.toLowerCase()] = String(value);
+      // Examples point at the default server; links must lead back to this mock.
+      if (headers.location) headers.location = headers.location.replace(/^https?:\/\/127\.0\.0\.1:4010/, ctx.origin);
       // Prism answers problem+json for its own errors; the contract has one error shape.
       if (output.statusCode >= 400 && (headers['content-type'] ?? '').includes('problem+json')) throw toApiError(output.body);
       return { status: output.statusCode, headers, body: output.body };
