@@ -73,7 +73,9 @@ function casesFor(schema: JsonSchema | undefined, path: string, ctx: Ctx, depth:
   const out: InvalidCase[] = [];
   /** Keep a case only when removing the broken keyword makes the value valid: one reason, no more. */
   const local: Local = (value, breaks, text, without = withoutKeyword(s, breaks), at = path) => {
-    if (!isValid(s, value, ctx) && isValid(without, value, ctx)) out.push({ value, breaks, path: at, description: describe(at, text) });
+    if (isValid(s, value, ctx) || !isValid(without, value, ctx)) return false;
+    out.push({ value, breaks, path: at, description: describe(at, text) });
+    return true;
   };
 
   if (Array.isArray(s.oneOf) || Array.isArray(s.anyOf)) return out.concat(branchCases(s, path, ctx, depth));
@@ -101,7 +103,8 @@ function casesFor(schema: JsonSchema | undefined, path: string, ctx: Ctx, depth:
   return out;
 }
 
-type Local = (value: unknown, breaks: string, text: string, without?: SchemaObject, at?: string) => void;
+/** Records a case when it breaks the schema for the stated keyword alone; answers whether it did. */
+type Local = (value: unknown, breaks: string, text: string, without?: SchemaObject, at?: string) => boolean;
 
 /** Values of a JSON type the schema does not allow, most telling first. */
 function wrongTypeValues(s: SchemaObject, declared: JsonType[]): unknown[] {
@@ -164,7 +167,13 @@ function stringCases(s: SchemaObject, ctx: Ctx, depth: number, local: Local): vo
   } else if (pattern?.kind === 'regex') {
     const min = (s.minLength as number | undefined) ?? 0;
     const candidates = ['', ' ', '<>', '!!!', '-', fixedString(Math.max(min, 1), [], 'sample'), `${sample} `, `<${sample}>`];
-    for (const value of candidates) local(value, 'pattern', `${JSON.stringify(value)} does not match ${s.pattern as string}`);
+    // a couple of non-matching strings are enough; the rest of the list only covers unusual patterns
+    const wanted = depth === 0 ? 3 : 1;
+    let found = 0;
+    for (const value of candidates) {
+      if (found >= wanted) break;
+      if (local(value, 'pattern', `${JSON.stringify(value)} does not match ${s.pattern as string}`)) found++;
+    }
   }
 }
 

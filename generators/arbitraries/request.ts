@@ -123,6 +123,7 @@ export function validRequest(operation: object, pathItemParams: object[] = [], o
     const model: Record<string, fc.Arbitrary<string | string[]>> = {};
     const required: string[] = [];
     for (const p of params.filter((x) => x.in === location)) {
+      if (options.includeOptional === 'none' && !p.required && location !== 'path') continue;
       const charset = location === 'header' ? 'header' : 'unicode';
       let arb = validArbitrary(p.schema, { ...ctx, charset }).map((v) => serializeParameter(p, v));
       // An empty path segment routes elsewhere and an empty header reads as absent: both must be non-empty.
