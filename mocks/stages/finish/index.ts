@@ -1,7 +1,7 @@
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Stage } from '../../context';
 import type { MockHooks, MockResponse } from '../../types';
-import { rateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
+import { writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
 import { rateLimitKey } from '../rate-limit';
 
 const EXPOSED = [
@@ -34,7 +34,11 @@ export function finishResponse(deps: { limiter: RateLimiter; hooks?: MockHooks }
       response = renderError(error);
     }
     const quota = ctx.rateLimit ?? deps.limiter.peek(rateLimitKey(ctx));
-    response = { ...response, headers: { ...response.headers, ...CORS_HEADERS, ...rateLimitHeaders(quota) } };
+    // Responses are built fresh per request, so their headers are completed in place (this is the hot path).
+    const headers = response.headers;
+    headers['access-control-allow-origin'] = CORS_HEADERS['access-control-allow-origin'];
+    headers['access-control-expose-headers'] = CORS_HEADERS['access-control-expose-headers'];
+    writeRateLimitHeaders(headers, quota);
     if (deps.hooks?.beforeSend) {
       // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
       if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body)) response = { ...response, body: structuredClone(response.body) };

@@ -59,18 +59,22 @@ export function createRateLimiter(options: { limit: number; windowSeconds: numbe
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
 /** x-rules ratelimit-headers-every-response: the eight headers, in the contract's spelling. */
-export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+export function writeRateLimitHeaders(headers: Record<string, string>, state: RateLimitState): void {
   const limit = String(state.limit);
   const remaining = String(state.remaining);
   const reset = String(state.resetSeconds);
-  return {
-    ratelimit: `"workspace";r=${remaining};t=${reset}`,
-    'ratelimit-limit': limit,
-    'ratelimit-remaining': remaining,
-    'ratelimit-reset': reset,
-    'ratelimit-policy': `${limit};w=${state.windowSeconds}`,
-    'x-ratelimit-limit': limit,
-    'x-ratelimit-remaining': remaining,
-    'x-ratelimit-reset': reset,
-  };
+  headers.ratelimit = `"workspace";r=${remaining};t=${reset}`;
+  headers['ratelimit-limit'] = limit;
+  headers['ratelimit-remaining'] = remaining;
+  headers['ratelimit-reset'] = reset;
+  headers['ratelimit-policy'] = `${limit};w=${state.windowSeconds}`;
+  headers['x-ratelimit-limit'] = limit;
+  headers['x-ratelimit-remaining'] = remaining;
+  headers['x-ratelimit-reset'] = reset;
+}
+
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  const headers: Record<string, string> = {};
+  writeRateLimitHeaders(headers, state);
+  return headers;
 }
