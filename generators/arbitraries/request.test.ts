@@ -79,6 +79,12 @@ describe('validRequest', () => {
     for (const r of requests) for (const v of Object.values(r.query)) expect(typeof v === 'string' || Array.isArray(v)).toBe(true);
   });
 
+  it('should shrink a failing request to a minimal one', () => {
+    const [, { operation }] = OPERATIONS[0];
+    const out = fc.check(fc.property(validRequest(operation), (r) => Number(r.query.limit ?? 0) <= 500), { numRuns: 300, seed: 8 });
+    expect(out.counterexample?.[0]).toEqual({ pathParams: {}, query: { limit: '501' }, headers: {} });
+  });
+
   it('should keep header values to visible ASCII and leave out omitted headers', () => {
     const [, { operation }] = OPERATIONS[2];
     const withKey = fc.sample(validRequest(operation, [], { includeOptional: 'all', omitHeaders: [] }), { numRuns: 100, seed: 1 });
