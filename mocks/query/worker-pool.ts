@@ -74,7 +74,7 @@ export class QueryWorkerPool {
       if (!slot.ready && ++this.startFailures >= 3) return this.fail();
       this.replace(slot);
     });
-    worker.unref();
+    if (!this.hasWork()) worker.unref();
     return slot;
   }
 
@@ -90,7 +90,21 @@ export class QueryWorkerPool {
     this.slots[index] = this.spawn();
   }
 
+  private hasWork(): boolean {
+    return this.queue.length > 0 || this.slots.some((slot) => slot.job);
+  }
+
+  /** Idle workers must not keep the process alive; workers with queries waiting must. */
+  private updateRefs(): void {
+    const busy = this.hasWork();
+    for (const slot of this.slots) {
+      if (busy) slot.worker.ref();
+      else slot.worker.unref();
+    }
+  }
+
   private dispatch(): void {
+    this.updateRefs();
     for (const slot of this.slots) {
       if (!slot.ready || slot.job || this.queue.length === 0) continue;
       const job = this.queue.shift()!;
