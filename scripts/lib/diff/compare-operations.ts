@@ -76,6 +76,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
 }
 
 function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
+  if (asArray(base.servers).length === 0 || asArray(head.servers).length === 0) return; // nothing to compare
   const firstPath = (api: JsonObject) => {
     const url = asObject(asArray(api.servers)[0]).url;
     if (typeof url !== 'string') return '/';

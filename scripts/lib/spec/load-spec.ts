@@ -40,8 +40,14 @@ export function materialiseGitSpec(cwd: string, ref: string, specPath: string): 
   const listed = git(root, ['ls-tree', '-r', '--name-only', ref, '--', folder === '.' ? specPath : folder])
     .split('\n')
     .filter(Boolean);
-  if (!listed.includes(specPath)) throw new Error(`${specPath} does not exist at ${ref}`);
   const dir = mkdtempSync(join(tmpdir(), 'spec-at-ref-'));
+  if (!listed.includes(specPath)) {
+    // A commit from before the spec existed: compare against an empty contract (everything reads as added).
+    const target = join(dir, specPath);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, `openapi: 3.1.0\ninfo: { title: 'no ${specPath} at ${ref}', version: '0' }\npaths: {}\n`);
+    return { file: target, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  }
   for (const path of listed) {
     if (!/\.(ya?ml|json)$/i.test(path)) continue;
     const target = join(dir, path);
