@@ -9,14 +9,20 @@ export function createPrng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (maxExclusive: number) => Math.floor(next() * maxExclusive);
-  const hex = (length: number) => Array.from({ length }, () => int(16).toString(16)).join('');
+  const word = () => Math.floor(next() * 4294967296).toString(16).padStart(8, '0');
   return {
     next,
     int,
     pick: <T>(items: readonly T[]): T => items[int(items.length)],
     bool: (probability = 0.5) => next() < probability,
     /** A version-4 UUID with an RFC variant, inside the contract's UUID rule. */
-    uuid: () => `${hex(8)}-${hex(4)}-4${hex(3)}-${'89ab'[int(4)]}${hex(3)}-${hex(12)}`,
+    uuid: () => {
+      const a = word();
+      const b = word();
+      const c = word();
+      const d = word();
+      return `${a}-${b.slice(0, 4)}-4${b.slice(5)}-${'89ab'[int(4)]}${c.slice(1, 4)}-${c.slice(4)}${d}`;
+    },
   };
 }
 
