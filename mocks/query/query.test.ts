@@ -63,6 +63,22 @@ describe('createQueryEngine (POST /orchestration/query)', () => {
     expect(error.toBody()).toEqual({ errorMessage: expect.any(String), reason });
   });
 
+  it('should refuse a query holding a NUL, which SQLite would silently cut short', async () => {
+    const error = await refusalOf(workspaceA, 'SELECT 1\u0000; DELETE FROM runs');
+    expect([error.status, error.reason]).toEqual([400, 'invalid_query']);
+  });
+
+  it('should refuse a query that is not a string', async () => {
+    const error = await refusalOf(workspaceA, 42 as unknown as string);
+    expect([error.status, error.reason]).toEqual([400, 'invalid_request']);
+  });
+
+  it('should answer 500 in the error shape once closed', async () => {
+    const closed = createQueryEngine({ readTables: () => tables, workers: 1 });
+    await closed.close();
+    await expect(closed.query(workspaceA, 'SELECT 1')).rejects.toMatchObject({ status: 500, reason: 'internal_error' });
+  });
+
   it('should refuse a query of more than 10000 characters', async () => {
     const sql = `SELECT 1 ${' '.repeat(10000)}`;
     const error = await refusalOf(workspaceA, sql);

@@ -111,7 +111,12 @@ export class QueryWorkerPool {
       slot.job = job;
       slot.timer = setTimeout(() => this.expire(slot), this.timeoutMs);
       const { resolve: _resolve, reject: _reject, ...message } = job;
-      slot.worker.postMessage(message);
+      try {
+        slot.worker.postMessage(message);
+      } catch {
+        // Rows the store handed over that cannot be cloned (functions, symbols): a fault of the mock, not the query.
+        this.settle(slot, new ApiError(500, 'internal_error', 'The run data could not be handed to the query engine.'));
+      }
     }
   }
 
