@@ -29,7 +29,7 @@ const operations = Object.entries(spec.paths as Json).flatMap(([path, item]) =>
 );
 const byId = (id: string) => operations.find((o) => o.id === id)!;
 const param = (id: string, name: string) =>
-  (byId(id).operation.parameters as any[]).map((p) => deref(p)).find((p) => p.name === name);
+  (byId(id).operation.parameters as any[]).map((p) => deref(p)).find((p) => p.name === name) as Json;
 const schema = (name: string) => spec.components.schemas[name] as Json;
 const responses = operations.flatMap((o) =>
   Object.entries(o.operation.responses as Json).map(([status, response]) => ({ ...o, status, response: deref(response) })),
