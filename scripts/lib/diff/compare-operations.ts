@@ -172,7 +172,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit): void {
         emit('input-type-changed', where, `${key2} changed from ${show(bp[key2])} to ${show(hp[key2])}: clients serialise it differently`);
       }
     }
-    compareSchema(bp.schema, hp.schema, '', { direction: 'input', emit, where, subject: `\`${hp.name}\`` });
+    compareSchema(bp.schema, hp.schema, '', { direction: 'input', emit, where, subject: `\`${hp.name}\``, prefix: hp.name });
   }
 }
 
@@ -187,7 +187,7 @@ function compareContent(baseContent: unknown, headContent: unknown, direction: D
   }
   for (const type of Object.keys(h)) {
     if (!(type in b)) emit(addedRule, `${where} ${type}`, `media type ${type} added`);
-    else compareSchema(asObject(b[type]).schema, asObject(h[type]).schema, '', { direction, emit, where: `${where} ${type}`, subject: `the ${where}` });
+    else compareSchema(asObject(b[type]).schema, asObject(h[type]).schema, '', { direction, emit, where: `${where} ${type}`, subject: `the ${where}`, prefix: 'body' });
   }
 }
 
@@ -244,7 +244,7 @@ function compareResponseHeaders(b: JsonObject, h: JsonObject, where: string, emi
     if (before.header.required === true && header.required !== true) {
       emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`);
     }
-    compareSchema(before.header.schema, header.schema, '', { direction: 'output', emit, where: at, subject: `header \`${name}\`` });
+    compareSchema(before.header.schema, header.schema, '', { direction: 'output', emit, where: at, subject: `header \`${name}\``, prefix: name });
   }
 }
 

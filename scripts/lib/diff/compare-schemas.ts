@@ -114,6 +114,8 @@ export type SchemaContext = {
   where: string;
   /** How the top-level schema is named in details (`\`limit\``, `the body`). */
   subject?: string;
+  /** Plain name put before a field path that starts at the root (`reasons` + `[]`). */
+  prefix?: string;
   visited?: WeakMap<object, WeakSet<object>>;
 };
 
@@ -137,7 +139,8 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
   const base = normaliseSchema(baseRaw);
   const head = normaliseSchema(headRaw);
   const at = `${ctx.where}${fieldLabel(field)}`;
-  const name = field === '' ? ctx.subject ?? 'the schema' : `\`${field}\``;
+  const shown = /^[[{(]/.test(field) ? `${ctx.prefix ?? ''}${field}` : field;
+  const name = field === '' ? ctx.subject ?? 'the schema' : `\`${shown}\``;
   const input = ctx.direction === 'input';
 
   compareTypes(base, head, name, at, ctx);
