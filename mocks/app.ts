@@ -25,8 +25,10 @@ export type MockOptions = Partial<MockConfig> & {
   /** Injected clock and sleep, so tests control time (windows, key expiry, runs) without waiting. */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
-  /** Load Prism in the background right after start (the server entry does; tests need not). */
+  /** Load Prism in the background right after start (otherwise it loads on the first request that needs it). */
   warmPrism?: boolean;
+  /** Checks every response against the spec and reports violations here (MOCK_CHECK_RESPONSES=1 logs them). */
+  onContractViolation?: (violations: string[]) => void;
 };
 
 export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; close(): Promise<void> };
@@ -47,7 +49,11 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const prism = createPrismResponder(config.specPath, { seed: config.seed });
   const limiter = createRateLimiter({ limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
 
+  const responseCheck = options.onContractViolation
+    ? { validate: await (await import('./spec/contract')).createResponseValidator(config.specPath), report: options.onContractViolation }
+    : undefined;
   const pipeline = createPipeline({
+    responseCheck,
     bodyLimitBytes: config.bodyLimitBytes,
     matchRoute: createRouter(spec.operations),
     tokens: config.tokens,

@@ -1,6 +1,8 @@
 import { compose, type Ctx, type Stage } from './context';
 import type { MockHooks, MockResponse } from './types';
-import { finishResponse, answerPreflight } from './stages/finish';
+import { finishResponse, answerPreflight, runBeforeSend } from './stages/finish';
+import { checkResponse } from './stages/check-response';
+import type { ResponseValidator } from './spec/contract';
 import { parse, type ParseDeps } from './stages/parse';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
@@ -24,6 +26,8 @@ export type PipelineDeps = ParseDeps &
     handlers: Handlers;
     prism: PrismResponder;
     hooks?: MockHooks;
+    /** When set, every finished response is checked against the spec (development aid). */
+    responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
   };
 
 function beforeRequest(hooks?: MockHooks): Stage {
@@ -35,11 +39,13 @@ function beforeRequest(hooks?: MockHooks): Stage {
 
 /**
  * The request goes down this list; the response comes back up through it, and the server serialises it.
- * parse → authenticate → rate-limit → idempotency → validate request → handle → (finish) → serialise
+ * parse → authenticate → rate-limit → idempotency → validate request → handle → finish → (check) → beforeSend → serialise
  */
 export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
-    finishResponse(deps), // on the way out: errors in the contract's shape, rate-limit + CORS headers, beforeSend
+    runBeforeSend(deps.hooks), // last on the way out, before the server serialises
+    ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
+    finishResponse(deps), // on the way out: errors in the contract's shape, rate-limit + CORS headers
     answerPreflight(), // CORS preflights carry no credential
     parse(deps), // body (413), JSON, route
     beforeRequest(deps.hooks),

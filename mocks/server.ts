@@ -4,7 +4,9 @@ import { readConfigFromEnv } from './config';
 /** `npm start`: the mock on embedded defaults, every setting overridable through the environment. */
 async function main(): Promise<void> {
   const config = readConfigFromEnv();
-  const mock = await startMock(config);
+  const onContractViolation =
+    process.env.MOCK_CHECK_RESPONSES === '1' ? (violations: string[]) => process.stderr.write(`mock: response breaks the contract:\n  ${violations.join('\n  ')}\n`) : undefined;
+  const mock = await startMock({ ...config, onContractViolation });
   const authUrl = config.authUrl ?? `${mock.origin}/auth`;
   const tokens = Object.entries(config.tokens)
     .map(([token, workspace]) => `  ${token} → workspace ${workspace}`)

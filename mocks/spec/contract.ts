@@ -1,6 +1,6 @@
-import { loadSpec, escapePointer, resolveRef, type LoadedSpec } from '../spec/load';
-import { createRouter } from '../spec/router';
-import { createSchemaCompiler, describeSchemaError, type SchemaCompiler } from '../spec/schemas';
+import { loadSpec, escapePointer, resolveRef, type LoadedSpec } from './load';
+import { createRouter } from './router';
+import { createSchemaCompiler, describeSchemaError, type SchemaCompiler } from './schemas';
 
 export type ObservedResponse = { method: string; path: string; status: number; headers: Record<string, string>; body: unknown };
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { startMock, type MockOptions, type RunningMock } from '../app';
-import { createResponseValidator, type ResponseValidator } from './contract';
+import { createResponseValidator, type ResponseValidator } from '../spec/contract';
 
 export const SPEC_PATH = join(__dirname, '..', '..', 'spec', 'openapi.yaml');
 
@@ -16,7 +16,9 @@ let validator: Promise<ResponseValidator> | undefined;
 export async function startCheckedMock(options: MockOptions = {}) {
   validator ??= createResponseValidator(SPEC_PATH);
   const validate = await validator;
-  const mock: RunningMock = await startMock({ port: 0, ...options });
+  // The mock checks its own answers too (check-response stage), so a violation the client cannot see still fails.
+  const serverViolations: string[] = [];
+  const mock: RunningMock = await startMock({ port: 0, onContractViolation: (v) => serverViolations.push(...v), ...options });
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...options.headers };
@@ -36,7 +38,11 @@ export async function startCheckedMock(options: MockOptions = {}) {
     return result;
   }
 
-  return { mock, call, close: () => mock.close() };
+  const close = async () => {
+    await mock.close();
+    if (serverViolations.length > 0) throw new Error(`the mock sent responses that break the contract:\n${serverViolations.join('\n')}`);
+  };
+  return { mock, call, close };
 }
 
 function readHeaders(headers: Headers): Record<string, string> {

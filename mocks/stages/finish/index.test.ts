@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors';
 import { makeCtx } from '../../testing/ctx';
 import { createRateLimiter } from '../rate-limit/limiter';
-import { finishResponse } from '.';
+import { finishResponse, runBeforeSend } from '.';
 
 const limiter = createRateLimiter({ limit: 10, windowSeconds: 60, now: () => 0 });
 
@@ -25,10 +25,12 @@ describe('finish stage', () => {
     expect(JSON.stringify(response.body)).not.toContain('secret');
   });
 
-  it('should let beforeSend replace the response after the common headers are set', async () => {
+  it('should let beforeSend replace the finished response, handing over a copy of a shared body', async () => {
     const hooks = { beforeSend: (_req: unknown, res: { status: number; headers: Record<string, string>; body: unknown }) => ({ ...res, headers: { ...res.headers, ratelimit: 'broken' } }) };
-    const response = await finishResponse({ limiter, hooks })(makeCtx(), async () => ({ status: 200, headers: {}, body: Object.freeze({ a: 1 }) }));
-    expect(response.headers.ratelimit).toBe('broken');
-    expect(Object.isFrozen(response.body)).toBe(false);
+    const shared = Object.freeze({ a: 1 });
+    const response = await runBeforeSend(hooks)(makeCtx(), () => finishResponse({ limiter })(makeCtx(), async () => ({ status: 200, headers: {}, body: shared })));
+    expect(response.headers).toMatchObject({ ratelimit: 'broken', 'ratelimit-limit': '10' });
+    expect(response.body).toEqual({ a: 1 });
+    expect(response.body).not.toBe(shared);
   });
 });

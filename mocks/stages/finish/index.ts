@@ -22,10 +22,10 @@ export function renderError(error: unknown): MockResponse {
 }
 
 /**
- * The outermost stage, so no path can skip it: errors rendered, the headers every response carries
- * (rate limit, CORS) added in this one place, then the beforeSend hook.
+ * Errors rendered in the contract's shape, and the headers every response carries (rate limit, CORS) added in
+ * this one place, so no path can skip them.
  */
-export function finishResponse(deps: { limiter: RateLimiter; hooks?: MockHooks }): Stage {
+export function finishResponse(deps: { limiter: RateLimiter }): Stage {
   return async (ctx, next) => {
     let response: MockResponse;
     try {
@@ -39,16 +39,22 @@ export function finishResponse(deps: { limiter: RateLimiter; hooks?: MockHooks }
     headers['access-control-allow-origin'] = CORS_HEADERS['access-control-allow-origin'];
     headers['access-control-expose-headers'] = CORS_HEADERS['access-control-expose-headers'];
     writeRateLimitHeaders(headers, quota);
-    if (deps.hooks?.beforeSend) {
-      // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
-      if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body)) response = { ...response, body: structuredClone(response.body) };
-      try {
-        response = deps.hooks.beforeSend(ctx.req, response) ?? response;
-      } catch (error) {
-        response = renderError(error);
-      }
-    }
     return response;
+  };
+}
+
+/** The last stage before serialise: `hooks.beforeSend` may replace the finished response. */
+export function runBeforeSend(hooks?: MockHooks): Stage {
+  return async (ctx, next) => {
+    let response = await next();
+    if (!hooks?.beforeSend) return response;
+    // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
+    if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body)) response = { ...response, body: structuredClone(response.body) };
+    try {
+      return hooks.beforeSend(ctx.req, response) ?? response;
+    } catch (error) {
+      return renderError(error);
+    }
   };
 }
 
