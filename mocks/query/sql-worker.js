@@ -82,7 +82,8 @@ function extractSingleStatement(db, sql) {
   } catch {
     second = { done: false };
   } finally {
-    statements.return();
+    // Frees the iterator's copy of the text; sql.js has return() though its typings omit it.
+    /** @type {{ return(): unknown }} */ (/** @type {unknown} */ (statements)).return();
   }
   if (!second.done) {
     throw new QueryRefusal('query_multiple_statements', 'Only a single statement may run; the query holds more than one.');
