@@ -6,7 +6,7 @@ import { type Change, type Emit, makeChange, show } from './change';
 import { compareSchema, type Direction, sameShape } from './compare-schemas';
 import {
   asArray, asObject, effectiveParameters, effectiveSecurity, isObject, type JsonObject, listOperations,
-  type OperationRef, type Parameter, parameterKey,
+  type OperationRef, type Parameter, parameterKey, serverPath,
 } from '../spec/openapi';
 import { formatDate, isDeprecated, sunsetDate } from '../spec/sunset';
 
@@ -77,13 +77,8 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
 
 function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   if (asArray(base.servers).length === 0 || asArray(head.servers).length === 0) return; // nothing to compare
-  const firstPath = (api: JsonObject) => {
-    const url = asObject(asArray(api.servers)[0]).url;
-    if (typeof url !== 'string') return '/';
-    return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/\/+$/, '') || '/';
-  };
-  const b = firstPath(base);
-  const h = firstPath(head);
+  const b = serverPath(base) || '/';
+  const h = serverPath(head) || '/';
   if (b !== h) emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`);
 }
 

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
+import { pointerTokens } from '../spec/dereference';
 import { operationKey } from '../spec/openapi';
 
 type RedoclyVerdict = { ruleId: string; impact: 'major' | 'minor' | 'patch'; message: string };
@@ -58,7 +59,7 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
 
 /** `#/paths/~1a~1{uuid}/get/responses/200` → `GET /a/{uuid}`; undefined outside paths. */
 export function operationOfPointer(pointer: string): string | undefined {
-  const parts = pointer.replace(/^#\//, '').split('/').map((t) => decodeURIComponent(t).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointerTokens(pointer.replace(/^#/, ''));
   if (parts[0] !== 'paths' || parts.length < 2) return undefined;
   const method = parts[2];
   if (method && /^(get|put|post|delete|options|head|patch|trace)$/.test(method)) return operationKey(method, parts[1]);

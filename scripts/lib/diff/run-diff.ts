@@ -3,7 +3,7 @@ import { compareSpecs } from './compare-operations';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
 import type { Classification } from './rules';
 import { dereferenceSpec, resolveSource, sourceFile } from '../spec/load-spec';
-import { asArray, asObject, type JsonObject } from '../spec/openapi';
+import { type JsonObject, serverPath } from '../spec/openapi';
 
 export type DiffOptions = {
   base: string;
@@ -44,9 +44,7 @@ export function sortChanges(changes: Change[]): Change[] {
  * A spec without any version segment is taken as /v1, the contract's only version.
  */
 export function versionOf(api: JsonObject, path: string): string {
-  const server = asObject(asArray(api.servers)[0]).url;
-  const serverPath = typeof server === 'string' ? server.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '') : '';
-  const match = /\/(v\d+)(?:\/|$)/.exec(`${serverPath}${path.startsWith('/') ? path : ''}`);
+  const match = /\/(v\d+)(?:\/|$)/.exec(`${serverPath(api)}${path.startsWith('/') ? path : ''}`);
   return match ? match[1] : 'v1';
 }
 

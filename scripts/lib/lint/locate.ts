@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { pointerTokens } from '../spec/dereference';
 
 /**
  * Line of the deepest node a JSON pointer reaches in the entry file (a pointer may run on into a `$ref`'d
@@ -11,8 +12,7 @@ export function makeLocator(file: string): (pointer: string) => number | undefin
   return (pointer) => {
     let node: unknown = doc.contents;
     let offset = (doc.contents as Node | null)?.range?.[0];
-    for (const raw of pointer.replace(/^#\/?/, '').split('/').filter(Boolean)) {
-      const token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    for (const token of pointerTokens(pointer.replace(/^#/, ''))) {
       if (node && typeof node === 'object' && 'source' in node && (node as { source?: unknown }).source) {
         node = (node as { source: unknown }).source; // follow YAML aliases
       }

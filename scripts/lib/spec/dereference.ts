@@ -17,7 +17,7 @@ export function parseDocument(text: string): Json {
 export function getPointer(root: Json, pointer: string): Json | undefined {
   if (pointer === '' || pointer === '/') return root;
   let node: Json | undefined = root;
-  for (const token of tokens(pointer)) {
+  for (const token of pointerTokens(pointer)) {
     if (Array.isArray(node)) node = node[Number(token)];
     else if (isObject(node)) node = node[token];
     else return undefined;
@@ -34,7 +34,8 @@ function safeDecode(raw: string): string {
   }
 }
 
-function tokens(pointer: string): string[] {
+/** RFC 6901 tokens of a pointer (`/a~1b/c` → ['a/b', 'c']). */
+export function pointerTokens(pointer: string): string[] {
   return pointer.replace(/^\//, '').split('/').filter((t, i, all) => t !== '' || all.length > 1)
     .map((raw) => safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~'));
 }
@@ -59,7 +60,7 @@ export function dereferenceFile(entry: string): JsonObject {
     const pointer = hash === -1 ? '' : ref.slice(hash + 1);
     if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) throw new Error(`remote $ref "${ref}" is not supported (in ${file})`);
     const targetFile = filePart ? resolve(dirname(file), filePart) : file;
-    const parts = pointer === '' ? [] : tokens(pointer);
+    const parts = pointer === '' ? [] : pointerTokens(pointer);
     const raw = getPointer(load(targetFile), canonicalPointer(parts));
     if (raw === undefined) throw new Error(`$ref "${ref}" in ${file} points at nothing`);
     return walk(raw, targetFile, parts);

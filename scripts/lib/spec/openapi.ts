@@ -73,6 +73,13 @@ export function effectiveSecurity(api: JsonObject, operation: JsonObject): JsonO
   return Array.isArray(own) ? (own.filter(isObject) as JsonObject[]) : undefined;
 }
 
+/** Path of the document's first server URL, without origin or trailing slash (`/v1`); '' when none. */
+export function serverPath(api: JsonObject): string {
+  const url = asObject(asArray(api.servers)[0]).url;
+  if (typeof url !== 'string') return '';
+  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/\/+$/, '');
+}
+
 /** Find a header in a headers map ignoring case. */
 export function findHeader(headers: unknown, name: string): [string, JsonObject] | undefined {
   const wanted = name.toLowerCase();
