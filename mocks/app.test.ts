@@ -178,6 +178,26 @@ describe('mock over HTTP', () => {
       expect(JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace)).toBe(before);
     });
 
+    it.each([
+      ['an array', '[]'],
+      ['a string', '"name"'],
+      ['null', 'null'],
+      ['a wrong type', '{"allowedEmailDomains": "example.com"}'],
+    ])('should answer 400 for %s as the workspace body and change nothing', async (_name, rawBody) => {
+      const before = JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace);
+      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(400);
+      expect(JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace)).toBe(before);
+    });
+
+    it('should not let a __proto__ key reach any prototype', async () => {
+      const rawBody = '{"metadata": {"__proto__": {"polluted": true}, "salesRepCount": "5"}}';
+      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
+      expect(res.status).toBe(200);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+      expect(Object.getPrototypeOf(m.mock.store.workspace(WORKSPACE_A).workspace.metadata)).toBe(Object.prototype);
+    });
+
     it('should answer 413 beyond the body limit, 404 for unknown routes, 405 for an undeclared method', async () => {
       const big = await m.call('POST', '/ai/mcpServers', { body: { name: 'n', description: 'x'.repeat(1_100_000) } });
       expect(big.status).toBe(413);
