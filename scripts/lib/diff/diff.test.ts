@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -153,6 +153,25 @@ describe('spec diff report', () => {
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm run spec:diff', () => {
+  const cli = (...args: string[]) => spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'spec-diff.ts'), ...args],
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+
+  it('should print JSON and exit 1 when a breaking change alters a /v1 operation', () => {
+    const run = cli(join(FIXTURES, 'response-field-removed', 'base.yaml'), join(FIXTURES, 'response-field-removed', 'head.yaml'), '--json', '--no-cross-check');
+    expect(run.status).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.failing).toEqual([expect.objectContaining({ rule: 'response-field-removed', classification: 'breaking' })]);
+  });
+
+  it('should exit 0 for non-breaking changes and 2 for a side it cannot read', () => {
+    expect(cli(join(FIXTURES, 'path-added', 'base.yaml'), join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check').status).toBe(0);
+    const missing = cli('no/such/file.yaml', join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/neither a file nor a git commit/);
   });
 });
 
