@@ -109,7 +109,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     const ctx: Ctx = {
       req: { method: req.method ?? 'GET', path, query: url.searchParams, headers, rawBody: Buffer.alloc(0) },
       source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
-      origin: originOf(),
+      origin: requestOrigin(req.headers.host) ?? originOf(),
     };
     const response = await pipeline(ctx);
     serialise(res, response, ctx.req.method);
@@ -153,6 +153,11 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
       await app.close();
     },
   };
+}
+
+/** Links (Location, downloads) follow the address the client used, so they work through localhost or a proxy port. */
+function requestOrigin(host: string | undefined): string | undefined {
+  return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : undefined;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
