@@ -331,4 +331,58 @@ describe('mock under concurrency', () => {
       await m.close();
     }
   });
+
+  it('should start a new window after MOCK_RATE_WINDOW seconds', async () => {
+    let now = Date.UTC(2026, 5, 1, 12, 0, 0);
+    const m = await startCheckedMock({ rateLimit: 2, rateWindowSeconds: 10, now: () => now });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await m.call('GET', '/mailboxManagement/suppressions')).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      now += 10_000;
+      const next = await m.call('GET', '/mailboxManagement/suppressions');
+      expect(next.status).toBe(200);
+      expect(next.headers['ratelimit-remaining']).toBe('1');
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('mock configuration', () => {
+  it('should replace the default tokens with MOCK_TOKENS', async () => {
+    const m = await startCheckedMock({ tokens: { 'team-token': WORKSPACE_B } });
+    try {
+      expect((await m.call('GET', '/mailboxManagement/suppressions', { token: 'mock-token-a' })).status).toBe(401);
+      const res = await m.call('GET', '/mailboxManagement/suppressions', { token: 'team-token' });
+      expect(res.body.suppressions[0].workspaceUuid).toBe(WORKSPACE_B);
+    } finally {
+      await m.close();
+    }
+  });
+
+  it('should give the same data for the same MOCK_SEED and other data for another', async () => {
+    const bodies = [];
+    for (const seed of [5, 5, 6]) {
+      const m = await startCheckedMock({ seed });
+      try {
+        bodies.push((await m.call('GET', '/mailboxManagement/suppressions', { query: 'limit=1000' })).body);
+      } finally {
+        await m.close();
+      }
+    }
+    expect(bodies[0]).toEqual(bodies[1]);
+    expect(bodies[0]).not.toEqual(bodies[2]);
+  });
+
+  it('should answer 404 in the error shape for an unknown download', async () => {
+    const m = await startCheckedMock();
+    try {
+      const res = await fetch(`${m.mock.origin}/downloads/nope`);
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ reason: 'not_found' });
+    } finally {
+      await m.close();
+    }
+  });
 });
