@@ -304,13 +304,23 @@ describe('mock under concurrency', () => {
   });
 
   it('should answer 409 to a retry while the first request still runs (x-rules idempotency-concurrent-409)', async () => {
-    const m = await startCheckedMock();
+    // The first request is held inside its latency until the retry has been answered: no timing assumptions.
+    let reached!: () => void;
+    let release!: () => void;
+    const inFlight = new Promise<void>((resolve) => (reached = resolve));
+    const sleep = () => {
+      reached();
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const m = await startCheckedMock({ sleep });
     try {
       const headers = { 'idempotency-key': 'slow' };
-      const first = m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers: { ...headers, prefer: 'latency=300' } });
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      const first = m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers: { ...headers, prefer: 'latency=1000' } });
+      await inFlight;
       const retry = await m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers });
       expect(retry.status).toBe(409);
+      expect(retry.body.reason).toBe('idempotency_request_in_progress');
+      release();
       expect((await first).status).toBe(201);
     } finally {
       await m.close();
@@ -318,7 +328,7 @@ describe('mock under concurrency', () => {
   });
 
   it('should give exactly L successes to N parallel requests against a limit L (x-rules ratelimit-429-retry-after)', async () => {
-    const m = await startCheckedMock({ rateLimit: 30, rateWindowSeconds: 3600 });
+    const m = await startCheckedMock({ rateLimit: 30, rateWindowSeconds: 3600, now: () => Date.UTC(2026, 5, 1, 12, 30) });
     try {
       const results = await Promise.all(Array.from({ length: 80 }, () => m.call('GET', '/mailboxManagement/suppressions')));
       expect(results.filter((r) => r.status === 200)).toHaveLength(30);
