@@ -78,7 +78,7 @@ describe('the contract (spec/openapi.yaml)', () => {
 
   it('should require a credential on every operation (bearer or OAuth 2.0 authorization code)', () => {
     expect(spec.security).toEqual([{ bearerAuth: [] }, { oauth2: [] }]);
-    for (const { operation } of operations) expect(operation.security).toBeUndefined();
+    for (const { operation } of operations) expect(operation.security).toEqual(spec.security);
     const oauth = spec.components.securitySchemes.oauth2;
     expect(Object.keys(oauth.flows.authorizationCode.scopes).sort()).toEqual(['email', 'offline_access', 'openid', 'profile']);
     expect(oauth.description).toMatch(/S256/);

@@ -91,7 +91,7 @@ export interface paths {
         put?: never;
         /**
          * Execute SQL query
-         * @description Runs one read-only `SELECT` statement (or `WITH … SELECT`) over the run data. Results are automatically
+         * @description Runs one read-only `SELECT` statement over the run data (a `WITH … SELECT` is a SELECT too). Results are automatically
          *     scoped to the authenticated workspace. Queryable tables: `logs`, `runs`, `batches`, `records` and
          *     `spans`; their columns are described by the `Query*Row` schemas (an assumption: the columns are not
          *     shown).
@@ -243,7 +243,7 @@ export interface paths {
         };
         /**
          * Get a run (provisional)
-         * @description Fetches a run; this is what the `Location` of a created run points at. While the run is not finished the response may carry `Retry-After`, the seconds to wait before polling again.
+         * @description Fetches a run; this is what the `Location` of a created run points at.
          */
         get: operations["getRun"];
         put?: never;
@@ -265,7 +265,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a run (provisional)
-         * @description Asks a run to stop. A run that is not finished moves to `cancelling` and then to `cancelled` (202 with `Location`); a finished run is returned unchanged (200), since a terminal status is final.
+         * @description Asks a run to stop. A run that is not finished answers 202 with `Location` (typically in `cancelling`); poll it until a terminal status. A finished run is returned unchanged (200), since a terminal status is final.
          */
         post: operations["cancelRun"];
         delete?: never;
@@ -303,7 +303,7 @@ export interface paths {
         };
         /**
          * Get a batch (provisional)
-         * @description Fetches a batch; this is what the `Location` of a created batch points at. While the batch is not finished the response may carry `Retry-After`.
+         * @description Fetches a batch; this is what the `Location` of a created batch points at.
          */
         get: operations["getBatch"];
         put?: never;
@@ -323,6 +323,8 @@ export interface components {
          * @example 3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b
          */
         Uuid: string;
+        /** @description An HTTP date in the IMF-fixdate form of RFC 9110. */
+        HttpDate: string;
         /**
          * @description A timestamp. Its string format is not shown.
          * @example 2026-03-01T10:00:00.000Z
@@ -349,8 +351,8 @@ export interface components {
             errorMessage: string;
             /** @description Machine-readable cause; present on routes that distinguish failure modes. Its value set is not shown. */
             reason?: string;
-            /** @description On a 429, the seconds to wait (as in `Retry-After`). */
-            retryAfter?: number;
+            /** @description An example of an extra field: on a 429, the seconds to wait (as in `Retry-After`). Its type is not shown; the mock sends an integer. */
+            retryAfter?: unknown;
         } & {
             [key: string]: unknown;
         };
@@ -372,8 +374,8 @@ export interface components {
         };
         ListSuppressionsResponse: {
             /** @description Total number of suppressions matching the filters (not only this page). */
-            count?: number;
-            suppressions?: components["schemas"]["Suppression"][];
+            count: number;
+            suppressions: components["schemas"]["Suppression"][];
         };
         /** @description The `tool` variant of an action. */
         ToolAction: {
@@ -459,7 +461,7 @@ export interface components {
             deletedAt?: components["schemas"]["NullableTimestamp"];
         };
         McpServerResponse: {
-            mcpServer?: components["schemas"]["McpServer"];
+            mcpServer: components["schemas"]["McpServer"];
         };
         CreateMcpServerRequest: {
             name?: string;
@@ -498,7 +500,7 @@ export interface components {
             finishedAt?: components["schemas"]["NullableTimestamp"];
         };
         RunResponse: {
-            run?: components["schemas"]["Run"];
+            run: components["schemas"]["Run"];
         };
         CreateRunRequest: {
             workflowUuid?: components["schemas"]["Uuid"];
@@ -526,7 +528,7 @@ export interface components {
             finishedAt?: components["schemas"]["NullableTimestamp"];
         };
         BatchResponse: {
-            batch?: components["schemas"]["Batch"];
+            batch: components["schemas"]["Batch"];
         };
         CreateBatchRequest: {
             workflowUuid?: components["schemas"]["Uuid"];
@@ -557,7 +559,7 @@ export interface components {
         };
         DownloadRunsResponse: {
             /** @description A download URL for the exported runs. */
-            url?: string | null;
+            url: string;
         };
         QueryRequest: {
             /**
@@ -568,7 +570,7 @@ export interface components {
         };
         QueryResponse: {
             /** @description The rows, one object per row keyed by column name. Row contents are not shown. */
-            rows?: Record<string, never>[] | null;
+            rows: Record<string, never>[];
         };
         /** @description Columns of the `runs` table. */
         QueryRunRow: {
@@ -707,7 +709,7 @@ export interface components {
             deployedRelease?: components["schemas"]["DeployedRelease"];
         };
         WorkflowResponse: {
-            workflow?: components["schemas"]["Workflow"];
+            workflow: components["schemas"]["Workflow"];
         };
         ModelColumn: {
             slug?: components["schemas"]["NullableString"];
@@ -779,7 +781,7 @@ export interface components {
             connectorUuid?: components["schemas"]["NullableString"];
         };
         ModelResponse: {
-            model?: components["schemas"]["Model"];
+            model: components["schemas"]["Model"];
         };
         DnsRecord: {
             /** @example A */
@@ -822,7 +824,7 @@ export interface components {
             deletedAt?: components["schemas"]["NullableTimestamp"];
         };
         DomainResponse: {
-            domain?: components["schemas"]["Domain"];
+            domain: components["schemas"]["Domain"];
         };
         Allocation: {
             uuid?: components["schemas"]["NullableString"];
@@ -849,7 +851,7 @@ export interface components {
             deletedAt?: components["schemas"]["NullableTimestamp"];
         };
         ListAllocationsResponse: {
-            allocations?: components["schemas"]["Allocation"][] | null;
+            allocations: components["schemas"]["Allocation"][];
         };
         RecipePlaceholder: {
             slug?: components["schemas"]["NullableString"];
@@ -876,7 +878,7 @@ export interface components {
             userPicture?: components["schemas"]["NullableString"];
         };
         ListRecipesResponse: {
-            recipes?: components["schemas"]["Recipe"][] | null;
+            recipes: components["schemas"]["Recipe"][];
         };
         /** @enum {string} */
         LoginProvider: "email" | "social-oauth2" | "enterprise-directory" | "single-sign-on" | "agent-identity";
@@ -903,7 +905,7 @@ export interface components {
             createdAt?: components["schemas"]["NullableTimestamp"];
             updatedAt?: components["schemas"]["NullableTimestamp"];
             suspendedAt?: components["schemas"]["NullableTimestamp"];
-            /** @description URL of the logo; null (or absent) once the logo is removed. */
+            /** @description URL of the logo. */
             logoUrl?: components["schemas"]["NullableString"];
             metadata?: components["schemas"]["WorkspaceMetadata"] | null;
             browserExtensionMasterAgentUuid?: components["schemas"]["NullableString"];
@@ -916,7 +918,7 @@ export interface components {
             quotaBuckets?: components["schemas"]["NullableObject"];
         };
         WorkspaceResponse: {
-            workspace?: components["schemas"]["Workspace"];
+            workspace: components["schemas"]["Workspace"];
         };
         UpdateWorkspaceRequest: {
             /** @description Recurring sync schedules for workspace domains. */
@@ -1054,7 +1056,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "errorMessage": "The request body is over 1048576 bytes.",
+                 *       "errorMessage": "The request body is over the size limit.",
                  *       "reason": "payload_too_large"
                  *     }
                  */
@@ -1163,14 +1165,12 @@ export interface components {
         "X-RateLimit-Reset": string;
         /** @description Integer seconds to wait before retrying; the client backs off by it. */
         "Retry-After": string;
-        /** @description Seconds to wait before polling again, while the work is not finished. */
-        PollRetryAfter: string;
         /** @description URL of the run or batch to poll. */
         Location: string;
         /** @description Carried by an endpoint being retired (RFC 9745). The description calls it an HTTP date; RFC 9745 writes it as a structured date, `@<epoch seconds>`. Only operations marked `deprecated` carry it. */
-        Deprecation: string;
+        Deprecation: string | components["schemas"]["HttpDate"];
         /** @description Carried by a retiring endpoint once its removal date is fixed (RFC 8594, an HTTP date), at least 180 days after `Deprecation`. The endpoint is served until then. */
-        Sunset: string;
+        Sunset: components["schemas"]["HttpDate"];
     };
     pathItems: never;
 }
@@ -1715,7 +1715,6 @@ export interface operations {
             /** @description The run. */
             200: {
                 headers: {
-                    "Retry-After": components["headers"]["PollRetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -1769,7 +1768,7 @@ export interface operations {
                     "application/json": components["schemas"]["RunResponse"];
                 };
             };
-            /** @description Cancellation was accepted; poll the `Location` URL until `cancelled`. */
+            /** @description Cancellation was accepted; poll the `Location` URL until a terminal status. */
             202: {
                 headers: {
                     Location: components["headers"]["Location"];
@@ -1855,7 +1854,6 @@ export interface operations {
             /** @description The batch. */
             200: {
                 headers: {
-                    "Retry-After": components["headers"]["PollRetryAfter"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
