@@ -319,7 +319,7 @@ describe('mock under concurrency', () => {
       await inFlight;
       const retry = await m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers });
       expect(retry.status).toBe(409);
-      expect(retry.body.reason).toBe('idempotency_request_in_progress');
+      expect(retry.body.reason).toBe('idempotency_key_in_use');
       release();
       expect((await first).status).toBe(201);
     } finally {

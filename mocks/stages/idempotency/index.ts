@@ -48,7 +48,7 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
       throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
     }
     if (found.kind === 'in-flight') {
-      throw new ApiError(409, 'idempotency_request_in_progress', 'Idempotency-Key: a request with this key is still running; retry later.');
+      throw new ApiError(409, 'idempotency_key_in_use', 'Idempotency-Key: a request with this key is still running; retry later.');
     }
     if (found.kind === 'done') return found.response;
     deps.store.begin(workspaceUuid, key, fingerprint);
