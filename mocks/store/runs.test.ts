@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { isTerminal, requestRunCancel, runStatusAt, viewRun } from './runs';
 import type { RunRecord } from './types';
 
@@ -48,5 +49,33 @@ describe('run lifecycle (x-rules async-poll-terminal)', () => {
   it('should know the terminal statuses', () => {
     expect(['success', 'error', 'cancelled', 'skipped'].every(isTerminal)).toBe(true);
     expect(['idle', 'pending', 'running', 'cancelling'].some(isTerminal)).toBe(false);
+  });
+});
+
+describe('run lifecycle as a property (x-rules async-poll-terminal)', () => {
+  const ORDER: Record<string, number> = { pending: 0, running: 1, cancelling: 2, success: 3, error: 3, cancelled: 3, skipped: 3 };
+
+  it('should only move forward, and never leave a terminal status, whatever the polls and cancels', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.record({ advance: fc.integer({ min: 0, max: 700 }) }), fc.record({ cancel: fc.constant(true) })), { maxLength: 30 }),
+        (steps) => {
+          const r = run();
+          let now = 0;
+          let last = runStatusAt(r, now);
+          for (const step of steps) {
+            if ('cancel' in step) requestRunCancel(r, now);
+            else now += step.advance;
+            const status = runStatusAt(r, now);
+            if (isTerminal(last)) expect(status).toBe(last);
+            expect(ORDER[status]).toBeGreaterThanOrEqual(ORDER[last]);
+            if (last === 'cancelling') expect(['cancelling', 'cancelled']).toContain(status);
+            last = status;
+          }
+          now += 10_000;
+          expect(isTerminal(runStatusAt(r, now))).toBe(true);
+        },
+      ),
+    );
   });
 });
