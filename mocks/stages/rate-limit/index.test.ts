@@ -24,7 +24,7 @@ describe('rate limiter', () => {
 
   it('should render the eight headers of the contract', () => {
     expect(rateLimitHeaders({ limit: 100, remaining: 99, resetSeconds: 42, windowSeconds: 60, allowed: true })).toEqual({
-      ratelimit: '"workspace";r=99;t=42',
+      ratelimit: '"workspace";r=99;t=60',
       'ratelimit-limit': '100',
       'ratelimit-remaining': '99',
       'ratelimit-reset': '42',

@@ -63,7 +63,8 @@ export function writeRateLimitHeaders(headers: Record<string, string>, state: Ra
   const limit = String(state.limit);
   const remaining = String(state.remaining);
   const reset = String(state.resetSeconds);
-  headers.ratelimit = `"workspace";r=${remaining};t=${reset}`;
+  // The contract reads `t` as the window in seconds (RFC drafts: seconds to reset, which RateLimit-Reset carries).
+  headers.ratelimit = `"workspace";r=${remaining};t=${state.windowSeconds}`;
   headers['ratelimit-limit'] = limit;
   headers['ratelimit-remaining'] = remaining;
   headers['ratelimit-reset'] = reset;
