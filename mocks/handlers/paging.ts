@@ -3,13 +3,14 @@ import { ApiError } from '../errors';
 /** Default page size (the contract does not state one): a screenful, small enough to stay fast. */
 export const DEFAULT_LIMIT = 10;
 
-/** limit/offset of a list; bounds the spec leaves open are checked here (negative values make no page). */
+/**
+ * limit/offset of a list. Where the spec states bounds, validation already enforced them; where it states none
+ * (allocations, recipes), none is invented: a limit below 1 gives an empty page, an offset below 0 counts as 0.
+ */
 export function readPage(query: Record<string, unknown>): { limit: number; offset: number } {
   const limit = query.limit === undefined ? DEFAULT_LIMIT : Number(query.limit);
   const offset = query.offset === undefined ? 0 : Number(query.offset);
-  if (limit < 1) throw new ApiError(400, 'invalid_request', 'limit: must be >= 1', { location: 'query' });
-  if (offset < 0) throw new ApiError(400, 'invalid_request', 'offset: must be >= 0', { location: 'query' });
-  return { limit, offset };
+  return { limit: Math.max(0, limit), offset: Math.max(0, offset) };
 }
 
 export function page<T>(items: T[], { limit, offset }: { limit: number; offset: number }): T[] {
