@@ -59,6 +59,9 @@ describe('mock over HTTP', () => {
       expect(favorites.body.recipes.every((r: { isFavorite: boolean }) => r.isFavorite)).toBe(true);
       const paged = await m.call('GET', '/expression/recipes/list', { query: 'limit=2&offset=1' });
       expect(paged.body.recipes).toHaveLength(2);
+      // The spec states no bounds for these: none is invented.
+      expect((await m.call('GET', '/expression/recipes/list', { query: 'limit=-5' })).body.recipes).toEqual([]);
+      expect((await m.call('GET', '/revenueOrganization/allocations/list', { query: 'offset=-3&limit=1' })).body.allocations).toHaveLength(1);
     });
   });
 
