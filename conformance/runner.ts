@@ -43,6 +43,9 @@ export type RunEvent =
 
 export type Reporter = { onEvent(event: RunEvent): void | Promise<void> };
 
+/** Shrink steps (each one or more requests) tried after a property first fails. */
+const MAX_SHRINK_STEPS = 60;
+
 function stringHash(text: string): number {
   let hash = 0;
   for (let i = 0; i < text.length; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
@@ -91,7 +94,9 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   const contextFor = (check: Check): CheckContext => {
     const result = results.get(check.id)!;
     const record = (failure: Failure) => {
-      const key = `${check.id}|${failure.severity}|${failure.ruleId}|${failure.title}|${failure.request?.method} ${failure.request?.url.split('?')[0]}|${failure.response?.status}`;
+      // Warnings are about a reading of the contract, so one per title is enough; failures are kept per endpoint and status.
+      const where = failure.severity === 'warning' ? '' : `|${failure.request?.method} ${failure.request?.url.split('?')[0]}|${failure.response?.status}`;
+      const key = `${check.id}|${failure.severity}|${failure.ruleId}|${failure.title}${where}`;
       const earlier = seen.get(key);
       if (earlier) {
         earlier.occurrences = (earlier.occurrences ?? 1) + 1;
@@ -116,8 +121,12 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
         const replaying = config.path !== undefined && replayName === name;
         if (config.path !== undefined && !replaying) return;
         let budgetSpent = false;
+        let failed = false;
+        let shrinkSteps = 0;
         const details = await fc.check(
           fc.asyncProperty(arbitrary, async (value) => {
+            // Every shrink step costs requests: past the cap the run is interrupted and the smallest failure so far stands.
+            if (failed && ++shrinkSteps > MAX_SHRINK_STEPS) throw new fc.PreconditionFailure(true);
             try {
               await predicate(value);
             } catch (error) {
@@ -125,6 +134,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
                 budgetSpent = true;
                 return;
               }
+              failed = true;
               throw error;
             }
           }),

@@ -21,7 +21,7 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
     const res = exchange.response;
     if (!res) return;
     const { reading, findings } = inspectRateLimitHeaders(res.headers);
-    for (const finding of findings) ctx.report({ ...finding, title: `${finding.title} on ${res.status}`, exchange });
+    for (const finding of findings) ctx.report({ ...finding, exchange });
     // Only the suite's own tokens name a known bucket; unknown credentials may be counted anywhere.
     if ((exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b') && reading.remaining !== undefined && reading.reset !== undefined) {
       let byToken = readings.get(ctx.client);

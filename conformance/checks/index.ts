@@ -4,6 +4,7 @@ import { concurrentSameKeyRequestsCreateOneRecord } from './concurrent-same-key-
 import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-headers-are-valid';
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
+import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
 import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-400';
 import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
 import { CheckRegistry, type Check } from './registry';
@@ -12,6 +13,7 @@ import { requestsWithoutValidCredentialGet401 } from './requests-without-valid-c
 import { responsesMatchTheContract } from './responses-match-the-contract';
 import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
 import { tooManyRequestsCarryRetryAfter } from './too-many-requests-carry-retry-after';
+import { validRequestsAreAccepted } from './valid-requests-are-accepted';
 import { workspacesDoNotSeeEachOther } from './workspaces-do-not-see-each-other';
 
 export function createRegistry(): CheckRegistry {
@@ -19,6 +21,8 @@ export function createRegistry(): CheckRegistry {
   for (const check of [
     responsesMatchTheContract,
     requestsWithoutValidCredentialGet401,
+    validRequestsAreAccepted,
+    invalidRequestsAreRejectedWith400,
     asyncCreateAnswers202WithLocation,
     polledJobEndsTerminalAndStaysTerminal,
     replayedRequestReturnsOriginalResponse,

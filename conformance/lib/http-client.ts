@@ -169,6 +169,7 @@ export class HttpClient {
       rawBody = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
     }
+    if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`> ${options.method} ${path.slice(0, 100)} ${(rawBody ?? '').slice(0, 200)}\n`);
     const exchange: Exchange = {
       id: this.nextId++,
       checkId: this.currentCheck,
@@ -208,6 +209,7 @@ export class HttpClient {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
     exchange.receivedAt = Date.now();
+    if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`${exchange.request.method} ${exchange.request.path.slice(0, 120)} -> ${exchange.response?.status ?? exchange.error}\n`);
     this.exchanges.push(exchange);
     for (const listener of this.listeners) listener(exchange);
     return exchange;

@@ -162,7 +162,13 @@ export async function runIdempotencyModel(ctx: CheckContext, name: string, comma
     fc.commands(arbitraries, { maxCommands: 6 }),
     async (cmds) => {
       // A fresh nonce per execution: shrinking re-runs commands, and reused keys must not leak between runs.
-      await fc.asyncModelRun(() => ({ model: { keys: [] }, real: newReal(ctx) }), cmds);
+      await fc.asyncModelRun(async () => {
+        const real = newReal(ctx);
+        const model: IdempotencyModel = { keys: [] };
+        // Every execution starts from one created record, so replay and reuse commands always have a key to act on.
+        await new CreateCommand('first', 'first record').run(model, real);
+        return { model, real };
+      }, cmds);
     },
     { numRuns: Math.max(3, Math.min(ctx.config.runs, 8)) },
   );

@@ -135,7 +135,7 @@ export async function loadContract(specPath = DEFAULT_SPEC_PATH): Promise<Contra
   };
 }
 
-const CONTRACT_ID = 'urn:contract';
+const CONTRACT_ID = 'https://contract.invalid/openapi.json';
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -1,0 +1,47 @@
+/**
+ * x-rules: request-validation — Requests generated from the spec's schemas that keep every stated rule are
+ * accepted: 2xx, or 404 when they name ids that do not exist. Each min and max (and its neighbour inside) is
+ * always tried; fast-check shrinks a failing request to a minimal one. Proved by fixtures/broken/valid-limit-refused.ts.
+ */
+import { CheckFailure } from '../lib/failure';
+import { describe } from '../lib/exchange';
+import { changesExistingState, hasPathParameters } from '../lib/operations';
+import { mentionsUuid, shapeRequest, targetOf, validRequests } from '../lib/requests';
+import type { Check } from './registry';
+
+export const validRequestsAreAccepted: Check = {
+  id: 'valid-requests-are-accepted',
+  ruleId: 'request-validation',
+  title: 'Requests that keep every stated rule are accepted (2xx, or 404 for ids that do not exist).',
+  fixture: 'valid-limit-refused',
+  async run(ctx) {
+    const skipped: string[] = [];
+    for (const op of ctx.contract.operations) {
+      if (changesExistingState(op) && !hasPathParameters(op) && !ctx.config.allowWrites) {
+        skipped.push(op.operationId);
+        continue;
+      }
+      const { arbitrary, boundaries } = validRequests(op);
+      // Parameters whose bounds the contract does not show may be refused by a server: a warning, not a failure.
+      const openParameters = op.parameters.filter((p) => (p as { 'x-constraints-not-shown'?: boolean })['x-constraints-not-shown']).map((p) => p.name);
+      await ctx.property(
+        op.operationId,
+        arbitrary,
+        async (generated) => {
+          const request = shapeRequest(op, generated, ctx.config.allowWrites, true);
+          const exchange = await ctx.send({ method: op.method, path: targetOf(op, request), headers: request.headers, body: request.body, operationId: op.operationId });
+          const status = exchange.response?.status ?? 0;
+          if (status >= 200 && status < 300) return;
+          if (status === 404 && mentionsUuid(request)) return;
+          if (status === 400 && openParameters.some((name) => name in request.query)) {
+            ctx.report({ severity: 'warning', title: `${op.operationId} refused a value of a parameter whose bounds are not shown`, expected: '2xx', received: describe(exchange), exchange });
+            return;
+          }
+          throw new CheckFailure({ title: `${op.operationId} refused a valid request`, expected: mentionsUuid(request) ? '2xx or 404' : '2xx', received: describe(exchange), exchange });
+        },
+        { examples: boundaries },
+      );
+    }
+    if (skipped.length > 0) ctx.note(`not generated without --allow-writes: ${skipped.join(', ')}`);
+  },
+};
