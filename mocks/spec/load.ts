@@ -17,6 +17,8 @@ export type OperationInfo = {
   requestBody?: { required: boolean; contentTypes: string[]; pointer: string };
   responses: Record<string, JsonObject>;
   deprecated: boolean;
+  /** Retirement headers of a deprecated operation (x-deprecation / x-sunset), ready to send. */
+  retirement?: { deprecation: string; sunset?: string };
 };
 
 export type LoadedSpec = { document: JsonObject; operations: OperationInfo[]; basePath: string };
@@ -101,6 +103,20 @@ function readBasePath(document: JsonObject): string {
   return match ? match[0] : '/v1';
 }
 
+/** Deprecation as an RFC 9745 structured date (`@<epoch seconds>`), Sunset as an RFC 8594 HTTP date. */
+export function retirementHeaders(deprecation: unknown, sunset: unknown): OperationInfo['retirement'] {
+  const toDate = (value: unknown) => {
+    if (value instanceof Date) return value;
+    if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+    const date = new Date(value);
+    return Number.isNaN(date.getTime()) ? undefined : date;
+  };
+  const since = toDate(deprecation);
+  if (!since) return undefined;
+  const until = toDate(sunset);
+  return { deprecation: `@${Math.floor(since.getTime() / 1000)}`, sunset: until?.toUTCString() };
+}
+
 export function listOperations(document: JsonObject): OperationInfo[] {
   const operations: OperationInfo[] = [];
   for (const [pathTemplate, pathItemRaw] of Object.entries<JsonObject>(document.paths ?? {})) {
@@ -139,6 +155,7 @@ export function listOperations(document: JsonObject): OperationInfo[] {
         requestBody,
         responses: op.responses ?? {},
         deprecated: Boolean(op.deprecated),
+        retirement: op.deprecated ? retirementHeaders(op['x-deprecation'], op['x-sunset']) : undefined,
       });
     }
   }

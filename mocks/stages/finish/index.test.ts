@@ -33,4 +33,13 @@ describe('finish stage', () => {
     expect(response.body).toEqual({ a: 1 });
     expect(response.body).not.toBe(shared);
   });
+
+  it('should mark every answer of a deprecated operation with Deprecation and Sunset', async () => {
+    const ctx = makeCtx();
+    ctx.route = { operation: { retirement: { deprecation: '@1798761600', sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' } } as never, params: {} };
+    const response = await finishResponse({ limiter })(ctx, async () => {
+      throw new ApiError(404, 'not_found', 'No such thing.');
+    });
+    expect(response.headers).toMatchObject({ deprecation: '@1798761600', sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' });
+  });
 });

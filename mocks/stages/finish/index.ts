@@ -39,6 +39,12 @@ export function finishResponse(deps: { limiter: RateLimiter }): Stage {
     headers['access-control-allow-origin'] = CORS_HEADERS['access-control-allow-origin'];
     headers['access-control-expose-headers'] = CORS_HEADERS['access-control-expose-headers'];
     writeRateLimitHeaders(headers, quota);
+    // x-rules deprecation-sunset: every answer of a retiring operation says so.
+    const retirement = ctx.route?.operation.retirement;
+    if (retirement) {
+      headers.deprecation = retirement.deprecation;
+      if (retirement.sunset) headers.sunset = retirement.sunset;
+    }
     return response;
   };
 }
