@@ -52,13 +52,13 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
  * earlier response's window could not yet have reset (one second of slack for rounding of RateLimit-Reset).
  */
 export function findRise(list: Reading[]): [Reading, Reading] | undefined {
-  const sorted = [...list].sort((a, b) => a.exchange.receivedAt - b.exchange.receivedAt);
+  const sorted = [...list].sort((a, b) => a.exchange.receivedTick - b.exchange.receivedTick);
   for (let i = 0; i < sorted.length; i++) {
     const before = sorted[i];
     const windowEnds = before.exchange.receivedAt + (before.reset - 1) * 1000;
     for (let j = i + 1; j < sorted.length; j++) {
       const after = sorted[j];
-      if (after.exchange.sentAt <= before.exchange.receivedAt) continue;
+      if (after.exchange.sentTick < before.exchange.receivedTick) continue;
       if (after.exchange.sentAt >= windowEnds) continue;
       if (after.remaining > before.remaining) return [before, after];
     }

@@ -24,6 +24,9 @@ export type Exchange = {
   error?: string;
   sentAt: number;
   receivedAt: number;
+  /** Order of events in this client: a request whose sentTick exceeds another's receivedTick was sent after that answer arrived. */
+  sentTick: number;
+  receivedTick: number;
 };
 
 export type SendOptions = {
@@ -84,6 +87,7 @@ export class HttpClient {
   private readonly listeners: Array<(exchange: Exchange) => void> = [];
   private readonly buckets = new Map<string, Bucket>();
   private nextId = 1;
+  private tick = 0;
   /** Requests sent so far (the budget counter). */
   count = 0;
   /** Which check the following requests belong to (set by the runner). */
@@ -169,7 +173,6 @@ export class HttpClient {
       rawBody = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
       if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
     }
-    if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`> ${options.method} ${path.slice(0, 100)} ${(rawBody ?? '').slice(0, 200)}\n`);
     const exchange: Exchange = {
       id: this.nextId++,
       checkId: this.currentCheck,
@@ -178,6 +181,8 @@ export class HttpClient {
       request: { method: options.method.toUpperCase(), url: this.origin + this.basePath + path, path, headers, body: options.body, rawBody },
       sentAt: Date.now(),
       receivedAt: 0,
+      sentTick: ++this.tick,
+      receivedTick: 0,
     };
     try {
       const agent = request(this.origin) as unknown as Record<string, (url: string) => request.Test>;
@@ -209,7 +214,7 @@ export class HttpClient {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
     exchange.receivedAt = Date.now();
-    if (process.env.CONFORMANCE_DEBUG) process.stderr.write(`${exchange.request.method} ${exchange.request.path.slice(0, 120)} -> ${exchange.response?.status ?? exchange.error}\n`);
+    exchange.receivedTick = ++this.tick;
     this.exchanges.push(exchange);
     for (const listener of this.listeners) listener(exchange);
     return exchange;

@@ -2,8 +2,9 @@
  * The contract as the suite reads it at run time: spec/openapi.yaml dereferenced, its operations,
  * a router from request paths to operations, and response validation with ajv (draft 2020-12).
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import SwaggerParser from '@apidevtools/swagger-parser';
+import YAML from 'yaml';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 
 export type JsonSchema = Record<string, any>;
@@ -40,6 +41,8 @@ export type Contract = {
   /** The pointer of a response's body schema or header schema, following `$ref`s; undefined when not declared. */
   responsePointer(op: Operation, statusKey: string, part: { mediaType: string } | { header: string }): string | undefined;
   schema(name: string): JsonSchema | undefined;
+  /** The dereferenced node at an internal `$ref` (for references left in place by cycles). */
+  resolve(ref: string): any;
 };
 
 export const DEFAULT_SPEC_PATH = path.resolve(__dirname, '..', '..', 'spec', 'openapi.yaml');
@@ -56,9 +59,9 @@ function templateToRegExp(template: string): RegExp {
 
 export async function loadContract(specPath = DEFAULT_SPEC_PATH): Promise<Contract> {
   // Bundled (internal $refs only) for validation, so recursive schemas stay references ajv can follow.
-  const bundled = (await SwaggerParser.bundle(specPath)) as Record<string, any>;
+  const bundled = await bundle(specPath);
   const rules = Array.isArray(bundled['x-rules']) ? (bundled['x-rules'] as Array<{ id: string; text: string }>) : [];
-  const document = (await SwaggerParser.dereference(structuredClone(bundled) as any, { dereference: { circular: 'ignore' } })) as Record<string, any>;
+  const document = dereference(bundled);
   const operations: Operation[] = [];
   for (const [template, item] of Object.entries<Record<string, any>>(document.paths ?? {})) {
     for (const method of METHODS) {
@@ -84,12 +87,7 @@ export async function loadContract(specPath = DEFAULT_SPEC_PATH): Promise<Contra
   const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true, logger: false, validateSchema: false });
   ajv.addSchema(bundled, CONTRACT_ID);
   const compiled = new Map<string, ValidateFunction>();
-  const lookup = (pointer: string): any =>
-    pointer
-      .replace(/^#\/?/, '')
-      .split('/')
-      .filter((part) => part.length > 0)
-      .reduce<any>((node, part) => (node === undefined ? undefined : node[part.replace(/~1/g, '/').replace(/~0/g, '~')]), bundled);
+  const lookup = (pointer: string): any => lookupPointer(bundled, pointer);
   const follow = (pointer: string): string | undefined => {
     for (let depth = 0; depth < 20; depth++) {
       const node = lookup(pointer);
@@ -132,7 +130,66 @@ export async function loadContract(specPath = DEFAULT_SPEC_PATH): Promise<Contra
     schema(name) {
       return document.components?.schemas?.[name];
     },
+    resolve(ref) {
+      return lookupPointer(document, ref);
+    },
   };
+}
+
+function lookupPointer(document: Record<string, any>, pointer: string): any {
+  return pointer
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part.length > 0)
+    .reduce<any>((node, part) => (node === undefined || node === null ? undefined : node[part.replace(/~1/g, '/').replace(/~0/g, '~')]), document);
+}
+
+function hasExternalRef(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasExternalRef);
+  if (!node || typeof node !== 'object') return false;
+  const ref = (node as Record<string, unknown>).$ref;
+  if (typeof ref === 'string' && !ref.startsWith('#')) return true;
+  return Object.values(node).some(hasExternalRef);
+}
+
+/**
+ * The contract as one document with internal references only. A single file is read directly; split files
+ * are bundled by swagger-parser (an ESM module, loaded only then).
+ */
+async function bundle(specPath: string): Promise<Record<string, any>> {
+  const document = YAML.parse(readFileSync(specPath, 'utf8'), { maxAliasCount: -1 }) as Record<string, any>;
+  if (!hasExternalRef(document)) return document;
+  const SwaggerParser = (await import('@apidevtools/swagger-parser')).default;
+  return (await SwaggerParser.bundle(specPath)) as Record<string, any>;
+}
+
+/** Replaces internal `$ref`s by their targets; a reference that would recurse into itself stays a `$ref`. */
+export function dereference(document: Record<string, any>): Record<string, any> {
+  const resolved = new Map<string, unknown>();
+  const active = new Set<string>();
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const record = node as Record<string, unknown>;
+    if (typeof record.$ref === 'string' && record.$ref.startsWith('#')) {
+      const { $ref: ref, ...siblings } = record as { $ref: string };
+      let target: unknown;
+      if (resolved.has(ref)) target = resolved.get(ref);
+      else if (active.has(ref)) return node;
+      else {
+        active.add(ref);
+        target = walk(lookupPointer(document, ref));
+        active.delete(ref);
+        resolved.set(ref, target);
+      }
+      if (Object.keys(siblings).length === 0) return target;
+      return { ...(target as object), ...(walk(siblings) as object) };
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(record)) out[key] = walk(value);
+    return out;
+  };
+  return walk(document) as Record<string, any>;
 }
 
 const CONTRACT_ID = 'https://contract.invalid/openapi.json';

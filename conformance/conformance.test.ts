@@ -1,0 +1,59 @@
+/**
+ * Proof of the suite: it passes against the mock, each broken server makes its intended check fail (citing its
+ * rule and saying why), and each correct variant passes (warnings allowed).
+ */
+import { allChecks } from './checks';
+import { BROKEN, CORRECT } from './fixtures';
+import { runAgainstFixture } from './fixtures/run-fixture';
+import type { RunSummary } from './runner';
+
+jest.setTimeout(120_000);
+
+/** Few generated cases per property keep CI quick; the CLI default is larger. */
+const RUNS = 10;
+
+function failuresOf(summary: RunSummary): string {
+  return summary.results
+    .flatMap((r) => r.failures)
+    .map((f) => `${f.checkId} [${f.ruleId}] ${f.title}: expected ${f.expected}, received ${f.received}`)
+    .join('\n');
+}
+
+describe('conformance suite against the mock', () => {
+  it('should pass every check against the default mock', async () => {
+    const summary = await runAgainstFixture(undefined, { runs: RUNS });
+    expect(failuresOf(summary)).toBe('');
+    expect(summary.exitCode).toBe(0);
+    expect(summary.results.filter((r) => r.status === 'passed' || r.status === 'warned').length).toBeGreaterThanOrEqual(allChecks().length - 1);
+  });
+});
+
+describe('broken servers', () => {
+  it('should have a broken fixture for every check, named in the check file', () => {
+    const names = new Set(BROKEN.map((f) => f.name));
+    for (const check of allChecks()) expect({ check: check.id, fixture: names.has(check.fixture) }).toEqual({ check: check.id, fixture: true });
+    const proven = new Set(BROKEN.map((f) => f.breaks!.checkId));
+    for (const check of allChecks()) expect({ check: check.id, proven: proven.has(check.id) }).toEqual({ check: check.id, proven: true });
+  });
+
+  it.each(BROKEN.map((f) => [f.name, f] as const))('should fail its intended check against %s', async (_name, fixture) => {
+    const summary = await runAgainstFixture(fixture, { runs: RUNS });
+    const result = summary.results.find((r) => r.id === fixture.breaks!.checkId);
+    expect(result?.status).toBe('failed');
+    const failure = result!.failures.find((f) => f.ruleId === fixture.breaks!.ruleId);
+    expect(failure).toBeDefined();
+    // Says why: what was expected and received, and how to reproduce it.
+    expect(failure!.expected.length).toBeGreaterThan(0);
+    expect(failure!.received.length).toBeGreaterThan(0);
+    if (failure!.request) expect(failure!.reproduce).toMatch(/^curl -i -X [A-Z]+ '/);
+    expect(summary.exitCode).toBe(1);
+  });
+});
+
+describe('correct variants', () => {
+  it.each(CORRECT.map((f) => [f.name, f] as const))('should pass against %s', async (_name, fixture) => {
+    const summary = await runAgainstFixture(fixture, { runs: RUNS });
+    expect(failuresOf(summary)).toBe('');
+    expect(summary.exitCode).toBe(0);
+  });
+});
