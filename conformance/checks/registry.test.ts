@@ -1,0 +1,22 @@
+import { allChecks } from './index';
+import { CheckRegistry } from './registry';
+
+describe('CheckRegistry', () => {
+  it('should refuse a duplicate check id', () => {
+    const registry = new CheckRegistry();
+    const check = { id: 'some-rule-holds', ruleId: 'r', title: 't', fixture: 'f' };
+    registry.register(check);
+    expect(() => registry.register({ ...check })).toThrow(/already registered/);
+  });
+
+  it('should refuse an id that is not a kebab-case sentence', () => {
+    expect(() => new CheckRegistry().register({ id: 'Some Rule', ruleId: 'r', title: 't', fixture: 'f' })).toThrow(/kebab-case/);
+  });
+
+  it('should cite an x-rules id of the contract in every check', async () => {
+    const { loadContract } = await import('../lib/spec');
+    const contract = await loadContract();
+    const ids = new Set(contract.rules.map((rule) => rule.id));
+    for (const check of allChecks()) expect({ check: check.id, cited: ids.has(check.ruleId) }).toEqual({ check: check.id, cited: true });
+  });
+});

@@ -1,0 +1,24 @@
+import { ConfigError, DEFAULTS, parseConfig } from './config';
+
+describe('parseConfig', () => {
+  it('should read flags before the environment', () => {
+    const config = parseConfig(['--target', 'http://127.0.0.1:4010/v1/', '--token', 'a', '--runs', '5', '--seed', '7', '--allow-writes'], { CONFORMANCE_TOKEN: 'env' });
+    expect(config).toMatchObject({ target: 'http://127.0.0.1:4010/v1', tokenA: 'a', runs: 5, seed: 7, allowWrites: true, maxRequests: DEFAULTS.maxRequests });
+  });
+
+  it('should read CONFORMANCE_* variables', () => {
+    const config = parseConfig([], { CONFORMANCE_TARGET: 'http://127.0.0.1:1/v1', CONFORMANCE_TOKEN: 'a', CONFORMANCE_TOKEN_B: 'b' });
+    expect(config).toMatchObject({ target: 'http://127.0.0.1:1/v1', tokenA: 'a', tokenB: 'b', allowWrites: false });
+  });
+
+  it.each([
+    ['a missing target', ['--token', 'a']],
+    ['a missing token', ['--target', 'http://127.0.0.1:1/v1']],
+    ['a target that is not a URL', ['--target', 'nowhere', '--token', 'a']],
+    ['an unknown option', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--fast']],
+    ['a budget of zero', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--max-requests', '0']],
+    ['the same token twice', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--token-b', 'a']],
+  ])('should refuse %s as bad configuration', (_name, argv) => {
+    expect(() => parseConfig(argv, {})).toThrow(ConfigError);
+  });
+});
