@@ -126,7 +126,7 @@ export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
 /** With waitUntilFinished the create answers 200 with a finished run instead of 202. */
 async function waitUntilFinished(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
   scenario.creates++;
-  const exchange = await ctx.send({ method: 'POST', path, body: { waitUntilFinished: true }, headers: { 'Idempotency-Key': conformanceName(40) } });
+  const exchange = await ctx.send({ method: 'POST', path, body: { ...(ctx.config.createRunBody as object), waitUntilFinished: true }, headers: { 'Idempotency-Key': conformanceName(40) } });
   const status = envelope(exchange.response?.body, 'run')?.status;
   if (exchange.response?.status !== 200 || typeof status !== 'string' || !TERMINAL_STATUSES.includes(status))
     scenario.findings.push({ ruleId: 'async-poll-terminal', title: 'waitUntilFinished did not answer 200 with a finished run', expected: `200 with a run in ${TERMINAL_STATUSES.join(', ')}`, received: describe(exchange), exchange });
@@ -135,7 +135,7 @@ async function waitUntilFinished(ctx: CheckContext, scenario: PollScenario, path
 /** Cancels a run the suite created itself: 202 (cancelling) with a Location, ending in a terminal status. */
 async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
   scenario.creates++;
-  const create = await ctx.send({ method: 'POST', path, body: {}, headers: { 'Idempotency-Key': conformanceName(40) } });
+  const create = await ctx.send({ method: 'POST', path, body: ctx.config.createRunBody, headers: { 'Idempotency-Key': conformanceName(40) } });
   const uuid = envelope(create.response?.body, 'run')?.uuid;
   if (create.response?.status !== 202 || typeof uuid !== 'string') return; // reported by the main scenario
   const cancel = ctx.contract.operation('cancelRun');

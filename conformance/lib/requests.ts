@@ -43,11 +43,17 @@ export function shapeRequest(op: Operation, request: GeneratedRequest, allowWrit
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     if (valid && typeof record.name === 'string') record.name = prefixedName(record.name);
+    if (typeof record.recordTitle === 'string' || (valid && record.recordTitle === undefined && op.method === 'POST' && hasRecordTitle(op)))
+      record.recordTitle = prefixedName(typeof record.recordTitle === 'string' && record.recordTitle.length > 0 ? record.recordTitle : NAME_PREFIX);
     if (valid && typeof record.query === 'string') record.query = selectOfLength(Array.from(record.query).length);
     // waitUntilFinished blocks for the whole run; the polling checks exercise it once.
     if (record.waitUntilFinished === true) delete record.waitUntilFinished;
   }
   return shaped;
+}
+
+function hasRecordTitle(op: Operation): boolean {
+  return op.requestBody?.content?.['application/json']?.schema?.properties?.recordTitle !== undefined;
 }
 
 export function targetOf(op: Operation, request: GeneratedRequest): string {
