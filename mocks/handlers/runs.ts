@@ -6,7 +6,6 @@ import { nextUuid } from './resources';
 import type { HandlerDeps, Handlers } from './types';
 
 /** Polling hint while the work is unfinished (header PollRetryAfter). */
-const POLL_SECONDS = '1';
 
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
 export function runHandlers(deps: HandlerDeps): Handlers {
@@ -63,9 +62,8 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const uuid = String(ctx.input!.path.uuid);
       const run = deps.store.workspace(ctx.caller!.workspaceUuid).runs.get(uuid);
       if (!run) throw notFound('run', uuid);
-      const response = runResponse(200, run);
-      if (!isTerminal((response.body as { run: RunView }).run.status)) response.headers['retry-after'] = POLL_SECONDS;
-      return response;
+      // No Retry-After on polls: the contract sends it on 429 only.
+      return runResponse(200, run);
     },
 
     /** An unfinished run goes through `cancelling` to `cancelled` (202); a finished one is returned as it is (200). */
@@ -97,7 +95,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const batch = deps.store.workspace(ctx.caller!.workspaceUuid).batches.get(uuid);
       if (!batch) throw notFound('batch', uuid);
       const view = viewBatch(batch, deps.now());
-      return jsonResponse(200, { batch: view }, isTerminal(view.status) ? {} : { 'retry-after': POLL_SECONDS });
+      return jsonResponse(200, { batch: view });
     },
 
     /** The export is taken now and served by the mock itself at an opaque URL outside /v1. */
