@@ -5,6 +5,7 @@ import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-he
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
+import { multipartRequestWithIdempotencyKeyGets400 } from './multipart-request-with-idempotency-key-gets-400';
 import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-400';
 import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
 import { CheckRegistry, type Check } from './registry';
@@ -29,6 +30,7 @@ export function createRegistry(): CheckRegistry {
     reusedKeyWithChangedRequestGets422,
     concurrentSameKeyRequestsCreateOneRecord,
     overlongIdempotencyKeyGets400,
+    multipartRequestWithIdempotencyKeyGets400,
     workspacesDoNotSeeEachOther,
     // Spends the rate limit, so it runs after every check that needs quota.
     tooManyRequestsCarryRetryAfter,

@@ -1,0 +1,41 @@
+/**
+ * x-rules: idempotency-no-multipart — A multipart request does not accept Idempotency-Key: it is refused (400 in
+ * the error shape), never processed. Proved by fixtures/broken/multipart-key-accepted.ts.
+ */
+import { describe, errorShapeProblems } from '../lib/exchange';
+import { conformanceName } from '../lib/operations';
+import { idempotencyOperation } from '../lib/idempotency-model';
+import type { Check } from './registry';
+
+const BOUNDARY = 'conformance-boundary';
+
+export const multipartRequestWithIdempotencyKeyGets400: Check = {
+  id: 'multipart-request-with-idempotency-key-gets-400',
+  ruleId: 'idempotency-no-multipart',
+  title: 'A multipart request carrying Idempotency-Key is refused with 400.',
+  fixture: 'multipart-key-accepted',
+  async run(ctx) {
+    const op = idempotencyOperation(ctx);
+    const name = conformanceName();
+    const body = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="name"', '', name, `--${BOUNDARY}--`, ''].join('\r\n');
+    const exchange = await ctx.send({
+      method: op.method,
+      path: op.path,
+      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Idempotency-Key': conformanceName(40) },
+      body,
+      operationId: op.operationId,
+    });
+    const status = exchange.response?.status ?? 0;
+    if (status === 400) {
+      const problems = errorShapeProblems(exchange);
+      if (problems.length > 0) ctx.report({ ruleId: 'error-shape', title: '400 not in the error shape', expected: '{ errorMessage: string }', received: problems.join('; '), exchange });
+      return;
+    }
+    if (status >= 400 && status < 500) {
+      // Refused, which is what the rule asks; the status for it is not stated beyond "bad request".
+      ctx.report({ severity: 'warning', title: 'A multipart request with Idempotency-Key was refused, but not with 400', expected: '400', received: describe(exchange), exchange });
+      return;
+    }
+    ctx.report({ title: 'A multipart request with Idempotency-Key was not refused', expected: '400', received: describe(exchange), exchange });
+  },
+};
