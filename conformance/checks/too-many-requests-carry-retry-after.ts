@@ -24,17 +24,20 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     if (!probe) throw new CheckSkipped('the contract has no GET operation without parameters to spend requests on');
     const cheap = () => ctx.send({ method: 'GET', path: probe.path, operationId: probe.operationId, pace: false });
     const first = await cheap();
-    const remaining = parseInteger(first.response?.headers['ratelimit-remaining'] ?? first.response?.headers['x-ratelimit-remaining']);
+    const headers = first.response?.headers ?? {};
+    const remaining = parseInteger(headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining']);
+    const limit = parseInteger(headers['ratelimit-limit'] ?? headers['x-ratelimit-limit']) ?? remaining ?? 0;
+    const left = ctx.client.remainingBudget - RESERVE;
     if (first.response?.status !== 429) {
       if (remaining === undefined) throw new CheckSkipped('no RateLimit-Remaining header to size the request budget by');
       const needed = remaining + 1;
-      const left = ctx.client.remainingBudget - RESERVE;
       if (needed > left)
         throw new CheckSkipped(`the limit lies beyond the request budget: reaching 429 needs ${needed} requests (RateLimit-Remaining ${remaining}), ${left} are left of --max-requests ${ctx.config.maxRequests}`);
     }
     let limited: Exchange | undefined = first.response?.status === 429 ? first : undefined;
     let sent = 1;
-    const cap = (remaining ?? 0) + 1 + BATCH * 2;
+    // Room for the window to reset once on the way (a slow machine, a short window) without running past the budget.
+    const cap = Math.min(left, Math.max((remaining ?? 0) + 1, limit + 1) * 2 + BATCH);
     while (!limited && sent < cap) {
       const size = Math.min(BATCH, cap - sent);
       const batch = await Promise.all(Array.from({ length: size }, cheap));
