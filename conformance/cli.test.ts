@@ -1,0 +1,60 @@
+/** The command line's contract: exit 0 pass, 1 fail, 2 bad configuration. */
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { startMock } from '../mocks/app';
+import { fixture as limit1001Accepted } from './fixtures/broken/limit-1001-accepted';
+
+jest.setTimeout(60_000);
+
+const ROOT = path.resolve(__dirname, '..');
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(TSX, ['conformance/cli.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('conformance cli', () => {
+  it('should exit 2 without a token', async () => {
+    const result = await runCli(['--target', 'http://127.0.0.1:4010/v1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/missing --token/);
+  });
+
+  it('should exit 2 when the target is unreachable', async () => {
+    const result = await runCli([], { CONFORMANCE_TARGET: `http://127.0.0.1:${await closedPort()}/v1`, CONFORMANCE_TOKEN: 'mock-token-a' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/unreachable/);
+  });
+
+  it('should exit 1 with a reproduction when a check fails, and 0 when it passes', async () => {
+    const broken = await startMock({ ...limit1001Accepted.options(), port: 0 });
+    const healthy = await startMock({ port: 0 });
+    try {
+      const args = ['--token', 'mock-token-a', '--only', 'invalid-requests-are-rejected-with-400', '--runs', '3'];
+      const failed = await runCli(['--target', broken.url, ...args]);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toMatch(/FAILURE \[request-validation\] invalid-requests-are-rejected-with-400: listSuppressions did not refuse limit/);
+      expect(failed.stdout).toMatch(/Reproduce with:\n\s+curl -i -X GET '.*limit=1001/);
+      expect(failed.stdout).toMatch(/requests in \d+\.\d s/);
+      const passed = await runCli(['--target', healthy.url, ...args]);
+      expect(passed.code).toBe(0);
+    } finally {
+      await broken.close();
+      await healthy.close();
+    }
+  });
+});
