@@ -155,6 +155,8 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
 /** Reports the scenario's findings of one rule, and counts creates against the requests sent (never repeated). */
 export async function reportScenario(ctx: CheckContext, ruleId: string): Promise<void> {
   const scenario = await pollScenario(ctx);
+  if (scenario.checkId !== ctx.client.currentCheck)
+    ctx.note(`judged the async scenario run by ${scenario.checkId} (${ctx.client.exchanges.filter((ex) => ex.checkId === scenario.checkId).length} requests there)`);
   for (const finding of scenario.findings) if (finding.ruleId === ruleId || (ruleId === 'async-poll-terminal' && finding.ruleId === 'async-no-repeat-create')) ctx.report(finding);
   if (ruleId === 'async-poll-terminal') for (const note of scenario.notes) ctx.note(note);
 }
