@@ -55,5 +55,7 @@ describe('correct variants', () => {
     const summary = await runAgainstFixture(fixture, { runs: RUNS });
     expect(failuresOf(summary)).toBe('');
     expect(summary.exitCode).toBe(0);
+    // A reading the contract leaves open is reported as a warning, never silently.
+    if (fixture.warns) expect(summary.results.flatMap((r) => r.warnings).map((w) => w.title)).toContainEqual(expect.stringMatching(fixture.warns));
   });
 });
