@@ -52,7 +52,7 @@ describe('broken servers', () => {
 
 describe('correct variants', () => {
   it.each(CORRECT.map((f) => [f.name, f] as const))('should pass against %s', async (_name, fixture) => {
-    const summary = await runAgainstFixture(fixture, { runs: RUNS });
+    const summary = await runAgainstFixture(fixture, { runs: fixture.config?.runs ?? RUNS });
     expect(failuresOf(summary)).toBe('');
     expect(summary.exitCode).toBe(0);
     // A reading the contract leaves open is reported as a warning, never silently.

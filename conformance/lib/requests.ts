@@ -97,3 +97,29 @@ export function invalidRequestsOf(op: Operation): InvalidRequest[] {
 export function mentionsUuid(request: GeneratedRequest): boolean {
   return /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/.test(JSON.stringify(request));
 }
+
+/** True when a schema, or any schema nested in it, carries `x-constraints-not-shown` (bounds the contract leaves open). */
+function hasOpenConstraints(schema: unknown, seen = new Set<unknown>()): boolean {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return false;
+  seen.add(schema);
+  const node = schema as Record<string, unknown>;
+  if (node['x-constraints-not-shown'] === true) return true;
+  return Object.values(node).some((child) => hasOpenConstraints(child, seen));
+}
+
+/**
+ * The names of what a request sets whose valid values the contract does not pin down (query parameters and
+ * top-level body fields marked `x-constraints-not-shown`, directly or inside). A server may refuse such values
+ * with 400 without breaking a stated rule.
+ */
+export function openConstraintsTouched(op: Operation, request: GeneratedRequest): string[] {
+  const touched = op.parameters
+    .filter((p) => (p as { 'x-constraints-not-shown'?: boolean })['x-constraints-not-shown'] && p.name in request.query)
+    .map((p) => p.name);
+  const properties = op.requestBody?.content?.['application/json']?.schema?.properties as Record<string, unknown> | undefined;
+  const body = request.body;
+  if (properties && body && typeof body === 'object' && !Array.isArray(body)) {
+    for (const name of Object.keys(body)) if (hasOpenConstraints(properties[name])) touched.push(name);
+  }
+  return touched;
+}
