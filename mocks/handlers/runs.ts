@@ -1,5 +1,5 @@
 import { jsonResponse } from '../context';
-import { isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
+import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
 import type { JsonRecord, RunRecord, WorkspaceState } from '../store/types';
 import { notFound } from './paging';
 import { nextUuid } from './resources';
@@ -12,23 +12,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
   const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) => `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
 
   const newRun = (state: WorkspaceState, fields: Partial<RunRecord>): RunRecord => {
-    const run: RunRecord = {
-      uuid: nextUuid(),
-      workspaceUuid: state.workspaceUuid,
-      workflowUuid: null,
-      releaseUuid: null,
-      batchUuid: null,
-      parentUuid: null,
-      parentBatchUuid: null,
-      parentNodeUuid: null,
-      recordId: null,
-      recordTitle: null,
-      isGroupParent: false,
-      createdAtMs: deps.now(),
-      durationMs: deps.runDurationMs,
-      outcome: 'success',
-      ...fields,
-    };
+    const run = createRunRecord({ uuid: nextUuid(), workspaceUuid: state.workspaceUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, ...fields });
     state.runs.set(run.uuid, run);
     const createdAt = new Date(run.createdAtMs).toISOString();
     state.logs.push({ uuid: nextUuid(), workspaceUuid: state.workspaceUuid, runUuid: run.uuid, level: 'info', message: 'run created', createdAt });

@@ -1,23 +1,8 @@
 import fc from 'fast-check';
-import { isTerminal, requestRunCancel, runStatusAt, viewRun } from './runs';
+import { createRunRecord, isTerminal, requestRunCancel, runStatusAt, viewRun } from './runs';
 import type { RunRecord } from './types';
 
-const run = (): RunRecord => ({
-  uuid: 'r',
-  workspaceUuid: 'ws',
-  workflowUuid: null,
-  releaseUuid: null,
-  batchUuid: null,
-  parentUuid: null,
-  parentBatchUuid: null,
-  parentNodeUuid: null,
-  recordId: null,
-  recordTitle: null,
-  isGroupParent: false,
-  createdAtMs: 0,
-  durationMs: 1000,
-  outcome: 'success',
-});
+const run = (): RunRecord => createRunRecord({ uuid: 'r', workspaceUuid: 'ws', createdAtMs: 0, durationMs: 1000 });
 
 describe('run lifecycle (x-rules async-poll-terminal)', () => {
   it.each([

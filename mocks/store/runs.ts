@@ -7,6 +7,23 @@ const CANCELLING_SHARE = 0.25;
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 /** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
+/** A run record with every optional link empty; `fields` sets what the caller knows. */
+export function createRunRecord(fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>): RunRecord {
+  return {
+    workflowUuid: null,
+    releaseUuid: null,
+    batchUuid: null,
+    parentUuid: null,
+    parentBatchUuid: null,
+    parentNodeUuid: null,
+    recordId: null,
+    recordTitle: null,
+    isGroupParent: false,
+    outcome: 'success',
+    ...fields,
+  };
+}
+
 export function runFinishesAt(run: RunRecord): number {
   if (run.fixedStatus) return run.finishedAtMs ?? run.createdAtMs;
   if (run.cancelRequestedAtMs !== undefined) return run.cancelRequestedAtMs + Math.ceil(run.durationMs * CANCELLING_SHARE);
