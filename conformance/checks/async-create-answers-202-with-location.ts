@@ -1,6 +1,7 @@
 /**
  * x-rules: async-202-location — Creating a run or a batch answers 202 with a Location header that resolves
- * (GET on it answers 200 with the job). Proved by fixtures/broken/accepted-without-location.ts.
+ * (GET on it answers 200 with that job, not another). Proved by fixtures/broken/accepted-without-location.ts and
+ * fixtures/broken/location-points-at-another-run.ts.
  */
 import { reportScenario } from './polling';
 import type { Check } from './registry';

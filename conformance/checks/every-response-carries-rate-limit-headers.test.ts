@@ -14,6 +14,11 @@ describe('findRise', () => {
     expect(findRise([reading(1, 3, 10), reading(2, 4, 12)])).toBeUndefined();
   });
 
+  it('should allow a rise when the earlier window may have reset while its answer was on the way', () => {
+    // Counted at 1000 ms with 2 s to reset (rounded up): the window may end at 2001 ms, before the answer at 2500 ms.
+    const before = { ...reading(1, 2, 10, 2), exchange: { sentTick: 1, receivedTick: 2, sentAt: 1000, receivedAt: 2500 } as Exchange };
+    expect(findRise([before, { ...reading(3, 4, 50), exchange: { sentTick: 3, receivedTick: 4, sentAt: 2501, receivedAt: 2502 } as Exchange }])).toBeUndefined();
+  });
   it('should allow a rise once the earlier window has reset', () => {
     expect(findRise([reading(1, 2, 10, 1, 1000), { ...reading(3, 4, 50), exchange: { sentTick: 3, receivedTick: 4, sentAt: 2500, receivedAt: 2501 } as Exchange }])).toBeUndefined();
   });

@@ -49,17 +49,19 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
 
 /**
  * A pair where a request sent after an earlier response completed saw more remaining requests, although the
- * earlier response's window could not yet have reset (one second of slack for rounding of RateLimit-Reset).
+ * earlier response's window could not yet have reset. The earlier request was counted no sooner than it was sent,
+ * and RateLimit-Reset may be rounded up by a second, so that window ends no sooner than sentAt + (reset - 1) s;
+ * the later request was counted no later than its answer arrived.
  */
 export function findRise(list: Reading[]): [Reading, Reading] | undefined {
   const sorted = [...list].sort((a, b) => a.exchange.receivedTick - b.exchange.receivedTick);
   for (let i = 0; i < sorted.length; i++) {
     const before = sorted[i];
-    const windowEnds = before.exchange.receivedAt + (before.reset - 1) * 1000;
+    const windowEnds = before.exchange.sentAt + (before.reset - 1) * 1000;
     for (let j = i + 1; j < sorted.length; j++) {
       const after = sorted[j];
       if (after.exchange.sentTick < before.exchange.receivedTick) continue;
-      if (after.exchange.sentAt >= windowEnds) continue;
+      if (after.exchange.receivedAt >= windowEnds) continue;
       if (after.remaining > before.remaining) return [before, after];
     }
   }

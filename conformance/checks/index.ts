@@ -10,6 +10,7 @@ import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-4
 import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
 import { CheckRegistry, type Check } from './registry';
 import { replayedRequestReturnsOriginalResponse } from './replayed-request-returns-original-response';
+import { requestsAreCountedPerWorkspace } from './requests-are-counted-per-workspace';
 import { requestsWithoutValidCredentialGet401 } from './requests-without-valid-credential-get-401';
 import { responsesMatchTheContract } from './responses-match-the-contract';
 import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
@@ -32,6 +33,7 @@ export function createRegistry(): CheckRegistry {
     overlongIdempotencyKeyGets400,
     multipartRequestWithIdempotencyKeyGets400,
     workspacesDoNotSeeEachOther,
+    requestsAreCountedPerWorkspace,
     // Spends the rate limit, so it runs after every check that needs quota.
     tooManyRequestsCarryRetryAfter,
     everyResponseCarriesRateLimitHeaders,

@@ -22,8 +22,11 @@ function resolveLocation(exchange: Exchange, location: string): string {
 
 type Job = { kind: 'run' | 'batch'; name: string };
 
-/** Polls a Location until a terminal status, then twice more to see that it stays terminal. */
-async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, location: string, create: Exchange): Promise<string | undefined> {
+/**
+ * Polls a Location until a terminal status, then twice more to see that it stays terminal. `uuid` is the job's
+ * own (from the create answer): the Location points at that job, so a poll answering another one is a failure.
+ */
+async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, location: string, create: Exchange, uuid: string | undefined): Promise<string | undefined> {
   const deadline = Date.now() + ctx.config.pollTimeoutMs;
   let delay = 200;
   let terminal: string | undefined;
@@ -36,7 +39,12 @@ async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, locatio
       scenario.findings.push({ ruleId: 'async-202-location', title: `The Location of the ${job.name} does not resolve`, expected: `200 from GET ${location}`, received: describe(exchange), exchange });
       return undefined;
     }
-    const status = envelope(res.body, job.kind)?.status;
+    const polled = envelope(res.body, job.kind);
+    if (uuid !== undefined && typeof polled?.uuid === 'string' && polled.uuid !== uuid) {
+      scenario.findings.push({ ruleId: 'async-202-location', title: `The Location of the ${job.name} points at another ${job.kind}`, expected: `the ${job.kind} ${uuid} from GET ${location}`, received: `${job.kind} ${polled.uuid}`, exchange });
+      return undefined;
+    }
+    const status = polled?.status;
     if (typeof status !== 'string') {
       scenario.findings.push({ ruleId: 'async-poll-terminal', title: `The polled ${job.name} has no status`, expected: `{ ${job.kind}: { status } }`, received: describe(exchange), exchange });
       return undefined;
@@ -95,7 +103,7 @@ async function createAndPoll(ctx: CheckContext, scenario: PollScenario, job: Job
   const url = resolveLocation(create, location);
   if (typeof uuid === 'string' && !url.includes(uuid))
     scenario.findings.push({ ruleId: 'async-202-location', severity: 'warning', title: `The Location of the ${job.name} does not name its uuid`, expected: `a URL containing ${uuid}`, received: location, exchange: create });
-  const terminal = await poll(ctx, scenario, job, url, create);
+  const terminal = await poll(ctx, scenario, job, url, create, typeof uuid === 'string' ? uuid : undefined);
   return { location: url, uuid: typeof uuid === 'string' ? uuid : undefined, terminal };
 }
 
@@ -147,7 +155,7 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
     scenario.findings.push({ ruleId: 'async-202-location', title: 'Cancelling a running run did not answer 202 with a Location', expected: '202 with Location', received: describe(exchange), exchange });
     return;
   }
-  const terminal = await poll(ctx, scenario, { kind: 'run', name: 'cancelled run' }, resolveLocation(exchange, res.headers.location), exchange);
+  const terminal = await poll(ctx, scenario, { kind: 'run', name: 'cancelled run' }, resolveLocation(exchange, res.headers.location), exchange, uuid);
   if (terminal !== undefined && terminal !== 'cancelled')
     scenario.findings.push({ ruleId: 'async-poll-terminal', severity: 'warning', title: 'A cancelled run ended in another terminal status', expected: 'cancelled', received: terminal, exchange });
 }

@@ -1,9 +1,9 @@
 /**
  * x-rules: response-conformance — Every response has a declared status, a JSON Content-Type, its declared
  * headers (valid against their schemas) and a body valid against the declared schema (the contract's UUID
- * pattern, not a generic uuid format); unknown fields pass wherever the schema is open (unknown-fields-ignored).
- * A hook on every response, plus a sweep that calls every operation once. Proved by
- * fixtures/broken/suppression-with-extra-property.ts.
+ * pattern, not a generic uuid format); unknown fields pass wherever the schema is open (unknown-fields-ignored);
+ * a list's total `count` is never below its page. A hook on every response, plus a sweep that calls every
+ * operation once. Proved by fixtures/broken/suppression-with-extra-property.ts and suppression-count-below-page.ts.
  */
 import type { ErrorObject } from 'ajv';
 import { describe, isJsonContentType } from '../lib/exchange';
@@ -55,6 +55,25 @@ export function inspectResponse(exchange: Exchange, ctx: CheckContext): void {
   if (!pointer) return;
   const errors = ctx.contract.validateAt(pointer, res.body);
   if (errors.length > 0) report('Body does not match the declared schema', `a body valid against ${pointer}`, formatErrors(errors));
+  else {
+    const short = countBelowPage(res.body, exchange.request.path);
+    if (short) report('count is below the items the page shows', short.expected, short.received);
+  }
+}
+
+/**
+ * A list's `count` is the total of matching items, not only this page (ListSuppressionsResponse), so it is never
+ * below the page's items, nor, once the page shows any, below the skipped items plus those shown.
+ */
+export function countBelowPage(body: unknown, requestPath: string): { expected: string; received: string } | undefined {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const { count, ...rest } = body as Record<string, unknown>;
+  const page = Object.entries(rest).find(([, value]) => Array.isArray(value)) as [string, unknown[]] | undefined;
+  if (typeof count !== 'number' || !page || page[1].length === 0) return undefined;
+  const offset = Number(new URLSearchParams(requestPath.split('?')[1] ?? '').get('offset') ?? 0);
+  const atLeast = page[1].length + (Number.isSafeInteger(offset) && offset > 0 ? offset : 0);
+  if (count >= atLeast) return undefined;
+  return { expected: `count >= ${atLeast} (${page[1].length} ${page[0]} on the page${atLeast > page[1].length ? ` after offset ${atLeast - page[1].length}` : ''})`, received: `count ${count}` };
 }
 
 /** Ids the read-only SQL query can reveal (workflows, models), so that GETs by id can see a 200. */
