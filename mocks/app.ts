@@ -7,6 +7,7 @@ import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
 import { createPipeline } from './pipeline';
 import { createPrismResponder } from './prism';
+import { createResponseValidator } from './spec/contract';
 import { loadSpec } from './spec/load';
 import { createRouter } from './spec/router';
 import { createSchemaCompiler } from './spec/schemas';
@@ -50,7 +51,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const limiter = createRateLimiter({ limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
 
   const responseCheck = options.onContractViolation
-    ? { validate: await (await import('./spec/contract')).createResponseValidator(config.specPath), report: options.onContractViolation }
+    ? { validate: await createResponseValidator(config.specPath), report: options.onContractViolation }
     : undefined;
   const pipeline = createPipeline({
     responseCheck,
@@ -94,14 +95,14 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     const authServer = inBase ? undefined : auth();
     const served = authServer ? authServer.handle(req, res, url) : Promise.resolve(false);
     served
-      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(spec.basePath.length) || '/' : pathname)))
+      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(spec.basePath.length) || '/' : pathname, !inBase)))
       .catch((error) => {
         if (!res.headersSent) serialise(res, renderError(error), req.method ?? 'GET');
         else res.destroy();
       });
   };
 
-  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string) => {
+  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, outsideBase: boolean) => {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -110,6 +111,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       req: { method: req.method ?? 'GET', path, query: url.searchParams, headers, rawBody: Buffer.alloc(0) },
       source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
       origin: requestOrigin(req.headers.host) ?? originOf(),
+      outsideBase,
     };
     const response = await pipeline(ctx);
     serialise(res, response, ctx.req.method);
@@ -133,6 +135,13 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   const app = await createMockApp(options, () => origin);
   const server: Server = createServer(app.listener);
   server.keepAliveTimeout = 5_000;
+  // Requests Node refuses before any handler runs (headers too large, malformed HTTP) still get the error shape.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify({ errorMessage: status === 431 ? 'The request line or headers are too large.' : 'The request is not valid HTTP.', reason: status === 431 ? 'headers_too_large' : 'malformed_http' });
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_CONFIG.port, host, () => resolve());

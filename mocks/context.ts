@@ -16,6 +16,8 @@ export type Ctx = {
   /** e.g. http://127.0.0.1:4010 — used for Location and download URLs. */
   origin: string;
   route?: RouteMatch;
+  /** The request's path lies outside the API's base path (/v1): no operation can match it. */
+  outsideBase?: boolean;
   /** A 404/405 found by parse, raised once the caller is known and counted. */
   routeError?: ApiError;
   /** Malformed JSON found by parse, raised by validate-request. */

@@ -14,7 +14,8 @@ function has(body: JsonRecord, field: string): boolean {
 /** Reads and writes of single resources, each scoped to the caller's workspace. */
 export function resourceHandlers(deps: HandlerDeps): Handlers {
   const stateOf = (workspaceUuid: string) => deps.store.workspace(workspaceUuid);
-  const uuidOf = (params: Record<string, unknown>) => String(params.uuid);
+  // The UUID rule accepts upper-case hex; ids are stored lower-case.
+  const uuidOf = (params: Record<string, unknown>) => String(params.uuid).toLowerCase();
 
   return {
     getWorkflow(ctx) {

@@ -36,14 +36,15 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         recordTitle: (body.recordTitle as string | undefined) ?? null,
       });
       if (body.waitUntilFinished === true) {
-        await deps.sleep(Math.max(0, runFinishesAt(run) - deps.now()));
+        // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
+        while (!isTerminal(viewRun(run, deps.now()).status)) await deps.sleep(Math.max(1, runFinishesAt(run) - deps.now()));
         return runResponse(200, run);
       }
       return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
     },
 
     getRun(ctx) {
-      const uuid = String(ctx.input!.path.uuid);
+      const uuid = String(ctx.input!.path.uuid).toLowerCase();
       const run = deps.store.workspace(ctx.caller!.workspaceUuid).runs.get(uuid);
       if (!run) throw notFound('run', uuid);
       // No Retry-After on polls: the contract sends it on 429 only.
@@ -52,7 +53,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
     /** An unfinished run goes through `cancelling` to `cancelled` (202); a finished one is returned as it is (200). */
     cancelRun(ctx) {
-      const uuid = String(ctx.input!.path.uuid);
+      const uuid = String(ctx.input!.path.uuid).toLowerCase();
       const run = deps.store.workspace(ctx.caller!.workspaceUuid).runs.get(uuid);
       if (!run) throw notFound('run', uuid);
       const now = deps.now();
@@ -75,7 +76,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     },
 
     getBatch(ctx) {
-      const uuid = String(ctx.input!.path.uuid);
+      const uuid = String(ctx.input!.path.uuid).toLowerCase();
       const batch = deps.store.workspace(ctx.caller!.workspaceUuid).batches.get(uuid);
       if (!batch) throw notFound('batch', uuid);
       const view = viewBatch(batch, deps.now());

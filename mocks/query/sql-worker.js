@@ -151,7 +151,8 @@ function runJob(SQL, job) {
               `The result is larger than ${job.maxResultBytes} bytes; select fewer columns or rows.`,
             );
           }
-          row[column] = toJsonValue(values[i]);
+          // defineProperty, not assignment: a column named __proto__ must stay an own field of the row.
+          Object.defineProperty(row, column, { value: toJsonValue(values[i]), enumerable: true, writable: true, configurable: true });
         });
         rows.push(row);
       }

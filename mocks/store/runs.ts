@@ -6,7 +6,6 @@ const CANCELLING_SHARE = 0.25;
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
-/** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
 /** A run record with every optional link empty; `fields` sets what the caller knows. */
 export function createRunRecord(fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>): RunRecord {
   return {
@@ -24,6 +23,7 @@ export function createRunRecord(fields: Pick<RunRecord, 'uuid' | 'workspaceUuid'
   };
 }
 
+/** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
 export function runFinishesAt(run: RunRecord): number {
   if (run.fixedStatus) return run.finishedAtMs ?? run.createdAtMs;
   if (run.cancelRequestedAtMs !== undefined) return run.cancelRequestedAtMs + Math.ceil(run.durationMs * CANCELLING_SHARE);
@@ -37,6 +37,15 @@ export function runStatusAt(run: RunRecord, now: number): RunStatus {
   if (run.cancelRequestedAtMs !== undefined) return now >= finishesAt ? 'cancelled' : 'cancelling';
   if (now >= finishesAt) return run.outcome;
   return now - run.createdAtMs < run.durationMs * PENDING_SHARE ? 'pending' : 'running';
+}
+
+/** When the status seen at `now` began: a run's updatedAt moves only when its status does. */
+export function runStatusSince(run: RunRecord, now: number): number {
+  const finishesAt = runFinishesAt(run);
+  if (run.fixedStatus || now >= finishesAt) return finishesAt;
+  if (run.cancelRequestedAtMs !== undefined) return run.cancelRequestedAtMs;
+  const runningAt = run.createdAtMs + run.durationMs * PENDING_SHARE;
+  return now >= runningAt ? runningAt : run.createdAtMs;
 }
 
 export function isTerminal(status: string): boolean {
@@ -68,7 +77,7 @@ export function viewRun(run: RunRecord, now: number) {
     recordTitle: run.recordTitle,
     isGroupParent: run.isGroupParent,
     createdAt: iso(run.createdAtMs)!,
-    updatedAt: iso(Math.min(now, terminal ? finishedAtMs! : now))!,
+    updatedAt: iso(Math.min(now, runStatusSince(run, now)))!,
     finishedAt: iso(finishedAtMs),
   };
 }

@@ -3,7 +3,8 @@ import { makeCtx, okNext } from '../../testing/ctx';
 import { parse } from '.';
 
 const matchRoute = (method: string, path: string) => {
-  if (path === '/things') return { operation: { operationId: 'createThing' } as never, params: {} };
+  if (path === '/things' && method === 'POST') return { operation: { operationId: 'createThing', requestBody: { required: true, contentTypes: ['application/json'], pointer: '' } } as never, params: {} };
+  if (path === '/things') return { operation: { operationId: 'listThings' } as never, params: {} };
   throw new ApiError(404, 'not_found', `No operation at ${method} ${path}.`);
 };
 const stage = parse({ bodyLimitBytes: 16, matchRoute });
@@ -23,6 +24,23 @@ describe('parse stage', () => {
     const next = okNext();
     await expect(stage(makeCtx({ method: 'POST', path: '/things', headers, body }), next)).rejects.toMatchObject({ status: 413, reason: 'payload_too_large' });
     expect(next.calls).toBe(0);
+  });
+
+  it('should ignore a body, even an oversized one, on an operation that takes none', async () => {
+    const ctx = makeCtx({ method: 'GET', path: '/things', headers: { 'content-length': '40' }, body: 'x'.repeat(40) });
+    const next = okNext();
+    await stage(ctx, next);
+    expect(next.calls).toBe(1);
+    expect(ctx.req.rawBody.length).toBe(0);
+    expect(ctx.req.operationId).toBe('listThings');
+  });
+
+  it('should answer 404 for a path outside the base path, even one that names an operation', async () => {
+    const ctx = makeCtx({ method: 'GET', path: '/things', headers: {} });
+    ctx.outsideBase = true;
+    await stage(ctx, okNext());
+    expect(ctx.route).toBeUndefined();
+    expect(ctx.routeError).toMatchObject({ status: 404, reason: 'not_found' });
   });
 
   it('should record malformed JSON and an unknown route for later stages, not answer them', async () => {

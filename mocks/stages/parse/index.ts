@@ -11,20 +11,26 @@ export type ParseDeps = { bodyLimitBytes: number; matchRoute: (method: string, p
 export function parse(deps: ParseDeps): Stage {
   return async (ctx, next) => {
     const { req } = ctx;
-    const declared = Number(req.headers['content-length']);
-    if (declared > deps.bodyLimitBytes) {
-      await drain(ctx.source.body);
-      throw tooLarge(deps.bodyLimitBytes);
-    }
-    // Most requests (every GET) carry no body: skip the stream machinery for them.
-    const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
-    if (hasBody) req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
     try {
+      if (ctx.outsideBase) throw new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
       ctx.route = deps.matchRoute(req.method, req.path);
       req.operationId = ctx.route.operation.operationId;
     } catch (error) {
       ctx.routeError = error as ApiError;
     }
+    const declared = Number(req.headers['content-length']);
+    // Most requests (every GET) carry no body: skip the stream machinery for them.
+    const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
+    // An operation without a request body ignores one (no 413 that its responses do not declare).
+    if (ctx.route && !ctx.route.operation.requestBody) {
+      if (hasBody) await drain(ctx.source.body);
+      return next();
+    }
+    if (declared > deps.bodyLimitBytes) {
+      await drain(ctx.source.body);
+      throw tooLarge(deps.bodyLimitBytes);
+    }
+    if (hasBody) req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
     if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) {
       try {
         req.body = JSON.parse(req.rawBody.toString('utf8'));

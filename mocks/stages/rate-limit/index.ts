@@ -12,7 +12,9 @@ export function rateLimit(deps: { limiter: RateLimiter }): Stage {
   return async (ctx, next) => {
     const state = deps.limiter.consume(rateLimitKey(ctx));
     ctx.rateLimit = state;
-    if (!state.allowed) {
+    // A caller without a valid credential is counted (its headers show its quota) but always gets the 401 the
+    // contract states, so a client with an expired token is sent to log in again rather than to back off.
+    if (!state.allowed && ctx.caller) {
       const retryAfter = state.resetSeconds;
       throw new ApiError(
         429,
