@@ -22,6 +22,16 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
     if (!res) return;
     const { reading, findings } = inspectRateLimitHeaders(res.headers);
     for (const finding of findings) ctx.report({ ...finding, exchange });
+    // The contract sends Retry-After on 429 only; as a polling hint elsewhere it is harmless, so it only warns.
+    if (res.status !== 429 && res.headers['retry-after'] !== undefined) {
+      ctx.report({
+        severity: 'warning',
+        title: `Retry-After on a ${res.status} response`,
+        expected: 'Retry-After on 429 only (x-rules ratelimit-429-retry-after)',
+        received: `Retry-After: ${res.headers['retry-after']}`,
+        exchange,
+      });
+    }
     // Only the suite's own tokens name a known bucket; unknown credentials may be counted anywhere.
     if ((exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b') && reading.remaining !== undefined && reading.reset !== undefined) {
       let byToken = readings.get(ctx.client);
