@@ -11,7 +11,15 @@ async function main(): Promise<void> {
   const tokens = Object.entries(config.tokens)
     .map(([token, workspace]) => `  ${token} → workspace ${workspace}`)
     .join('\n');
-  process.stdout.write(`Mock API listening on ${mock.url}\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\n`);
+  // The contract has no list of workflows, models, domains or environment variables: show a few seeded ids.
+  const ids = [...new Set(Object.values(config.tokens))]
+    .map((workspace) => {
+      const state = mock.store.workspace(workspace);
+      const first = (map: Map<string, unknown>) => [...map.keys()].slice(0, 2).join(', ');
+      return `  workspace ${workspace}\n    workflows: ${first(state.workflows)}\n    models: ${first(state.models)}\n    domains: ${first(state.domains)}\n    env vars: ${first(state.envVars)}`;
+    })
+    .join('\n');
+  process.stdout.write(`Mock API listening on ${mock.url}\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\n`);
   const stop = () => void mock.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
