@@ -1,5 +1,5 @@
 import { jsonResponse } from '../context';
-import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
+import { createRunRecord, runsOfBatch, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
 import type { JsonRecord, RunRecord, WorkspaceState } from '../store/types';
 import { notFound } from './paging';
 import { nextUuid } from './resources';
@@ -72,15 +72,15 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       for (const recordId of (body.recordIds as string[] | undefined) ?? []) {
         batch.runUuids.push(newRun(state, { workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }).uuid);
       }
-      return jsonResponse(202, { batch: viewBatch(batch, deps.now()) }, { location: locationOf(ctx.origin, 'batches', batch.uuid) });
+      return jsonResponse(202, { batch: viewBatch(batch, deps.now(), runsOfBatch(state, batch)) }, { location: locationOf(ctx.origin, 'batches', batch.uuid) });
     },
 
     getBatch(ctx) {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const batch = deps.store.workspace(ctx.caller!.workspaceUuid).batches.get(uuid);
+      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
+      const batch = state.batches.get(uuid);
       if (!batch) throw notFound('batch', uuid);
-      const view = viewBatch(batch, deps.now());
-      return jsonResponse(200, { batch: view });
+      return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runsOfBatch(state, batch)) });
     },
 
     /** The export is taken now and served by the mock itself at an opaque URL outside /v1. */

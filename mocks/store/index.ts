@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { seedWorkspace } from './seed';
-import { viewBatch, viewRun, type RunView } from './runs';
+import { runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
 import type { WorkspaceState } from './types';
 
 export type QueryTablesRows = { runs: object[]; batches: object[]; logs: object[]; records: object[]; spans: object[] };
@@ -35,7 +35,7 @@ export function createStore(options: { seed: number; now: () => number }) {
           return { ...view, isGroupParent: view.isGroupParent ? 1 : 0 };
         }),
         batches: [...state.batches.values()].map((batch) => {
-          const { errorMessage: _ignored, ...row } = viewBatch(batch, now);
+          const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch(state, batch));
           return row;
         }),
         logs: state.logs,

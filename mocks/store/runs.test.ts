@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { createRunRecord, isTerminal, requestRunCancel, runStatusAt, viewRun } from './runs';
-import type { RunRecord } from './types';
+import { batchStatusAt, createRunRecord, isTerminal, requestRunCancel, runStatusAt, viewBatch, viewRun } from './runs';
+import type { BatchRecord, RunRecord } from './types';
 
 const run = (): RunRecord => createRunRecord({ uuid: 'r', workspaceUuid: 'ws', createdAtMs: 0, durationMs: 1000 });
 
@@ -62,5 +62,28 @@ describe('run lifecycle as a property (x-rules async-poll-terminal)', () => {
         },
       ),
     );
+  });
+});
+
+describe('batch status', () => {
+  const batch = (runUuids: string[]): BatchRecord => ({ uuid: 'b', workspaceUuid: 'ws', workflowUuid: null, createdAtMs: 0, durationMs: 1000, runUuids });
+  const member = (uuid: string) => createRunRecord({ uuid, workspaceUuid: 'ws', createdAtMs: 0, durationMs: 1000 });
+
+  it('should follow the clock when the batch has no runs', () => {
+    expect([batchStatusAt(batch([]), 0), batchStatusAt(batch([]), 500), batchStatusAt(batch([]), 1000)]).toEqual(['pending', 'running', 'success']);
+  });
+
+  it('should end cancelled when every run was cancelled, and only once every run is terminal', () => {
+    const runs = [member('r1'), member('r2')];
+    requestRunCancel(runs[0], 400);
+    expect(batchStatusAt(batch(['r1', 'r2']), 900, runs)).toBe('running');
+    requestRunCancel(runs[1], 900);
+    expect(batchStatusAt(batch(['r1', 'r2']), 2000, runs)).toBe('cancelled');
+    expect(viewBatch(batch(['r1', 'r2']), 2000, runs).finishedAt).toBe(new Date(900 + 250).toISOString());
+  });
+
+  it('should end in error when one run failed', () => {
+    const runs = [member('r1'), { ...member('r2'), outcome: 'error' as const }];
+    expect(batchStatusAt(batch(['r1', 'r2']), 1000, runs)).toBe('error');
   });
 });

@@ -84,16 +84,37 @@ export function viewRun(run: RunRecord, now: number) {
 
 export type RunView = ReturnType<typeof viewRun>;
 
-export function batchStatusAt(batch: BatchRecord, now: number): string {
+/**
+ * A batch with runs follows them: it finishes when the last one does, `cancelled` when all were cancelled, `error`
+ * when one failed. A batch without runs follows its own clock.
+ */
+export function batchStatusAt(batch: BatchRecord, now: number, runs: RunRecord[] = []): string {
   if (batch.fixedStatus) return batch.fixedStatus;
+  if (runs.length > 0) {
+    const statuses = runs.map((run) => runStatusAt(run, now));
+    if (statuses.every(isTerminal)) {
+      if (statuses.every((status) => status === 'cancelled')) return 'cancelled';
+      return statuses.includes('error') ? 'error' : 'success';
+    }
+    return statuses.every((status) => status === 'pending') ? 'pending' : 'running';
+  }
   const elapsed = now - batch.createdAtMs;
   if (elapsed >= batch.durationMs) return 'success';
   return elapsed < batch.durationMs * PENDING_SHARE ? 'pending' : 'running';
 }
 
-export function viewBatch(batch: BatchRecord, now: number) {
-  const status = batchStatusAt(batch, now);
-  const finishedAtMs = isTerminal(status) ? (batch.finishedAtMs ?? batch.createdAtMs + batch.durationMs) : undefined;
+export function runsOfBatch(state: { runs: Map<string, RunRecord> }, batch: BatchRecord): RunRecord[] {
+  return batch.runUuids.flatMap((uuid) => state.runs.get(uuid) ?? []);
+}
+
+function batchFinishesAt(batch: BatchRecord, runs: RunRecord[]): number {
+  if (batch.finishedAtMs !== undefined) return batch.finishedAtMs;
+  return runs.length > 0 ? Math.max(...runs.map(runFinishesAt)) : batch.createdAtMs + batch.durationMs;
+}
+
+export function viewBatch(batch: BatchRecord, now: number, runs: RunRecord[] = []) {
+  const status = batchStatusAt(batch, now, runs);
+  const finishedAtMs = isTerminal(status) ? batchFinishesAt(batch, runs) : undefined;
   return {
     uuid: batch.uuid,
     workspaceUuid: batch.workspaceUuid,
