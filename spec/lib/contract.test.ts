@@ -1,0 +1,38 @@
+import { annotationsAt, listAnnotations } from './annotations';
+import { MINIMUM_SUNSET_GAP_DAYS } from './constants';
+import { loadContract } from './contract';
+
+describe('the contract as the library reads it', () => {
+  const contract = loadContract();
+
+  it('should read the named facts from the document', () => {
+    expect(contract.constants.rateLimitHeaders).toEqual([
+      'RateLimit',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'RateLimit-Policy',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+    ]);
+    expect(contract.constants.runStatuses).toEqual(['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped']);
+    expect(contract.constants.terminalStatuses).toEqual(['success', 'error', 'cancelled', 'skipped']);
+    expect(contract.constants.idempotencyKeyMaxLength).toBe(255);
+    expect(MINIMUM_SUNSET_GAP_DAYS).toBe(180);
+    expect(contract.basePath).toBe('/v1');
+  });
+
+  it('should give every operation an id and find it by that id', () => {
+    for (const operation of contract.operations) expect(contract.operation(operation.operationId)).toBe(operation);
+  });
+
+  it('should read x-assumption of a node, following a $ref to an annotated target', () => {
+    expect(annotationsAt(contract.document, '#/components/parameters/UuidPath').assumption).toMatch(/uuid/);
+    const parameterRef = contract.operation('getWorkflow')!.pointer + '/parameters/0';
+    expect(annotationsAt(contract.document, parameterRef).assumption).toMatch(/uuid/);
+    const annotations = listAnnotations(contract.document);
+    expect(annotations.find((a) => a.pointer === '#/info')).toMatchObject({ kind: 'assumption' });
+    expect(annotations.every((a) => contract.at(a.pointer) !== undefined)).toBe(true);
+  });
+});
