@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
 import { jsonResponse, type Ctx } from './context';
 import { ApiError } from './errors';
+import { safeDict } from './safety/dict';
 import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
 import { createPipeline } from './pipeline';
@@ -103,7 +104,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   };
 
   const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, outsideBase: boolean) => {
-    const headers: Record<string, string> = {};
+    const headers = safeDict<string>();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }

@@ -1,3 +1,4 @@
+import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
 export type MockConfig = {
   port: number;
@@ -38,7 +39,7 @@ export const DEFAULT_CONFIG: MockConfig = {
 
 /** `token=workspaceUuid,token=workspaceUuid` → map; malformed pairs are a start-up error, not a silent skip. */
 export function parseTokens(text: string): Record<string, string> {
-  const tokens: Record<string, string> = {};
+  const tokens = safeDict<string>();
   for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at <= 0 || at === pair.length - 1) throw new Error(`MOCK_TOKENS: expected token=workspaceUuid, got "${pair}"`);
@@ -49,6 +50,7 @@ export function parseTokens(text: string): Record<string, string> {
 }
 
 function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  // dictionary-lookup: the names are this file's own constants
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);

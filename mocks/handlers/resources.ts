@@ -100,7 +100,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
       }
       if (has(body, 'logoBase64')) next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
       if (has(body, 'metadata')) next.metadata = { ...(body.metadata as JsonRecord) };
-      for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders']) {
+      for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders'] as const) {
         if (has(body, field)) next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
       }
       next.updatedAt = iso(deps.now());

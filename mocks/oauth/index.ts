@@ -128,20 +128,21 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     sendJson(res, 200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
   };
 
-  const routes: Record<string, { methods: string; serve(req: IncomingMessage, res: ServerResponse, url: URL): unknown }> = {
-    [`${issuerPath}/authorize`]: { methods: 'GET', serve: (_req, res, url) => handleAuthorize(ctx, res, url) },
-    [`${issuerPath}/oauth/token`]: { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) },
-    [`${issuerPath}/oauth/revoke`]: { methods: 'POST', serve: handleRevocation },
-    [`${issuerPath}/userinfo`]: { methods: 'GET', serve: handleUserInfo },
-    [`${issuerPath}/.well-known/jwks.json`]: { methods: 'GET', serve: (_req, res) => sendJson(res, 200, { keys: [ctx.key.jwk] }) },
-  };
+  type Route = { methods: string; serve(req: IncomingMessage, res: ServerResponse, url: URL): unknown };
+  const routes = new Map<string, Route>([
+    [`${issuerPath}/authorize`, { methods: 'GET', serve: (_req, res, url) => handleAuthorize(ctx, res, url) }],
+    [`${issuerPath}/oauth/token`, { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) }],
+    [`${issuerPath}/oauth/revoke`, { methods: 'POST', serve: handleRevocation }],
+    [`${issuerPath}/userinfo`, { methods: 'GET', serve: handleUserInfo }],
+    [`${issuerPath}/.well-known/jwks.json`, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, { keys: [ctx.key.jwk] }) }],
+  ]);
   for (const path of metadataAt) {
-    routes[path] = { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) };
+    routes.set(path, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) });
   }
 
   return {
     async handle(req, res, url) {
-      const route = Object.hasOwn(routes, url.pathname) ? routes[url.pathname] : undefined;
+      const route = routes.get(url.pathname);
       if (!route) return false;
       if (req.method === 'OPTIONS') sendNoContent(res);
       else if (req.method !== route.methods) sendMethodNotAllowed(res, `${route.methods}, OPTIONS`);

@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { safeDict } from '../safety/dict';
 import type { Ctx } from '../context';
 import type { Preferences } from '../prefer';
 import type { MockResponse } from '../types';
@@ -45,7 +46,7 @@ export function createPrismResponder(specPath: string, options: { seed: number }
       const operation = ctx.route!.operation;
       const prismOperation = operations.get(`${operation.method} ${operation.pathTemplate}`);
       if (!prismOperation) throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);
-      const query: Record<string, string[]> = {};
+      const query = safeDict<string[]>();
       for (const [name, value] of ctx.req.query) (query[name] ??= []).push(value);
       const input = {
         method: operation.method.toLowerCase(),
@@ -65,7 +66,7 @@ export function createPrismResponder(specPath: string, options: { seed: number }
       const result = await request(input, [prismOperation], config)();
       if (result._tag === 'Left') throw toApiError(result.left);
       const output = result.right.output as { statusCode: number; headers?: Record<string, string>; body?: unknown };
-      const headers: Record<string, string> = {};
+      const headers = safeDict<string>();
       for (const [name, value] of Object.entries(output.headers ?? {})) headers[name.toLowerCase()] = String(value);
       // Examples point at the default server; links must lead back to this mock.
       if (headers.location) headers.location = headers.location.replace(/^https?:\/\/127\.0\.0\.1:4010/, ctx.origin);

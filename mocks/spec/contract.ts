@@ -1,11 +1,12 @@
+import type { SafeDict } from '../safety/dict';
 import { loadSpec, escapePointer, resolveRef, type LoadedSpec } from './load';
 import { createRouter } from './router';
 import { createSchemaCompiler, describeSchemaError, type SchemaCompiler } from './schemas';
 
-export type ObservedResponse = { method: string; path: string; status: number; headers: Record<string, string>; body: unknown };
+export type ObservedResponse = { method: string; path: string; status: number; headers: SafeDict<string> | Record<string, string>; body: unknown };
 
 /** Headers every answer carries, also on paths the spec does not have (x-rules ratelimit-headers-every-response). */
-const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+const RATE_LIMIT_HEADERS = ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
 /**
  * Checks a response against the spec (x-rules response-conformance): its status is declared, every required
@@ -31,13 +32,14 @@ export async function createResponseValidator(specPath: string) {
       return violations;
     }
     const { operation } = route;
-    const statusKey = operation.responses[String(observed.status)] ? String(observed.status) : operation.responses.default ? 'default' : undefined;
+    const responses = new Map(Object.entries(operation.responses));
+    const statusKey = responses.has(String(observed.status)) ? String(observed.status) : responses.has('default') ? 'default' : undefined;
     if (!statusKey) return [`${where}: status ${observed.status} is not declared for ${operation.operationId}`];
     const responsePointer = `${operation.pointer}/responses/${statusKey}`;
-    const response = resolveRef(spec.document, operation.responses[statusKey], responsePointer);
+    const response = resolveRef(spec.document, responses.get(statusKey)!, responsePointer);
     for (const [name, raw] of Object.entries<Record<string, any>>(response.value.headers ?? {})) {
       const header = resolveRef(spec.document, raw, `${response.pointer}/headers/${escapePointer(name)}`);
-      const value = observed.headers[name.toLowerCase()];
+      const value = new Map(Object.entries(observed.headers)).get(name.toLowerCase());
       if (value === undefined) {
         if (header.value.required) violations.push(`${where}: required header ${name} is missing`);
         continue;

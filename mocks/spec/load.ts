@@ -47,6 +47,7 @@ export function getByPointer(document: JsonObject, ref: string): any {
     .split('/')
     .filter(Boolean)
     .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'))
+    // dictionary-lookup: pointers come from the spec document, never from a request
     .reduce((node: any, key) => (node == null ? undefined : node[key]), document);
 }
 
@@ -123,6 +124,7 @@ export function listOperations(document: JsonObject): OperationInfo[] {
     const pathPointer = `#/paths/${escapePointer(pathTemplate)}`;
     const pathItem = resolveRef(document, pathItemRaw, pathPointer);
     for (const method of METHODS) {
+      // dictionary-lookup: the method names are this file's own constants
       const op = pathItem.value[method];
       if (!op) continue;
       const pointer = `${pathItem.pointer}/${method}`;

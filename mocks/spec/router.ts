@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { safeDict } from '../safety/dict';
 import type { OperationInfo } from './load';
 
 export type RouteMatch = { operation: OperationInfo; params: Record<string, string> };
@@ -56,7 +57,7 @@ export function createRouter(operations: OperationInfo[]) {
       if (!found) continue;
       const operation = template.byMethod.get(method);
       if (operation) {
-        const params: Record<string, string> = {};
+        const params = safeDict<string>();
         template.names.forEach((name, i) => {
           params[name] = safeDecode(found[i + 1]);
         });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { safeDict } from '../safety/dict';
 import { startMock, type MockOptions, type RunningMock } from '../app';
 import { createResponseValidator, type ResponseValidator } from '../spec/contract';
 
@@ -46,7 +47,7 @@ export async function startCheckedMock(options: MockOptions = {}) {
 }
 
 function readHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = safeDict<string>();
   headers.forEach((value, name) => {
     out[name] = value;
   });

@@ -3,7 +3,12 @@ import type { Stage } from '../../context';
 import type { Caller } from '../../types';
 
 export type VerifyAccessToken = (token: string) => { workspaceUuid: string; sub: string } | null;
-export type AuthenticateDeps = { tokens: Record<string, string>; verifyAccessToken?: VerifyAccessToken };
+export type AuthenticateDeps = { tokens: Record<string, string> | ReadonlyMap<string, string>; verifyAccessToken?: VerifyAccessToken };
+
+/** Tokens as a Map: a token such as `constructor` or `__proto__` must not find Object.prototype's members. */
+export function tokenTable(tokens: AuthenticateDeps['tokens']): ReadonlyMap<string, string> {
+  return tokens instanceof Map ? tokens : new Map(Object.entries(tokens));
+}
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
@@ -15,8 +20,8 @@ export function identifyCaller(authorization: string | undefined, deps: Authenti
   const match = BEARER.exec(authorization.trim());
   if (!match) return unauthorized('Authorization: the bearer token is malformed.');
   const token = match[1];
-  const workspaceUuid = deps.tokens[token];
-  if (workspaceUuid) return { workspaceUuid, via: 'token' };
+  const workspaceUuid = tokenTable(deps.tokens).get(token);
+  if (typeof workspaceUuid === 'string' && workspaceUuid) return { workspaceUuid, via: 'token' };
   const verified = deps.verifyAccessToken?.(token);
   if (verified) return { workspaceUuid: verified.workspaceUuid, sub: verified.sub, via: 'oauth' };
   return unauthorized('Authorization: the token is unknown or expired.');
@@ -30,7 +35,8 @@ function unauthorized(message: string): ApiError {
  * Finds who is calling. A failure is only recorded here: the rate limiter counts the request first
  * (per client address), then require-credential answers 401 — so the 401 carries real quota headers.
  */
-export function authenticate(deps: AuthenticateDeps): Stage {
+export function authenticate(options: AuthenticateDeps): Stage {
+  const deps = { ...options, tokens: tokenTable(options.tokens) };
   return async (ctx, next) => {
     const result = identifyCaller(ctx.req.headers.authorization, deps);
     if (result instanceof ApiError) ctx.authError = result;

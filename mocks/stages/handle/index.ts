@@ -9,9 +9,10 @@ import type { PrismResponder } from '../../prism';
  * without a handler.
  */
 export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Stage {
+  const handlers = new Map(Object.entries(deps.handlers));
   return async (ctx) => {
     const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
-    const handler = deps.handlers[ctx.route!.operation.operationId];
+    const handler = handlers.get(ctx.route!.operation.operationId);
     if (handler && !(preferences && wantsDeclaredResponse(preferences))) return handler(ctx);
     return deps.prism.respond(ctx, preferences ?? {});
   };

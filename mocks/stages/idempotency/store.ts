@@ -8,7 +8,7 @@ export type IdempotencyLookup =
   | { kind: 'done'; sameRequest: boolean; response: MockResponse };
 
 /** Response headers worth replaying; rate-limit headers are not, they are fresh on every answer. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'];
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
 
 /**
  * Keys per workspace, each expiring after `ttlMs`, at most `capPerWorkspace` per workspace (oldest evicted).

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020';
 import { ApiError } from '../../errors';
+import { safeDict } from '../../safety/dict';
 import type { Ctx, Stage } from '../../context';
 import { escapePointer, type OperationInfo } from '../../spec/load';
 import { describeSchemaError, refTo, type SchemaCompiler } from '../../spec/schemas';
@@ -16,7 +17,7 @@ function invalid(message: string, location: string): ApiError {
 
 /** Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. */
 export function readQuery(operation: OperationInfo, query: URLSearchParams): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
+  const values = safeDict<unknown>();
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
