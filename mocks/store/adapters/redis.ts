@@ -1,0 +1,241 @@
+import Redis, { ReplyError } from 'ioredis';
+import { StoreUnavailableError, type ClaimIndex, type Guard, type HitResult, type Read, type ReadResults, type StoragePort, type Write } from '../port';
+
+/**
+ * Guarded batch: every guard is checked, then every write applied, inside one script (Redis runs a script
+ * alone, so no other client's command falls between the check and the writes). ARGV[1] is JSON; keys are
+ * referenced by their position in KEYS.
+ */
+const COMMIT = `
+local spec = cjson.decode(ARGV[1])
+for _, g in ipairs(spec.g) do
+  local current
+  if g[2] ~= '' then current = redis.call('HGET', KEYS[g[1]], g[2]) else current = redis.call('GET', KEYS[g[1]]) end
+  if g[3] == 'absent' then
+    if current then return 0 end
+  elseif g[3] == 'present' then
+    if not current then return 0 end
+  elseif current ~= g[4] then
+    return 0
+  end
+end
+for _, w in ipairs(spec.w) do
+  local op, key = w[1], KEYS[w[2]]
+  if op == 'set' then
+    if w[4] ~= '' then redis.call('SET', key, w[3], 'PX', w[4]) else redis.call('SET', key, w[3]) end
+  elseif op == 'delete' then
+    redis.call('DEL', key)
+    if w[3] ~= '' then redis.call('ZREM', KEYS[w[3]], key) end
+  elseif op == 'hset' then
+    redis.call('HSET', key, w[3], w[4])
+  elseif op == 'hdelete' then
+    redis.call('HDEL', key, w[3])
+  elseif op == 'append' then
+    local values = w[3]
+    for i = 1, #values, 1000 do redis.call('RPUSH', key, unpack(values, i, math.min(i + 999, #values))) end
+    if w[4] ~= '' then redis.call('LTRIM', key, -tonumber(w[4]), -1) end
+  elseif op == 'expire' then
+    redis.call('PEXPIRE', key, w[3])
+  end
+end
+return 1
+`;
+
+/** Fixed-window counter: refuses at the limit without counting further; the first hit starts the window's TTL. */
+const HIT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count >= tonumber(ARGV[1]) then return {count, 0} end
+count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return {count, 1}
+`;
+
+/** SET NX PX, answering the value already there; with an index (a sorted set by claim time) it stays capped. */
+const CLAIM = `
+local existing = redis.call('GET', KEYS[1])
+if existing then return existing end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if #KEYS > 1 then
+  local time = redis.call('TIME')
+  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  redis.call('ZADD', KEYS[2], now, KEYS[1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]))
+  local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+  if over > 0 then
+    local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
+    for _, key in ipairs(oldest) do redis.call('DEL', key) end
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+end
+return false
+`;
+
+type Scripted = Redis & {
+  mockCommit(...args: (string | number)[]): Promise<number>;
+  mockHit(key: string, limit: number, ttlMs: number): Promise<[number, number]>;
+  mockClaim(...args: (string | number)[]): Promise<string | null>;
+};
+
+export type RedisPortOptions = {
+  url: string;
+  /** Put before every key, so several mocks can share one Redis (default `mock:`). */
+  prefix?: string;
+  /** A command not answered within this many ms fails (the request gets 503) rather than hang. */
+  commandTimeoutMs?: number;
+};
+
+/** Turns a failure of the connection into StoreUnavailableError (→ 503); an error Redis replied is a bug (→ 500). */
+function unavailable(error: unknown): never {
+  if (error instanceof ReplyError && !/^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)/.test((error as Error).message)) throw error;
+  throw new StoreUnavailableError(error);
+}
+
+const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+
+/**
+ * The Redis adapter (ioredis). Commands of concurrent requests are pipelined automatically; every operation of
+ * the port is one command or one script, so one round trip. With the connection down, commands fail at once
+ * (no offline queue, no silent retry) and the mock answers 503 until Redis is back; the client reconnects by itself.
+ */
+export async function createRedisPort(options: RedisPortOptions): Promise<StoragePort> {
+  const prefix = options.prefix ?? 'mock:';
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: options.commandTimeoutMs ?? 2_000,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
+  }) as Scripted;
+  let lastError = '';
+  client.on('error', (error: Error) => {
+    // Reported once per distinct failure, so a Redis that is down does not flood the log.
+    if (error.message !== lastError) process.stderr.write(`mock: redis: ${error.message}\n`);
+    lastError = error.message;
+  });
+  client.on('ready', () => {
+    if (lastError) process.stderr.write('mock: redis: connected again\n');
+    lastError = '';
+  });
+  client.defineCommand('mockCommit', { lua: COMMIT });
+  client.defineCommand('mockHit', { numberOfKeys: 1, lua: HIT });
+  client.defineCommand('mockClaim', { lua: CLAIM });
+  // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
+  await client.connect().catch(() => undefined);
+
+  const at = (key: string) => prefix + key;
+
+  return {
+    kind: 'redis',
+    async read<const R extends readonly Read[]>(reads: R) {
+      try {
+        if (reads.length === 1) return [await readOne(client, reads[0], at)] as ReadResults<R>;
+        const multi = client.multi();
+        for (const read of reads) {
+          if (read.op === 'get') multi.get(at(read.key));
+          else if (read.op === 'hget') multi.hget(at(read.key), read.field);
+          else if (read.op === 'hgetall') multi.hgetall(at(read.key));
+          else multi.lrange(at(read.key), 0, -1);
+        }
+        const results = (await multi.exec()) ?? [];
+        return results.map(([error, value]) => {
+          if (error) throw error;
+          return value;
+        }) as ReadResults<R>;
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async commit(writes: Write[], guards: Guard[] = []) {
+      const keys: string[] = [];
+      const positions = new Map<string, number>();
+      const ref = (key: string) => {
+        let position = positions.get(key);
+        if (position === undefined) positions.set(key, (position = keys.push(at(key))));
+        return position;
+      };
+      const spec = {
+        g: guards.map((g) => [ref(g.key), g.field ?? '', g.is, g.is === 'equals' ? g.value : '']),
+        w: writes.map((w) => {
+          switch (w.op) {
+            case 'set':
+              return ['set', ref(w.key), w.value, w.ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(w.ttlMs)))];
+            case 'delete':
+              return ['delete', ref(w.key), w.index === undefined ? '' : ref(w.index)];
+            case 'hset':
+              return ['hset', ref(w.key), w.field, w.value];
+            case 'hdelete':
+              return ['hdelete', ref(w.key), w.field];
+            case 'append':
+              return w.values.length === 0 ? ['noop', ref(w.key)] : ['append', ref(w.key), w.values, w.keepLast === undefined ? '' : String(w.keepLast)];
+            case 'expire':
+              return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
+          }
+        }),
+      };
+      try {
+        return (await client.mockCommit(keys.length, ...keys, JSON.stringify(spec))) === 1;
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
+      try {
+        const [count, allowed] = await client.mockHit(at(key), limit, Math.max(1, Math.ceil(ttlMs)));
+        return { count, allowed: allowed === 1 };
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
+      const ttl = Math.max(1, Math.ceil(ttlMs));
+      try {
+        return index
+          ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap)
+          : await client.mockClaim(1, at(key), value, ttl);
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async deleteByPrefix(keyPrefix: string) {
+      try {
+        let deleted = 0;
+        for await (const keys of client.scanStream({ match: `${globEscape(at(keyPrefix))}*`, count: 500 }) as AsyncIterable<string[]>) {
+          if (keys.length > 0) deleted += await client.unlink(...keys);
+        }
+        return deleted;
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async countByPrefix(keyPrefix: string) {
+      try {
+        let count = 0;
+        for await (const keys of client.scanStream({ match: `${globEscape(at(keyPrefix))}*`, count: 500 }) as AsyncIterable<string[]>) count += keys.length;
+        return count;
+      } catch (error) {
+        return unavailable(error);
+      }
+    },
+
+    async close() {
+      await client.quit().catch(() => undefined);
+      client.disconnect();
+    },
+  };
+}
+
+async function readOne(client: Redis, read: Read, at: (key: string) => string): Promise<unknown> {
+  if (read.op === 'get') return client.get(at(read.key));
+  if (read.op === 'hget') return client.hget(at(read.key), read.field);
+  if (read.op === 'hgetall') return client.hgetall(at(read.key));
+  return client.lrange(at(read.key), 0, -1);
+}

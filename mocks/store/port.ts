@@ -1,0 +1,72 @@
+/**
+ * The storage port: every piece of the mock's state (rate-limit windows, idempotency keys, workspaces, runs,
+ * downloads, OAuth grants) is kept through this one small interface. Two adapters implement it: in memory (the
+ * embedded default) and Redis (replicas sharing one state). Both pass the same contract suite
+ * (`adapters/contract.ts`). Atomicity lives in the adapter: a stage or a store never reads, decides and writes
+ * back; it hands the adapter a guarded batch (`commit`), a counter (`hit`) or a claim (`claim`).
+ *
+ * Values are strings (JSON), so both adapters copy on write and on read alike.
+ */
+
+export type Read =
+  | { op: 'get'; key: string }
+  | { op: 'hget'; key: string; field: string }
+  | { op: 'hgetall'; key: string }
+  | { op: 'list'; key: string };
+
+export type ReadResult<R extends Read> = R extends { op: 'get' | 'hget' } ? string | null : R extends { op: 'hgetall' } ? Record<string, string> : string[];
+export type ReadResults<R extends readonly Read[]> = { -readonly [I in keyof R]: ReadResult<R[I]> };
+
+export type Write =
+  /** `ttlMs` expires the key that long after this write (age bound); without it the key stays. */
+  | { op: 'set'; key: string; value: string; ttlMs?: number }
+  /** `index` also forgets the key in that claim index (a released claim no longer counts towards its cap). */
+  | { op: 'delete'; key: string; index?: string }
+  | { op: 'hset'; key: string; field: string; value: string }
+  | { op: 'hdelete'; key: string; field: string }
+  /** Appends to a list, keeping at most the `keepLast` newest items (count bound). */
+  | { op: 'append'; key: string; values: string[]; keepLast?: number }
+  | { op: 'expire'; key: string; ttlMs: number };
+
+/**
+ * A condition on one key (or hash field) checked atomically with the writes it guards: `absent`, `present`, or
+ * `equals` a value (compare-and-set).
+ */
+export type Guard = { key: string; field?: string } & ({ is: 'absent' } | { is: 'present' } | { is: 'equals'; value: string });
+
+/** Where a claimed key is remembered, so at most `cap` claims live under one index (oldest released first). */
+export type ClaimIndex = { key: string; cap: number };
+
+export type HitResult = { count: number; allowed: boolean };
+
+export interface StoragePort {
+  readonly kind: 'memory' | 'redis';
+  /** Reads many values in one round trip, as one consistent snapshot. Missing keys read as null, {} or []. */
+  read<const R extends readonly Read[]>(reads: R): Promise<ReadResults<R>>;
+  /** Applies every write, or none when a guard does not hold (then resolves false). One round trip. */
+  commit(writes: Write[], guards?: Guard[]): Promise<boolean>;
+  /**
+   * A fixed-window counter: counts one hit unless `limit` is reached, the key expiring `ttlMs` after its first
+   * hit. Concurrent hits from any number of processes get exactly `limit` allowed answers.
+   */
+  hit(key: string, limit: number, ttlMs: number): Promise<HitResult>;
+  /**
+   * Stores `value` under `key` for `ttlMs` only if the key is absent (SET NX). Resolves null when this call
+   * claimed it, else the value already there. With `index`, the claim is also remembered there and the oldest
+   * claims beyond `index.cap` are released (deleted), so a store of claims stays bounded by count and age.
+   */
+  claim(key: string, value: string, ttlMs: number, index?: ClaimIndex): Promise<string | null>;
+  /** Deletes every key starting with `prefix` (a workspace reset, tests); resolves the number deleted. */
+  deleteByPrefix(prefix: string): Promise<number>;
+  /** Counts keys starting with `prefix` (bounds, diagnostics). */
+  countByPrefix(prefix: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The port could not reach its backing store: the request is answered 503, never served from local state. */
+export class StoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The shared store is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'StoreUnavailableError';
+  }
+}
