@@ -13,6 +13,8 @@ import { loadSpec } from './spec/load';
 import { createRouter } from './spec/router';
 import { createSchemaCompiler } from './spec/schemas';
 import { createStore, type Store } from './store';
+import { createStoragePort } from './store/adapters';
+import type { StoragePort } from './store/port';
 import { CORS_HEADERS, renderError } from './stages/finish';
 import { createIdempotencyStore } from './stages/idempotency/store';
 import { createRateLimiter } from './stages/rate-limit/limiter';
@@ -31,6 +33,8 @@ export type MockOptions = Partial<MockConfig> & {
   warmPrism?: boolean;
   /** Checks every response against the spec and reports violations here (MOCK_CHECK_RESPONSES=1 logs them). */
   onContractViolation?: (violations: string[]) => void;
+  /** The storage port to keep state in (default: from `redisUrl`, else in memory). */
+  storagePort?: StoragePort;
 };
 
 export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; close(): Promise<void> };
@@ -43,13 +47,14 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const spec = await loadSpec(config.specPath);
+  const port = options.storagePort ?? (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
   const store = createStore({ seed: config.seed, now });
   let queryEngine: QueryEngine | undefined;
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
   const auth = () => (authServer === null ? (authServer = loadAuthServer({ issuer: config.authUrl ?? `${originOf()}/auth`, audience: originOf(), now })) : authServer);
   const prism = createPrismResponder(config.specPath, { seed: config.seed });
-  const limiter = createRateLimiter({ limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
+  const limiter = createRateLimiter({ port, limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
 
   const responseCheck = options.onContractViolation
     ? { validate: await createResponseValidator(config.specPath), report: options.onContractViolation }
@@ -63,7 +68,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     params: createSchemaCompiler(spec.document, { coerce: true }),
     body: createSchemaCompiler(spec.document),
     limiter,
-    idempotencyStore: createIdempotencyStore({ ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now }),
+    idempotencyStore: createIdempotencyStore({ port, ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now }),
     latencyMs: config.latencyMs,
     sleep,
     handlers: createHandlers({
@@ -125,6 +130,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     warm: () => prism.warm(),
     close: async () => {
       await queryEngine?.close();
+      // A port handed in by the caller is the caller's to close.
+      if (!options.storagePort) await port.close();
     },
   };
 }

@@ -16,6 +16,10 @@ export type MockConfig = {
   idempotencyTtlMs: number;
   idempotencyCapPerWorkspace: number;
   specPath: string;
+  /** redis://host:port/db: state shared by every replica on that Redis; unset, it lives in this process. */
+  redisUrl?: string;
+  /** Put before every Redis key, so several mocks can share one Redis. */
+  redisPrefix: string;
 };
 
 export const WORKSPACE_A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -34,6 +38,8 @@ export const DEFAULT_CONFIG: MockConfig = {
   authUrl: undefined,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   idempotencyCapPerWorkspace: 10_000,
+  redisUrl: undefined,
+  redisPrefix: 'mock:',
   specPath: require('node:path').join(__dirname, '..', 'spec', 'openapi.yaml'),
 };
 
@@ -71,5 +77,21 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     latencyMs: readNumber(env, 'MOCK_LATENCY_MS', DEFAULT_CONFIG.latencyMs, 0),
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
+    redisUrl: readRedisUrl(env),
+    redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
   };
+}
+
+/** MOCK_REDIS_URL must be a redis:// (or rediss://) URL: a typo is a start-up error, not a silent in-memory mock. */
+function readRedisUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const text = env.MOCK_REDIS_URL;
+  if (text === undefined || text === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) throw new Error(`MOCK_REDIS_URL: expected redis://host:port/db, got "${text}"`);
+  return text;
 }

@@ -25,6 +25,8 @@ export type Ctx = {
   caller?: Caller;
   authError?: ApiError;
   rateLimit?: RateLimitState;
+  /** The storage port could not be reached while answering (the answer is a 503). */
+  storeUnavailable?: boolean;
   /** Query and path parameters after validation, coerced to their declared types. */
   input?: { query: Record<string, unknown>; path: Record<string, unknown> };
 };

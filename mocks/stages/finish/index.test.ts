@@ -1,11 +1,26 @@
 import { ApiError } from '../../errors';
 import { makeCtx } from '../../testing/ctx';
+import { createMemoryPort } from '../../store/adapters/memory';
+import { StoreUnavailableError } from '../../store/port';
 import { createRateLimiter } from '../rate-limit/limiter';
 import { finishResponse, runBeforeSend } from '.';
 
-const limiter = createRateLimiter({ limit: 10, windowSeconds: 60, now: () => 0 });
+const limiter = createRateLimiter({ port: createMemoryPort(), limit: 10, windowSeconds: 60, now: () => 0 });
 
 describe('finish stage', () => {
+  it('should answer 503 in the error shape with the rate-limit headers it can compute when the store is unreachable', async () => {
+    const down = createMemoryPort();
+    down.read = async () => Promise.reject(new StoreUnavailableError(new Error('connection refused')));
+    const stage = finishResponse({ limiter: createRateLimiter({ port: down, limit: 10, windowSeconds: 60, now: () => 15_000 }) });
+    const response = await stage(makeCtx(), async () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ errorMessage: expect.stringContaining('retry'), reason: 'store_unavailable' });
+    expect(response.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '10', 'ratelimit-reset': '45', 'ratelimit-policy': '10;w=60', 'x-ratelimit-limit': '10', 'x-ratelimit-reset': '45' });
+    // The remaining quota is not known without the store: left out rather than guessed.
+    expect(response.headers).not.toHaveProperty('ratelimit-remaining');
+    expect(response.headers).not.toHaveProperty('ratelimit');
+  });
+
   it('should render a thrown ApiError in the contract shape with its headers and the rate-limit headers', async () => {
     const response = await finishResponse({ limiter })(makeCtx(), async () => {
       throw new ApiError(429, 'rate_limited', 'Slow down.', { retryAfter: 3 }, { 'retry-after': '3' });

@@ -1,8 +1,9 @@
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Stage } from '../../context';
 import type { MockHooks, MockResponse } from '../../types';
-import { writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
+import { writeKnownRateLimitHeaders, writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
 import { rateLimitKey } from '../rate-limit';
+import { StoreUnavailableError } from '../../store/port';
 
 const EXPOSED = [
   'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
@@ -17,7 +18,8 @@ export const CORS_HEADERS: Record<string, string> = {
 /** The one error serialiser (x-rules error-shape): anything thrown becomes the contract's error body. */
 export function renderError(error: unknown): MockResponse {
   const apiError = toApiError(error);
-  if (!(error instanceof ApiError)) process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
+  // An unreachable store is reported once by its adapter, not once per request.
+  if (!(error instanceof ApiError) && !(error instanceof StoreUnavailableError)) process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
   return jsonResponse(apiError.status, apiError.toBody(), apiError.headers);
 }
 
@@ -33,12 +35,15 @@ export function finishResponse(deps: { limiter: RateLimiter }): Stage {
     } catch (error) {
       response = renderError(error);
     }
-    const quota = ctx.rateLimit ?? deps.limiter.peek(rateLimitKey(ctx));
+    // Not counted yet (an answer before the rate-limit stage): read the count; with the store unreachable, only
+    // what the clock and the settings tell.
+    const quota = ctx.rateLimit ?? (response.status === 503 && ctx.storeUnavailable ? undefined : await deps.limiter.peek(rateLimitKey(ctx)).catch(() => undefined));
     // Responses are built fresh per request, so their headers are completed in place (this is the hot path).
     const headers = response.headers;
     headers['access-control-allow-origin'] = CORS_HEADERS['access-control-allow-origin'];
     headers['access-control-expose-headers'] = CORS_HEADERS['access-control-expose-headers'];
-    writeRateLimitHeaders(headers, quota);
+    if (quota) writeRateLimitHeaders(headers, quota);
+    else writeKnownRateLimitHeaders(headers, deps.limiter.withoutStore());
     // x-rules deprecation-sunset: every answer of a retiring operation says so.
     const retirement = ctx.route?.operation.retirement;
     if (retirement) {

@@ -2,6 +2,7 @@ import { ApiError } from '../../errors';
 import { makeCtx } from '../../testing/ctx';
 import type { MockResponse } from '../../types';
 import { canonicalJson, fingerprintRequest, idempotency } from '.';
+import { createMemoryPort } from '../../store/adapters/memory';
 import { createIdempotencyStore } from './store';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -15,7 +16,7 @@ function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Reco
 
 function setup(cap = 100) {
   let now = 0;
-  const store = createIdempotencyStore({ ttlMs: DAY, capPerWorkspace: cap, now: () => now });
+  const store = createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: cap, now: () => now });
   let created = 0;
   const handler = async (): Promise<MockResponse> => ({ status: 201, headers: { location: `/things/${++created}`, 'x-other': 'y' }, body: { n: created } });
   return { stage: idempotency({ store }), handler, created: () => created, advance: (ms: number) => (now += ms), store };
@@ -66,7 +67,7 @@ describe('idempotency', () => {
   it('should keep at most the cap of keys per workspace', async () => {
     const { stage, handler, store } = setup(3);
     for (let i = 0; i < 10; i++) await stage(post({ i }, `k${i}`), handler);
-    expect(store.size()).toBe(3);
+    expect(await store.size()).toBe(3);
   });
 
   it('should leave no trace of a failed request, so it can be retried with the same key', async () => {

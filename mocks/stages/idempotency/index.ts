@@ -43,7 +43,7 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
     }
     const workspaceUuid = ctx.caller!.workspaceUuid;
     const fingerprint = fingerprintRequest(req);
-    const found = deps.store.lookup(workspaceUuid, key, fingerprint);
+    const found = await deps.store.claim(workspaceUuid, key, fingerprint);
     if (found.kind !== 'new' && !found.sameRequest) {
       throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
     }
@@ -51,16 +51,16 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
       throw new ApiError(409, 'idempotency_key_in_use', 'Idempotency-Key: a request with this key is still running; retry later.');
     }
     if (found.kind === 'done') return found.response;
-    deps.store.begin(workspaceUuid, key, fingerprint);
+    const claim = found.claim!;
     let response;
     try {
       response = await next();
     } catch (error) {
-      deps.store.abandon(workspaceUuid, key);
+      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
       throw error;
     }
-    if (response.status < 400) deps.store.complete(workspaceUuid, key, response);
-    else deps.store.abandon(workspaceUuid, key);
+    if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response);
+    else await deps.store.abandon(workspaceUuid, key, claim);
     return response;
   };
 }

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { makeCtx } from '../../testing/ctx';
 import type { MockResponse } from '../../types';
 import { idempotency } from '.';
+import { createMemoryPort } from '../../store/adapters/memory';
 import { createIdempotencyStore } from './store';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -25,7 +26,7 @@ describe('idempotency model', () => {
     await fc.assert(
       fc.asyncProperty(ops, async (sequence: Op[]) => {
         let now = 0;
-        const stage = idempotency({ store: createIdempotencyStore({ ttlMs: DAY, capPerWorkspace: 1000, now: () => now }) });
+        const stage = idempotency({ store: createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: 1000, now: () => now }) });
         let created = 0;
         const handler = async (): Promise<MockResponse> => ({ status: 201, headers: {}, body: { n: ++created } });
         const model = new Map<string, { body: number; at: number; n: number }>();

@@ -1,6 +1,9 @@
 import type { MockResponse } from '../../types';
+import type { StoragePort } from '../../store/port';
 
-type Entry = { fingerprint: string; expiresAt: number; response?: { status: number; headers: Record<string, string>; bodyText?: string } };
+type StoredResponse = { status: number; headers: Record<string, string>; bodyText?: string };
+/** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */
+type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
 export type IdempotencyLookup =
   | { kind: 'new' }
@@ -10,58 +13,60 @@ export type IdempotencyLookup =
 /** Response headers worth replaying; rate-limit headers are not, they are fresh on every answer. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
 
+/** An in-flight key whose request never finishes (its process died) is released after this long at most. */
+const IN_FLIGHT_LEASE_MS = 10 * 60_000;
+
+let owners = 0;
+
 /**
- * Keys per workspace, each expiring after `ttlMs`, at most `capPerWorkspace` per workspace (oldest evicted).
- * Map insertion order is creation order and the lifetime is constant, so expired keys sit at the front.
+ * Keys per workspace in the storage port, each expiring `ttlMs` after its first use (the store's own TTL: in
+ * Redis, the key's expiry), at most `capPerWorkspace` per workspace (oldest released first). A key is claimed
+ * atomically (SET NX), so of concurrent requests with one key, on any number of replicas, exactly one runs;
+ * the others see it in flight (409) or done (replay).
  */
-export function createIdempotencyStore(options: { ttlMs: number; capPerWorkspace: number; now: () => number }) {
-  const workspaces = new Map<string, Map<string, Entry>>();
-
-  const keysOf = (workspaceUuid: string) => {
-    let keys = workspaces.get(workspaceUuid);
-    if (!keys) workspaces.set(workspaceUuid, (keys = new Map()));
-    return keys;
-  };
-
-  const evict = (keys: Map<string, Entry>, now: number) => {
-    for (const [key, entry] of keys) {
-      if (entry.expiresAt > now && keys.size <= options.capPerWorkspace) break;
-      keys.delete(key);
-    }
-  };
+export function createIdempotencyStore(options: { port: StoragePort; ttlMs: number; capPerWorkspace: number; now: () => number }) {
+  const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
+  const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
+  // Identifies the request that claimed a key, so only it can complete or release that claim.
+  const newOwner = () => `${process.pid}.${Date.now().toString(36)}.${++owners}`;
 
   return {
-    lookup(workspaceUuid: string, key: string, fingerprint: string): IdempotencyLookup {
-      const keys = keysOf(workspaceUuid);
-      evict(keys, options.now());
-      const entry = keys.get(key);
-      if (!entry) return { kind: 'new' };
-      const sameRequest = entry.fingerprint === fingerprint;
-      if (!entry.response) return { kind: 'in-flight', sameRequest };
-      const { status, headers, bodyText } = entry.response;
+    /**
+     * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
+     * `complete` or `abandon` it with the returned claim.
+     */
+    async claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup & { claim?: string }> {
+      const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
+      const text = JSON.stringify(entry);
+      const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
+      const existing = await options.port.claim(keyOf(workspaceUuid, key), text, lease, { key: indexOf(workspaceUuid), cap: options.capPerWorkspace });
+      if (existing === null) return { kind: 'new', claim: text };
+      const found = JSON.parse(existing) as Entry;
+      const sameRequest = found.fingerprint === fingerprint;
+      if (!found.response) return { kind: 'in-flight', sameRequest };
+      const { status, headers, bodyText } = found.response;
       return { kind: 'done', sameRequest, response: { status, headers: { ...headers }, body: bodyText === undefined ? undefined : JSON.parse(bodyText) } };
     },
-    begin(workspaceUuid: string, key: string, fingerprint: string): void {
-      const keys = keysOf(workspaceUuid);
-      keys.set(key, { fingerprint, expiresAt: options.now() + options.ttlMs });
-      evict(keys, options.now());
-    },
-    /** Stores a copy: later changes to the resource must not change what a replay answers. */
-    complete(workspaceUuid: string, key: string, response: MockResponse): void {
-      const entry = workspaces.get(workspaceUuid)?.get(key);
-      if (!entry) return;
+    /** Stores a copy (later changes to the resource must not change what a replay answers), kept until the key expires. */
+    async complete(workspaceUuid: string, key: string, claim: string, response: MockResponse): Promise<void> {
+      const entry = JSON.parse(claim) as Entry;
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS) if (response.headers[name] !== undefined) headers[name] = response.headers[name];
       entry.response = { status: response.status, headers, bodyText: response.body === undefined ? undefined : JSON.stringify(response.body) };
+      const ttlMs = entry.expiresAt - options.now();
+      const storageKey = keyOf(workspaceUuid, key);
+      // Only while the claim is still this request's: a key released meanwhile (cap, lease) is not brought back.
+      const writes = ttlMs > 0 ? [{ op: 'set' as const, key: storageKey, value: JSON.stringify(entry), ttlMs }] : [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }];
+      await options.port.commit(writes, [{ key: storageKey, is: 'equals', value: claim }]);
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
-    abandon(workspaceUuid: string, key: string): void {
-      workspaces.get(workspaceUuid)?.delete(key);
+    async abandon(workspaceUuid: string, key: string, claim: string): Promise<void> {
+      const storageKey = keyOf(workspaceUuid, key);
+      await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], [{ key: storageKey, is: 'equals', value: claim }]);
     },
-    size(): number {
-      let total = 0;
-      for (const keys of workspaces.values()) total += keys.size;
-      return total;
+    /** Keys currently kept (tests, diagnostics). */
+    async size(): Promise<number> {
+      return options.port.countByPrefix('idem:');
     },
   };
 }

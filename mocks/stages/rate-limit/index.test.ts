@@ -1,25 +1,27 @@
 import { makeCtx, okNext } from '../../testing/ctx';
 import { rateLimit, rateLimitKey } from '.';
+import { createMemoryPort } from '../../store/adapters/memory';
 import { createRateLimiter, rateLimitHeaders } from './limiter';
 
 describe('rate limiter', () => {
-  it('should allow exactly the limit in a window, then reset with the next window', () => {
+  it('should allow exactly the limit in a window, then reset with the next window', async () => {
     let now = 60_000 * 10 + 15_000;
-    const limiter = createRateLimiter({ limit: 3, windowSeconds: 60, now: () => now });
-    const states = Array.from({ length: 5 }, () => limiter.consume('workspace:a'));
+    const limiter = createRateLimiter({ port: createMemoryPort(), limit: 3, windowSeconds: 60, now: () => now });
+    const states = [];
+    for (let i = 0; i < 5; i++) states.push(await limiter.consume('workspace:a'));
     expect(states.map((s) => s.allowed)).toEqual([true, true, true, false, false]);
     expect(states.map((s) => s.remaining)).toEqual([2, 1, 0, 0, 0]);
     expect(states[3].resetSeconds).toBe(45);
     now += 45_000;
-    expect(limiter.consume('workspace:a')).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
+    expect(await limiter.consume('workspace:a')).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 60 });
   });
 
-  it('should count buckets apart and peek without counting', () => {
-    const limiter = createRateLimiter({ limit: 2, windowSeconds: 10, now: () => 0 });
-    limiter.consume('workspace:a');
-    expect(limiter.peek('workspace:a').remaining).toBe(1);
-    expect(limiter.peek('workspace:a').remaining).toBe(1);
-    expect(limiter.consume('workspace:b').remaining).toBe(1);
+  it('should count buckets apart and peek without counting', async () => {
+    const limiter = createRateLimiter({ port: createMemoryPort(), limit: 2, windowSeconds: 10, now: () => 0 });
+    await limiter.consume('workspace:a');
+    expect((await limiter.peek('workspace:a')).remaining).toBe(1);
+    expect((await limiter.peek('workspace:a')).remaining).toBe(1);
+    expect((await limiter.consume('workspace:b')).remaining).toBe(1);
   });
 
   it('should render the eight headers of the contract', () => {
@@ -38,7 +40,7 @@ describe('rate limiter', () => {
 
 describe('rate-limit stage', () => {
   it('should answer 429 with Retry-After and retryAfter over the limit', async () => {
-    const limiter = createRateLimiter({ limit: 1, windowSeconds: 30, now: () => 0 });
+    const limiter = createRateLimiter({ port: createMemoryPort(), limit: 1, windowSeconds: 30, now: () => 0 });
     const stage = rateLimit({ limiter });
     const ctx = () => Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } });
     await stage(ctx(), okNext());

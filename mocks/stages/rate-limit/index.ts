@@ -10,7 +10,7 @@ export function rateLimitKey(ctx: Ctx): string {
 /** x-rules ratelimit-429-retry-after: over the limit → 429 with Retry-After and retryAfter in the body. */
 export function rateLimit(deps: { limiter: RateLimiter }): Stage {
   return async (ctx, next) => {
-    const state = deps.limiter.consume(rateLimitKey(ctx));
+    const state = await deps.limiter.consume(rateLimitKey(ctx));
     ctx.rateLimit = state;
     // A caller without a valid credential is counted (its headers show its quota) but always gets the 401 the
     // contract states, so a client with an expired token is sent to log in again rather than to back off.

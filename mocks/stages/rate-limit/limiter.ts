@@ -1,19 +1,18 @@
 /** What the headers report about one bucket at the moment of a request. */
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; windowSeconds: number; allowed: boolean };
 
-type Bucket = { windowStart: number; count: number };
+import type { StoragePort } from '../../store/port';
 
 /**
- * Fixed windows aligned to the clock, one counter per bucket (a workspace, or a client address for
- * callers without a valid credential). Counting is synchronous, so N parallel requests against a limit
- * L get exactly L successes.
+ * Fixed windows aligned to the clock, one counter per bucket (a workspace, or a client address for callers
+ * without a valid credential), kept in the storage port: the counter's key names its window, and the port
+ * counts atomically (in Redis, one script), so N parallel requests against a limit L get exactly L successes
+ * however many replicas share the store. Each counter expires with its window.
  */
-export function createRateLimiter(options: { limit: number; windowSeconds: number; now: () => number }) {
+export function createRateLimiter(options: { port: StoragePort; limit: number; windowSeconds: number; now: () => number }) {
   const windowMs = options.windowSeconds * 1000;
-  const buckets = new Map<string, Bucket>();
-  let sweptWindow = 0;
-
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
+  const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
 
   const stateOf = (count: number, windowStart: number, now: number, allowed: boolean): RateLimitState => ({
     limit: options.limit,
@@ -23,40 +22,45 @@ export function createRateLimiter(options: { limit: number; windowSeconds: numbe
     allowed,
   });
 
-  /** Stale buckets are dropped once per window, so per-address buckets cannot pile up. */
-  const sweep = (windowStart: number) => {
-    if (windowStart === sweptWindow) return;
-    sweptWindow = windowStart;
-    for (const [key, bucket] of buckets) if (bucket.windowStart !== windowStart) buckets.delete(key);
-  };
-
   return {
     /** Counts one request; over the limit the request is refused and not counted further. */
-    consume(key: string): RateLimitState {
+    async consume(bucket: string): Promise<RateLimitState> {
       const now = options.now();
       const windowStart = windowStartAt(now);
-      sweep(windowStart);
-      let bucket = buckets.get(key);
-      if (!bucket || bucket.windowStart !== windowStart) {
-        bucket = { windowStart, count: 0 };
-        buckets.set(key, bucket);
-      }
-      if (bucket.count >= options.limit) return stateOf(bucket.count, windowStart, now, false);
-      bucket.count += 1;
-      return stateOf(bucket.count, windowStart, now, true);
+      // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
+      const { count, allowed } = await options.port.hit(keyOf(bucket, windowStart), options.limit, windowStart + windowMs - now + 1_000);
+      return stateOf(count, windowStart, now, allowed);
     },
     /** The bucket's state without counting: for answers given before the request was counted (e.g. 413). */
-    peek(key: string): RateLimitState {
+    async peek(bucket: string): Promise<RateLimitState> {
       const now = options.now();
       const windowStart = windowStartAt(now);
-      const bucket = buckets.get(key);
-      const count = bucket && bucket.windowStart === windowStart ? bucket.count : 0;
-      return stateOf(count, windowStart, now, count < options.limit);
+      const [count] = await options.port.read([{ op: 'get', key: keyOf(bucket, windowStart) }]);
+      const used = Number(count ?? 0);
+      return stateOf(used, windowStart, now, used < options.limit);
+    },
+    /** What is known without the store (limit, window, reset): for answers given while the store is unreachable. */
+    withoutStore(): Omit<RateLimitState, 'remaining' | 'allowed'> {
+      const now = options.now();
+      const { remaining: _r, allowed: _a, ...known } = stateOf(0, windowStartAt(now), now, true);
+      return known;
     },
   };
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
+
+/**
+ * The headers that need no count, for an answer given while the store is unreachable: RateLimit and the two
+ * Remaining headers are left out rather than guessed.
+ */
+export function writeKnownRateLimitHeaders(headers: Record<string, string>, known: Omit<RateLimitState, 'remaining' | 'allowed'>): void {
+  headers['ratelimit-limit'] = String(known.limit);
+  headers['ratelimit-reset'] = String(known.resetSeconds);
+  headers['ratelimit-policy'] = `${known.limit};w=${known.windowSeconds}`;
+  headers['x-ratelimit-limit'] = String(known.limit);
+  headers['x-ratelimit-reset'] = String(known.resetSeconds);
+}
 
 /** x-rules ratelimit-headers-every-response: the eight headers, in the contract's spelling. */
 export function writeRateLimitHeaders(headers: Record<string, string>, state: RateLimitState): void {
