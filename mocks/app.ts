@@ -1,3 +1,4 @@
+import { formatViolation, loadContract, type ObservedResponse } from '../spec/lib';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
@@ -8,10 +9,6 @@ import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
 import { createPipeline } from './pipeline';
 import { createPrismResponder } from './prism';
-import { createResponseValidator } from './spec/contract';
-import { loadSpec } from './spec/load';
-import { createRouter } from './spec/router';
-import { createSchemaCompiler } from './spec/schemas';
 import { createStore, type Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
@@ -46,27 +43,29 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const config: MockConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const spec = await loadSpec(config.specPath);
+  // The contract is read once, here, and handed to everything that needs it.
+  const contract = loadContract(config.specPath);
+  const basePath = contract.basePath;
   const port = options.storagePort ?? (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
   const store = createStore({ seed: config.seed, now });
   let queryEngine: QueryEngine | undefined;
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
   const auth = () => (authServer === null ? (authServer = loadAuthServer({ issuer: config.authUrl ?? `${originOf()}/auth`, audience: originOf(), now })) : authServer);
-  const prism = createPrismResponder(config.specPath, { seed: config.seed });
+  const prism = createPrismResponder(contract.document, { seed: config.seed });
   const limiter = createRateLimiter({ port, limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
 
   const responseCheck = options.onContractViolation
-    ? { validate: await createResponseValidator(config.specPath), report: options.onContractViolation }
+    ? { validate: (observed: ObservedResponse) => contract.validateResponse(observed).map((v) => formatViolation(observed, v)), report: options.onContractViolation }
     : undefined;
   const pipeline = createPipeline({
     responseCheck,
     bodyLimitBytes: config.bodyLimitBytes,
-    matchRoute: createRouter(spec.operations),
+    route: contract.route,
     tokens: config.tokens,
     verifyAccessToken: (token) => auth()?.verifyAccessToken(token) ?? null,
-    params: createSchemaCompiler(spec.document, { coerce: true }),
-    body: createSchemaCompiler(spec.document),
+    params: contract.schemas({ coerce: true }),
+    body: contract.schemas(),
     limiter,
     idempotencyStore: createIdempotencyStore({ port, ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now }),
     latencyMs: config.latencyMs,
@@ -76,7 +75,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       now,
       sleep,
       runDurationMs: config.runDurationMs,
-      basePath: spec.basePath,
+      basePath: basePath,
       queryEngine: async () => (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
     }),
     prism,
@@ -94,14 +93,14 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const pathname = url.pathname;
-    const inBase = pathname === spec.basePath || pathname.startsWith(`${spec.basePath}/`);
+    const inBase = pathname === basePath || pathname.startsWith(`${basePath}/`);
     if (!inBase && pathname.startsWith(DOWNLOADS) && (req.method === 'GET' || req.method === 'HEAD')) {
       return serveDownload(req, res, pathname.slice(DOWNLOADS.length));
     }
     const authServer = inBase ? undefined : auth();
     const served = authServer ? authServer.handle(req, res, url) : Promise.resolve(false);
     served
-      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(spec.basePath.length) || '/' : pathname, !inBase)))
+      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(basePath.length) || '/' : pathname, !inBase)))
       .catch((error) => {
         if (!res.headersSent) serialise(res, renderError(error), req.method ?? 'GET');
         else res.destroy();

@@ -1,6 +1,6 @@
 import type { ApiError } from './errors';
 import type { Caller, MockRequest, MockResponse } from './types';
-import type { RouteMatch } from './spec/router';
+import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
 
 /** Where the request came from: the node request in the server, a plain object in unit tests. */
@@ -30,6 +30,9 @@ export type Ctx = {
   /** Query and path parameters after validation, coerced to their declared types. */
   input?: { query: Record<string, unknown>; path: Record<string, unknown> };
 };
+
+/** The operation a request was routed to, with its path parameters (decoded). */
+export type RouteMatch = { operation: Operation; params: Record<string, string> };
 
 export type Next = () => Promise<MockResponse>;
 /** A stage answers (returns a response, or throws ApiError) or passes on by calling next. */

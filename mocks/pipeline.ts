@@ -1,8 +1,7 @@
 import { compose, type Ctx, type Stage } from './context';
 import type { MockHooks, MockResponse } from './types';
 import { finishResponse, answerPreflight, runBeforeSend } from './stages/finish';
-import { checkResponse } from './stages/check-response';
-import type { ResponseValidator } from './spec/contract';
+import { checkResponse, type ResponseValidator } from './stages/check-response';
 import { parse, type ParseDeps } from './stages/parse';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';

@@ -21,14 +21,15 @@ function toApiError(error: any): ApiError {
  * and operations without a stateful handler get spec-shaped answers. Loaded on first use (or `warm()`), so it
  * never delays start-up.
  */
-export function createPrismResponder(specPath: string, options: { seed: number }) {
+export function createPrismResponder(document: object, options: { seed: number }) {
   let loading: Promise<Loaded> | undefined;
 
   const load = (): Promise<Loaded> =>
     (loading ??= (async () => {
       const prism: PrismModule = await import('@stoplight/prism-http');
       const { createLogger } = await import('@stoplight/prism-core');
-      const list = await prism.getHttpOperationsFromSpec(specPath);
+      // Prism dereferences in place: it gets its own copy of the bundled document.
+      const list = await prism.getHttpOperationsFromSpec(structuredClone(document));
       const operations = new Map(list.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
       const instance = prism.createInstance(
         { checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false, mock: { dynamic: false } },
@@ -44,7 +45,7 @@ export function createPrismResponder(specPath: string, options: { seed: number }
     async respond(ctx: Ctx, preferences: Preferences): Promise<MockResponse> {
       const { operations, request } = await load();
       const operation = ctx.route!.operation;
-      const prismOperation = operations.get(`${operation.method} ${operation.pathTemplate}`);
+      const prismOperation = operations.get(`${operation.method} ${operation.path}`);
       if (!prismOperation) throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);
       const query = safeDict<string[]>();
       for (const [name, value] of ctx.req.query) (query[name] ??= []).push(value);

@@ -1,6 +1,4 @@
-import { loadSpec } from '../spec/load';
-import { createSchemaCompiler, describeSchemaError } from '../spec/schemas';
-import { SPEC_PATH } from '../testing/client';
+import { describeSchemaError, loadContract } from '../../spec/lib';
 import { WORKSPACE_A, WORKSPACE_B } from '../config';
 import { createStore } from '.';
 import { seedWorkspace } from './seed';
@@ -13,8 +11,7 @@ describe('seed data', () => {
   });
 
   it.each([WORKSPACE_A, WORKSPACE_B])('should validate against the spec for every resource of workspace %s', async (workspaceUuid) => {
-    const spec = await loadSpec(SPEC_PATH);
-    const compiler = createSchemaCompiler(spec.document);
+    const compiler = loadContract().schemas();
     const state = seedWorkspace(workspaceUuid, 1);
     const check = (schema: string, values: unknown[]) => {
       const validate = compiler.at(`#/components/schemas/${schema}`);

@@ -1,22 +1,20 @@
 import { join } from 'node:path';
 import { safeDict } from '../safety/dict';
 import { startMock, type MockOptions, type RunningMock } from '../app';
-import { createResponseValidator, type ResponseValidator } from '../spec/contract';
+import { formatViolation, loadContract } from '../../spec/lib';
 
 export const SPEC_PATH = join(__dirname, '..', '..', 'spec', 'openapi.yaml');
 
 export type CallOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; query?: string };
 export type CallResult = { status: number; headers: Record<string, string>; body: any };
 
-let validator: Promise<ResponseValidator> | undefined;
 
 /**
  * Starts a mock on an ephemeral port and returns a client whose every response is checked against the spec;
  * a violation throws, so the test that received it fails (x-rules response-conformance).
  */
 export async function startCheckedMock(options: MockOptions = {}) {
-  validator ??= createResponseValidator(SPEC_PATH);
-  const validate = await validator;
+  const contract = loadContract(SPEC_PATH);
   // The mock checks its own answers too (check-response stage), so a violation the client cannot see still fails.
   const serverViolations: string[] = [];
   const mock: RunningMock = await startMock({ port: 0, onContractViolation: (v) => serverViolations.push(...v), ...options });
@@ -34,7 +32,8 @@ export async function startCheckedMock(options: MockOptions = {}) {
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
     const result: CallResult = { status: response.status, headers: readHeaders(response.headers), body: text ? JSON.parse(text) : undefined };
-    const violations = validate({ method, path, status: result.status, headers: result.headers, body: result.body });
+    const observed = { method, path, status: result.status, headers: result.headers, body: result.body };
+    const violations = contract.validateResponse(observed).map((v) => formatViolation(observed, v));
     if (violations.length > 0) throw new Error(`response breaks the contract:\n${violations.join('\n')}`);
     return result;
   }

@@ -48,7 +48,6 @@ const NOT_YET_MIGRATED = new Set([
   'generators/arbitraries/dereference-spec.ts',
   'generators/typed-client.test.ts',
   'mocks/query/tables.test.ts',
-  'mocks/spec/load.ts',
   'scripts/lib/diff/diff.test.ts',
   'scripts/lib/lint/locate.ts',
   'scripts/lib/spec/dereference.ts',

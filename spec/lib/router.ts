@@ -76,7 +76,8 @@ export function createRouter(operations: readonly Operation[]): Router {
       if (!found) continue;
       const operation = template.byMethod.get(method);
       if (operation) {
-        const params: Record<string, string> = {};
+        // Null prototype: a parameter value never meets Object.prototype's keys.
+        const params: Record<string, string> = Object.create(null);
         template.names.forEach((name, i) => (params[name] = safeDecode(found[i + 1])));
         return { kind: 'match', operation, params };
       }

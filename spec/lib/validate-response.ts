@@ -44,10 +44,9 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type === 'application/json' || type.endsWith('+json');
 }
 
-function lowerCaseKeys(headers: Record<string, string | undefined>): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
-  return out;
+/** Header names are the other side's (a server under test may send `__proto__`): a Map, not an object. */
+function lowerCaseKeys(headers: Record<string, string | undefined>): Map<string, string | undefined> {
+  return new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
 export type ResponseValidatorDeps = { route: Router; schemas: SchemaSet; rateLimitHeaders: readonly string[] };
@@ -59,8 +58,8 @@ export function createResponseValidator(deps: ResponseValidatorDeps): (observed:
     const route = deps.route(observed.method, observed.path);
     const checkBody = (schemaPointer: string, base: Partial<Violation>) => {
       if (observed.method.toUpperCase() === 'HEAD') return;
-      if (!isJsonContentType(headers['content-type'])) {
-        violations.push({ ...base, kind: 'not-json', message: `Content-Type is ${headers['content-type'] ?? 'absent'}, not JSON`, expected: 'application/json', received: headers['content-type'] ?? 'absent' });
+      if (!isJsonContentType(headers.get('content-type'))) {
+        violations.push({ ...base, kind: 'not-json', message: `Content-Type is ${headers.get('content-type') ?? 'absent'}, not JSON`, expected: 'application/json', received: headers.get('content-type') ?? 'absent' });
         return;
       }
       if (observed.body === undefined) {
@@ -77,7 +76,7 @@ export function createResponseValidator(deps: ResponseValidatorDeps): (observed:
 
     if (route.kind !== 'match') {
       for (const name of deps.rateLimitHeaders) {
-        if (headers[name.toLowerCase()] === undefined) violations.push({ kind: 'missing-header', header: name, message: `header ${name} is missing`, expected: `${name} present`, received: 'absent' });
+        if (headers.get(name.toLowerCase()) === undefined) violations.push({ kind: 'missing-header', header: name, message: `header ${name} is missing`, expected: `${name} present`, received: 'absent' });
       }
       if (observed.status < 400) {
         violations.push({ kind: 'unknown-route', message: `a path the contract does not have answered ${observed.status}`, expected: '404 or 405 in the error shape', received: String(observed.status) });
@@ -94,7 +93,7 @@ export function createResponseValidator(deps: ResponseValidatorDeps): (observed:
     const { response } = declared;
     const base = { operationId: operation.operationId, responseKey: response.key };
     for (const header of Object.values(response.headers)) {
-      const value = headers[header.name.toLowerCase()];
+      const value = headers.get(header.name.toLowerCase());
       if (value === undefined) {
         if (header.required) violations.push({ ...base, kind: 'missing-header', header: header.name, message: `required header ${header.name} is missing`, expected: `${header.name} present`, received: 'absent' });
         continue;

@@ -1,5 +1,8 @@
+import type { ObservedResponse } from '../../../spec/lib';
 import type { Stage } from '../../context';
-import type { ResponseValidator } from '../../spec/contract';
+
+/** One line per violation (see Contract.validateResponse and formatViolation). */
+export type ResponseValidator = (observed: ObservedResponse) => string[];
 
 /**
  * Development aid (x-rules response-conformance): checks each finished response against the spec and reports

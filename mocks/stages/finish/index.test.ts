@@ -51,7 +51,7 @@ describe('finish stage', () => {
 
   it('should mark every answer of a deprecated operation with Deprecation and Sunset', async () => {
     const ctx = makeCtx();
-    ctx.route = { operation: { retirement: { deprecation: '@1798761600', sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' } } as never, params: {} };
+    ctx.route = { operation: { retirement: { deprecation: new Date('2027-01-01T00:00:00Z'), sunset: new Date('2027-07-02T00:00:00Z') } } as never, params: {} };
     const response = await finishResponse({ limiter })(ctx, async () => {
       throw new ApiError(404, 'not_found', 'No such thing.');
     });

@@ -1,3 +1,4 @@
+import { retirementHeaderValues } from '../../../spec/lib';
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Stage } from '../../context';
 import type { MockHooks, MockResponse } from '../../types';
@@ -45,7 +46,7 @@ export function finishResponse(deps: { limiter: RateLimiter }): Stage {
     if (quota) writeRateLimitHeaders(headers, quota);
     else writeKnownRateLimitHeaders(headers, deps.limiter.withoutStore());
     // x-rules deprecation-sunset: every answer of a retiring operation says so.
-    const retirement = ctx.route?.operation.retirement;
+    const retirement = retirementHeaderValues(ctx.route?.operation.retirement);
     if (retirement) {
       headers.deprecation = retirement.deprecation;
       if (retirement.sunset) headers.sunset = retirement.sunset;

@@ -1,13 +1,13 @@
-import { ApiError } from '../../errors';
+import type { RouteResult } from '../../../spec/lib';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { parse } from '.';
 
-const matchRoute = (method: string, path: string) => {
-  if (path === '/things' && method === 'POST') return { operation: { operationId: 'createThing', requestBody: { required: true, contentTypes: ['application/json'], pointer: '' } } as never, params: {} };
-  if (path === '/things') return { operation: { operationId: 'listThings' } as never, params: {} };
-  throw new ApiError(404, 'not_found', `No operation at ${method} ${path}.`);
+const route = (method: string, path: string): RouteResult => {
+  if (path === '/things' && method === 'POST') return { kind: 'match', operation: { operationId: 'createThing', requestBody: { required: true, contentTypes: ['application/json'], pointer: '' } } as never, params: {} };
+  if (path === '/things') return { kind: 'match', operation: { operationId: 'listThings' } as never, params: {} };
+  return { kind: 'not-found' };
 };
-const stage = parse({ bodyLimitBytes: 16, matchRoute });
+const stage = parse({ bodyLimitBytes: 16, route });
 
 describe('parse stage', () => {
   it('should read and decode a JSON body and find the operation', async () => {

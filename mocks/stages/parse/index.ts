@@ -1,8 +1,8 @@
 import { ApiError } from '../../errors';
+import type { Router } from '../../../spec/lib';
 import type { Stage } from '../../context';
-import type { RouteMatch } from '../../spec/router';
 
-export type ParseDeps = { bodyLimitBytes: number; matchRoute: (method: string, path: string) => RouteMatch };
+export type ParseDeps = { bodyLimitBytes: number; route: Router };
 
 /**
  * Reads the body (413 beyond the limit), decodes JSON and finds the operation. Malformed JSON and unknown
@@ -11,12 +11,13 @@ export type ParseDeps = { bodyLimitBytes: number; matchRoute: (method: string, p
 export function parse(deps: ParseDeps): Stage {
   return async (ctx, next) => {
     const { req } = ctx;
-    try {
-      if (ctx.outsideBase) throw new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
-      ctx.route = deps.matchRoute(req.method, req.path);
-      req.operationId = ctx.route.operation.operationId;
-    } catch (error) {
-      ctx.routeError = error as ApiError;
+    if (ctx.outsideBase) ctx.routeError = new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
+    else {
+      const found = deps.route(req.method, req.path);
+      if (found.kind === 'match') {
+        ctx.route = { operation: found.operation, params: found.params };
+        req.operationId = found.operation.operationId;
+      } else ctx.routeError = routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined);
     }
     const declared = Number(req.headers['content-length']);
     // Most requests (every GET) carry no body: skip the stream machinery for them.
@@ -40,6 +41,14 @@ export function parse(deps: ParseDeps): Stage {
     }
     return next();
   };
+}
+
+/** 404 for a path the contract does not have, 405 with Allow for a method it does not declare there. */
+function routeError(method: string, path: string, allow: string[] | undefined): ApiError {
+  const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  if (!allow) return new ApiError(404, 'not_found', `No operation at ${method} ${normalised}.`);
+  const list = allow.join(', ');
+  return new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed on ${normalised}; allowed: ${list}.`, {}, { allow: list });
 }
 
 function isJson(contentType: string | undefined): boolean {

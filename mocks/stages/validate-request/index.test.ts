@@ -1,14 +1,15 @@
-import { loadSpec } from '../../spec/load';
-import { createRouter } from '../../spec/router';
-import { createSchemaCompiler } from '../../spec/schemas';
-import { SPEC_PATH } from '../../testing/client';
+import { loadContract } from '../../../spec/lib';
+import type { RouteMatch } from '../../context';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { validateRequest } from '.';
 
 async function setup() {
-  const spec = await loadSpec(SPEC_PATH);
-  const stage = validateRequest({ params: createSchemaCompiler(spec.document, { coerce: true }), body: createSchemaCompiler(spec.document) });
-  const matchRoute = createRouter(spec.operations);
+  const contract = loadContract();
+  const stage = validateRequest({ params: contract.schemas({ coerce: true }), body: contract.schemas() });
+  const matchRoute = (method: string, path: string): RouteMatch | undefined => {
+    const found = contract.route(method, path);
+    return found.kind === 'match' ? found : undefined;
+  };
   return (method: string, path: string, init: { query?: string; body?: unknown } = {}) => {
     const ctx = makeCtx({ method, path, query: init.query });
     ctx.route = matchRoute(method, path);

@@ -2,11 +2,10 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { ApiError } from '../../errors';
 import { safeDict } from '../../safety/dict';
 import type { Ctx, Stage } from '../../context';
-import { escapePointer, type OperationInfo } from '../../spec/load';
-import { describeSchemaError, refTo, type SchemaCompiler } from '../../spec/schemas';
+import { describeSchemaError, isJsonContentType, refTo, type Operation, type SchemaSet } from '../../../spec/lib';
 
 /** `params` coerces query/path/header strings to their declared types; `body` does not coerce. */
-export type ValidateRequestDeps = { params: SchemaCompiler; body: SchemaCompiler };
+export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
 
 type Location = 'query' | 'path' | 'header';
 type OperationValidators = { [L in Location]?: ValidateFunction } & { body?: ValidateFunction; jsonBody: boolean };
@@ -16,7 +15,7 @@ function invalid(message: string, location: string): ApiError {
 }
 
 /** Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. */
-export function readQuery(operation: OperationInfo, query: URLSearchParams): Record<string, unknown> {
+export function readQuery(operation: Operation, query: URLSearchParams): Record<string, unknown> {
   const values = safeDict<unknown>();
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
@@ -27,7 +26,7 @@ export function readQuery(operation: OperationInfo, query: URLSearchParams): Rec
   return values;
 }
 
-function compileOperation(operation: OperationInfo, deps: ValidateRequestDeps): OperationValidators {
+function compileOperation(operation: Operation, deps: ValidateRequestDeps): OperationValidators {
   const validators: OperationValidators = { jsonBody: false };
   for (const location of ['query', 'path', 'header'] as Location[]) {
     const declared = operation.parameters.filter((p) => p.in === location);
@@ -35,21 +34,20 @@ function compileOperation(operation: OperationInfo, deps: ValidateRequestDeps): 
     const name = (n: string) => (location === 'header' ? n.toLowerCase() : n);
     validators[location] = deps.params.compile({
       type: 'object',
-      properties: Object.fromEntries(declared.map((p) => [name(p.name), refTo(p.pointer)])),
+      properties: Object.fromEntries(declared.map((p) => [name(p.name), refTo(p.schemaPointer)])),
       required: declared.filter((p) => p.required).map((p) => name(p.name)),
     });
   }
-  const jsonType = operation.requestBody?.contentTypes.find((t) => t.includes('json'));
-  if (operation.requestBody && jsonType) {
-    validators.jsonBody = true;
-    validators.body = deps.body.at(`${operation.requestBody.pointer}/content/${escapePointer(jsonType)}/schema`);
-  }
+  const jsonType = operation.requestBody?.contentTypes.find(isJsonContentType);
+  const schemaPointer = jsonType ? operation.requestBody!.content[jsonType].schemaPointer : undefined;
+  if (jsonType) validators.jsonBody = true;
+  if (schemaPointer) validators.body = deps.body.at(schemaPointer);
   return validators;
 }
 
 /** x-rules request-validation: every stated limit, pattern and enum on input is checked; a violation → 400. */
 export function validateRequest(deps: ValidateRequestDeps): Stage {
-  const compiled = new Map<OperationInfo, OperationValidators>();
+  const compiled = new Map<Operation, OperationValidators>();
   return async (ctx, next) => {
     if (ctx.routeError) throw ctx.routeError;
     const operation = ctx.route!.operation;
@@ -61,7 +59,7 @@ export function validateRequest(deps: ValidateRequestDeps): Stage {
   };
 }
 
-function checkParameters(ctx: Ctx, operation: OperationInfo, validators: OperationValidators): void {
+function checkParameters(ctx: Ctx, operation: Operation, validators: OperationValidators): void {
   const query = readQuery(operation, ctx.req.query);
   const path: Record<string, unknown> = { ...ctx.route!.params };
   const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
@@ -72,7 +70,7 @@ function checkParameters(ctx: Ctx, operation: OperationInfo, validators: Operati
   ctx.input = { query, path };
 }
 
-function checkBody(ctx: Ctx, operation: OperationInfo, validators: OperationValidators): void {
+function checkBody(ctx: Ctx, operation: Operation, validators: OperationValidators): void {
   if (ctx.bodyError) throw ctx.bodyError;
   const { body } = ctx.req;
   if (body === undefined) {
