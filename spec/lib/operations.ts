@@ -98,6 +98,18 @@ export function findHeader<T>(headers: Record<string, T> | undefined, name: stri
   return undefined;
 }
 
+/** JSON types: `application/json` and any `+json` suffix (RFC 6839), parameters ignored. */
+export function isJsonMediaType(type: string | undefined): boolean {
+  const bare = (type ?? '').split(';')[0].trim().toLowerCase();
+  return bare === 'application/json' || bare.endsWith('+json');
+}
+
+/** The first JSON media type of a content map, with its type. */
+export function jsonContent(content: Record<string, MediaType> | undefined): (MediaType & { type: string }) | undefined {
+  for (const [type, media] of Object.entries(content ?? {})) if (isJsonMediaType(type)) return { type, ...media };
+  return undefined;
+}
+
 type Deref = (pointer: string) => JsonObject;
 
 function mediaTypes(document: JsonObject, content: unknown, pointer: string, deref: Deref): Record<string, MediaType> {

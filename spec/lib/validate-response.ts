@@ -6,6 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { POINTERS } from './constants';
 import { responseFor } from './responses';
+import { isJsonMediaType, jsonContent } from './operations';
 import type { Router } from './router';
 import { describeSchemaErrors, type SchemaSet } from './schemas';
 
@@ -39,10 +40,6 @@ export type Violation = {
   errors?: ErrorObject[];
 };
 
-export function isJsonContentType(contentType: string | undefined): boolean {
-  const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
-  return type === 'application/json' || type.endsWith('+json');
-}
 
 /** Header names are the other side's (a server under test may send `__proto__`): a Map, not an object. */
 function lowerCaseKeys(headers: Record<string, string | undefined>): Map<string, string | undefined> {
@@ -58,7 +55,7 @@ export function createResponseValidator(deps: ResponseValidatorDeps): (observed:
     const route = deps.route(observed.method, observed.path);
     const checkBody = (schemaPointer: string, base: Partial<Violation>) => {
       if (observed.method.toUpperCase() === 'HEAD') return;
-      if (!isJsonContentType(headers.get('content-type'))) {
+      if (!isJsonMediaType(headers.get('content-type'))) {
         violations.push({ ...base, kind: 'not-json', message: `Content-Type is ${headers.get('content-type') ?? 'absent'}, not JSON`, expected: 'application/json', received: headers.get('content-type') ?? 'absent' });
         return;
       }
@@ -105,9 +102,8 @@ export function createResponseValidator(deps: ResponseValidatorDeps): (observed:
         violations.push({ ...base, kind: 'invalid-header', header: header.name, message: `header ${detail} (got ${JSON.stringify(value)})`, expected: `a value valid against ${header.schemaPointer}`, received: `${header.name}: ${value} (${detail})`, schemaPointer: header.schemaPointer, errors });
       }
     }
-    const jsonType = Object.keys(response.content).find((type) => isJsonContentType(type));
-    const schemaPointer = jsonType ? response.content[jsonType].schemaPointer : undefined;
-    if (jsonType && schemaPointer) checkBody(schemaPointer, base);
+    const schemaPointer = jsonContent(response.content)?.schemaPointer;
+    if (schemaPointer) checkBody(schemaPointer, base);
     return violations;
   };
 }

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { ApiError } from '../../errors';
 import { safeDict } from '../../safety/dict';
 import type { Ctx, Stage } from '../../context';
-import { describeSchemaError, isJsonContentType, refTo, type Operation, type SchemaSet } from '../../../spec/lib';
+import { describeSchemaError, jsonContent, refTo, type Operation, type SchemaSet } from '../../../spec/lib';
 
 /** `params` coerces query/path/header strings to their declared types; `body` does not coerce. */
 export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
@@ -38,10 +38,9 @@ function compileOperation(operation: Operation, deps: ValidateRequestDeps): Oper
       required: declared.filter((p) => p.required).map((p) => name(p.name)),
     });
   }
-  const jsonType = operation.requestBody?.contentTypes.find(isJsonContentType);
-  const schemaPointer = jsonType ? operation.requestBody!.content[jsonType].schemaPointer : undefined;
-  if (jsonType) validators.jsonBody = true;
-  if (schemaPointer) validators.body = deps.body.at(schemaPointer);
+  const json = jsonContent(operation.requestBody?.content);
+  if (json) validators.jsonBody = true;
+  if (json?.schemaPointer) validators.body = deps.body.at(json.schemaPointer);
   return validators;
 }
 
