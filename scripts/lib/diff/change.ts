@@ -12,13 +12,30 @@ export type Change = {
   detail: string;
   /** Why it is classified so (the rule's reason). */
   reason: string;
+  /** Where a reviewer edits it: the file and line of the changed node in the head spec (base when removed). */
+  source?: { side: 'head' | 'base'; file: string; line?: number; pointer?: string };
+  /** Set when an entry of the waiver file accepts this change. */
+  waived?: { reason: string; approvedBy: string; expires: string };
+  /** Client and test impact of a breaking change (see impact.ts). */
+  impact?: { clientTypes: string[]; conformanceChecks: string[] };
 };
 
-export type Emit = (rule: string, location: string, detail: string) => void;
+/** The nodes of the dereferenced documents a change is located at, for source lines. */
+export type Anchor = { head?: unknown; base?: unknown };
 
-export function makeChange(rule: string, operation: string, location: string, detail: string): Change {
+export type Emit = (rule: string, location: string, detail: string, anchor?: Anchor) => void;
+
+const anchors = new WeakMap<Change, Anchor>();
+
+export function anchorOf(change: Change): Anchor | undefined {
+  return anchors.get(change);
+}
+
+export function makeChange(rule: string, operation: string, location: string, detail: string, anchor?: Anchor): Change {
   const def = getRule(rule);
-  return { rule, classification: def.classification, operation, location, detail, reason: def.reason };
+  const change: Change = { rule, classification: def.classification, operation, location, detail, reason: def.reason };
+  if (anchor) anchors.set(change, anchor);
+  return change;
 }
 
 /** Short JSON rendering of a value for one-line details. */

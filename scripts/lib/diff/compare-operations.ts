@@ -2,13 +2,15 @@
 // path parameter is still the same endpoint), then parameters, request body, responses and security.
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object
 
-import { type Change, type Emit, makeChange, show } from './change';
+import { type Anchor, type Change, type Emit, makeChange, show } from './change';
+import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction, sameShape } from './compare-schemas';
 import {
   asArray, asObject, effectiveParameters, effectiveSecurity, isObject, type JsonObject, listOperations,
   type OperationRef, type Parameter, parameterKey, serverPath,
 } from '../spec/openapi';
 import { formatDate, isDeprecated, sunsetDate } from '../spec/sunset';
+import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
 
 export type CompareOptions = { now: Date };
 
@@ -28,36 +30,35 @@ function groupByPath(ops: OperationRef[]): Map<string, OperationRef[]> {
 
 export function compareSpecs(base: JsonObject, head: JsonObject, options: CompareOptions): Change[] {
   const changes: Change[] = [];
-  const emitFor = (operation: string): Emit => (rule, location, detail) => changes.push(makeChange(rule, operation, location, detail));
+  const emitFor = (operation: string): Emit => (rule, location, detail, anchor) => changes.push(makeChange(rule, operation, location, detail, anchor));
 
   compareServers(base, head, emitFor('(document)'));
   compareSecuritySchemes(base, head, emitFor('(document)'));
+  compareWebhooks(base, head, emitFor('(document)'));
+  compareComponents(base, head, emitFor('(document)'));
 
   const basePaths = groupByPath(listOperations(base));
   const headPaths = groupByPath(listOperations(head));
   for (const [shape, baseOps] of basePaths) {
     const headOps = headPaths.get(shape) ?? [];
-    const retired = (op: OperationRef) => {
-      const sunset = sunsetDate(op.operation);
-      return isDeprecated(op.operation) && sunset !== undefined && sunset.getTime() <= options.now.getTime();
-    };
+    const retired = (op: OperationRef) => isRetired(op.operation, options.now);
     if (headOps.length === 0 && !baseOps.every(retired)) {
       const methods = baseOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(baseOps[0].path)('path-removed', 'path', `path ${baseOps[0].path} removed (${methods})`);
+      emitFor(baseOps[0].path)('path-removed', 'path', `path ${baseOps[0].path} removed (${methods})`, { base: baseOps[0].pathItem, head: head.paths });
       continue;
     }
     for (const baseOp of baseOps) {
       const headOp = headOps.find((op) => op.method === baseOp.method);
       if (headOp) {
-        compareOperation(base, head, baseOp, headOp, emitFor(headOp.key));
+        compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options.now);
       } else if (retired(baseOp)) {
         emitFor(baseOp.key)('operation-removed-after-sunset', 'operation',
-          `operation removed; its Sunset ${formatDate(sunsetDate(baseOp.operation))} has passed`);
+          `operation removed; its Sunset ${formatDate(sunsetDate(baseOp.operation))} has passed`, { base: baseOp.operation, head: headOps[0]?.pathItem });
       } else {
         const sunset = sunsetDate(baseOp.operation);
         const why = !isDeprecated(baseOp.operation) ? 'it was never deprecated'
           : sunset ? `its Sunset ${formatDate(sunset)} has not passed` : 'it has no Sunset date (x-sunset)';
-        emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`);
+        emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`, { base: baseOp.operation, head: headOps[0]?.pathItem });
       }
     }
   }
@@ -65,11 +66,11 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     const baseOps = basePaths.get(shape) ?? [];
     if (baseOps.length === 0) {
       const methods = headOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(headOps[0].path)('path-added', 'path', `path ${headOps[0].path} added (${methods})`);
+      emitFor(headOps[0].path)('path-added', 'path', `path ${headOps[0].path} added (${methods})`, { head: headOps[0].pathItem });
       continue;
     }
     for (const headOp of headOps) {
-      if (!baseOps.some((op) => op.method === headOp.method)) emitFor(headOp.key)('operation-added', 'operation', 'operation added');
+      if (!baseOps.some((op) => op.method === headOp.method)) emitFor(headOp.key)('operation-added', 'operation', 'operation added', { head: headOp.operation });
     }
   }
   return changes;
@@ -79,44 +80,27 @@ function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   if (asArray(base.servers).length === 0 || asArray(head.servers).length === 0) return; // nothing to compare
   const b = serverPath(base) || '/';
   const h = serverPath(head) || '/';
-  if (b !== h) emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`);
+  if (b !== h) emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`, { head: head.servers, base: base.servers });
 }
 
-function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit: Emit): void {
-  const bSchemes = asObject(asObject(base.components).securitySchemes);
-  const hSchemes = asObject(asObject(head.components).securitySchemes);
-  for (const [name, scheme] of Object.entries(bSchemes)) {
-    const now = hSchemes[name];
-    if (now === undefined) emit('security-changed', `securitySchemes.${name}`, `security scheme \`${name}\` removed`);
-    else if (!sameShape(scheme, now)) emit('security-changed', `securitySchemes.${name}`, `security scheme \`${name}\` changed`);
-  }
+function compareOperation(baseApi: JsonObject, headApi: JsonObject, b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
+  compareOperationMeta(b, h, emit, now);
+  compareParameters(b, h, emit, now);
+  compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit, now);
+  compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit, now);
+  compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit, { head: h.operation.security ?? headApi.security, base: b.operation });
 }
 
-function compareOperation(baseApi: JsonObject, headApi: JsonObject, b: OperationRef, h: OperationRef, emit: Emit): void {
-  compareOperationMeta(b, h, emit);
-  compareParameters(b, h, emit);
-  compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit);
-  compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit);
-  compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit);
-}
-
-function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit): void {
+function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
   const bo = b.operation;
   const ho = h.operation;
+  const anchor = { head: ho, base: bo };
   if (bo.operationId !== ho.operationId) {
-    emit('operation-id-changed', 'operationId', `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`);
+    emit('operation-id-changed', 'operationId', `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`, anchor);
   }
-  const wasDeprecated = isDeprecated(bo);
-  const nowDeprecated = isDeprecated(ho);
-  if (!wasDeprecated && nowDeprecated) {
-    emit('operation-deprecated', 'deprecated', `operation deprecated; Sunset ${formatDate(sunsetDate(ho))}`);
-  } else if (wasDeprecated && !nowDeprecated) {
-    emit('operation-undeprecated', 'deprecated', 'operation no longer deprecated');
-  } else if (nowDeprecated && formatDate(sunsetDate(bo)) !== formatDate(sunsetDate(ho))) {
-    emit('operation-sunset-changed', 'x-sunset', `Sunset moved from ${formatDate(sunsetDate(bo))} to ${formatDate(sunsetDate(ho))}`);
-  }
+  compareLifecycle('operation', 'the operation', bo, ho, now, emit, 'deprecated');
   for (const key of ['summary', 'description', 'tags']) {
-    if (!sameShape(bo[key] ?? null, ho[key] ?? null)) emit('operation-docs-changed', key, `${key} changed`);
+    if (!sameShape(bo[key] ?? null, ho[key] ?? null)) emit('operation-docs-changed', key, `${key} changed`, anchor);
   }
 }
 
@@ -124,7 +108,14 @@ function parameterLabel(p: Parameter): string {
   return `parameter ${p.in} ${p.name}`;
 }
 
-function compareParameters(b: OperationRef, h: OperationRef, emit: Emit): void {
+/** The schema a parameter is validated with: `schema`, or the one media type of `content`. */
+function parameterSchema(p: Parameter): unknown {
+  if (p.schema !== undefined) return p.schema;
+  const media = Object.values(asObject(p.content))[0];
+  return asObject(media).schema;
+}
+
+function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
   const bParams = new Map(effectiveParameters(b).map((p) => [parameterKey(p), p]));
   const hParams = new Map(effectiveParameters(h).map((p) => [parameterKey(p), p]));
   const removed = [...bParams.keys()].filter((k) => !hParams.has(k));
@@ -134,7 +125,8 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit): void {
     const bp = bParams.get(r)!;
     const match = added.find((a) => {
       const hp = hParams.get(a)!;
-      return ![...renamed.values()].includes(a) && hp.in === bp.in && (hp.required === true) === (bp.required === true) && sameShape(bp.schema, hp.schema);
+      return ![...renamed.values()].includes(a) && hp.in === bp.in && (hp.required === true) === (bp.required === true)
+        && sameShape(parameterSchema(bp), parameterSchema(hp));
     });
     if (match) renamed.set(r, match);
   }
@@ -143,9 +135,13 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit): void {
     const to = renamed.get(r);
     if (to) {
       const hp = hParams.get(to)!;
-      emit(bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``);
+      emit(bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed', parameterLabel(bp),
+        `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``, { head: hp, base: bp });
+    } else if (isRetired(bp, now)) {
+      emit('parameter-removed-after-sunset', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(sunsetDate(bp))}`,
+        { head: h.operation, base: bp });
     } else {
-      emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`);
+      emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`, { head: h.operation, base: bp });
     }
   }
   for (const a of added) {
@@ -153,93 +149,122 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit): void {
     const hp = hParams.get(a)!;
     const required = hp.required === true;
     emit(required ? 'parameter-added-required' : 'parameter-added-optional', parameterLabel(hp),
-      `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`);
+      `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`, { head: hp });
   }
   for (const [key, bp] of bParams) {
     const hp = hParams.get(key);
     if (!hp) continue;
     const where = parameterLabel(hp);
+    const anchor = { head: hp, base: bp };
     const was = bp.required === true;
-    const now = hp.required === true;
-    if (was !== now) emit(now ? 'parameter-made-required' : 'parameter-made-optional', where, `${hp.in} parameter \`${hp.name}\` is now ${now ? 'required' : 'optional'}`);
-    for (const key2 of ['style', 'explode'] as const) {
-      if (bp[key2] !== undefined && hp[key2] !== undefined && bp[key2] !== hp[key2]) {
-        emit('input-type-changed', where, `${key2} changed from ${show(bp[key2])} to ${show(hp[key2])}: clients serialise it differently`);
-      }
+    const is = hp.required === true;
+    if (was !== is) emit(is ? 'parameter-made-required' : 'parameter-made-optional', where, `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`, anchor);
+    compareLifecycle('parameter', `${hp.in} parameter \`${hp.name}\``, bp, hp, now, emit, where);
+    // Serialisation: the defaults (form + explode for query and cookie, simple otherwise) count as stated.
+    const style = (p: Parameter) => p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
+    const explode = (p: Parameter) => p.explode ?? style(p) === 'form';
+    const serialisation = (p: Parameter) => `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}`
+      + `${p.allowReserved === true ? ', allowReserved' : ''}`;
+    if (serialisation(bp) !== serialisation(hp)) {
+      emit('parameter-serialisation-changed', where, `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`, anchor);
     }
-    compareSchema(bp.schema, hp.schema, '', { direction: 'input', emit, where, subject: `\`${hp.name}\``, prefix: hp.name });
+    compareSchema(parameterSchema(bp), parameterSchema(hp), '', { direction: 'input', emit, where, now, subject: `\`${hp.name}\``, prefix: hp.name });
   }
 }
 
-function compareContent(baseContent: unknown, headContent: unknown, direction: Direction, where: string, emit: Emit): void {
+function compareContent(baseContent: unknown, headContent: unknown, direction: Direction, where: string, emit: Emit, now: Date, anchor: Anchor): void {
   const b = asObject(baseContent);
   const h = asObject(headContent);
   const [removedRule, addedRule] = direction === 'input'
     ? ['request-media-type-removed', 'request-media-type-added']
     : ['response-media-type-removed', 'response-media-type-added'];
   for (const type of Object.keys(b)) {
-    if (!(type in h)) emit(removedRule, `${where} ${type}`, `media type ${type} removed`);
+    if (!(type in h)) emit(removedRule, `${where} ${type}`, `media type ${type} removed`, { head: anchor.head, base: b[type] });
   }
   for (const type of Object.keys(h)) {
-    if (!(type in b)) emit(addedRule, `${where} ${type}`, `media type ${type} added`);
-    else compareSchema(asObject(b[type]).schema, asObject(h[type]).schema, '', { direction, emit, where: `${where} ${type}`, subject: `the ${where}`, prefix: 'body' });
+    const at = `${where} ${type}`;
+    if (!(type in b)) {
+      emit(addedRule, at, `media type ${type} added`, { head: h[type] });
+      continue;
+    }
+    const bs = asObject(b[type]).schema;
+    const hs = asObject(h[type]).schema;
+    if (isObject(bs) !== isObject(hs)) {
+      // A media type that gains a schema constrains what was free (and the reverse).
+      const tightened = isObject(hs);
+      const rule = direction === 'input'
+        ? (tightened ? 'input-constraint-tightened' : 'input-constraint-loosened')
+        : (tightened ? 'output-constraint-tightened' : 'output-constraint-loosened');
+      emit(rule, at, `schema of ${type} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
+      continue;
+    }
+    compareSchema(bs, hs, '', { direction, emit, where: at, now, subject: `the ${where}`, prefix: 'body', body: true });
   }
 }
 
-function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit): void {
+function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, now: Date): void {
   if (!isObject(baseBody) && !isObject(headBody)) return;
   const where = 'request body';
+  const anchor = { head: headBody, base: baseBody };
   if (!isObject(headBody)) {
-    emit('request-body-removed', where, 'request body removed');
+    emit('request-body-removed', where, 'request body removed', anchor);
     return;
   }
   const nowRequired = headBody.required === true;
   if (!isObject(baseBody)) {
-    if (nowRequired) emit('request-body-made-required', where, 'required request body added');
-    else compareContent({}, headBody.content, 'input', where, emit);
+    emit(nowRequired ? 'request-body-made-required' : 'request-body-added', where, `${nowRequired ? 'required' : 'optional'} request body added`, anchor);
     return;
   }
   const wasRequired = baseBody.required === true;
-  if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required');
-  if (wasRequired && !nowRequired) emit('request-field-made-optional', where, 'request body is now optional');
-  compareContent(baseBody.content, headBody.content, 'input', where, emit);
+  if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required', anchor);
+  if (wasRequired && !nowRequired) emit('request-body-made-optional', where, 'request body is now optional', anchor);
+  compareContent(baseBody.content, headBody.content, 'input', where, emit, now, anchor);
 }
 
-function compareResponses(b: JsonObject, h: JsonObject, emit: Emit): void {
+function isSuccess(status: string): boolean {
+  return /^[123]/.test(status) || status.toLowerCase() === 'default';
+}
+
+function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, now: Date): void {
   for (const status of Object.keys(b)) {
-    if (!(status in h)) emit('response-status-removed', `response ${status}`, `response ${status} removed`);
+    if (!(status in h)) {
+      emit(isSuccess(status) ? 'response-status-removed' : 'error-response-status-removed', `response ${status}`, `response ${status} removed`,
+        { head: h, base: b[status] });
+    }
   }
   for (const status of Object.keys(h)) {
     const where = `response ${status}`;
     if (!(status in b)) {
-      emit('response-status-added', where, `response ${status} added`);
+      emit('response-status-added', where, `response ${status} added`, { head: h[status] });
       continue;
     }
     const bResp = asObject(b[status]);
     const hResp = asObject(h[status]);
-    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), where, emit);
-    compareContent(bResp.content, hResp.content, 'output', where, emit);
+    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), where, emit, now, hResp);
+    compareContent(bResp.content, hResp.content, 'output', where, emit, now, { head: hResp, base: bResp });
   }
 }
 
-function compareResponseHeaders(b: JsonObject, h: JsonObject, where: string, emit: Emit): void {
+function compareResponseHeaders(b: JsonObject, h: JsonObject, where: string, emit: Emit, now: Date, response: JsonObject): void {
   const lower = (m: JsonObject) => new Map(Object.entries(m).map(([k, v]) => [k.toLowerCase(), { name: k, header: asObject(v) }]));
   const bh = lower(b);
   const hh = lower(h);
-  for (const [key, { name }] of bh) {
-    if (!hh.has(key)) emit('response-header-removed', `${where} header ${name}`, `response header \`${name}\` removed`);
+  for (const [key, { name, header }] of bh) {
+    if (hh.has(key)) continue;
+    emit(header.required === true ? 'response-header-removed' : 'optional-response-header-removed', `${where} header ${name}`,
+      `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`, { head: response, base: header });
   }
   for (const [key, { name, header }] of hh) {
     const at = `${where} header ${name}`;
     const before = bh.get(key);
     if (!before) {
-      emit('response-header-added', at, `response header \`${name}\` added`);
+      emit('response-header-added', at, `response header \`${name}\` added`, { head: header });
       continue;
     }
     if (before.header.required === true && header.required !== true) {
-      emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`);
+      emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`, { head: header, base: before.header });
     }
-    compareSchema(before.header.schema, header.schema, '', { direction: 'output', emit, where: at, subject: `header \`${name}\``, prefix: name });
+    compareSchema(before.header.schema, header.schema, '', { direction: 'output', emit, where: at, now, subject: `header \`${name}\``, prefix: name });
   }
 }
 
@@ -256,7 +281,7 @@ function stillSatisfied(bReq: JsonObject, head: JsonObject[]): boolean {
   }));
 }
 
-function compareSecurity(b: JsonObject[] | undefined, h: JsonObject[] | undefined, emit: Emit): void {
+function compareSecurity(b: JsonObject[] | undefined, h: JsonObject[] | undefined, emit: Emit, anchor: Anchor): void {
   const bReqs = b ?? [];
   const hReqs = h ?? [];
   const open = (reqs: JsonObject[]) => reqs.length === 0 || reqs.some((r) => Object.keys(r).length === 0);
@@ -264,9 +289,10 @@ function compareSecurity(b: JsonObject[] | undefined, h: JsonObject[] | undefine
   if (label(bReqs) === label(hReqs)) return;
   const detail = `security changed from ${label(bReqs)} to ${label(hReqs)}`;
   if (open(hReqs)) {
-    if (!open(bReqs)) emit('security-removed', 'security', detail);
+    if (!open(bReqs)) emit('security-removed', 'security', detail, anchor);
     return;
   }
-  if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs))) emit('security-changed', 'security', detail);
-  else emit('security-alternative-added', 'security', detail);
+  if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs))) emit('security-changed', 'security', detail, anchor);
+  else if (hReqs.length > bReqs.length) emit('security-alternative-added', 'security', detail, anchor);
+  else emit('security-relaxed', 'security', detail, anchor);
 }

@@ -1,8 +1,12 @@
 // Recursive schema comparison with a direction: on input (request bodies, parameters) the server must keep
 // accepting what it accepted; on output (responses) clients must keep understanding what they receive.
+// Every keyword is either modelled here, documentation, an extension (`x-`), or reported as
+// `schema-keyword-changed`, so no change to a schema passes silently.
 // @see https://spec.openapis.org/oas/v3.1.0#schema-object
+// @see https://json-schema.org/draft/2020-12/json-schema-validation
 
-import { type Emit, show } from './change';
+import { type Anchor, type Emit, show } from './change';
+import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { asArray, isObject, type Json, type JsonObject, type Schema } from '../spec/openapi';
 
 export type Direction = 'input' | 'output';
@@ -12,13 +16,21 @@ type Normalised = {
   types: Set<string>; // empty: any type
   nullable: boolean;
   enumValues?: Json[];
-  alternatives?: Schema[]; // oneOf/anyOf without the null branch
+  /** oneOf/anyOf branches without the null branch, when more than one remains. */
+  alternatives?: Schema[];
+  combinator?: 'oneOf' | 'anyOf';
 };
 
-const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties'] as const;
-const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties'] as const;
-const EXACT_CONSTRAINTS = ['pattern', 'format', 'multipleOf'] as const;
-const DOC_KEYS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', '$comment', 'deprecated']);
+const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties', 'maxContains'] as const;
+const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties', 'minContains'] as const;
+const DOC_KEYS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', '$comment', 'deprecated', 'xml',
+  '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions']);
+/** Assertion and applicator keywords compared as a whole: added tightens, removed loosens, changed is unproven. */
+const OPAQUE_CONSTRAINTS = ['not', 'if', 'then', 'else', 'prefixItems', 'contains', 'dependentRequired', 'dependentSchemas',
+  'dependencies', 'patternProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'] as const;
+const MODELLED = new Set<string>([...UPPER_BOUNDS, ...LOWER_BOUNDS, ...OPAQUE_CONSTRAINTS, 'type', 'enum', 'const', 'nullable',
+  'properties', 'required', 'items', 'additionalProperties', 'allOf', 'oneOf', 'anyOf', 'discriminator', 'default', 'readOnly',
+  'writeOnly', 'pattern', 'format', 'multipleOf', 'uniqueItems', 'contentEncoding', 'contentMediaType', 'contentSchema']);
 
 function isNullSchema(s: unknown): boolean {
   return isObject(s) && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
@@ -67,14 +79,13 @@ export function normaliseSchema(raw: unknown): Normalised {
   if (typeList.includes('null')) nullable = true;
   if (types.size === 0 && isObject(schema.properties)) types.add('object');
   if (types.size === 0 && schema.items !== undefined) types.add('array');
-  let enumValues: Json[] | undefined;
-  if (Array.isArray(schema.enum)) enumValues = schema.enum;
-  else if (schema.const !== undefined) enumValues = [schema.const];
+  let enumValues: Json[] | undefined = Array.isArray(schema.enum) ? schema.enum : undefined;
   if (enumValues?.includes(null)) {
     nullable = true;
     enumValues = enumValues.filter((v) => v !== null);
   }
-  return { schema, types, nullable, enumValues, alternatives };
+  if (schema.const === null) nullable = true;
+  return { schema, types, nullable, enumValues, alternatives, combinator: alternatives ? combinator : undefined };
 }
 
 /** Does type set `outer` admit every value of `inner`? Empty sets mean "any"; integer is a subset of number. */
@@ -88,19 +99,19 @@ function typeLabel(n: Normalised): string {
   return n.types.size === 0 ? 'any' : [...n.types].join('|');
 }
 
-/** Structural equality ignoring documentation keywords, for rename detection. */
+/** Structural equality ignoring documentation keywords and extensions, for rename detection. */
 export function sameShape(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
-function canonical(value: unknown, seen = new Set<unknown>()): string {
+export function canonical(value: unknown, seen = new Set<unknown>()): string {
   if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? 'undefined';
   if (seen.has(value)) return '"<cycle>"';
   seen.add(value);
   const text = Array.isArray(value)
     ? `[${value.map((v) => canonical(v, seen)).join(',')}]`
     : `{${Object.keys(value)
-        .filter((k) => !DOC_KEYS.has(k))
+        .filter((k) => !DOC_KEYS.has(k) && !k.startsWith('x-'))
         .sort()
         .map((k) => `${JSON.stringify(k)}:${canonical(value[k], seen)}`)
         .join(',')}}`;
@@ -112,10 +123,13 @@ export type SchemaContext = {
   direction: Direction;
   emit: Emit;
   where: string;
+  now: Date;
   /** How the top-level schema is named in details (`\`limit\``, `the body`). */
   subject?: string;
   /** Plain name put before a field path that starts at the root (`reasons` + `[]`). */
   prefix?: string;
+  /** Set for a request or response body (not a parameter or header): enables the "wrapped in oneOf" rules. */
+  body?: boolean;
   visited?: WeakMap<object, WeakSet<object>>;
 };
 
@@ -126,6 +140,8 @@ function fieldLabel(field: string): string {
 function child(field: string, name: string): string {
   return field === '' ? name : `${field}.${name}`;
 }
+
+type Site = { name: string; at: string; anchor: Anchor; ctx: SchemaContext };
 
 export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string, ctx: SchemaContext): void {
   if (!isObject(baseRaw) || !isObject(headRaw)) return;
@@ -138,48 +154,69 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
 
   const base = normaliseSchema(baseRaw);
   const head = normaliseSchema(headRaw);
-  const at = `${ctx.where}${fieldLabel(field)}`;
   const shown = /^[[{(]/.test(field) ? `${ctx.prefix ?? ''}${field}` : field;
-  const name = field === '' ? ctx.subject ?? 'the schema' : `\`${shown}\``;
-  const input = ctx.direction === 'input';
+  const site: Site = {
+    name: field === '' ? ctx.subject ?? 'the schema' : `\`${shown}\``,
+    at: `${ctx.where}${fieldLabel(field)}`,
+    anchor: { head: headRaw, base: baseRaw },
+    ctx,
+  };
 
-  compareTypes(base, head, name, at, ctx);
-  compareNullability(base, head, name, at, ctx);
-  compareBounds(base.schema, head.schema, name, at, ctx);
-  compareEnum(base, head, name, at, ctx);
-  compareAlternatives(base, head, field, name, at, ctx);
+  compareNullability(base, head, site);
+  if (compareAlternatives(base, head, field, site)) return; // wrapped or unwrapped: compared against the matching branch
+  compareTypes(base, head, site);
+  compareBounds(base.schema, head.schema, site);
+  compareConst(base.schema, head.schema, site);
+  compareEnum(base, head, site);
+  compareDefault(base.schema, head.schema, site);
+  compareEncoding(base.schema, head.schema, field, site);
+  compareDiscriminator(base.schema, head.schema, site);
+  compareUnknownKeywords(base.schema, head.schema, site);
 
-  if (isObject(base.schema.items) && isObject(head.schema.items)) {
-    compareSchema(base.schema.items, head.schema.items, `${field}[]`, ctx);
-  }
+  const bItems = base.schema.items;
+  const hItems = head.schema.items;
+  if (isObject(bItems) && isObject(hItems)) compareSchema(bItems, hItems, `${field}[]`, ctx);
+  else if (isObject(bItems) !== isObject(hItems)) constraint(!isObject(bItems), `items of ${site.name} ${isObject(hItems) ? 'now constrained' : 'no longer constrained'}`, site);
   compareProperties(base.schema, head.schema, field, ctx);
-  compareAdditionalProperties(base.schema, head.schema, field, name, at, ctx, input);
+  compareAdditionalProperties(base.schema, head.schema, field, site);
 }
 
-function compareTypes(base: Normalised, head: Normalised, name: string, at: string, ctx: SchemaContext): void {
+/** Report a constraint tightened (or loosened) in the rule of the context's direction. */
+function constraint(tightened: boolean, detail: string, site: Site): void {
+  const rule = site.ctx.direction === 'input'
+    ? (tightened ? 'input-constraint-tightened' : 'input-constraint-loosened')
+    : (tightened ? 'output-constraint-tightened' : 'output-constraint-loosened');
+  site.ctx.emit(rule, site.at, detail, site.anchor);
+}
+
+function compareTypes(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
   const same = typesCover(base.types, head.types) && typesCover(head.types, base.types);
   if (same) return;
   const detail = `type of ${name} changed from ${typeLabel(base)} to ${typeLabel(head)}`;
   if (ctx.direction === 'input') {
-    ctx.emit(typesCover(head.types, base.types) ? 'input-type-widened' : 'input-type-changed', at, detail);
+    ctx.emit(typesCover(head.types, base.types) ? 'input-type-widened' : 'input-type-changed', at, detail, anchor);
+  } else if (typesCover(base.types, head.types)) {
+    ctx.emit('output-type-narrowed', at, detail, anchor);
   } else {
-    ctx.emit(typesCover(base.types, head.types) ? 'output-type-narrowed' : 'output-type-widened', at, detail);
+    ctx.emit(typesCover(head.types, base.types) ? 'output-type-widened' : 'output-type-changed', at, detail, anchor);
   }
 }
 
-function compareNullability(base: Normalised, head: Normalised, name: string, at: string, ctx: SchemaContext): void {
+function compareNullability(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
   if (base.nullable === head.nullable) return;
   const detail = head.nullable ? `${name} may now be null` : `${name} may no longer be null`;
-  if (ctx.direction === 'input') ctx.emit(head.nullable ? 'input-nullability-added' : 'input-nullability-removed', at, detail);
-  else ctx.emit(head.nullable ? 'output-nullability-added' : 'output-nullability-removed', at, detail);
+  if (ctx.direction === 'input') ctx.emit(head.nullable ? 'input-nullability-added' : 'input-nullability-removed', at, detail, anchor);
+  else ctx.emit(head.nullable ? 'output-nullability-added' : 'output-nullability-removed', at, detail, anchor);
 }
 
-function compareBounds(base: Schema, head: Schema, name: string, at: string, ctx: SchemaContext): void {
-  const report = (tightened: boolean, key: string) => {
-    const detail = `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`;
-    if (ctx.direction === 'input') ctx.emit(tightened ? 'input-constraint-tightened' : 'input-constraint-loosened', at, detail);
-    else ctx.emit(tightened ? 'output-constraint-tightened' : 'output-constraint-loosened', at, detail);
-  };
+/** A pattern that admits every string: changing to it only loosens. */
+function matchesEverything(pattern: unknown): boolean {
+  return typeof pattern === 'string' && /^\^?(\.\*|\[\\s\\S\]\*)?\$?$/.test(pattern);
+}
+
+function compareBounds(base: Schema, head: Schema, site: Site): void {
+  const { name, ctx } = site;
+  const report = (tightened: boolean, key: string) => constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site);
   const bounds: Array<[readonly string[], (b: number, h: number) => boolean]> = [
     [UPPER_BOUNDS, (b, h) => h < b],
     [LOWER_BOUNDS, (b, h) => h > b],
@@ -194,54 +231,241 @@ function compareBounds(base: Schema, head: Schema, name: string, at: string, ctx
       else report(tighter(b, h), key);
     }
   }
-  for (const key of EXACT_CONSTRAINTS) {
+  for (const key of ['pattern', 'format'] as const) {
     if (base[key] === head[key]) continue;
     if (base[key] === undefined || head[key] === undefined) {
       report(head[key] !== undefined, key);
-      continue;
+    } else if (key === 'pattern' && matchesEverything(head[key])) {
+      report(false, key);
+    } else {
+      // A changed pattern or format cannot be proven to admit the same values.
+      ctx.emit(ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed', site.at,
+        `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`, site.anchor);
     }
-    // A changed pattern or format cannot be proven to admit the same values: take the side that can break clients.
-    const detail = `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`;
-    ctx.emit(ctx.direction === 'input' ? 'input-constraint-tightened' : 'output-constraint-loosened', at, detail);
+  }
+  const bm = base.multipleOf;
+  const hm = head.multipleOf;
+  if (bm !== hm) {
+    // Multiples of b stay multiples of h when h divides b.
+    const loosened = typeof bm === 'number' && (typeof hm !== 'number' || (bm / hm) % 1 === 0);
+    report(!loosened, 'multipleOf');
   }
   if ((base.uniqueItems === true) !== (head.uniqueItems === true)) report(head.uniqueItems === true, 'uniqueItems');
+  for (const key of OPAQUE_CONSTRAINTS) {
+    if (sameShape(base[key], head[key])) continue;
+    if (base[key] === undefined || head[key] === undefined) {
+      report(head[key] !== undefined, key);
+    } else {
+      // Not provably equivalent: take the side that can break clients.
+      constraint(ctx.direction === 'input', `${key} of ${name} changed (not provably equivalent)`, site);
+    }
+  }
 }
 
-function compareEnum(base: Normalised, head: Normalised, name: string, at: string, ctx: SchemaContext): void {
+function compareConst(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+  const had = 'const' in base;
+  const has = 'const' in head;
+  if (!had && !has) return;
+  const dir = ctx.direction;
+  if (!had) ctx.emit(`${dir}-const-added`, at, `${name} is now fixed to ${show(head.const)}`, anchor);
+  else if (!has) ctx.emit(`${dir}-const-removed`, at, `${name} is no longer fixed to ${show(base.const)}`, anchor);
+  else if (!sameShape(base.const, head.const)) ctx.emit(`${dir}-const-changed`, at, `fixed value of ${name} changed from ${show(base.const)} to ${show(head.const)}`, anchor);
+}
+
+/** How the contract marks a response enumeration: stated closed set, assumed closed set, or open. */
+function enumAddedRule(schema: Schema): string {
+  return typeof schema['x-assumption'] === 'string' ? 'response-enum-value-added-assumed' : 'response-enum-value-added';
+}
+
+function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
   const b = base.enumValues;
   const h = head.enumValues;
-  if (!b && !h) return;
   const input = ctx.direction === 'input';
+  if (!b && !h) {
+    // An open enumeration (examples, no enum): a new value is informational on output.
+    const be = asArray(base.schema.examples);
+    const he = asArray(head.schema.examples);
+    const key = (v: Json) => JSON.stringify(v);
+    const added = he.filter((v) => typeof v === 'string' && !be.some((w) => key(w) === key(v)));
+    if (!input && be.length > 0 && added.length > 0 && head.types.has('string')) {
+      ctx.emit('response-open-enum-value-added', at, `open enumeration ${name} lists new values ${show(added)}`, anchor);
+    }
+    return;
+  }
   if (!b || !h) {
     const detail = h ? `${name} is now limited to ${show(h)}` : `${name} is no longer limited to ${show(b)}`;
-    if (input) ctx.emit(h ? 'input-enum-narrowed' : 'input-enum-widened', at, detail);
-    else ctx.emit(h ? 'output-constraint-tightened' : 'response-enum-value-added', at, detail);
+    if (input) ctx.emit(h ? 'input-enum-narrowed' : 'input-enum-widened', at, detail, anchor);
+    else ctx.emit(h ? 'output-constraint-tightened' : enumAddedRule(base.schema), at, detail, anchor);
     return;
   }
   const key = (v: Json) => JSON.stringify(v);
   const removed = b.filter((v) => !h.some((w) => key(w) === key(v)));
   const added = h.filter((v) => !b.some((w) => key(w) === key(v)));
   if (removed.length > 0) {
-    ctx.emit(input ? 'input-enum-narrowed' : 'response-enum-value-removed', at, `${name} lost values ${show(removed)}`);
+    ctx.emit(input ? 'input-enum-narrowed' : 'response-enum-value-removed', at, `${name} lost values ${show(removed)}`, anchor);
   }
   if (added.length > 0) {
-    ctx.emit(input ? 'input-enum-widened' : 'response-enum-value-added', at, `${name} gained values ${show(added)}`);
+    ctx.emit(input ? 'input-enum-widened' : enumAddedRule(base.schema), at, `${name} gained values ${show(added)}`, anchor);
   }
 }
 
-function compareAlternatives(base: Normalised, head: Normalised, field: string, name: string, at: string, ctx: SchemaContext): void {
+function compareDefault(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+  const had = 'default' in base;
+  const has = 'default' in head;
+  if ((!had && !has) || (had && has && sameShape(base.default, head.default))) return;
+  const detail = !had ? `default of ${name} set to ${show(head.default)}`
+    : !has ? `default ${show(base.default)} of ${name} removed`
+      : `default of ${name} changed from ${show(base.default)} to ${show(head.default)}`;
+  if (ctx.direction === 'output') ctx.emit('output-default-changed', at, detail, anchor);
+  else ctx.emit(!had ? 'input-default-added' : !has ? 'input-default-removed' : 'input-default-changed', at, detail, anchor);
+}
+
+function compareEncoding(base: Schema, head: Schema, field: string, site: Site): void {
+  const { name, at, anchor, ctx } = site;
+  for (const key of ['contentEncoding', 'contentMediaType'] as const) {
+    if (base[key] === head[key]) continue;
+    ctx.emit(`${ctx.direction}-encoding-changed`, at, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, anchor);
+  }
+  const bc = base.contentSchema;
+  const hc = head.contentSchema;
+  if (isObject(bc) && isObject(hc)) compareSchema(bc, hc, `${field}(decoded content)`, ctx);
+  else if (isObject(bc) !== isObject(hc)) constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
+}
+
+function compareDiscriminator(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+  if (sameShape(base.discriminator, head.discriminator)) return;
+  const b = isObject(base.discriminator) ? base.discriminator : {};
+  const h = isObject(head.discriminator) ? head.discriminator : {};
+  const parts: string[] = [];
+  if (base.discriminator === undefined) parts.push(`discriminator ${show(h.propertyName)} added`);
+  else if (head.discriminator === undefined) parts.push(`discriminator ${show(b.propertyName)} removed`);
+  else {
+    if (b.propertyName !== h.propertyName) parts.push(`propertyName changed from ${show(b.propertyName)} to ${show(h.propertyName)}`);
+    const bm = isObject(b.mapping) ? b.mapping : {};
+    const hm = isObject(h.mapping) ? h.mapping : {};
+    const added = Object.keys(hm).filter((k) => !(k in bm));
+    const removed = Object.keys(bm).filter((k) => !(k in hm));
+    const changed = Object.keys(bm).filter((k) => k in hm && !sameShape(bm[k], hm[k]));
+    if (added.length) parts.push(`mapping added for ${added.join(', ')}`);
+    if (removed.length) parts.push(`mapping removed for ${removed.join(', ')}`);
+    if (changed.length) parts.push(`mapping changed for ${changed.join(', ')}`);
+  }
+  ctx.emit('discriminator-changed', at, `${name}: ${parts.join('; ') || 'discriminator changed'}`, anchor);
+}
+
+function compareUnknownKeywords(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+  const keys = new Set([...Object.keys(base), ...Object.keys(head)]);
+  for (const key of keys) {
+    if (MODELLED.has(key) || DOC_KEYS.has(key) || key.startsWith('x-') || sameShape(base[key], head[key])) continue;
+    ctx.emit('schema-keyword-changed', at, `keyword \`${key}\` of ${name} changed from ${show(base[key])} to ${show(head[key])}`, anchor);
+  }
+}
+
+/** How well a head branch stands for a base branch: identical shape first, then shared type and property names. */
+function branchScore(b: Schema, h: Schema): number {
+  if (sameShape(b, h)) return 1000;
+  const nb = normaliseSchema(b);
+  const nh = normaliseSchema(h);
+  let score = typesCover(nb.types, nh.types) && typesCover(nh.types, nb.types) ? 10 : 0;
+  if (typeof b.title === 'string' && b.title === h.title) score += 50;
+  const bp = Object.keys(isObject(nb.schema.properties) ? nb.schema.properties : {});
+  const hp = new Set(Object.keys(isObject(nh.schema.properties) ? nh.schema.properties : {}));
+  score += bp.filter((p) => hp.has(p)).length * 5;
+  // A branch fixed by a const discriminator value matches only the same value.
+  for (const p of bp) {
+    const bc = asObjectProp(nb.schema, p).const;
+    const hc = asObjectProp(nh.schema, p).const;
+    if (bc !== undefined && hc !== undefined) score += bc === hc ? 100 : -100;
+  }
+  return score;
+}
+
+function asObjectProp(schema: Schema, name: string): JsonObject {
+  const props = isObject(schema.properties) ? schema.properties : {};
+  return isObject(props[name]) ? props[name] : {};
+}
+
+/** Greedy best pairs of base and head branches (each used once); unmatched ones are returned apart. */
+function matchBranches(b: Schema[], h: Schema[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
+  const candidates: Array<[number, number, number]> = [];
+  b.forEach((bs, i) => h.forEach((hs, j) => candidates.push([branchScore(bs, hs), i, j])));
+  candidates.sort((x, y) => y[0] - x[0] || x[1] - y[1] || x[2] - y[2]);
+  const usedB = new Set<number>();
+  const usedH = new Set<number>();
+  const pairs: Array<[number, number]> = [];
+  for (const [score, i, j] of candidates) {
+    if (score <= 0 || usedB.has(i) || usedH.has(j)) continue;
+    pairs.push([i, j]);
+    usedB.add(i);
+    usedH.add(j);
+  }
+  // Leftovers at the same position pair up when the counts match (a branch edited beyond recognition).
+  if (b.length === h.length) {
+    b.forEach((_, i) => {
+      if (!usedB.has(i) && !usedH.has(i)) {
+        pairs.push([i, i]);
+        usedB.add(i);
+        usedH.add(i);
+      }
+    });
+  }
+  return {
+    pairs: pairs.sort((x, y) => x[0] - y[0]),
+    removed: b.map((_, i) => i).filter((i) => !usedB.has(i)),
+    added: h.map((_, j) => j).filter((j) => !usedH.has(j)),
+  };
+}
+
+function branchLabel(field: string, i: number): string {
+  return field === '' ? `(alternative ${i + 1})` : `${field}(alternative ${i + 1})`;
+}
+
+/**
+ * oneOf/anyOf: branches matched by shape, added and removed ones reported, matched ones compared. A single shape
+ * wrapped into alternatives (or unwrapped from them) is compared with its matching branch; returns true then,
+ * because the rest of the comparison has already happened against that branch.
+ */
+function compareAlternatives(base: Normalised, head: Normalised, field: string, site: Site): boolean {
+  const { name, at, anchor, ctx } = site;
   const b = base.alternatives;
   const h = head.alternatives;
-  if (!b && !h) return;
-  if (b && h && b.length === h.length) {
-    b.forEach((branch, i) => compareSchema(branch, h[i], field === '' ? `(alternative ${i + 1})` : `${field}(alternative ${i + 1})`, ctx));
-    return;
+  if (!b && !h) return false;
+  const dir = ctx.direction;
+  const branchDetail = (schema: Schema, verb: string) => `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
+  if (!b && h) {
+    const { pairs } = matchBranches([base.schema], h);
+    const matched = pairs.length > 0 ? pairs[0][1] : -1;
+    if (head.combinator === 'oneOf' && ctx.body) {
+      ctx.emit(`${dir === 'input' ? 'request' : 'response'}-body-wrapped-in-one-of`, at, `${name} wrapped in a oneOf of ${h.length} shapes`, anchor);
+    } else {
+      ctx.emit(`${dir}-alternative-added`, at, `${name} changed from one shape to ${head.combinator} of ${h.length}`, anchor);
+    }
+    if (matched >= 0) compareSchema(base.schema, h[matched], branchLabel(field, matched), ctx);
+    return true;
   }
-  const bn = b?.length ?? 1;
-  const hn = h?.length ?? 1;
-  const detail = `${name} changed from ${bn} to ${hn} alternative shape(s)`;
-  if (ctx.direction === 'input') ctx.emit(hn > bn ? 'input-type-widened' : 'input-type-changed', at, detail);
-  else ctx.emit(hn > bn ? 'output-type-widened' : 'output-type-narrowed', at, detail);
+  if (b && !h) {
+    const { pairs } = matchBranches(b, [head.schema]);
+    const matched = pairs.length > 0 ? pairs[0][0] : -1;
+    ctx.emit(`${dir}-alternative-removed`, at, `${name} changed from ${base.combinator} of ${b.length} shapes to one`, anchor);
+    if (matched >= 0) compareSchema(b[matched], head.schema, field, ctx);
+    return true;
+  }
+  const bb = b!;
+  const hh = h!;
+  if (base.combinator !== head.combinator) {
+    // anyOf admits what oneOf admits (and values matching several branches).
+    constraint(head.combinator === 'oneOf', `${name} changed from ${base.combinator} to ${head.combinator}`, site);
+  }
+  const { pairs, removed, added } = matchBranches(bb, hh);
+  for (const i of removed) ctx.emit(`${dir}-alternative-removed`, at, branchDetail(bb[i], 'removed'), anchor);
+  for (const j of added) ctx.emit(`${dir}-alternative-added`, at, branchDetail(hh[j], 'added'), anchor);
+  for (const [i, j] of pairs) compareSchema(bb[i], hh[j], branchLabel(field, j), ctx);
+  return false;
+}
+
+function canonicalBrief(schema: Schema): string {
+  const text = canonical(schema);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
 function visibleProperties(schema: Schema, direction: Direction): Map<string, JsonObject> {
@@ -258,12 +482,17 @@ function compareProperties(base: Schema, head: Schema, field: string, ctx: Schem
   const input = ctx.direction === 'input';
   const bProps = visibleProperties(base, ctx.direction);
   const hProps = visibleProperties(head, ctx.direction);
+  const bAll = isObject(base.properties) ? base.properties : {};
+  const hAll = isObject(head.properties) ? head.properties : {};
   if (bProps.size === 0 && hProps.size === 0) return;
   const bReq = new Set(asArray(base.required).map(String));
   const hReq = new Set(asArray(head.required).map(String));
-  const removed = [...bProps.keys()].filter((k) => !hProps.has(k));
-  const added = [...hProps.keys()].filter((k) => !bProps.has(k));
   const at = (name: string) => `${ctx.where} › ${child(field, name)}`;
+  // A property still defined but now hidden in this direction (readOnly on input, writeOnly on output).
+  const hidden = (k: string) => isObject(hAll[k]) && !hProps.has(k);
+  const unhidden = (k: string) => isObject(bAll[k]) && !bProps.has(k);
+  const removed = [...bProps.keys()].filter((k) => !hProps.has(k) && !hidden(k));
+  const added = [...hProps.keys()].filter((k) => !bProps.has(k) && !unhidden(k));
 
   // A removed field and an added one of the same shape read as a rename.
   const renamedTo = new Map<string, string>();
@@ -272,24 +501,33 @@ function compareProperties(base: Schema, head: Schema, field: string, ctx: Schem
     if (match) renamedTo.set(r, match);
   }
 
+  for (const k of [...bProps.keys()].filter(hidden)) {
+    const anchor = { head: hAll[k], base: bProps.get(k) };
+    if (input) ctx.emit('request-field-became-read-only', at(k), `request field \`${child(field, k)}\` became readOnly`, anchor);
+    else ctx.emit('response-field-became-write-only', at(k), `response field \`${child(field, k)}\` became writeOnly`, anchor);
+  }
   for (const r of removed) {
     const to = renamedTo.get(r);
-    if (input) {
-      if (to) ctx.emit('request-field-renamed', at(r), `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``);
-      else ctx.emit('request-field-removed', at(r), `request field \`${child(field, r)}\` removed`);
+    const anchor = { head, base: bProps.get(r) };
+    if (isRetired(bProps.get(r), ctx.now)) {
+      ctx.emit('property-removed-after-sunset', at(r), `field \`${child(field, r)}\` removed after its Sunset`, anchor);
+    } else if (input) {
+      if (to) ctx.emit('request-field-renamed', at(r), `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``, { head: hProps.get(to), base: bProps.get(r) });
+      else ctx.emit('request-field-removed', at(r), `request field \`${child(field, r)}\` removed`, anchor);
     } else {
       const hint = to ? ` (a field \`${to}\` of the same shape was added: a rename)` : '';
-      ctx.emit('response-field-removed', at(r), `response field \`${child(field, r)}\` removed${hint}`);
+      ctx.emit('response-field-removed', at(r), `response field \`${child(field, r)}\` removed${hint}`, anchor);
     }
   }
-  for (const a of added) {
+  for (const a of [...hProps.keys()].filter(unhidden).concat(added)) {
     if (input && [...renamedTo.values()].includes(a)) continue;
     const required = hReq.has(a);
+    const anchor = { head: hProps.get(a), base };
     if (input) {
       ctx.emit(required ? 'request-field-added-required' : 'request-field-added-optional', at(a),
-        `${required ? 'required' : 'optional'} request field \`${child(field, a)}\` added`);
+        `${required ? 'required' : 'optional'} request field \`${child(field, a)}\` added`, anchor);
     } else {
-      ctx.emit('response-field-added', at(a), `response field \`${child(field, a)}\` added`);
+      ctx.emit('response-field-added', at(a), `response field \`${child(field, a)}\` added`, anchor);
     }
   }
   for (const [key, bSchema] of bProps) {
@@ -298,15 +536,18 @@ function compareProperties(base: Schema, head: Schema, field: string, ctx: Schem
     const was = bReq.has(key);
     const now = hReq.has(key);
     const path = child(field, key);
+    const anchor = { head: hSchema, base: bSchema };
     if (was !== now) {
-      if (input) ctx.emit(now ? 'request-field-made-required' : 'request-field-made-optional', at(key), `request field \`${path}\` is now ${now ? 'required' : 'optional'}`);
-      else ctx.emit(now ? 'response-field-made-required' : 'response-field-made-optional', at(key), `response field \`${path}\` is now ${now ? 'always present' : 'optional'}`);
+      if (input) ctx.emit(now ? 'request-field-made-required' : 'request-field-made-optional', at(key), `request field \`${path}\` is now ${now ? 'required' : 'optional'}`, anchor);
+      else ctx.emit(now ? 'response-field-made-required' : 'response-field-made-optional', at(key), `response field \`${path}\` is now ${now ? 'always present' : 'optional'}`, anchor);
     }
+    compareLifecycle('property', `field \`${path}\``, bSchema, hSchema, ctx.now, ctx.emit, at(key));
     compareSchema(bSchema, hSchema, path, ctx);
   }
 }
 
-function compareAdditionalProperties(base: Schema, head: Schema, field: string, name: string, at: string, ctx: SchemaContext, input: boolean): void {
+function compareAdditionalProperties(base: Schema, head: Schema, field: string, site: Site): void {
+  const { name, at, anchor, ctx } = site;
   const b = base.additionalProperties;
   const h = head.additionalProperties;
   if (isObject(b) && isObject(h)) {
@@ -315,13 +556,19 @@ function compareAdditionalProperties(base: Schema, head: Schema, field: string, 
   }
   const closedBefore = b === false;
   const closedNow = h === false;
-  if (closedBefore === closedNow) return;
-  if (input) {
+  if (closedBefore === closedNow) {
+    if (isObject(b) !== isObject(h) && !closedBefore) {
+      // `additionalProperties: {schema}` against absent/true: a schema constrains unlisted fields.
+      constraint(isObject(h), `unlisted fields of ${name} ${isObject(h) ? 'now constrained by a schema' : 'no longer constrained'}`, site);
+    }
+    return;
+  }
+  if (ctx.direction === 'input') {
     ctx.emit(closedNow ? 'input-constraint-tightened' : 'input-constraint-loosened', at,
-      closedNow ? `${name} now rejects unknown fields (additionalProperties: false)` : `${name} now accepts unknown fields`);
+      closedNow ? `${name} now rejects unknown fields (additionalProperties: false)` : `${name} now accepts unknown fields`, anchor);
   } else if (closedBefore) {
-    ctx.emit('response-object-opened', at, `${name} may now carry fields not listed`);
+    ctx.emit('response-object-opened', at, `${name} may now carry fields not listed`, anchor);
   } else {
-    ctx.emit('output-constraint-tightened', at, `${name} no longer carries unlisted fields (additionalProperties: false)`);
+    ctx.emit('output-constraint-tightened', at, `${name} no longer carries unlisted fields (additionalProperties: false)`, anchor);
   }
 }

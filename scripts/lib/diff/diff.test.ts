@@ -2,10 +2,15 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import YAML from 'yaml';
+import { COVERAGE_FILE, loadCoverage, renderCoverage } from './coverage';
+import { diffCase, documentsOf, loadCases } from './fixture-cases';
+import { renderGithub, renderJunit } from './render-ci';
 import { renderMarkdown } from './render-markdown';
-import { listRules, type Classification } from './rules';
+import { getRule, listRules, type Classification } from './rules';
 import { runDiff } from './run-diff';
 import { uncoveredVerdicts } from './redocly-cross-check';
+import { WaiverFileError } from './waivers';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'diff');
 const ROOT = join(__dirname, '..', '..', '..');
@@ -16,6 +21,7 @@ type Want = { rule: string; classification: Classification; fails: boolean; also
 
 const b = (rule: string, alsoBreaking: string[] = []): Want => ({ rule, classification: 'breaking', fails: true, alsoBreaking });
 const nb = (rule: string): Want => ({ rule, classification: 'non-breaking', fails: false });
+const warn = (rule: string): Want => ({ rule, classification: 'warning', fails: false });
 const info = (rule: string): Want => ({ rule, classification: 'informational', fails: false });
 
 // [fixture folder under scripts/fixtures/diff, what the diff must report]
@@ -27,8 +33,8 @@ const CASES: Array<[string, Want]> = [
   ['path-added', nb('path-added')],
   ['operation-added', nb('operation-added')],
   ['operation-deprecated', nb('operation-deprecated')],
-  ['operation-undeprecated', info('operation-undeprecated')],
-  ['operation-sunset-changed', info('operation-sunset-changed')],
+  ['operation-reactivated', info('operation-reactivated')],
+  ['operation-sunset-postponed', info('operation-sunset-postponed')],
   ['operation-id-changed', info('operation-id-changed')],
   ['operation-docs-changed', info('operation-docs-changed')],
   ['server-url-changed', b('server-url-changed')],
@@ -61,7 +67,7 @@ const CASES: Array<[string, Want]> = [
   ['input-enum-widened', nb('input-enum-widened')],
   ['input-nullability-removed', b('input-nullability-removed')],
   ['input-nullability-added', nb('input-nullability-added')],
-  ['response-status-removed', b('response-status-removed')],
+  ['error-response-status-removed', warn('error-response-status-removed')],
   ['response-status-added', nb('response-status-added')],
   ['response-media-type-removed', b('response-media-type-removed')],
   ['response-media-type-added', nb('response-media-type-added')],
@@ -70,7 +76,7 @@ const CASES: Array<[string, Want]> = [
   ['response-field-made-optional', b('response-field-made-optional')],
   ['response-field-made-required', nb('response-field-made-required')],
   ['response-object-opened', info('response-object-opened')],
-  ['response-enum-value-added', info('response-enum-value-added')],
+  ['response-enum-value-added', b('response-enum-value-added')],
   ['response-enum-value-removed', nb('response-enum-value-removed')],
   ['output-type-widened', b('output-type-widened')],
   ['output-type-narrowed', nb('output-type-narrowed')],
@@ -96,8 +102,8 @@ describe('spec diff classifications', () => {
   it.each(CASES)('should classify the %s fixture', async (name, want) => {
     const report = await diffFixture(name);
     expect(report.changes).toContainEqual(expect.objectContaining({ rule: want.rule, classification: want.classification }));
-    const breaking = [...new Set(report.changes.filter((c) => c.classification === 'breaking').map((c) => c.rule))].sort();
-    const expected = want.classification === 'breaking' ? [want.rule, ...(want.alsoBreaking ?? [])].sort() : [];
+    const breaking = [...new Set(report.changes.filter((c) => c.classification === 'breaking' || c.classification === 'warning').map((c) => c.rule))].sort();
+    const expected = want.classification === 'breaking' || want.classification === 'warning' ? [want.rule, ...(want.alsoBreaking ?? [])].sort() : [];
     expect(breaking).toEqual(expected);
     expect(report.exitCode).toBe(want.fails ? 1 : 0);
   });
@@ -109,10 +115,49 @@ describe('spec diff classifications', () => {
   });
 
   it('should have a fixture pair for every rule', () => {
-    const proven = new Set(CASES.map(([, want]) => want.rule));
+    const proven = new Set([...CASES.map(([, want]) => want.rule), ...loadCases().map((c) => c.want)]);
     expect(listRules().map((r) => r.id).filter((id) => !proven.has(id))).toEqual([]);
-    const folders = readdirSync(FIXTURES).sort();
+    const folders = readdirSync(FIXTURES).filter((f) => !f.endsWith('.yaml')).sort();
     expect(folders).toEqual([...CASES.map(([name]) => name), 'no-change'].sort());
+  });
+});
+
+describe('spec diff fixture cases (scripts/fixtures/diff/cases.yaml)', () => {
+  const cases = loadCases();
+
+  it.each(cases.map((c) => [c.id, c] as const))('should report the %s case as its rule says', (_id, c) => {
+    const changes = diffCase(c, NOW);
+    const gating = changes.filter((x) => x.classification === 'breaking' || x.classification === 'warning').map((x) => x.rule);
+    if (c.want === 'none') {
+      expect(gating).toEqual([]);
+      return;
+    }
+    expect(changes).toContainEqual(expect.objectContaining({ rule: c.want, classification: getRule(c.want).classification }));
+    // Nothing else gates the check: each case isolates one change.
+    expect([...new Set(gating)].filter((r) => r !== c.want && !(c.alsoBreaking ?? []).includes(r))).toEqual([]);
+  });
+
+  it('should build a case only from the template and its two fragments', () => {
+    const { base, head } = documentsOf(cases.find((c) => c.id === 'request-property/max-decreased')!);
+    expect(JSON.stringify(base)).not.toEqual(JSON.stringify(head));
+    expect(diffCase({ id: 'same', at: 'request-property', base: { type: 'integer' }, head: { type: 'integer' }, want: 'none' }, NOW)).toEqual([]);
+  });
+});
+
+describe('coverage of oasdiff rules (COVERAGE.md)', () => {
+  it('should map every oasdiff rule to an existing fixture case or a reason it does not apply', () => {
+    const rows = loadCoverage();
+    const ids = new Set(loadCases().map((c) => c.id));
+    expect(rows.length).toBeGreaterThanOrEqual(500);
+    expect(new Set(rows.map((r) => r.oasdiff)).size).toBe(rows.length);
+    for (const row of rows) {
+      expect(row.case !== undefined || (row.notApplicable ?? '').length > 20).toBe(true);
+      if (row.case) expect(ids.has(row.case) ? row.case : `missing case ${row.case} for ${row.oasdiff}`).toBe(row.case);
+    }
+  });
+
+  it('should publish the table as rendered from the rule list and the cases', () => {
+    expect(readFileSync(COVERAGE_FILE, 'utf8')).toBe(renderCoverage());
   });
 });
 
@@ -127,7 +172,7 @@ describe('spec diff report', () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('breaking change(s) to existing /v1 operations');
     expect(markdown.indexOf('### 🔴 Breaking')).toBeLessThan(markdown.indexOf('### 🟢 Non-breaking'));
-    expect(markdown).toMatch(/\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| response 200 application\/json › thing.note \| `response-field-removed` \|/);
+    expect(markdown).toMatch(/\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| response 200 application\/json › thing.note<br><sub>[^|]*head\.yaml:\d+<\/sub> \| `response-field-removed` \|/);
   });
 
   it('should read both sides from git refs, including split files', async () => {
@@ -148,6 +193,8 @@ describe('spec diff report', () => {
 
       const report = await runDiff({ base: 'HEAD~1', head: 'HEAD', cwd: repo, now: NOW });
       expect(report.changes.map((c) => c.rule)).toEqual(['response-field-removed']);
+      // The line a reviewer edits: the split file the field was removed from, in the head spec.
+      expect(report.changes[0].source).toEqual(expect.objectContaining({ side: 'head', file: 'spec/schemas/thing.yaml', line: 1 }));
       expect(report.base).toBe('HEAD~1:spec/openapi.yaml');
       await expect(runDiff({ base: 'no-such-ref', cwd: repo, now: NOW })).rejects.toThrow(/neither a file nor a git commit/);
     } finally {
@@ -161,25 +208,39 @@ describe('npm run spec:diff', () => {
     { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
 
   it('should print JSON and exit 1 when a breaking change alters a /v1 operation', () => {
-    const run = cli(join(FIXTURES, 'response-field-removed', 'base.yaml'), join(FIXTURES, 'response-field-removed', 'head.yaml'), '--json', '--no-cross-check');
+    const run = cli(join(FIXTURES, 'response-field-removed', 'base.yaml'), join(FIXTURES, 'response-field-removed', 'head.yaml'), '--json', '--no-cross-check', '--no-impact');
     expect(run.status).toBe(1);
     const report = JSON.parse(run.stdout);
     expect(report.failing).toEqual([expect.objectContaining({ rule: 'response-field-removed', classification: 'breaking' })]);
   });
 
   it('should exit 0 for non-breaking changes and 2 for a side it cannot read', () => {
-    expect(cli(join(FIXTURES, 'path-added', 'base.yaml'), join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check').status).toBe(0);
-    const missing = cli('no/such/file.yaml', join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check');
+    expect(cli(join(FIXTURES, 'path-added', 'base.yaml'), join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check', '--no-impact').status).toBe(0);
+    const missing = cli('no/such/file.yaml', join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check', '--no-impact');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/neither a file nor a git commit/);
+  });
+
+  it('should exit 2 on a bad option or a malformed waiver file, naming the problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-cli-'));
+    try {
+      writeFileSync(join(dir, 'waivers.yaml'), 'diff:\n  - rule: path-removed\n    reason: gone\n');
+      const side = join(FIXTURES, 'path-added', 'base.yaml');
+      const run = cli(side, side, '--no-cross-check', '--no-impact', '--waivers', join(dir, 'waivers.yaml'));
+      expect([run.status, run.stderr]).toEqual([2, expect.stringMatching(/diff\[0\]: `approvedBy` is required/)]);
+      const bad = cli(side, '--fail-on', 'maybe');
+      expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/--fail-on must be breaking or warning/)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
 describe('redocly diff cross-check', () => {
-  it('should add nothing the contract rules already cover and keep a new response enum value informational', async () => {
+  it('should add nothing the contract rules already cover', async () => {
     const report = await diffFixture('response-enum-value-added', true);
     expect(report.crossCheck.ran).toBe(true);
-    expect(report.changes.map((c) => [c.rule, c.classification])).toEqual([['response-enum-value-added', 'informational']]);
+    expect(report.changes.map((c) => [c.rule, c.classification])).toEqual([['response-enum-value-added', 'breaking']]);
   });
 
   it('should add a verdict the contract rules missed, rated by its impact', () => {
@@ -188,6 +249,122 @@ describe('redocly diff cross-check', () => {
         verdicts: [{ ruleId: 'something-new', impact: 'major', message: 'Something changed.' }] }],
     }, []);
     expect(added).toEqual([expect.objectContaining({ rule: 'redocly/something-new', classification: 'breaking', operation: 'POST /things' })]);
+  });
+});
+
+/** Write a case's two documents to a temporary folder, for tests that go through files. */
+function writeCase(id: string): { base: string; head: string; dir: string } {
+  const c = loadCases().find((x) => x.id === id);
+  if (!c) throw new Error(`no case ${id}`);
+  const { base, head } = documentsOf(c);
+  const dir = mkdtempSync(join(tmpdir(), 'spec-diff-case-'));
+  writeFileSync(join(dir, 'base.yaml'), YAML.stringify(base));
+  writeFileSync(join(dir, 'head.yaml'), YAML.stringify(head));
+  return { base: join(dir, 'base.yaml'), head: join(dir, 'head.yaml'), dir };
+}
+
+describe('verdicts the contract decides', () => {
+  const rulesOf = (id: string) => diffCase(loadCases().find((c) => c.id === id)!, NOW).map((c) => [c.rule, c.classification]);
+
+  it('should call a changed or removed response const breaking', () => {
+    expect(rulesOf('response-body/const-changed')).toContainEqual(['output-const-changed', 'breaking']);
+    expect(rulesOf('response-property/const-removed')).toContainEqual(['output-const-removed', 'breaking']);
+  });
+
+  it('should call a request body wrapped in oneOf breaking without a false removed field', () => {
+    const rules = rulesOf('request-body/wrapped-in-one-of');
+    expect(rules).toContainEqual(['request-body-wrapped-in-one-of', 'breaking']);
+    expect(rules.map(([r]) => r)).not.toContain('request-field-removed');
+  });
+
+  it('should follow the contract marking of response enumerations: closed, assumed, open', () => {
+    expect(rulesOf('response-property/enum-value-added')).toContainEqual(['response-enum-value-added', 'breaking']);
+    expect(rulesOf('response-body/enum-value-added-assumed')).toContainEqual(['response-enum-value-added-assumed', 'warning']);
+    expect(rulesOf('response-body/open-enum-value-added')).toEqual([['response-open-enum-value-added', 'informational']]);
+  });
+
+  it('should label string → integer a type change, and integer → number a widening', () => {
+    expect(rulesOf('response-property/type-changed')).toContainEqual(['output-type-changed', 'breaking']);
+    expect(rulesOf('response-property/type-generalized')).toContainEqual(['output-type-widened', 'breaking']);
+  });
+
+  it('should say what changed in a security scheme', () => {
+    const changes = diffCase(loadCases().find((c) => c.id === 'security-scheme-token-url-changed')!, NOW);
+    expect(changes.map((c) => c.detail)).toEqual(['security scheme `oauth2`: authorizationCode tokenUrl changed from "http://127.0.0.1:4010/auth/oauth/token" to "https://auth.example.com/oauth/token"']);
+  });
+});
+
+describe('waivers and thresholds', () => {
+  const fixture = (name: string) => ({ base: join(FIXTURES, name, 'base.yaml'), head: join(FIXTURES, name, 'head.yaml') });
+  let dir: string;
+  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'spec-diff-waivers-')); });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const waiverFile = (entries: object[]) => {
+    const file = join(dir, 'waivers.yaml');
+    writeFileSync(file, YAML.stringify({ diff: entries }));
+    return file;
+  };
+  const accepted = { rule: 'response-field-removed', operation: 'GET /things/{uuid}', location: 'response 200 * › thing.note', reason: 'never filled in', approvedBy: 'api-review' };
+
+  it('should accept a waived breaking change and say who approved it until when', async () => {
+    const report = await runDiff({ ...fixture('response-field-removed'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-12-31' }]) });
+    expect(report.exitCode).toBe(0);
+    expect(report.failing).toEqual([]);
+    expect(report.changes[0].waived).toEqual({ reason: 'never filled in', approvedBy: 'api-review', expires: '2026-12-31' });
+    expect(renderMarkdown(report)).toContain('**Waived** until 2026-12-31 by api-review: never filled in');
+  });
+
+  it('should fail on an expired waiver, even one that matches nothing', async () => {
+    const report = await runDiff({ ...fixture('path-added'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]) });
+    expect(report.exitCode).toBe(1);
+    expect(report.waivers.expired).toEqual([expect.objectContaining({ rule: 'response-field-removed', expires: '2026-11-20' })]);
+    expect(renderMarkdown(report)).toContain('**Expired waiver** for `response-field-removed`');
+    const expiredOnMatch = await runDiff({ ...fixture('response-field-removed'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]) });
+    expect(expiredOnMatch.failing.map((c) => c.rule)).toEqual(['response-field-removed']);
+  });
+
+  it('should refuse a waiver without a reason, an approver or an expiry date', async () => {
+    for (const broken of [{ ...accepted, expires: 'later' }, { ...accepted, reason: '', expires: '2027-01-01' }, { rule: 'x', reason: 'r', expires: '2027-01-01' }]) {
+      await expect(runDiff({ ...fixture('path-added'), cwd: ROOT, now: NOW, waiversFile: waiverFile([broken]) })).rejects.toThrow(WaiverFileError);
+    }
+  });
+
+  it('should fail on a warning only with --fail-on warning', async () => {
+    const files = writeCase('optional-response-header-removed');
+    try {
+      const lenient = await runDiff({ ...files, cwd: ROOT, now: NOW });
+      expect([lenient.summary.warning, lenient.exitCode]).toEqual([1, 0]);
+      const strict = await runDiff({ ...files, cwd: ROOT, now: NOW, failOn: 'warning' });
+      expect(strict.failing.map((c) => c.rule)).toEqual(['optional-response-header-removed']);
+      expect(strict.exitCode).toBe(1);
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('report formats for CI', () => {
+  const fixture = { base: join(FIXTURES, 'response-field-removed', 'base.yaml'), head: join(FIXTURES, 'response-field-removed', 'head.yaml') };
+
+  it('should write JUnit with one failing test case per failing change, carrying file and line', async () => {
+    const xml = renderJunit(await runDiff({ ...fixture, cwd: ROOT, now: NOW }));
+    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="spec-diff" tests="1" failures="1">/);
+    expect(xml).toMatch(/<testcase classname="spec-diff.response-field-removed" name="GET \/things\/\{uuid\}: response field `thing.note` removed" file="[^"]*head.yaml" line="\d+">\n\s+<failure message=/);
+  });
+
+  it('should write GitHub annotations on the head file and line of each change', async () => {
+    const text = renderGithub(await runDiff({ ...fixture, cwd: ROOT, now: NOW }));
+    expect(text).toMatch(/^::error file=scripts\/fixtures\/diff\/response-field-removed\/head\.yaml,line=\d+,title=breaking%3A response-field-removed::GET \/things\/\{uuid\} › /m);
+    expect(text).toMatch(/1 failing \(fail on breaking\)\n$/);
+  });
+
+  it('should report the client types and conformance checks a breaking change touches', async () => {
+    const report = await runDiff({ ...fixture, cwd: ROOT, now: NOW, impact: true });
+    const impact = report.changes[0].impact!;
+    expect(impact.clientTypes).toEqual(['operations["getThing"]']);
+    expect(impact.conformanceChecks).toEqual(expect.arrayContaining(['responses-match-the-contract', 'requests-without-valid-credential-get-401']));
+    expect(impact.conformanceChecks).not.toContain('replayed-request-returns-original-response');
+    expect(renderMarkdown(report)).toMatch(/### Impact of breaking changes and warnings[\s\S]*\| `GET \/things\/\{uuid\}` \| `operations\["getThing"\]` \| `responses-match-the-contract`/);
   });
 });
 

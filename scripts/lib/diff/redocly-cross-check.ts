@@ -1,6 +1,6 @@
 // Second opinion from `redocly diff` (in @redocly/cli 2.x, marked experimental): every verdict it reaches that the
 // contract engine did not already report for the same operation is added, so neither engine's blind spot is lost.
-// Redocly knows no deprecation grace and calls a new response enum value breaking; the contract rules win there.
+// Redocly knows no deprecation grace nor the contract's marking of open enumerations; the contract rules win there.
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';

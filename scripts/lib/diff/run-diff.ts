@@ -1,9 +1,16 @@
-import type { Change } from './change';
+import { relative, resolve } from 'node:path';
+import { anchorOf, type Change } from './change';
 import { compareSpecs } from './compare-operations';
+import { addImpact } from './impact';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
-import type { Classification } from './rules';
-import { dereferenceSpec, resolveSource, sourceFile } from '../spec/load-spec';
+import { CLASSIFICATIONS, type Classification } from './rules';
+import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
+import { makeLocator } from '../lint/locate';
+import { dereferenceFile, type Origin } from '../spec/dereference';
+import { resolveSource, sourceFile } from '../spec/load-spec';
 import { type JsonObject, serverPath } from '../spec/openapi';
+
+export type FailOn = 'breaking' | 'warning';
 
 export type DiffOptions = {
   base: string;
@@ -14,26 +21,42 @@ export type DiffOptions = {
   now?: Date;
   /** Also run `redocly diff` and add what it finds that the contract rules did not. */
   crossCheck?: boolean;
+  /** Lowest classification that fails the check (default: breaking). */
+  failOn?: FailOn;
+  /** Waiver file; undefined: none. */
+  waiversFile?: string;
+  /** Add the generated client types and conformance checks each breaking change touches (impact.ts). */
+  impact?: boolean;
+};
+
+export type WaiverSummary = {
+  file?: string;
+  /** Waivers that accepted at least one change. */
+  applied: number;
+  /** Expired waivers: each fails the check until it is renewed or deleted. */
+  expired: Waiver[];
+  /** Waivers in force that matched nothing (stale entries to delete). */
+  unused: Waiver[];
 };
 
 export type DiffReport = {
   base: string;
   head: string;
   now: string;
+  failOn: FailOn;
   changes: Change[];
   summary: Record<Classification, number>;
-  /** Breaking changes to operations that exist under /v1: these fail the check. */
+  /** Changes at or above the threshold to operations that exist under /v1, not waived: these fail the check. */
   failing: Change[];
+  waivers: WaiverSummary;
   exitCode: 0 | 1;
   crossCheck: { engine: string; ran: boolean; added: number; note?: string };
 };
 
-const ORDER: Classification[] = ['breaking', 'non-breaking', 'informational'];
-
 /** Breaking first, then by operation and location, so the report reads the same on every run. */
 export function sortChanges(changes: Change[]): Change[] {
   return [...changes].sort((a, b) =>
-    ORDER.indexOf(a.classification) - ORDER.indexOf(b.classification)
+    CLASSIFICATIONS.indexOf(a.classification) - CLASSIFICATIONS.indexOf(b.classification)
     || a.operation.localeCompare(b.operation)
     || a.location.localeCompare(b.location)
     || a.rule.localeCompare(b.rule));
@@ -52,8 +75,30 @@ function pathOfOperation(operation: string): string {
   return operation.includes(' ') ? operation.slice(operation.indexOf(' ') + 1) : operation;
 }
 
+type Side = { api: JsonObject; origins: WeakMap<object, Origin>; display(file: string): string };
+
+/** File and line of the node a change is anchored at: the head side when it exists there, else the base. */
+function locateChange(change: Change, head: Side, base: Side): Change['source'] {
+  const anchor = anchorOf(change);
+  const locators = new Map<string, (pointer: string) => number | undefined>();
+  const lineOf = (file: string, pointer: string) => {
+    if (!locators.has(file)) locators.set(file, makeLocator(file));
+    return locators.get(file)!(pointer);
+  };
+  for (const [side, node] of [['head', anchor?.head], ['base', anchor?.base]] as const) {
+    if (typeof node !== 'object' || node === null) continue;
+    const origin = (side === 'head' ? head : base).origins.get(node);
+    if (!origin) continue;
+    const display = (side === 'head' ? head : base).display(origin.file);
+    return { side, file: display, line: lineOf(origin.file, origin.pointer), pointer: `#${origin.pointer}` };
+  }
+  return undefined;
+}
+
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const now = options.now ?? new Date();
+  const failOn = options.failOn ?? 'breaking';
+  const waiverFile = loadWaivers(options.waiversFile);
   const baseSource = resolveSource(options.base, options.cwd, options.specPath);
   const headSource = options.head !== undefined
     ? resolveSource(options.head, options.cwd, options.specPath)
@@ -61,8 +106,22 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
   try {
-    const [baseApi, headApi] = await Promise.all([dereferenceSpec(baseFile.file), dereferenceSpec(headFile.file)]);
-    const changes = compareSpecs(baseApi, headApi, { now });
+    const sideOf = (source: typeof baseSource, entry: string): Side => {
+      const origins = new WeakMap<object, Origin>();
+      const api = dereferenceFile(entry, origins);
+      // Files of a git side live in a temporary copy: show them by their path in the repository.
+      const display = source.kind === 'git'
+        ? (file: string) => relative(resolve(entry, ...source.specPath.split('/').map(() => '..')), file)
+        : (file: string) => relative(options.cwd, file) || file;
+      return { api, origins, display };
+    };
+    const base = sideOf(baseSource, baseFile.file);
+    const head = sideOf(headSource, headFile.file);
+    const changes = compareSpecs(base.api, head.api, { now });
+    for (const change of changes) {
+      const source = locateChange(change, head, base);
+      if (source) change.source = source;
+    }
     const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0 };
     if (options.crossCheck) {
       try {
@@ -75,18 +134,42 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       }
     }
     const sorted = sortChanges(changes);
-    const failing = sorted.filter((c) => c.classification === 'breaking'
-      && (c.operation === '(document)' ? versionOf(baseApi, '') : versionOf(baseApi, pathOfOperation(c.operation))) === 'v1');
-    const summary: Record<Classification, number> = { breaking: 0, 'non-breaking': 0, informational: 0 };
+
+    const diffWaivers = waiverFile.waivers.filter((w) => w.section === 'diff');
+    const inForce = diffWaivers.filter((w) => !isExpired(w, now));
+    const used = new Set<Waiver>();
+    for (const change of sorted) {
+      const waiver = inForce.find((w) => waiverMatchesChange(w, change));
+      if (!waiver) continue;
+      used.add(waiver);
+      change.waived = { reason: waiver.reason, approvedBy: waiver.approvedBy, expires: waiver.expires };
+    }
+    const waivers: WaiverSummary = {
+      ...(waiverFile.file ? { file: relative(options.cwd, waiverFile.file) || waiverFile.file } : {}),
+      applied: used.size,
+      expired: diffWaivers.filter((w) => isExpired(w, now)),
+      unused: inForce.filter((w) => !used.has(w)),
+    };
+
+    if (options.impact) {
+      await addImpact(sorted, { baseFile: baseFile.file, headFile: headFile.file, baseApi: base.api, headApi: head.api });
+    }
+
+    const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
+    const failing = sorted.filter((c) => threshold.has(c.classification) && !c.waived
+      && (c.operation === '(document)' ? versionOf(base.api, '') : versionOf(base.api, pathOfOperation(c.operation))) === 'v1');
+    const summary = Object.fromEntries(CLASSIFICATIONS.map((k) => [k, 0])) as Record<Classification, number>;
     for (const c of sorted) summary[c.classification] += 1;
     return {
       base: baseSource.label,
       head: headSource.kind === 'file' && options.head === undefined ? `${headSource.label} (working tree)` : headSource.label,
       now: now.toISOString(),
+      failOn,
       changes: sorted,
       summary,
       failing,
-      exitCode: failing.length > 0 ? 1 : 0,
+      waivers,
+      exitCode: failing.length > 0 || waivers.expired.length > 0 ? 1 : 0,
       crossCheck,
     };
   } finally {

@@ -44,7 +44,14 @@ function canonicalPointer(parts: string[]): string {
   return parts.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-export function dereferenceFile(entry: string): JsonObject {
+/** Where a node of the dereferenced document was written: its file and JSON pointer there. */
+export type Origin = { file: string; pointer: string };
+
+/**
+ * `origins`, when given, receives the file and pointer of every object and array of the result, so a
+ * reviewer tool can point at the line of a split file a node came from.
+ */
+export function dereferenceFile(entry: string, origins?: WeakMap<object, Origin>): JsonObject {
   const documents = new Map<string, Json>();
   // Resolved node per `file#pointer`: the node walked in place and every $ref to it share one object.
   const resolved = new Map<string, Json>();
@@ -80,6 +87,7 @@ export function dereferenceFile(entry: string): JsonObject {
       // OAS 3.1 allows summary/description (and, in schemas, any keyword) beside $ref.
       const merged: JsonObject = { ...target };
       resolved.set(key, merged);
+      origins?.set(merged, { file, pointer: canonicalPointer(at) });
       for (const k of siblings) merged[k] = walk(node[k], file, [...at, k]);
       return merged;
     }
@@ -87,11 +95,13 @@ export function dereferenceFile(entry: string): JsonObject {
     if (Array.isArray(node)) {
       const out: Json[] = [];
       resolved.set(key, out);
+      origins?.set(out, { file, pointer: canonicalPointer(at) });
       node.forEach((item, i) => out.push(walk(item, file, [...at, String(i)])));
       return out;
     }
     const out: JsonObject = {};
     resolved.set(key, out);
+    origins?.set(out, { file, pointer: canonicalPointer(at) });
     for (const [k, v] of Object.entries(node)) out[k] = walk(v, file, [...at, k]);
     return out;
   };

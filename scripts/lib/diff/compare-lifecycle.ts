@@ -1,0 +1,66 @@
+// Deprecation and Sunset of an operation, a parameter or a property, compared between base and head.
+// The spec marks a retirement with `deprecated: true`, `x-deprecation` and `x-sunset` (see ../spec/sunset.ts);
+// the contract (Versioning 4-6) puts Sunset at least 180 days after Deprecation and serves the thing until then.
+// @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
+
+import type { Emit } from './change';
+import { isObject, type JsonObject } from '../spec/openapi';
+import { deprecationDate, formatDate, isDeprecated, MIN_SUNSET_GAP_DAYS, sunsetDate } from '../spec/sunset';
+
+export type LifecycleSubject = 'operation' | 'parameter' | 'property';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A stated `x-sunset` that is not a date. */
+function sunsetUnreadable(node: JsonObject): boolean {
+  return node['x-sunset'] !== undefined && sunsetDate(node) === undefined;
+}
+
+/** Was it retired by `now`: deprecated with a Sunset that has passed. */
+export function isRetired(node: unknown, now: Date): boolean {
+  if (!isObject(node) || !isDeprecated(node)) return false;
+  const sunset = sunsetDate(node);
+  return sunset !== undefined && sunset.getTime() <= now.getTime();
+}
+
+export function compareLifecycle(
+  subject: LifecycleSubject, name: string, base: unknown, head: unknown, now: Date, emit: Emit, where: string,
+): void {
+  if (!isObject(base) || !isObject(head)) return;
+  const anchor = { head, base };
+  const was = isDeprecated(base);
+  const is = isDeprecated(head);
+  const before = sunsetDate(base);
+  const after = sunsetDate(head);
+  if (was && !is) {
+    emit(`${subject}-reactivated`, where, `${name} is no longer deprecated`, anchor);
+    return;
+  }
+  if (!is) return;
+  if (sunsetUnreadable(head)) {
+    emit(`${subject}-sunset-invalid`, where, `${name} has x-sunset ${JSON.stringify(head['x-sunset'])}, which is not a date`, anchor);
+    return;
+  }
+  if (!was) {
+    if (after) emit(`${subject}-deprecated`, where, `${name} deprecated; Sunset ${formatDate(after)}`, anchor);
+    else emit(`${subject}-deprecated-without-sunset`, where, `${name} deprecated without a Sunset date (x-sunset)`, anchor);
+  } else if (before && !after) {
+    emit(`${subject}-sunset-removed`, where, `Sunset ${formatDate(before)} of ${name} removed; it stays deprecated`, anchor);
+  } else if (before && after && after.getTime() < before.getTime()) {
+    emit(`${subject}-sunset-moved-earlier`, where, `Sunset of ${name} moved earlier, from ${formatDate(before)} to ${formatDate(after)}`, anchor);
+  } else if (before && after && after.getTime() > before.getTime()) {
+    emit(`${subject}-sunset-postponed`, where, `Sunset of ${name} postponed from ${formatDate(before)} to ${formatDate(after)}`, anchor);
+  } else if (!before && after) {
+    emit(`${subject}-deprecated`, where, `${name} now has a Sunset date: ${formatDate(after)}`, anchor);
+  }
+  if (after && (!before || after.getTime() !== before.getTime())) {
+    // Without an x-deprecation date the deprecation starts with this change, i.e. now.
+    const from = deprecationDate(head) ?? now;
+    const earliest = new Date(from.getTime() + MIN_SUNSET_GAP_DAYS * DAY);
+    if (after.getTime() < earliest.getTime()) {
+      emit(`${subject}-sunset-too-soon`, where, `Sunset ${formatDate(after)} of ${name} is less than ${MIN_SUNSET_GAP_DAYS} days after `
+        + `${deprecationDate(head) ? `its Deprecation ${formatDate(from)}` : `today (${formatDate(now)}), with no x-deprecation date`}; `
+        + `the earliest allowed is ${formatDate(earliest)}`, anchor);
+    }
+  }
+}
