@@ -4,7 +4,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import YAML from 'yaml';
+import { parseDocumentText } from '../../../spec/lib';
 import { type FixtureCase, loadCases } from './fixture-cases';
 import { getRule } from './rules';
 
@@ -14,7 +14,7 @@ const RULES_FILE = join(__dirname, 'oasdiff-rules.yaml');
 export type CoverageRow = { oasdiff: string; level: 'ERR' | 'WARN' | 'INFO'; case?: string; notApplicable?: string };
 
 export function loadCoverage(): CoverageRow[] {
-  return (YAML.parse(readFileSync(RULES_FILE, 'utf8')) as { rules: CoverageRow[] }).rules;
+  return (parseDocumentText(readFileSync(RULES_FILE, 'utf8')) as { rules: CoverageRow[] }).rules;
 }
 
 const EXPECTED: Record<CoverageRow['level'], string[]> = {

@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import YAML from 'yaml';
+import { parseDocumentText } from '../../../spec/lib';
 import { type Change } from './change';
 import { compareSpecs } from './compare-operations';
 import { asObject, isObject, type Json, type JsonObject } from '../spec/openapi';
@@ -81,7 +81,7 @@ const PLACES = {
 } satisfies Record<string, (doc: JsonObject, fragment?: Json) => void>;
 
 export function loadCases(): FixtureCase[] {
-  const cases = YAML.parse(readFileSync(CASES_FILE, 'utf8')) as FixtureCase[];
+  const cases = parseDocumentText(readFileSync(CASES_FILE, 'utf8')) as FixtureCase[];
   const ids = new Set<string>();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`fixture case "${c.id}" is defined twice`);
@@ -95,7 +95,7 @@ let template: JsonObject | undefined;
 
 /** The base and head documents of a case. */
 export function documentsOf(c: FixtureCase): { base: JsonObject; head: JsonObject } {
-  template ??= YAML.parse(readFileSync(TEMPLATE_FILE, 'utf8')) as JsonObject;
+  template ??= parseDocumentText(readFileSync(TEMPLATE_FILE, 'utf8')) as JsonObject;
   const base = clone(template);
   const head = clone(template);
   PLACES[c.at](base, c.base);

@@ -14,7 +14,7 @@
 //       reason: ..., approvedBy: ..., expires: ...
 
 import { existsSync, readFileSync } from 'node:fs';
-import YAML from 'yaml';
+import { parseDocumentText } from '../../../spec/lib';
 import type { Change } from './change';
 
 export const DEFAULT_WAIVERS_PATH = 'scripts/waivers.yaml';
@@ -43,7 +43,7 @@ function dateOf(value: unknown): string | undefined {
 /** Read and validate a waiver file; a missing default file is an empty list, a malformed one an error. */
 export function loadWaivers(file: string | undefined): WaiverFile {
   if (!file || !existsSync(file)) return { file: undefined, waivers: [] };
-  const doc = YAML.parse(readFileSync(file, 'utf8')) ?? {};
+  const doc = parseDocumentText(readFileSync(file, 'utf8')) ?? {};
   if (typeof doc !== 'object' || Array.isArray(doc)) throw new WaiverFileError(`${file}: expected a mapping with \`diff:\` and/or \`lint:\` lists`);
   const waivers: Waiver[] = [];
   for (const section of ['diff', 'lint'] as const) {
