@@ -40,6 +40,25 @@ describe('conformance cli', () => {
     expect(result.stderr).toMatch(/unreachable/);
   });
 
+  it("should exit 2 naming the corrected URL when the target does not end in the contract's base path", async () => {
+    const origin = `http://127.0.0.1:${await closedPort()}`;
+    const result = await runCli(['--target', origin, '--token', 'mock-token-a']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`did you mean --target ${origin}/v1 ?`);
+    expect(result.stdout).toBe('');
+  });
+
+  it('should exit 2 when --path names a property no selected check runs', async () => {
+    const healthy = await startMock({ port: 0 });
+    try {
+      const result = await runCli(['--target', healthy.url, '--token', 'mock-token-a', '--only', 'overlong-idempotency-key-gets-400', '--path', 'nothing:0']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--path names the property "nothing"/);
+    } finally {
+      await healthy.close();
+    }
+  });
+
   it('should exit 1 with a reproduction when a check fails, and 0 when it passes', async () => {
     const broken = await startMock({ ...limit1001Accepted.options(), port: 0 });
     const healthy = await startMock({ port: 0 });

@@ -11,7 +11,19 @@ describe('parseConfig', () => {
     expect(config).toMatchObject({ target: 'http://127.0.0.1:1/v1', tokenA: 'a', tokenB: 'b', allowWrites: false });
   });
 
+  it('should write tokens in reproductions as they were given', () => {
+    expect(parseConfig(['--target', 'http://h/v1', '--token', 'lit', '--token-b', 'litb'], {}).credentials).toEqual({ a: 'lit', b: 'litb' });
+    expect(parseConfig(['--target', 'http://h/v1'], { CONFORMANCE_TOKEN: 'x', CONFORMANCE_TOKEN_B: 'y' }).credentials).toEqual({ a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' });
+  });
+
+  it('should read selection, workers and shard', () => {
+    const config = parseConfig(['--target', 'http://h/v1', '--token', 't', '--operations', 'a,b', '--skip-tags', 'provisional', '--workers', '4', '--shard', '2/3'], {});
+    expect(config).toMatchObject({ operations: ['a', 'b'], skipTags: ['provisional'], workers: 4, shard: { index: 2, count: 3 } });
+  });
+
   it.each([
+    ['a shard outside its count', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--shard', '4/3']],
+    ['zero workers', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--workers', '0']],
     ['a missing target', ['--token', 'a']],
     ['a missing token', ['--target', 'http://127.0.0.1:1/v1']],
     ['a target that is not a URL', ['--target', 'nowhere', '--token', 'a']],

@@ -1,10 +1,13 @@
 /** The settings of one conformance run, from flags and CONFORMANCE_* variables. */
+import { TOKEN_VARIABLES, type Credentials } from './lib/failure';
 import { DEFAULT_SPEC_PATH } from './lib/spec';
 
 export type RunConfig = {
   target: string;
   tokenA: string;
   tokenB?: string;
+  /** How reproductions write the tokens: as given (a flag's literal, or the variable the environment set). */
+  credentials: Credentials;
   maxRequests: number;
   runs: number;
   seed: number;
@@ -23,6 +26,14 @@ export type RunConfig = {
   createRunBody: unknown;
   /** Bound of a single pacing or Retry-After wait. */
   maxWaitMs: number;
+  /** Operation ids and tags to restrict the run to (`--operations`, `--tags`), tags to leave out (`--skip-tags`). */
+  operations?: string[];
+  tags?: string[];
+  skipTags?: string[];
+  /** Checks and properties run at once, sharing the budget and the rate-limit pacing. */
+  workers: number;
+  /** This run's part of a split run: shard `index` (1-based) of `count`. */
+  shard?: { index: number; count: number };
 };
 
 export class ConfigError extends Error {
@@ -39,6 +50,7 @@ export const DEFAULTS = {
   pollTimeoutMs: 30000,
   createRunPath: '/orchestration/runs',
   maxWaitMs: 65000,
+  workers: 1,
 };
 
 export const USAGE = `Usage: npm run conformance -- --target <base URL ending in /v1> --token <token> [options]
@@ -50,9 +62,16 @@ Options (environment variable in brackets):
   --max-requests <n>      request budget of the whole run (default ${DEFAULTS.maxRequests})
   --runs <n>              generated cases per property (default ${DEFAULTS.runs})
   --seed <n>              fast-check seed; replays a run (default: random, printed)
-  --path <property:path>  replays one counterexample (with --seed and --only)
+  --path <property:path>  replays one counterexample (printed with it as a whole command line)
   --only <ids>            comma-separated check ids to run
   --skip <ids>            comma-separated check ids to leave out
+  --operations <ids>      comma-separated operation ids to restrict the run to; checks that
+                          need another operation are skipped
+  --tags <tags>           only operations with one of these tags
+  --skip-tags <tags>      leave out operations with one of these tags (e.g. provisional)
+  --workers <n>           checks and properties run at once (default ${DEFAULTS.workers}); they share
+                          the request budget and the rate-limit pacing
+  --shard <i>/<n>         run the i-th of n deterministic parts (CI jobs)
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report
@@ -90,7 +109,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait']);
+  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard']);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
   const target = (flags.get('target') ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
@@ -116,10 +135,20 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     }
   }
   const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+  let shard: RunConfig['shard'];
+  if (flags.has('shard')) {
+    const match = /^(\d+)\/(\d+)$/.exec(flags.get('shard')!);
+    const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+    if (!match || count < 1 || index < 1 || index > count) throw new ConfigError(`--shard: expected <i>/<n> with 1 <= i <= n, got "${flags.get('shard')}"`);
+    shard = { index, count };
+  }
+  // A token given on the command line is written as given; one from the environment as the variable that holds it.
+  const credentials = { a: flags.has('token') ? tokenA : TOKEN_VARIABLES.a, b: flags.has('token-b') ? (tokenB ?? '') : TOKEN_VARIABLES.b };
   return {
     target,
     tokenA,
     tokenB: tokenB || undefined,
+    credentials,
     maxRequests: positiveInteger('--max-requests', flags.get('max-requests'), DEFAULTS.maxRequests),
     runs: positiveInteger('--runs', flags.get('runs'), DEFAULTS.runs),
     seed: positiveInteger('--seed', flags.get('seed'), Math.floor(Math.random() * 2 ** 31), 0),
@@ -134,5 +163,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     createRunPath: flags.get('create-run-path') ?? DEFAULTS.createRunPath,
     createRunBody,
     maxWaitMs: positiveInteger('--max-wait', flags.get('max-wait'), DEFAULTS.maxWaitMs),
+    operations: list(flags.get('operations')),
+    tags: list(flags.get('tags')),
+    skipTags: list(flags.get('skip-tags')),
+    workers: positiveInteger('--workers', flags.get('workers'), DEFAULTS.workers),
+    shard,
   };
 }

@@ -25,6 +25,10 @@ export type CheckContext = {
   property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { numRuns?: number; examples?: T[] }): Promise<void>;
   /** Scenarios several checks observe (a polled run, created resources), computed once per run. */
   shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** For `fc.commands`: the replay path of the named property when a run replays it (`--path`), else undefined. */
+  commandsReplayPath(property: string): string | undefined;
+  /** Runs independent items (one property per operation) on the run's workers; with --shard, only this shard's. */
+  each<T>(items: T[], task: (item: T) => Promise<void>): Promise<void>;
 };
 
 export type Check = {
@@ -40,6 +44,10 @@ export type Check = {
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */
   onExchange?(exchange: Exchange, ctx: CheckContext): void;
+  /** Needs the target to itself (reads rate-limit counters, spends the limit): never concurrent with other checks. */
+  runsAlone?: boolean;
+  /** Its work is `each` over independent items, dealt across shards one by one rather than as a whole check. */
+  splits?: boolean;
   /** Runs after every check, for properties over the whole run. */
   finish?(ctx: CheckContext): void | Promise<void>;
 };

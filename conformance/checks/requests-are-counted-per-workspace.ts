@@ -19,6 +19,7 @@ export const requestsAreCountedPerWorkspace: Check = {
   ruleId: 'ratelimit-headers-every-response',
   title: "Requests of one workspace do not lower another workspace's RateLimit-Remaining.",
   fixture: 'rate-limit-shared-across-workspaces',
+  runsAlone: true,
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));

@@ -25,14 +25,20 @@ export type Failure = {
   path?: string;
   /** The command line that replays the counterexample. */
   replay?: string;
-  /** How many times the same failure was seen (same title, operation and status). */
+  /** How many times the same defect was seen (same check, rule, operation and title). */
   occurrences?: number;
+  /** A few of those occurrences beyond the first, each with its own reproduction. */
+  examples?: FailureExample[];
 };
+
+export type FailureExample = { request: string; status?: number; reproduce?: string };
 
 export type FailureInput = Omit<Failure, 'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce'> & {
   ruleId?: string;
   severity?: Severity;
   exchange?: Exchange;
+  /** Earlier exchanges the defect needs (a create before its replay), in order; reproduced before `exchange`. */
+  sequence?: Exchange[];
 };
 
 /** Thrown inside properties and checks; the runner turns it into a recorded Failure. */
@@ -51,18 +57,26 @@ export class CheckSkipped extends Error {
   }
 }
 
-const TOKEN_VARIABLES: Record<string, string> = { a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' };
+/** How the suite's tokens are written in reproductions: as given (a literal from a flag, a variable from the environment). */
+export type Credentials = { a: string; b: string };
+
+export const TOKEN_VARIABLES: Credentials = { a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' };
+
+function credentialOf(exchange: Exchange, credentials: Credentials): string | undefined {
+  return exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b' ? credentials[exchange.tokenLabel] : undefined;
+}
 
 function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A curl line for the exchange; the suite's own tokens are written as environment variables, never in clear. */
-export function toCurl(exchange: Exchange): string {
+/** A curl line for the exchange; the suite's own tokens are written as given (by default as environment variables). */
+export function toCurl(exchange: Exchange, credentials: Credentials = TOKEN_VARIABLES): string {
   const parts = ['curl', '-i', '-X', exchange.request.method, shellQuote(exchange.request.url)];
   for (const [name, value] of Object.entries(exchange.request.headers)) {
-    const variable = name.toLowerCase() === 'authorization' ? TOKEN_VARIABLES[exchange.tokenLabel] : undefined;
-    if (variable) parts.push('-H', `"${name}: Bearer ${variable}"`);
+    const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
+    if (token?.startsWith('$')) parts.push('-H', `"${name}: Bearer ${token}"`);
+    else if (token !== undefined) parts.push('-H', shellQuote(`${name}: Bearer ${token}`));
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (exchange.request.rawBody !== undefined) parts.push('--data-raw', shellQuote(exchange.request.rawBody));
@@ -76,17 +90,23 @@ function truncate(value: unknown, max = 2000): unknown {
   return value;
 }
 
-function redactHeaders(exchange: Exchange): Record<string, string> {
+export function redactHeaders(exchange: Exchange, credentials: Credentials = TOKEN_VARIABLES): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.request.headers)) {
-    const variable = name.toLowerCase() === 'authorization' ? TOKEN_VARIABLES[exchange.tokenLabel] : undefined;
-    headers[name] = variable ? `Bearer ${variable}` : value;
+    const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
+    headers[name] = token !== undefined ? `Bearer ${token}` : value;
   }
   return headers;
 }
 
-export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string): Failure {
-  const { exchange, ...rest } = input;
+/** The curl lines that reproduce a defect: the exchanges it needs, in order, then the one that shows it. */
+export function toCurlSequence(exchanges: Exchange[], credentials: Credentials = TOKEN_VARIABLES): string {
+  const unique = exchanges.filter((exchange, i) => exchanges.findIndex((other) => other.id === exchange.id) === i);
+  return unique.map((exchange) => toCurl(exchange, credentials)).join('\n');
+}
+
+export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string, credentials: Credentials = TOKEN_VARIABLES): Failure {
+  const { exchange, sequence, ...rest } = input;
   const failure: Failure = {
     ...rest,
     ruleId: input.ruleId ?? defaultRuleId,
@@ -97,7 +117,7 @@ export function toFailure(input: FailureInput, checkId: string, defaultRuleId: s
     failure.request = {
       method: exchange.request.method,
       url: exchange.request.url,
-      headers: redactHeaders(exchange),
+      headers: redactHeaders(exchange, credentials),
       body: truncate(exchange.request.body),
     };
     if (exchange.response) {
@@ -107,7 +127,7 @@ export function toFailure(input: FailureInput, checkId: string, defaultRuleId: s
         body: truncate(exchange.response.body ?? exchange.response.text),
       };
     }
-    failure.reproduce = toCurl(exchange);
+    failure.reproduce = toCurlSequence([...(sequence ?? []).filter((earlier) => earlier.id < exchange.id), exchange], credentials);
   }
   return failure;
 }

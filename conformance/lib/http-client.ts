@@ -42,6 +42,8 @@ export type SendOptions = {
   /** Honour RateLimit-Remaining and Retry-After before and after sending (default true). */
   pace?: boolean;
   operationId?: string;
+  /** The check the request belongs to (default: the client's currentCheck). */
+  checkId?: string;
 };
 
 export class BudgetExhausted extends Error {
@@ -175,7 +177,7 @@ export class HttpClient {
     }
     const exchange: Exchange = {
       id: this.nextId++,
-      checkId: this.currentCheck,
+      checkId: options.checkId ?? this.currentCheck,
       operationId: options.operationId,
       tokenLabel: label,
       request: { method: options.method.toUpperCase(), url: this.origin + this.basePath + path, path, headers, body: options.body, rawBody },

@@ -159,7 +159,7 @@ export async function runIdempotencyModel(ctx: CheckContext, name: string, comma
   const arbitraries = commands.map((c) => commandArbitraries[c]) as Array<fc.Arbitrary<fc.AsyncCommand<IdempotencyModel, IdempotencyReal>>>;
   await ctx.property(
     name,
-    fc.commands(arbitraries, { maxCommands: 6 }),
+    fc.commands(arbitraries, { maxCommands: 6, replayPath: ctx.commandsReplayPath(name) }),
     async (cmds) => {
       // A fresh nonce per execution: shrinking re-runs commands, and reused keys must not leak between runs.
       await fc.asyncModelRun(async () => {

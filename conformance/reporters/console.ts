@@ -31,9 +31,11 @@ export function formatFailure(failure: Failure): string {
     for (const [name, value] of Object.entries(failure.response.headers)) lines.push(`            ${name}: ${value}`);
     if (failure.response.body !== undefined && failure.response.body !== '') lines.push(indent(show(failure.response.body), '            '));
   }
+  for (const example of failure.examples ?? []) lines.push(`  Also seen: ${example.request}${example.status !== undefined ? ` → ${example.status}` : ''}`);
+  if (failure.occurrences && failure.occurrences > 1 + (failure.examples?.length ?? 0)) lines.push(`            … and ${failure.occurrences - 1 - (failure.examples?.length ?? 0)} more`);
   if (failure.seed !== undefined) lines.push(`  Seed: ${failure.seed}  Path: ${failure.path}`);
   if (failure.replay) lines.push(`  Replay with: ${failure.replay}`);
-  if (failure.reproduce) lines.push('  Reproduce with:', `    ${failure.reproduce}`);
+  if (failure.reproduce) lines.push(failure.reproduce.includes('\n') ? '  Reproduce with (in order):' : '  Reproduce with:', indent(failure.reproduce, '    '));
   return lines.join('\n');
 }
 

@@ -1,0 +1,60 @@
+/** What a run produces and the events reporters receive. */
+import type { Check } from '../checks/registry';
+import type { Failure } from '../lib/failure';
+import type { Exchange } from '../lib/http-client';
+
+export type CheckStatus = 'passed' | 'failed' | 'warned' | 'skipped';
+
+export type CheckResult = {
+  id: string;
+  ruleId: string;
+  title: string;
+  fixture: string;
+  status: CheckStatus;
+  failures: Failure[];
+  warnings: Failure[];
+  notes: string[];
+  skippedReason?: string;
+  /** Requests the check sent (active checks) or responses it inspected (hooks). */
+  requests: number;
+  durationMs: number;
+};
+
+export type RunSummary = {
+  target: string;
+  seed: number;
+  results: CheckResult[];
+  requests: number;
+  durationMs: number;
+  exitCode: 0 | 1;
+  /** Operations the run was restricted to (all of the contract's when nothing was selected). */
+  operations?: string[];
+  /** `i/n` when the run was one shard of several. */
+  shard?: string;
+  workers?: number;
+};
+
+/** One generated case of a property: its input and verdict (a failing case may be followed by shrinking). */
+export type CaseEvent = { type: 'case'; checkId: string; property: string; index: number; passed: boolean; value: string };
+
+export type RunEvent =
+  | { type: 'run-start'; target: string; seed: number; checks: Check[]; specPath: string; operations?: string[]; shard?: string; workers?: number }
+  | { type: 'check-start'; check: Check }
+  | CaseEvent
+  | { type: 'exchange'; exchange: Exchange }
+  | { type: 'finding'; failure: Failure }
+  | { type: 'check-end'; result: CheckResult }
+  | { type: 'run-end'; summary: RunSummary };
+
+export type Reporter = { onEvent(event: RunEvent): void | Promise<void> };
+
+export function newResult(check: Check): CheckResult {
+  return { id: check.id, ruleId: check.ruleId, title: check.title, fixture: check.fixture, status: 'passed', failures: [], warnings: [], notes: [], requests: 0, durationMs: 0 };
+}
+
+export function settle(result: CheckResult): void {
+  if (result.skippedReason !== undefined && result.failures.length === 0) result.status = 'skipped';
+  else if (result.failures.length > 0) result.status = 'failed';
+  else if (result.warnings.length > 0) result.status = 'warned';
+  else result.status = 'passed';
+}
