@@ -51,7 +51,7 @@ describe('mock edges over HTTP', () => {
   });
 
   it('should find a resource by an upper-case uuid, which the UUID rule accepts', async () => {
-    const workflow = [...m.mock.store.workspace(WORKSPACE_A).workflows.keys()][0];
+    const workflow = [...(await m.mock.store.snapshot(WORKSPACE_A)).workflows.keys()][0];
     const res = await m.call('GET', `/orchestration/workflows/${workflow.toUpperCase()}`, { token: 'mock-token-a' });
     expect(res.status).toBe(200);
   });

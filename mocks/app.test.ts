@@ -33,7 +33,7 @@ describe('mock over HTTP', () => {
       const b = await m.call('GET', '/mailboxManagement/suppressions', { token: 'mock-token-b' });
       expect(a.body.suppressions.every((s: { workspaceUuid: string }) => s.workspaceUuid === WORKSPACE_A)).toBe(true);
       expect(b.body.suppressions.every((s: { workspaceUuid: string }) => s.workspaceUuid === WORKSPACE_B)).toBe(true);
-      const domainOfA = [...m.mock.store.workspace(WORKSPACE_A).domains.keys()][0];
+      const domainOfA = [...(await m.mock.store.snapshot(WORKSPACE_A)).domains.keys()][0];
       expect((await m.call('DELETE', `/domainManagement/domains/${domainOfA}`, { token: 'mock-token-b' })).status).toBe(404);
     });
   });
@@ -67,7 +67,7 @@ describe('mock over HTTP', () => {
 
   describe('state', () => {
     it('should cancel a domain keeping its credits, and agree on a later call', async () => {
-      const [uuid, domain] = [...m.mock.store.workspace(WORKSPACE_A).domains.entries()][1];
+      const [uuid, domain] = [...(await m.mock.store.snapshot(WORKSPACE_A)).domains.entries()][1];
       const credits = domain.priceCredits;
       const first = await m.call('DELETE', `/domainManagement/domains/${uuid}`);
       expect(first.body.domain).toMatchObject({ status: 'cancelled', priceCredits: credits });
@@ -76,7 +76,7 @@ describe('mock over HTTP', () => {
     });
 
     it('should remove an environment variable once, then answer 404', async () => {
-      const uuid = [...m.mock.store.workspace(WORKSPACE_A).envVars.keys()][0];
+      const uuid = [...(await m.mock.store.snapshot(WORKSPACE_A)).envVars.keys()][0];
       expect((await m.call('DELETE', `/workspaceManagement/env-vars/${uuid}`)).body).toEqual({});
       expect((await m.call('DELETE', `/workspaceManagement/env-vars/${uuid}`)).status).toBe(404);
     });
@@ -90,16 +90,16 @@ describe('mock over HTTP', () => {
       expect(res.body.workspace.syncs[0].cron).toBe('*/5 * * * *');
       const next = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { allowedLoginProviders: ['email'] } });
       expect(next.body.workspace).toMatchObject({ name: 'Renamed', allowedLoginProviders: ['email'] });
-      expect(m.mock.store.workspace(WORKSPACE_A).workspace.name).toBe('Renamed');
+      expect((await m.mock.store.snapshot(WORKSPACE_A)).workspace.name).toBe('Renamed');
     });
 
     it('should keep created MCP servers', async () => {
-      const before = m.mock.store.workspace(WORKSPACE_A).mcpServers.size;
+      const before = (await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size;
       const res = await m.call('POST', '/ai/mcpServers', { body: { name: 'Mine', description: 'Tools', capabilities: [{ slug: 'sandbox' }] } });
       expect(res.status).toBe(201);
       expect(res.body.mcpServer.capabilities[0].config.scope).toBe('chat');
-      expect(m.mock.store.workspace(WORKSPACE_A).mcpServers.get(res.body.mcpServer.uuid)).toBeDefined();
-      expect(m.mock.store.workspace(WORKSPACE_A).mcpServers.size).toBe(before + 1);
+      expect((await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.get(res.body.mcpServer.uuid)).toBeDefined();
+      expect((await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size).toBe(before + 1);
     });
 
     it('should answer the runs download with a URL the mock serves, filters applied', async () => {
@@ -174,11 +174,11 @@ describe('mock over HTTP', () => {
     });
 
     it('should answer 400 for malformed JSON and leave state alone', async () => {
-      const before = JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace);
+      const before = JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace);
       const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);
       expect(res.body.reason).toBe('malformed_json');
-      expect(JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace)).toBe(before);
+      expect(JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace)).toBe(before);
     });
 
     it.each([
@@ -187,10 +187,10 @@ describe('mock over HTTP', () => {
       ['null', 'null'],
       ['a wrong type', '{"allowedEmailDomains": "example.com"}'],
     ])('should answer 400 for %s as the workspace body and change nothing', async (_name, rawBody) => {
-      const before = JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace);
+      const before = JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace);
       const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(400);
-      expect(JSON.stringify(m.mock.store.workspace(WORKSPACE_A).workspace)).toBe(before);
+      expect(JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace)).toBe(before);
     });
 
     it('should not let a __proto__ key reach any prototype', async () => {
@@ -198,7 +198,7 @@ describe('mock over HTTP', () => {
       const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
       expect(res.status).toBe(200);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(Object.getPrototypeOf(m.mock.store.workspace(WORKSPACE_A).workspace.metadata)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf((await m.mock.store.snapshot(WORKSPACE_A)).workspace.metadata)).toBe(Object.prototype);
     });
 
     it('should answer 413 beyond the body limit, 404 for unknown routes, 405 for an undeclared method', async () => {
@@ -217,13 +217,13 @@ describe('mock over HTTP', () => {
     it('should replay the original response without a second record (x-rules idempotency-replay)', async () => {
       const headers = key('replay');
       const first = await m.call('POST', '/orchestration/runs', { body: { recordId: 'same' }, headers });
-      const runs = m.mock.store.workspace(WORKSPACE_A).runs.size;
+      const runs = (await m.mock.store.snapshot(WORKSPACE_A)).runs.size;
       clock += 5000;
       const second = await m.call('POST', '/orchestration/runs', { body: { recordId: 'same' }, headers });
       expect(second.status).toBe(first.status);
       expect(second.body).toEqual(first.body);
       expect(second.headers.location).toBe(first.headers.location);
-      expect(m.mock.store.workspace(WORKSPACE_A).runs.size).toBe(runs);
+      expect((await m.mock.store.snapshot(WORKSPACE_A)).runs.size).toBe(runs);
     });
 
     it('should answer 422 when the key is reused with a different request', async () => {
@@ -278,7 +278,7 @@ describe('mock under concurrency', () => {
   it('should create one record for 100 parallel POSTs with the same key', async () => {
     const m = await startCheckedMock({ latencyMs: 20 });
     try {
-      const before = m.mock.store.workspace(WORKSPACE_A).mcpServers.size;
+      const before = (await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size;
       const results = await Promise.all(
         Array.from({ length: 100 }, () => m.call('POST', '/ai/mcpServers', { body: { name: 'once' }, headers: { 'idempotency-key': 'parallel' } })),
       );
@@ -286,7 +286,7 @@ describe('mock under concurrency', () => {
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
       expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
       expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.mcpServer.uuid)).size).toBe(1);
-      expect(m.mock.store.workspace(WORKSPACE_A).mcpServers.size).toBe(before + 1);
+      expect((await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size).toBe(before + 1);
       const replay = await m.call('POST', '/ai/mcpServers', { body: { name: 'once' }, headers: { 'idempotency-key': 'parallel' } });
       expect(replay.status).toBe(201);
     } finally {

@@ -47,7 +47,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const contract = loadContract(config.specPath);
   const basePath = contract.basePath;
   const port = options.storagePort ?? (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
-  const store = createStore({ seed: config.seed, now });
+  const store = createStore({ port, seed: config.seed, now });
   let queryEngine: QueryEngine | undefined;
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
@@ -82,11 +82,16 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     hooks: options.hooks,
   });
 
-  const serveDownload = (req: IncomingMessage, res: ServerResponse, id: string) => {
-    const download = store.getDownload(id);
-    const response = download
-      ? jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` })
-      : renderError(new ApiError(404, 'not_found', 'No such download.'));
+  const serveDownload = async (req: IncomingMessage, res: ServerResponse, id: string) => {
+    let response;
+    try {
+      const download = await store.getDownload(id);
+      response = download
+        ? jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` })
+        : renderError(new ApiError(404, 'not_found', 'No such download.'));
+    } catch (error) {
+      response = renderError(error);
+    }
     serialise(res, { ...response, headers: { ...response.headers, ...CORS_HEADERS } }, req.method ?? 'GET');
   };
 
@@ -95,7 +100,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     const pathname = url.pathname;
     const inBase = pathname === basePath || pathname.startsWith(`${basePath}/`);
     if (!inBase && pathname.startsWith(DOWNLOADS) && (req.method === 'GET' || req.method === 'HEAD')) {
-      return serveDownload(req, res, pathname.slice(DOWNLOADS.length));
+      return void serveDownload(req, res, pathname.slice(DOWNLOADS.length));
     }
     const authServer = inBase ? undefined : auth();
     const served = authServer ? authServer.handle(req, res, url) : Promise.resolve(false);

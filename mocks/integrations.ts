@@ -26,7 +26,7 @@ export function loadAuthServer(options: { issuer: string; audience: string; now:
 }
 
 /** The SQL engine of mocks/query; without it executeQuery answers 500 in the error shape. */
-export function loadQueryEngine(options: { readTables: (workspaceUuid: string) => QueryTablesRows; timeoutMs: number }): QueryEngine {
+export function loadQueryEngine(options: { readTables: (workspaceUuid: string) => Promise<QueryTablesRows>; timeoutMs: number }): QueryEngine {
   const query = loadOptional<{ createQueryEngine?: (o: unknown) => QueryEngine }>('./query');
   if (query?.createQueryEngine) return query.createQueryEngine(options);
   return {

@@ -1,5 +1,6 @@
 import { startMock } from './app';
 import { readConfigFromEnv } from './config';
+import { seedWorkspace } from './store/seed';
 
 /** `npm start`: the mock on embedded defaults, every setting overridable through the environment. */
 async function main(): Promise<void> {
@@ -14,7 +15,8 @@ async function main(): Promise<void> {
   // The contract has no list of workflows, models, domains or environment variables: show a few seeded ids.
   const ids = [...new Set(Object.values(config.tokens))]
     .map((workspace) => {
-      const state = mock.store.workspace(workspace);
+      // Read from the seed itself: the same ids whichever store (and replica) holds the state.
+      const state = seedWorkspace(workspace, config.seed);
       const first = (map: Map<string, unknown>) => [...map.keys()].slice(0, 2).join(', ');
       return `  workspace ${workspace}\n    workflows: ${first(state.workflows)}\n    models: ${first(state.models)}\n    domains: ${first(state.domains)}\n    env vars: ${first(state.envVars)}`;
     })

@@ -22,11 +22,12 @@ function cachedPage(list: Suppression[], key: string, build: () => unknown): unk
 /** listSuppressions, listAllocations, listRecipes: filters, then `count` of all matches, then the page. */
 export function listHandlers(deps: HandlerDeps): Handlers {
   return {
-    listSuppressions(ctx) {
+    async listSuppressions(ctx) {
       const query = ctx.input!.query;
       const paging = readPage(query);
       const reasons = query.reasons as string[] | undefined;
-      const all = deps.store.workspace(ctx.caller!.workspaceUuid).suppressions;
+      // The parsed list is the same object while the stored text is unchanged, so its pages stay cached.
+      const all = await deps.store.suppressions(ctx.caller!.workspaceUuid);
       const key = `${all.length}|${reasons ? [...new Set(reasons)].sort().join(',') : '*'}|${paging.limit}|${paging.offset}`;
       const body = cachedPage(all, key, () => {
         const matching = reasons && reasons.length > 0 ? all.filter((s) => reasons.includes(s.reason)) : all;
@@ -35,13 +36,11 @@ export function listHandlers(deps: HandlerDeps): Handlers {
       return jsonResponse(200, body);
     },
 
-    listAllocations(ctx) {
+    async listAllocations(ctx) {
       const query = ctx.input!.query;
       const paging = readPage(query);
       const members = query.memberUuids as string[] | undefined;
-      const matching = deps.store
-        .workspace(ctx.caller!.workspaceUuid)
-        .allocations.filter(
+      const matching = (await deps.store.allocations(ctx.caller!.workspaceUuid)).filter(
           ({ allocation, territoryUuid }) =>
             (!members || members.length === 0 || members.includes(allocation.memberUuid as string)) &&
             (query.capacityUuid === undefined || allocation.capacityUuid === query.capacityUuid) &&
@@ -51,20 +50,21 @@ export function listHandlers(deps: HandlerDeps): Handlers {
       return jsonResponse(200, { allocations: page(matching, paging) });
     },
 
-    listRecipes(ctx) {
+    async listRecipes(ctx) {
       const query = ctx.input!.query;
       const paging = readPage(query);
-      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
+      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const [recipes, userUuid] = await Promise.all([deps.store.recipes(workspaceUuid), deps.store.userUuid(workspaceUuid)]);
       const uiTypes = query.uiTypes as string[] | undefined;
       const categories = query.categories as string[] | undefined;
       const name = typeof query.name === 'string' ? query.name.toLowerCase() : undefined;
       const tab = (query.tab as string | undefined) ?? 'all';
-      const matching = state.recipes
+      const matching = recipes
         .filter(({ recipe, uiType, category }) => {
           if (uiTypes && uiTypes.length > 0 && !uiTypes.includes(uiType)) return false;
           if (categories && categories.length > 0 && !categories.includes(category)) return false;
           if (name && !String(recipe.name).toLowerCase().includes(name)) return false;
-          if (tab === 'user') return recipe.userUuid === state.userUuid;
+          if (tab === 'user') return recipe.userUuid === userUuid;
           if (tab === 'workspace') return !recipe.isPublic;
           if (tab === 'favorites') return recipe.isFavorite === true;
           return true;

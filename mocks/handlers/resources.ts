@@ -13,53 +13,50 @@ function has(body: JsonRecord, field: string): boolean {
 
 /** Reads and writes of single resources, each scoped to the caller's workspace. */
 export function resourceHandlers(deps: HandlerDeps): Handlers {
-  const stateOf = (workspaceUuid: string) => deps.store.workspace(workspaceUuid);
   // The UUID rule accepts upper-case hex; ids are stored lower-case.
   const uuidOf = (params: Record<string, unknown>) => String(params.uuid).toLowerCase();
 
   return {
-    getWorkflow(ctx) {
+    async getWorkflow(ctx) {
       const uuid = uuidOf(ctx.input!.path);
-      const workflow = stateOf(ctx.caller!.workspaceUuid).workflows.get(uuid);
+      const workflow = await deps.store.get(ctx.caller!.workspaceUuid, 'workflows', uuid);
       if (!workflow) throw notFound('workflow', uuid);
       return jsonResponse(200, { workflow });
     },
 
-    getModel(ctx) {
+    async getModel(ctx) {
       const uuid = uuidOf(ctx.input!.path);
-      const model = stateOf(ctx.caller!.workspaceUuid).models.get(uuid);
+      const model = await deps.store.get(ctx.caller!.workspaceUuid, 'models', uuid);
       if (!model) throw notFound('model', uuid);
       return jsonResponse(200, { model });
     },
 
     /** Cancelling keeps the domain (status `cancelled`), and its credits: they are not refunded. */
-    cancelDomain(ctx) {
+    async cancelDomain(ctx) {
       const uuid = uuidOf(ctx.input!.path);
-      const domain = stateOf(ctx.caller!.workspaceUuid).domains.get(uuid);
+      const now = iso(deps.now());
+      const domain = await deps.store.update(ctx.caller!.workspaceUuid, 'domains', uuid, (current) =>
+        current.status === 'cancelled' ? undefined : { ...current, status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now },
+      );
       if (!domain) throw notFound('domain', uuid);
-      if (domain.status !== 'cancelled') {
-        const now = iso(deps.now());
-        Object.assign(domain, { status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now });
-      }
       return jsonResponse(200, { domain });
     },
 
-    removeEnvironmentVariable(ctx) {
+    async removeEnvironmentVariable(ctx) {
       const uuid = uuidOf(ctx.input!.path);
-      const envVars = stateOf(ctx.caller!.workspaceUuid).envVars;
-      if (!envVars.delete(uuid)) throw notFound('environment variable', uuid);
+      if (!(await deps.store.remove(ctx.caller!.workspaceUuid, 'envVars', uuid))) throw notFound('environment variable', uuid);
       return jsonResponse(200, {});
     },
 
-    createMcpServer(ctx) {
-      const state = stateOf(ctx.caller!.workspaceUuid);
+    async createMcpServer(ctx) {
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const now = iso(deps.now());
       const uuid = nextUuid();
       const mcpServer: JsonRecord = {
         uuid,
-        workspaceUuid: state.workspaceUuid,
-        userUuid: ctx.caller!.sub ?? state.userUuid,
+        workspaceUuid,
+        userUuid: ctx.caller!.sub ?? (await deps.store.userUuid(workspaceUuid)),
         name: body.name ?? null,
         description: body.description ?? null,
         actions: (body.actions as JsonRecord[] | undefined) ?? [],
@@ -77,7 +74,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         updatedAt: now,
         deletedAt: null,
       };
-      state.mcpServers.set(uuid, mcpServer);
+      await deps.store.addMcpServer(workspaceUuid, mcpServer);
       return jsonResponse(201, { mcpServer });
     },
 
@@ -85,27 +82,29 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
      * Omitted fields stay; each null means what the contract says: logoBase64 null removes the logo, the
      * agent fields null clear, defaultRoleUuid null means the role viewer, allowedLoginProviders null allows all.
      */
-    updateCurrentWorkspace(ctx) {
-      const workspace = stateOf(ctx.caller!.workspaceUuid).workspace;
+    async updateCurrentWorkspace(ctx) {
       const body = ctx.req.body as JsonRecord;
-      const next: JsonRecord = { ...workspace };
-      if (has(body, 'name')) next.name = body.name;
-      if (has(body, 'allowedEmailDomains')) next.allowedEmailDomains = [...(body.allowedEmailDomains as string[])];
-      if (has(body, 'syncs')) {
-        next.syncs = (body.syncs as JsonRecord[]).map((sync, i) => ({
-          domain: 'connection',
-          engineScheduleWorkflowId: `sync-${String(workspace.uuid).slice(0, 4)}-${i}`,
-          cron: sync.cron ?? null,
-        }));
-      }
-      if (has(body, 'logoBase64')) next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
-      if (has(body, 'metadata')) next.metadata = { ...(body.metadata as JsonRecord) };
-      for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders'] as const) {
-        if (has(body, field)) next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
-      }
-      next.updatedAt = iso(deps.now());
-      // Replaced in one step, after every field was read: a failure half-way leaves the workspace as it was.
-      Object.assign(workspace, next);
+      const updatedAt = iso(deps.now());
+      // Applied by compare-and-set on the stored settings: a concurrent change on another replica is never lost.
+      const workspace = await deps.store.updateWorkspace(ctx.caller!.workspaceUuid, (current) => {
+        const next: JsonRecord = { ...current };
+        if (has(body, 'name')) next.name = body.name;
+        if (has(body, 'allowedEmailDomains')) next.allowedEmailDomains = [...(body.allowedEmailDomains as string[])];
+        if (has(body, 'syncs')) {
+          next.syncs = (body.syncs as JsonRecord[]).map((sync, i) => ({
+            domain: 'connection',
+            engineScheduleWorkflowId: `sync-${String(current.uuid).slice(0, 4)}-${i}`,
+            cron: sync.cron ?? null,
+          }));
+        }
+        if (has(body, 'logoBase64')) next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
+        if (has(body, 'metadata')) next.metadata = { ...(body.metadata as JsonRecord) };
+        for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders'] as const) {
+          if (has(body, field)) next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
+        }
+        next.updatedAt = updatedAt;
+        return next;
+      });
       return jsonResponse(200, { workspace });
     },
 

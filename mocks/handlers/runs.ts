@@ -1,23 +1,21 @@
 import { jsonResponse } from '../context';
-import { createRunRecord, runsOfBatch, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
-import type { JsonRecord, RunRecord, WorkspaceState } from '../store/types';
+import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
+import type { BatchRecord, JsonRecord, LogRow, RunRecord, SpanRow } from '../store/types';
 import { notFound } from './paging';
 import { nextUuid } from './resources';
 import type { HandlerDeps, Handlers } from './types';
-
-/** Polling hint while the work is unfinished (header PollRetryAfter). */
 
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
 export function runHandlers(deps: HandlerDeps): Handlers {
   const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) => `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
 
-  const newRun = (state: WorkspaceState, fields: Partial<RunRecord>): RunRecord => {
-    const run = createRunRecord({ uuid: nextUuid(), workspaceUuid: state.workspaceUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, ...fields });
-    state.runs.set(run.uuid, run);
+  /** A new run with its first log and span rows; stored by the caller, in one batch with its siblings. */
+  const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) => {
+    const run = createRunRecord({ uuid: nextUuid(), workspaceUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, ...fields });
     const createdAt = new Date(run.createdAtMs).toISOString();
-    state.logs.push({ uuid: nextUuid(), workspaceUuid: state.workspaceUuid, runUuid: run.uuid, level: 'info', message: 'run created', createdAt });
-    state.spans.push({ uuid: nextUuid(), workspaceUuid: state.workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: 'run', startedAt: createdAt, endedAt: null, durationMs: null });
-    return run;
+    const log: LogRow = { uuid: nextUuid(), workspaceUuid, runUuid: run.uuid, level: 'info', message: 'run created', createdAt };
+    const span: SpanRow = { uuid: nextUuid(), workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: 'run', startedAt: createdAt, endedAt: null, durationMs: null };
+    return { run, log, span };
   };
 
   const runResponse = (status: number, run: RunRecord, headers: Record<string, string> = {}) => {
@@ -27,68 +25,75 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
   return {
     async createRun(ctx) {
-      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
-      const run = newRun(state, {
+      const { run, log, span } = newRun(workspaceUuid, {
         workflowUuid: (body.workflowUuid as string | undefined) ?? null,
         releaseUuid: (body.releaseUuid as string | undefined) ?? null,
         recordId: (body.recordId as string | undefined) ?? null,
         recordTitle: (body.recordTitle as string | undefined) ?? null,
       });
+      await deps.store.addRuns(workspaceUuid, { runs: [run], logs: [log], spans: [span] });
       if (body.waitUntilFinished === true) {
+        // The run is read again after each wait: a cancel on another replica moves its finish.
+        let current: RunRecord = run;
         // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
-        while (!isTerminal(viewRun(run, deps.now()).status)) await deps.sleep(Math.max(1, runFinishesAt(run) - deps.now()));
-        return runResponse(200, run);
+        while (!isTerminal(viewRun(current, deps.now()).status)) {
+          await deps.sleep(Math.max(1, Math.min(runFinishesAt(current) - deps.now(), 1_000)));
+          current = (await deps.store.get(workspaceUuid, 'runs', run.uuid)) ?? current;
+        }
+        return runResponse(200, current);
       }
       return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
     },
 
-    getRun(ctx) {
+    async getRun(ctx) {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const run = deps.store.workspace(ctx.caller!.workspaceUuid).runs.get(uuid);
+      const run = await deps.store.get(ctx.caller!.workspaceUuid, 'runs', uuid);
       if (!run) throw notFound('run', uuid);
       // No Retry-After on polls: the contract sends it on 429 only.
       return runResponse(200, run);
     },
 
     /** An unfinished run goes through `cancelling` to `cancelled` (202); a finished one is returned as it is (200). */
-    cancelRun(ctx) {
+    async cancelRun(ctx) {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const run = deps.store.workspace(ctx.caller!.workspaceUuid).runs.get(uuid);
-      if (!run) throw notFound('run', uuid);
       const now = deps.now();
-      if (requestRunCancel(run, now) || !isTerminal(viewRun(run, now).status)) {
+      // Compare-and-set: of concurrent cancels on any replicas, one records the request, the others see it.
+      const run = await deps.store.update(ctx.caller!.workspaceUuid, 'runs', uuid, (current) => (requestRunCancel(current, now) ? current : undefined));
+      if (!run) throw notFound('run', uuid);
+      if (!isTerminal(viewRun(run, now).status) || run.cancelRequestedAtMs === now) {
         return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
       }
       return runResponse(200, run);
     },
 
-    createBatch(ctx) {
-      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
+    async createBatch(ctx) {
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const workflowUuid = (body.workflowUuid as string | undefined) ?? null;
-      const batch = { uuid: nextUuid(), workspaceUuid: state.workspaceUuid, workflowUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, runUuids: [] as string[] };
-      state.batches.set(batch.uuid, batch);
-      for (const recordId of (body.recordIds as string[] | undefined) ?? []) {
-        batch.runUuids.push(newRun(state, { workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }).uuid);
-      }
-      return jsonResponse(202, { batch: viewBatch(batch, deps.now(), runsOfBatch(state, batch)) }, { location: locationOf(ctx.origin, 'batches', batch.uuid) });
+      const batch: BatchRecord = { uuid: nextUuid(), workspaceUuid, workflowUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, runUuids: [] };
+      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) => newRun(workspaceUuid, { workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }));
+      batch.runUuids = members.map((member) => member.run.uuid);
+      const runs = members.map((member) => member.run);
+      await deps.store.addRuns(workspaceUuid, { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) });
+      return jsonResponse(202, { batch: viewBatch(batch, deps.now(), runs) }, { location: locationOf(ctx.origin, 'batches', batch.uuid) });
     },
 
-    getBatch(ctx) {
+    async getBatch(ctx) {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
-      const batch = state.batches.get(uuid);
+      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const batch = await deps.store.get(workspaceUuid, 'batches', uuid);
       if (!batch) throw notFound('batch', uuid);
-      return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runsOfBatch(state, batch)) });
+      return jsonResponse(200, { batch: viewBatch(batch, deps.now(), await deps.store.runsOfBatch(workspaceUuid, batch)) });
     },
 
     /** The export is taken now and served by the mock itself at an opaque URL outside /v1. */
-    downloadRuns(ctx) {
-      const state = deps.store.workspace(ctx.caller!.workspaceUuid);
+    async downloadRuns(ctx) {
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       const now = deps.now();
-      const selected = [...state.runs.values()].map((run) => viewRun(run, now)).filter(matchesFilters(ctx.req.body as JsonRecord));
-      const id = deps.store.saveDownload({ workspaceUuid: state.workspaceUuid, runs: selected, createdAtMs: now });
+      const selected = (await deps.store.runs(workspaceUuid)).map((run) => viewRun(run, now)).filter(matchesFilters(ctx.req.body as JsonRecord));
+      const id = await deps.store.saveDownload({ workspaceUuid, runs: selected, createdAtMs: now });
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
     },
   };

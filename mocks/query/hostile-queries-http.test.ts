@@ -47,6 +47,6 @@ describe('hostile queries over HTTP (POST /orchestration/query)', () => {
       return ((await res.json()) as { rows: object[] }).rows;
     };
     expect(await count('mock-token-a')).toEqual(await count('mock-token-b'));
-    expect(await count('mock-token-a')).toEqual([{ runs: mock.store.readQueryTables(mock.config.tokens['mock-token-a']).runs.length, logs: expect.any(Number) }]);
+    expect(await count('mock-token-a')).toEqual([{ runs: (await mock.store.readQueryTables(mock.config.tokens['mock-token-a'])).runs.length, logs: expect.any(Number) }]);
   });
 });

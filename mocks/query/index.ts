@@ -7,7 +7,7 @@ export { queryTableSchema, queryTableNames } from './tables';
 
 export type QueryEngineOptions = {
   /** The mock's current run data; the engine keeps only the caller's rows. */
-  readTables: (workspaceUuid: string) => QueryTables;
+  readTables: (workspaceUuid: string) => QueryTables | Promise<QueryTables>;
   /** Budget per query, from the moment a worker starts it. */
   timeoutMs?: number;
   /** More rows than this refuse the query (400 query_result_too_large) rather than truncate it silently. */
@@ -42,7 +42,7 @@ export function createQueryEngine(options: QueryEngineOptions): {
       }
       // SQLite reads the text as a C string: a NUL would silently cut the query short, so it is refused instead.
       if (sql.includes('\u0000')) throw new ApiError(400, 'invalid_query', '`query` must not contain a NUL character.');
-      const tables = selectWorkspaceRows(options.readTables(workspaceUuid), workspaceUuid);
+      const tables = selectWorkspaceRows(await options.readTables(workspaceUuid), workspaceUuid);
       const rows = await pool.run({ sql, tables, maxRows, maxResultBytes });
       return { rows };
     },

@@ -1,59 +1,306 @@
 import { randomUUID } from 'node:crypto';
 import { seedWorkspace } from './seed';
 import { runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
-import type { WorkspaceState } from './types';
+import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
+import type { AllocationEntry, BatchRecord, JsonRecord, LogRow, RecipeEntry, RecordRow, RunRecord, SpanRow, Suppression, WorkspaceState } from './types';
 
 export type QueryTablesRows = { runs: object[]; batches: object[]; logs: object[]; records: object[]; spans: object[] };
 export type Download = { workspaceUuid: string; runs: RunView[]; createdAtMs: number };
 
-/** Downloads kept at once; the oldest go first, so the store stays bounded. */
-const DOWNLOAD_CAP = 1_000;
+/** Collections kept as one hash per workspace, an entry per uuid. */
+export type Collection = 'mcpServers' | 'workflows' | 'models' | 'domains' | 'envVars' | 'runs' | 'batches';
+type EntryOf<C extends Collection> = C extends 'runs' ? RunRecord : C extends 'batches' ? BatchRecord : JsonRecord;
+/** Lists the API only reads, kept as one JSON value each. */
+type FixedList = 'suppressions' | 'allocations' | 'recipes';
+type FixedListOf<L extends FixedList> = L extends 'suppressions' ? Suppression[] : L extends 'allocations' ? AllocationEntry[] : RecipeEntry[];
+
+export type StoreLimits = {
+  /** Runs created through the API per workspace (oldest out first, with the rows of logs and spans beyond theirs). */
+  runsPerWorkspace: number;
+  batchesPerWorkspace: number;
+  mcpServersPerWorkspace: number;
+  /** Downloads kept at once (oldest out first), each for this long. */
+  downloads: number;
+  downloadTtlMs: number;
+};
+
+export const DEFAULT_STORE_LIMITS: StoreLimits = {
+  runsPerWorkspace: 100_000,
+  batchesPerWorkspace: 10_000,
+  mcpServersPerWorkspace: 1_000,
+  downloads: 1_000,
+  downloadTtlMs: 60 * 60 * 1000,
+};
+
+/** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
+const PARSE_CACHE_SIZE = 256;
+/** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
+const MAX_UPDATE_TRIES = 50;
 
 /**
- * Plain in-memory state, one slice per workspace, seeded from MOCK_SEED on first use. Every read and write
- * goes through `workspace(uuid)`, so one workspace never reaches another's data (x-rules workspace-scoping).
+ * The mock's state, one slice per workspace, kept in the storage port (memory or Redis) so every replica sees
+ * the same: seeded from MOCK_SEED once per workspace (whichever replica reads it first writes the seed, guarded
+ * by a marker, so it is written once), then read and written per entry. Every key of a workspace begins with
+ * `ws:<uuid>:`, so one workspace never reaches another's data (x-rules workspace-scoping). Changes are atomic
+ * in the port: new entries in one guarded batch, edits by compare-and-set, removals guarded by presence.
  */
-export function createStore(options: { seed: number; now: () => number }) {
-  const workspaces = new Map<string, WorkspaceState>();
-  const downloads = new Map<string, Download>();
+export function createStore(options: { port: StoragePort; seed: number; now: () => number; limits?: Partial<StoreLimits> }) {
+  const { port } = options;
+  const limits: StoreLimits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
+  const key = (workspaceUuid: string, part: string) => `ws:${workspaceUuid}:${part}`;
+  const markerOf = (workspaceUuid: string) => key(workspaceUuid, 'seeded');
+  const parsedTexts = new Map<string, { text: string; value: unknown }>();
 
-  const workspace = (workspaceUuid: string): WorkspaceState => {
-    let state = workspaces.get(workspaceUuid);
-    if (!state) workspaces.set(workspaceUuid, (state = seedWorkspace(workspaceUuid, options.seed)));
-    return state;
+  /** JSON.parse, reusing the value of the last identical text read under `cacheKey` (values are never mutated). */
+  const parseCached = <T>(cacheKey: string, text: string): T => {
+    const cached = parsedTexts.get(cacheKey);
+    if (cached && cached.text === text) return cached.value as T;
+    const value = JSON.parse(text) as T;
+    parsedTexts.delete(cacheKey);
+    parsedTexts.set(cacheKey, { text, value });
+    if (parsedTexts.size > PARSE_CACHE_SIZE) parsedTexts.delete(parsedTexts.keys().next().value!);
+    return value;
   };
 
+  /** Writes the seed of a workspace unless some replica already did (the marker guards the whole batch). */
+  const seed = async (workspaceUuid: string) => {
+    const state = seedWorkspace(workspaceUuid, options.seed);
+    const writes: Write[] = [
+      { op: 'set', key: key(workspaceUuid, 'workspace'), value: JSON.stringify(state.workspace) },
+      { op: 'set', key: key(workspaceUuid, 'suppressions'), value: JSON.stringify(state.suppressions) },
+      { op: 'set', key: key(workspaceUuid, 'allocations'), value: JSON.stringify(state.allocations) },
+      { op: 'set', key: key(workspaceUuid, 'recipes'), value: JSON.stringify(state.recipes) },
+      { op: 'append', key: key(workspaceUuid, 'logs'), values: state.logs.map((row) => JSON.stringify(row)) },
+      { op: 'append', key: key(workspaceUuid, 'records'), values: state.records.map((row) => JSON.stringify(row)) },
+      { op: 'append', key: key(workspaceUuid, 'spans'), values: state.spans.map((row) => JSON.stringify(row)) },
+    ];
+    for (const collection of ['mcpServers', 'workflows', 'models', 'domains', 'envVars', 'runs', 'batches'] as const) {
+      for (const [uuid, value] of state[collection]) writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
+    }
+    writes.push({ op: 'set', key: markerOf(workspaceUuid), value: JSON.stringify({ seed: options.seed, userUuid: state.userUuid }) });
+    await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'absent' }]);
+  };
+
+  /** Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first. */
+  const readWorkspace = async <const R extends readonly Read[]>(workspaceUuid: string, reads: R): Promise<{ marker: string; values: ReadResults<R> }> => {
+    const [marker, ...values] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }, ...reads] as const);
+    if (marker !== null) return { marker, values: values as unknown as ReadResults<R> };
+    await seed(workspaceUuid);
+    return readWorkspace(workspaceUuid, reads);
+  };
+
+  /** A guarded batch on a seeded workspace: false when one of the caller's guards failed. */
+  const commitWorkspace = async (workspaceUuid: string, writes: Write[], guards: Guard[] = []): Promise<boolean> => {
+    if (await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'present' }, ...guards])) return true;
+    const [marker] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }]);
+    if (marker !== null) return false;
+    await seed(workspaceUuid);
+    return port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'present' }, ...guards]);
+  };
+
+  const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
+    const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: key(workspaceUuid, list) }]);
+    return values[0] === null ? ([] as unknown as FixedListOf<L>) : parseCached<FixedListOf<L>>(key(workspaceUuid, list), values[0]);
+  };
+
+  /** Runs by uuid, in one round trip; uuids without a run are left out. */
+  const runsByUuid = async (workspaceUuid: string, uuids: string[]): Promise<RunRecord[]> => {
+    if (uuids.length === 0) return [];
+    const { values } = await readWorkspace(workspaceUuid, uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, 'runs'), field: uuid })));
+    return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
+  };
+
+  const sortRuns = (runs: RunRecord[]) => runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+
   return {
-    workspace,
-    /** Rows for the SQL engine: one per entity, camelCase columns, booleans as 0/1, statuses as of now. */
-    readQueryTables(workspaceUuid: string): QueryTablesRows {
-      const state = workspace(workspaceUuid);
+    port,
+
+    suppressions: (workspaceUuid: string) => readList(workspaceUuid, 'suppressions'),
+    allocations: (workspaceUuid: string) => readList(workspaceUuid, 'allocations'),
+    recipes: (workspaceUuid: string) => readList(workspaceUuid, 'recipes'),
+
+    /** The user the workspace's static tokens act as. */
+    async userUuid(workspaceUuid: string): Promise<string> {
+      const { marker } = await readWorkspace(workspaceUuid, []);
+      return parseCached<{ userUuid: string }>(markerOf(workspaceUuid), marker).userUuid;
+    },
+
+    async getWorkspace(workspaceUuid: string): Promise<JsonRecord> {
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: key(workspaceUuid, 'workspace') }]);
+      return JSON.parse(values[0] ?? '{}') as JsonRecord;
+    },
+
+    /** Replaces the workspace settings by `change(current)`, by compare-and-set: concurrent edits never get lost. */
+    async updateWorkspace(workspaceUuid: string, change: (current: JsonRecord) => JsonRecord): Promise<JsonRecord> {
+      const at = key(workspaceUuid, 'workspace');
+      for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
+        const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: at }]);
+        const next = change(JSON.parse(values[0] ?? '{}') as JsonRecord);
+        const guard: Guard = values[0] === null ? { key: at, is: 'absent' } : { key: at, is: 'equals', value: values[0] };
+        if (await commitWorkspace(workspaceUuid, [{ op: 'set', key: at, value: JSON.stringify(next) }], [guard])) return next;
+      }
+      throw new Error('updateWorkspace: too many concurrent changes');
+    },
+
+    async get<C extends Collection>(workspaceUuid: string, collection: C, uuid: string): Promise<EntryOf<C> | undefined> {
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: key(workspaceUuid, collection), field: uuid }]);
+      return values[0] === null ? undefined : (JSON.parse(values[0]) as EntryOf<C>);
+    },
+
+    /** Every entry of a collection, oldest written first. */
+    async list<C extends Collection>(workspaceUuid: string, collection: C): Promise<EntryOf<C>[]> {
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: key(workspaceUuid, collection) }]);
+      return Object.values(values[0]).map((text) => JSON.parse(text) as EntryOf<C>);
+    },
+
+    /**
+     * Changes one entry by compare-and-set: `change` gets the current entry and returns the new one, or undefined
+     * to leave it as it is. Resolves what the entry is afterwards, or undefined when there is no such entry.
+     */
+    async update<C extends Collection>(workspaceUuid: string, collection: C, uuid: string, change: (current: EntryOf<C>) => EntryOf<C> | undefined): Promise<EntryOf<C> | undefined> {
+      const at = key(workspaceUuid, collection);
+      for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
+        const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
+        if (values[0] === null) return undefined;
+        const current = JSON.parse(values[0]) as EntryOf<C>;
+        const next = change(JSON.parse(values[0]) as EntryOf<C>);
+        if (next === undefined) return current;
+        const text = JSON.stringify(next);
+        if (await commitWorkspace(workspaceUuid, [{ op: 'hset', key: at, field: uuid, value: text }], [{ key: at, field: uuid, is: 'equals', value: values[0] }])) return next;
+      }
+      throw new Error(`update ${collection}: too many concurrent changes`);
+    },
+
+    /** Removes one entry; false when there was none (so of two concurrent removals one finds nothing). */
+    async remove(workspaceUuid: string, collection: Collection, uuid: string): Promise<boolean> {
+      const at = key(workspaceUuid, collection);
+      return commitWorkspace(workspaceUuid, [{ op: 'hdelete', key: at, field: uuid }], [{ key: at, field: uuid, is: 'present' }]);
+    },
+
+    /** Adds an MCP server created through the API; the oldest created ones go beyond the cap. */
+    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord): Promise<void> {
+      const uuid = mcpServer.uuid as string;
+      await commitWorkspace(workspaceUuid, [
+        { op: 'hset', key: key(workspaceUuid, 'mcpServers'), field: uuid, value: JSON.stringify(mcpServer) },
+        { op: 'append', key: key(workspaceUuid, 'mcpServers-created'), values: [uuid], keepLast: limits.mcpServersPerWorkspace, dropFrom: key(workspaceUuid, 'mcpServers') },
+      ]);
+    },
+
+    /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
+    async addRuns(workspaceUuid: string, added: { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] }): Promise<void> {
+      const runs = key(workspaceUuid, 'runs');
+      const writes: Write[] = added.runs.map((run) => ({ op: 'hset', key: runs, field: run.uuid, value: JSON.stringify(run) }));
+      if (added.runs.length > 0) {
+        writes.push({ op: 'append', key: key(workspaceUuid, 'runs-created'), values: added.runs.map((run) => run.uuid), keepLast: limits.runsPerWorkspace, dropFrom: runs });
+      }
+      if (added.batch) {
+        const batches = key(workspaceUuid, 'batches');
+        writes.push({ op: 'hset', key: batches, field: added.batch.uuid, value: JSON.stringify(added.batch) });
+        writes.push({ op: 'append', key: key(workspaceUuid, 'batches-created'), values: [added.batch.uuid], keepLast: limits.batchesPerWorkspace, dropFrom: batches });
+      }
+      // Rows of logs and spans are bounded with the runs: a few per run, the oldest out first.
+      const rowCap = limits.runsPerWorkspace * 4;
+      writes.push({ op: 'append', key: key(workspaceUuid, 'logs'), values: added.logs.map((row) => JSON.stringify(row)), keepLast: rowCap });
+      writes.push({ op: 'append', key: key(workspaceUuid, 'spans'), values: added.spans.map((row) => JSON.stringify(row)), keepLast: rowCap });
+      await commitWorkspace(workspaceUuid, writes);
+    },
+
+    runsByUuid,
+
+    /** Every run of the workspace, oldest first. */
+    async runs(workspaceUuid: string): Promise<RunRecord[]> {
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: key(workspaceUuid, 'runs') }]);
+      return sortRuns(Object.values(values[0]).map((text) => JSON.parse(text) as RunRecord));
+    },
+
+    /** The runs of a batch, read in one round trip. */
+    runsOfBatch: (workspaceUuid: string, batch: BatchRecord) => runsByUuid(workspaceUuid, batch.runUuids),
+
+    /** Rows for the SQL engine: one per entity, camelCase columns, booleans as 0/1, statuses as of now; one round trip. */
+    async readQueryTables(workspaceUuid: string): Promise<QueryTablesRows> {
+      const { values } = await readWorkspace(workspaceUuid, [
+        { op: 'hgetall', key: key(workspaceUuid, 'runs') },
+        { op: 'hgetall', key: key(workspaceUuid, 'batches') },
+        { op: 'list', key: key(workspaceUuid, 'logs') },
+        { op: 'list', key: key(workspaceUuid, 'records') },
+        { op: 'list', key: key(workspaceUuid, 'spans') },
+      ]);
+      const [runTexts, batchTexts, logs, records, spans] = values;
       const now = options.now();
+      const runs = new Map<string, RunRecord>();
+      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord))) runs.set(run.uuid, run);
       return {
-        runs: [...state.runs.values()].map((run) => {
+        runs: [...runs.values()].map((run) => {
           const view = viewRun(run, now);
           return { ...view, isGroupParent: view.isGroupParent ? 1 : 0 };
         }),
-        batches: [...state.batches.values()].map((batch) => {
-          const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch(state, batch));
+        batches: Object.values(batchTexts).map((text) => {
+          const batch = JSON.parse(text) as BatchRecord;
+          const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch({ runs }, batch));
           return row;
         }),
-        logs: state.logs,
-        records: state.records,
-        spans: state.spans,
+        logs: logs.map((text) => JSON.parse(text) as LogRow),
+        records: records.map((text) => JSON.parse(text) as RecordRow),
+        spans: spans.map((text) => JSON.parse(text) as SpanRow),
       };
     },
-    saveDownload(download: Download): string {
+
+    /** A copy of a workspace's whole state (tests, diagnostics); changing it changes nothing stored. */
+    async snapshot(workspaceUuid: string): Promise<WorkspaceState> {
+      const { marker, values } = await readWorkspace(workspaceUuid, [
+        { op: 'get', key: key(workspaceUuid, 'workspace') },
+        { op: 'get', key: key(workspaceUuid, 'suppressions') },
+        { op: 'get', key: key(workspaceUuid, 'allocations') },
+        { op: 'get', key: key(workspaceUuid, 'recipes') },
+        { op: 'hgetall', key: key(workspaceUuid, 'mcpServers') },
+        { op: 'hgetall', key: key(workspaceUuid, 'workflows') },
+        { op: 'hgetall', key: key(workspaceUuid, 'models') },
+        { op: 'hgetall', key: key(workspaceUuid, 'domains') },
+        { op: 'hgetall', key: key(workspaceUuid, 'envVars') },
+        { op: 'hgetall', key: key(workspaceUuid, 'runs') },
+        { op: 'hgetall', key: key(workspaceUuid, 'batches') },
+        { op: 'list', key: key(workspaceUuid, 'logs') },
+        { op: 'list', key: key(workspaceUuid, 'records') },
+        { op: 'list', key: key(workspaceUuid, 'spans') },
+      ]);
+      const [workspace, suppressions, allocations, recipes, mcpServers, workflows, models, domains, envVars, runs, batches, logs, records, spans] = values;
+      const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
+      const hash = <T>(texts: Record<string, string>) => new Map(Object.entries(texts).map(([uuid, text]) => [uuid, JSON.parse(text) as T]));
+      return {
+        workspaceUuid,
+        userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
+        workspace: parse(workspace, {}),
+        suppressions: parse(suppressions, []),
+        allocations: parse(allocations, []),
+        recipes: parse(recipes, []),
+        mcpServers: hash(mcpServers),
+        workflows: hash(workflows),
+        models: hash(models),
+        domains: hash(domains),
+        envVars: hash(envVars),
+        runs: hash(runs),
+        batches: hash(batches),
+        logs: logs.map((text) => JSON.parse(text) as LogRow),
+        records: records.map((text) => JSON.parse(text) as RecordRow),
+        spans: spans.map((text) => JSON.parse(text) as SpanRow),
+      };
+    },
+
+    /** Forgets a workspace; the next request seeds it afresh. */
+    async forgetWorkspace(workspaceUuid: string): Promise<void> {
+      await port.deleteByPrefix(key(workspaceUuid, ''));
+    },
+
+    /** Keeps an export for `downloadTtlMs`, at most `downloads` of them (oldest out first); resolves its id. */
+    async saveDownload(download: Download): Promise<string> {
       const id = randomUUID();
-      downloads.set(id, download);
-      for (const key of downloads.keys()) {
-        if (downloads.size <= DOWNLOAD_CAP) break;
-        downloads.delete(key);
-      }
+      await port.claim(`download:${id}`, JSON.stringify(download), limits.downloadTtlMs, { key: 'downloads', cap: limits.downloads });
       return id;
     },
-    getDownload(id: string): Download | undefined {
-      return downloads.get(id);
+
+    async getDownload(id: string): Promise<Download | undefined> {
+      const [text] = await port.read([{ op: 'get', key: `download:${id}` }]);
+      return text === null ? undefined : (JSON.parse(text) as Download);
     },
   };
 }

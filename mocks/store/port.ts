@@ -24,8 +24,11 @@ export type Write =
   | { op: 'delete'; key: string; index?: string }
   | { op: 'hset'; key: string; field: string; value: string }
   | { op: 'hdelete'; key: string; field: string }
-  /** Appends to a list, keeping at most the `keepLast` newest items (count bound). */
-  | { op: 'append'; key: string; values: string[]; keepLast?: number }
+  /**
+   * Appends to a list, keeping at most the `keepLast` newest items (count bound). With `dropFrom`, the items
+   * trimmed off are also removed as fields of that hash: a list of ids then bounds the entries of a collection.
+   */
+  | { op: 'append'; key: string; values: string[]; keepLast?: number; dropFrom?: string }
   | { op: 'expire'; key: string; ttlMs: number };
 
 /**

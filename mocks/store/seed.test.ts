@@ -1,6 +1,7 @@
 import { describeSchemaError, loadContract } from '../../spec/lib';
 import { WORKSPACE_A, WORKSPACE_B } from '../config';
 import { createStore } from '.';
+import { createMemoryPort } from './adapters/memory';
 import { seedWorkspace } from './seed';
 import { viewBatch, viewRun } from './runs';
 
@@ -30,7 +31,7 @@ describe('seed data', () => {
     check('Workspace', [state.workspace]);
     check('Run', [...state.runs.values()].map((r) => viewRun(r, Date.now())));
     check('Batch', [...state.batches.values()].map((b) => viewBatch(b, Date.now())));
-    const tables = createStore({ seed: 1, now: Date.now }).readQueryTables(workspaceUuid);
+    const tables = await createStore({ port: createMemoryPort(), seed: 1, now: Date.now }).readQueryTables(workspaceUuid);
     check('QueryRunRow', tables.runs);
     check('QueryBatchRow', tables.batches);
     check('QueryLogRow', tables.logs);
@@ -38,8 +39,8 @@ describe('seed data', () => {
     check('QuerySpanRow', tables.spans);
   });
 
-  it('should scope every seeded row to its workspace', () => {
-    const tables = createStore({ seed: 1, now: Date.now }).readQueryTables(WORKSPACE_B);
+  it('should scope every seeded row to its workspace', async () => {
+    const tables = await createStore({ port: createMemoryPort(), seed: 1, now: Date.now }).readQueryTables(WORKSPACE_B);
     for (const rows of Object.values(tables)) expect(rows.every((row) => (row as { workspaceUuid: string }).workspaceUuid === WORKSPACE_B)).toBe(true);
   });
 });

@@ -86,6 +86,17 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
       expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([['2', '3', '4', '5']]);
     });
 
+    it('should remove the entries of a hash whose ids a bounded list trims off', async () => {
+      for (const id of ['a', 'b', 'c']) {
+        await port.commit([
+          { op: 'hset', key: 'h', field: id, value: id.toUpperCase() },
+          { op: 'append', key: 'ids', values: [id], keepLast: 2, dropFrom: 'h' },
+        ]);
+      }
+      await port.commit([{ op: 'hset', key: 'h', field: 'seeded', value: 'S' }]);
+      expect(await port.read([{ op: 'hgetall', key: 'h' }, { op: 'list', key: 'ids' }])).toEqual([{ b: 'B', c: 'C', seeded: 'S' }, ['b', 'c']]);
+    });
+
     it('should store strings of any content unchanged (unicode, JSON, empty)', async () => {
       const values = ['', '{"a":[1,null,"é"]}', '🙂 \u0000 \n', 'x'.repeat(100_000)];
       await port.commit(values.map((value, i) => ({ op: 'set' as const, key: `k${i}`, value })));

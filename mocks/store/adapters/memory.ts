@@ -85,7 +85,11 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       case 'append': {
         const list = listAt(write.key, true)!;
         list.push(...write.values);
-        if (write.keepLast !== undefined && list.length > write.keepLast) list.splice(0, list.length - write.keepLast);
+        if (write.keepLast !== undefined && list.length > write.keepLast) {
+          const dropped = list.splice(0, list.length - write.keepLast);
+          const hash = write.dropFrom === undefined ? undefined : hashAt(write.dropFrom, false);
+          for (const field of hash ? dropped : []) hash!.delete(field);
+        }
         return;
       }
       case 'expire': {

@@ -33,7 +33,16 @@ for _, w in ipairs(spec.w) do
   elseif op == 'append' then
     local values = w[3]
     for i = 1, #values, 1000 do redis.call('RPUSH', key, unpack(values, i, math.min(i + 999, #values))) end
-    if w[4] ~= '' then redis.call('LTRIM', key, -tonumber(w[4]), -1) end
+    if w[4] ~= '' then
+      local over = redis.call('LLEN', key) - tonumber(w[4])
+      if over > 0 then
+        if w[5] ~= '' then
+          local dropped = redis.call('LRANGE', key, 0, over - 1)
+          for i = 1, #dropped, 1000 do redis.call('HDEL', KEYS[w[5]], unpack(dropped, i, math.min(i + 999, #dropped))) end
+        end
+        redis.call('LTRIM', key, over, -1)
+      end
+    end
   elseif op == 'expire' then
     redis.call('PEXPIRE', key, w[3])
   end
@@ -171,7 +180,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
             case 'hdelete':
               return ['hdelete', ref(w.key), w.field];
             case 'append':
-              return w.values.length === 0 ? ['noop', ref(w.key)] : ['append', ref(w.key), w.values, w.keepLast === undefined ? '' : String(w.keepLast)];
+              return w.values.length === 0 ? ['noop', ref(w.key)] : ['append', ref(w.key), w.values, w.keepLast === undefined ? '' : String(w.keepLast), w.dropFrom === undefined ? '' : ref(w.dropFrom)];
             case 'expire':
               return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
           }
