@@ -1,6 +1,6 @@
 /** The settings of one conformance run, from flags and CONFORMANCE_* variables. */
 import { TOKEN_VARIABLES, type Credentials } from './lib/failure';
-import { DEFAULT_SPEC_PATH } from './lib/spec';
+import { DEFAULT_SPEC_PATH } from '../spec/lib';
 
 export type RunConfig = {
   target: string;

@@ -7,7 +7,7 @@ import { ConfigError, type RunConfig } from './config';
 import type { Check, CheckContext } from './checks/registry';
 import { CheckFailure, CheckSkipped } from './lib/failure';
 import { BudgetExhausted, HttpClient, type Exchange } from './lib/http-client';
-import { loadContract, type Contract } from './lib/spec';
+import { loadContract, type Contract } from '../spec/lib';
 import { createContext, type RunState } from './run/context';
 import { FailureGroups } from './run/grouping';
 import { checkBasePath, preflight } from './run/preflight';

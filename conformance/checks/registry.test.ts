@@ -14,7 +14,7 @@ describe('CheckRegistry', () => {
   });
 
   it('should cite an x-rules id of the contract in every check', async () => {
-    const { loadContract } = await import('../lib/spec');
+    const { loadContract } = await import('../../spec/lib');
     const contract = await loadContract();
     const ids = new Set(contract.rules.map((rule) => rule.id));
     for (const check of allChecks()) expect({ check: check.id, cited: ids.has(check.ruleId) }).toEqual({ check: check.id, cited: true });

@@ -5,7 +5,7 @@
 import type fc from 'fast-check';
 import type { FailureInput } from '../lib/failure';
 import type { Exchange, HttpClient, SendOptions } from '../lib/http-client';
-import type { Contract } from '../lib/spec';
+import type { Contract } from '../../spec/lib';
 import type { RunConfig } from '../config';
 
 export type CheckContext = {

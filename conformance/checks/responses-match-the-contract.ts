@@ -6,10 +6,10 @@
  * operation once. Proved by fixtures/broken/suppression-with-extra-property.ts and suppression-count-below-page.ts.
  */
 import type { ErrorObject } from 'ajv';
-import { describe, isJsonContentType } from '../lib/exchange';
+import type { Operation, Violation } from '../../spec/lib';
+import { describe } from '../lib/exchange';
 import type { Exchange } from '../lib/http-client';
 import { changesExistingState, fillPath, hasPathParameters, minimalBody, unknownUuid } from '../lib/operations';
-import { declaredResponseKey, isStatusDeclared, type Operation } from '../lib/spec';
 import type { Check, CheckContext } from './registry';
 
 function formatErrors(errors: ErrorObject[]): string {
@@ -17,47 +17,41 @@ function formatErrors(errors: ErrorObject[]): string {
   return shown.join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '');
 }
 
+/** The title, expectation and observation a violation of the contract library is reported with. */
+function present(violation: Violation, exchange: Exchange): { title: string; expected: string; received: string } {
+  switch (violation.kind) {
+    case 'undeclared-status':
+      return { title: 'Undeclared status', expected: violation.expected, received: describe(exchange) };
+    case 'missing-header':
+      return { title: `Declared header ${violation.header} missing`, expected: violation.expected, received: violation.received };
+    case 'invalid-header':
+      return { title: `Header ${violation.header} is invalid`, expected: "a value valid against the header's schema", received: `${violation.header}: ${exchange.response?.headers[violation.header!.toLowerCase()]} (${formatErrors(violation.errors ?? [])})` };
+    case 'not-json':
+      return violation.expected === 'application/json'
+        ? { title: 'Content-Type is not JSON', expected: violation.expected, received: violation.received }
+        : { title: 'Body is not JSON', expected: violation.expected, received: violation.received };
+    case 'invalid-body':
+      return { title: 'Body does not match the declared schema', expected: violation.expected, received: formatErrors(violation.errors ?? []) };
+    default:
+      return { title: violation.message, expected: violation.expected, received: violation.received };
+  }
+}
+
 /** Validates one exchange against the contract; used by the hook for every response of the run. */
 export function inspectResponse(exchange: Exchange, ctx: CheckContext): void {
   const res = exchange.response;
   if (!res) return;
+  // Paths the contract does not have are the error-shape and rate-limit checks' business.
   const op = ctx.contract.findOperation(exchange.request.method, exchange.request.path);
   if (!op) return;
-  const report = (title: string, expected: string, received: string) => ctx.report({ title: `${title} (${op.operationId} ${res.status})`, expected, received, exchange });
-  if (!isStatusDeclared(op, res.status)) {
-    report('Undeclared status', `one of ${Object.keys(op.responses).join(', ')}`, describe(exchange));
-    return;
+  const violations = ctx.contract.validateResponse({ method: exchange.request.method, path: exchange.request.path, status: res.status, headers: res.headers, body: res.body, text: res.text });
+  for (const violation of violations) {
+    const { title, expected, received } = present(violation, exchange);
+    ctx.report({ title: `${title} (${op.operationId} ${res.status})`, expected, received, exchange });
   }
-  const key = declaredResponseKey(op, res.status)!;
-  const declared = op.responses[key];
-  for (const [name, header] of Object.entries(declared.headers ?? {})) {
-    const value = res.headers[name.toLowerCase()];
-    if (value === undefined) {
-      if (header.required) report(`Declared header ${name} missing`, `${name} present`, 'absent');
-      continue;
-    }
-    const pointer = ctx.contract.responsePointer(op, key, { header: name });
-    const errors = pointer ? ctx.contract.validateAt(pointer, value) : [];
-    if (errors.length > 0) report(`Header ${name} is invalid`, `a value valid against the header's schema`, `${name}: ${value} (${formatErrors(errors)})`);
-  }
-  const mediaTypes = Object.keys(declared.content ?? {});
-  if (mediaTypes.length === 0) return;
-  const contentType = res.headers['content-type'];
-  if (mediaTypes.includes('application/json') && !isJsonContentType(contentType)) {
-    report('Content-Type is not JSON', 'application/json', contentType ?? 'absent');
-    return;
-  }
-  if (res.body === undefined) {
-    report('Body is not JSON', 'a JSON body', JSON.stringify(res.text.slice(0, 200)));
-    return;
-  }
-  const pointer = ctx.contract.responsePointer(op, key, { mediaType: 'application/json' });
-  if (!pointer) return;
-  const errors = ctx.contract.validateAt(pointer, res.body);
-  if (errors.length > 0) report('Body does not match the declared schema', `a body valid against ${pointer}`, formatErrors(errors));
-  else {
+  if (!violations.some((v) => v.kind === 'invalid-body' || v.kind === 'not-json' || v.kind === 'undeclared-status')) {
     const short = countBelowPage(res.body, exchange.request.path);
-    if (short) report('count is below the items the page shows', short.expected, short.received);
+    if (short) ctx.report({ title: `count is below the items the page shows (${op.operationId} ${res.status})`, expected: short.expected, received: short.received, exchange });
   }
 }
 

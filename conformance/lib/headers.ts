@@ -4,19 +4,12 @@
  * Each returns problems (contract violations) and notes (readings the contract leaves open).
  */
 import { parseItem, parseList, Token } from 'structured-headers';
+import { MINIMUM_SUNSET_GAP_DAYS, RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
 
 export type Finding = { severity: 'failure' | 'warning'; title: string; expected: string; received: string };
 
-export const RATE_LIMIT_HEADERS = [
-  'ratelimit',
-  'ratelimit-limit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-  'ratelimit-policy',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-] as const;
+/** The eight rate-limit headers, lower case as responses are read. */
+export const RATE_LIMIT_HEADERS = RATE_LIMIT_HEADER_NAMES.map((name) => name.toLowerCase());
 
 export type RateLimitReading = { limit?: number; remaining?: number; reset?: number; window?: number; r?: number; t?: number };
 
@@ -130,7 +123,7 @@ export function parseDeprecation(value: string): { date?: Date; findings: Findin
   return { findings: [{ severity: 'failure', title: 'Deprecation does not parse', expected: '@<epoch> (RFC 9745) or an HTTP date', received: value }] };
 }
 
-export const SUNSET_MIN_DAYS = 180;
+export const SUNSET_MIN_DAYS = MINIMUM_SUNSET_GAP_DAYS;
 
 /** Checks Deprecation and Sunset of one response against the operation's `deprecated` flag. */
 export function inspectVersioningHeaders(headers: Record<string, string>, operationDeprecated: boolean): Finding[] {

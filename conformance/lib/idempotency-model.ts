@@ -9,7 +9,7 @@ import { CheckFailure } from './failure';
 import { deepEqual, describe, errorShapeProblems, envelope } from './exchange';
 import type { Exchange } from './http-client';
 import { NAME_PREFIX } from './operations';
-import type { Operation } from './spec';
+import type { Operation } from '../../spec/lib';
 
 export type KeyRecord = { key: string; body: Record<string, unknown>; status: number; response: unknown };
 export type IdempotencyModel = { keys: KeyRecord[] };

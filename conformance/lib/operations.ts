@@ -3,13 +3,12 @@
  * operations change existing state (and so wait for --allow-writes), and a minimal valid request.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Operation } from './spec';
+import { IDEMPOTENT_WRITE_METHODS, jsonContent, type Operation } from '../../spec/lib';
+
+export { RUN_STATUSES, TERMINAL_STATUSES } from '../../spec/lib';
 
 /** Everything the suite creates carries this prefix in its name, so it is recognisable on a shared server. */
 export const NAME_PREFIX = 'conformance-';
-
-export const RUN_STATUSES = ['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped'];
-export const TERMINAL_STATUSES = ['success', 'error', 'cancelled', 'skipped'];
 
 /** A random version-4 uuid: valid under the contract's UUID rule and, with overwhelming odds, of nothing. */
 export function unknownUuid(): string {
@@ -38,11 +37,11 @@ export function changesExistingState(op: Operation): boolean {
 }
 
 export function acceptsIdempotencyKey(op: Operation): boolean {
-  return ['POST', 'PUT', 'PATCH'].includes(op.method);
+  return IDEMPOTENT_WRITE_METHODS.includes(op.method);
 }
 
 export function requestBodySchema(op: Operation): Record<string, any> | undefined {
-  return op.requestBody?.content?.['application/json']?.schema;
+  return jsonContent(op.requestBody?.content)?.schema;
 }
 
 /** A minimal request the contract accepts, for operations that need a body; names carry the prefix. */

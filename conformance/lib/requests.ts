@@ -15,9 +15,14 @@ import {
   type InvalidRequest,
 } from '../../generators/arbitraries';
 import { changesExistingState, NAME_PREFIX, unknownUuid } from './operations';
-import type { Operation } from './spec';
+import { asObject, jsonContent, type Operation } from '../../spec/lib';
 
 export type { GeneratedRequest, InvalidRequest };
+
+/** The Operation Object the generators take, with the parameters merged from its path item. */
+function operationObject(op: Operation): Record<string, unknown> {
+  return { ...op.node, parameters: op.parameters.map((p) => p.node) };
+}
 
 const OPTIONS = { omitHeaders: ['Idempotency-Key'] };
 
@@ -53,7 +58,7 @@ export function shapeRequest(op: Operation, request: GeneratedRequest, allowWrit
 }
 
 function hasRecordTitle(op: Operation): boolean {
-  return op.requestBody?.content?.['application/json']?.schema?.properties?.recordTitle !== undefined;
+  return asObject(jsonContent(op.requestBody?.content)?.schema?.properties).recordTitle !== undefined;
 }
 
 export function targetOf(op: Operation, request: GeneratedRequest): string {
@@ -62,8 +67,8 @@ export function targetOf(op: Operation, request: GeneratedRequest): string {
 
 /** Valid requests of an operation: each boundary (always tried, as examples) and random ones. */
 export function validRequests(op: Operation): { arbitrary: fc.Arbitrary<GeneratedRequest>; boundaries: GeneratedRequest[] } {
-  const arbitrary = validRequest(op.raw, [], OPTIONS);
-  const base = canonicalRequest(op.raw, [], OPTIONS);
+  const arbitrary = validRequest(operationObject(op), [], OPTIONS);
+  const base = canonicalRequest(operationObject(op), [], OPTIONS);
   const boundaries: GeneratedRequest[] = [];
   for (const p of op.parameters) {
     if (p.in !== 'query' && p.in !== 'path') continue;
@@ -90,7 +95,7 @@ function safeBoundaries(schema: unknown): unknown[] {
 }
 
 export function invalidRequestsOf(op: Operation): InvalidRequest[] {
-  return invalidRequests(op.raw, [], OPTIONS);
+  return invalidRequests(operationObject(op), [], OPTIONS);
 }
 
 /** Whether a request carries a uuid anywhere (path, query or body): a 404 is then an acceptable answer. */

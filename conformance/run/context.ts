@@ -5,7 +5,7 @@
 import type { Check, CheckContext } from '../checks/registry';
 import type { Failure, FailureInput } from '../lib/failure';
 import type { HttpClient, SendOptions } from '../lib/http-client';
-import type { Contract } from '../lib/spec';
+import type { Contract } from '../../spec/lib';
 import type { RunConfig } from '../config';
 import type { FailureGroups } from './grouping';
 import { runProperty } from './property';

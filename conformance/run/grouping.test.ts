@@ -1,5 +1,5 @@
 import type { Exchange } from '../lib/http-client';
-import type { Contract } from '../lib/spec';
+import type { Contract } from '../../spec/lib';
 import { FailureGroups, MAX_EXAMPLES } from './grouping';
 
 function exchange(id: number, path: string, status: number): Exchange {

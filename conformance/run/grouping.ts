@@ -4,7 +4,7 @@
  */
 import { toFailure, type Credentials, type Failure, type FailureInput } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
-import type { Contract } from '../lib/spec';
+import type { Contract } from '../../spec/lib';
 
 /** Examples kept beyond the first occurrence. */
 export const MAX_EXAMPLES = 3;

@@ -1,5 +1,5 @@
 import { ConfigError } from '../config';
-import type { Contract } from '../lib/spec';
+import type { Contract } from '../../spec/lib';
 import { checkBasePath, contractBasePath } from './preflight';
 
 const contract = { document: { servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010/v1' } } }] } } as unknown as Contract;

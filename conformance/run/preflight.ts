@@ -4,18 +4,11 @@
  */
 import { ConfigError } from '../config';
 import type { HttpClient } from '../lib/http-client';
-import type { Contract, Operation } from '../lib/spec';
+import { serverBasePath, type Contract, type Operation } from '../../spec/lib';
 
 /** The path of the contract's first server URL (variables at their defaults), e.g. `/v1`; '' when it has none. */
-export function contractBasePath(contract: Contract): string {
-  const server = contract.document.servers?.[0];
-  if (!server || typeof server.url !== 'string') return '';
-  const url = server.url.replace(/\{([^}]+)\}/g, (_: string, name: string) => String(server.variables?.[name]?.default ?? ''));
-  try {
-    return new URL(url, 'http://placeholder').pathname.replace(/\/+$/, '');
-  } catch {
-    return '';
-  }
+export function contractBasePath(contract: Pick<Contract, 'document'>): string {
+  return serverBasePath(contract.document);
 }
 
 /** A target must end in the contract's base path; the error names the URL that would. */

@@ -3,7 +3,7 @@
  * The commands part restores which model commands ran, without which fast-check cannot walk a stateful shrink.
  */
 import fc from 'fast-check';
-import { DEFAULT_SPEC_PATH } from '../lib/spec';
+import { DEFAULT_SPEC_PATH } from '../../spec/lib';
 import { DEFAULTS, type RunConfig } from '../config';
 
 export type ReplayTarget = { property: string; path: string; commands?: string };

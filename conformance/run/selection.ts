@@ -4,7 +4,7 @@
  */
 import { ConfigError, type RunConfig } from '../config';
 import type { HttpClient } from '../lib/http-client';
-import type { Contract, Operation } from '../lib/spec';
+import type { Contract, Operation } from '../../spec/lib';
 
 /** Thrown when a check would send a request to an operation outside the selection: the check is skipped. */
 export class OperationNotSelected extends Error {
@@ -15,7 +15,7 @@ export class OperationNotSelected extends Error {
 }
 
 export function tagsOf(op: Operation): string[] {
-  return Array.isArray(op.raw.tags) ? (op.raw.tags as string[]) : [];
+  return op.tags;
 }
 
 export function selectOperations(contract: Contract, config: Pick<RunConfig, 'operations' | 'tags' | 'skipTags'>): Operation[] {

@@ -17,6 +17,28 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 /** Endpoints, Idempotency: the methods that accept an idempotency key. */
 export const IDEMPOTENT_WRITE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH'];
 
+/**
+ * Limits, rate-limit response headers: the eight headers every response carries, as the description spells them.
+ * For code without a loaded contract; `contract.constants.rateLimitHeaders` reads the same set from the document,
+ * and a test keeps the two equal.
+ */
+export const RATE_LIMIT_HEADER_NAMES: readonly string[] = [
+  'RateLimit',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+];
+
+/** States and transitions, status sets: the run statuses (`#/components/schemas/RunStatus`, kept equal by a test). */
+export const RUN_STATUSES: readonly string[] = ['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped'];
+
+/** Terminal statuses of a run or batch (`#/components/schemas/TerminalRunStatus`, kept equal by a test). */
+export const TERMINAL_STATUSES: readonly string[] = ['success', 'error', 'cancelled', 'skipped'];
+
 /** Pointers of the schemas the constants below are read from. */
 export const POINTERS = {
   error: '#/components/schemas/Error',

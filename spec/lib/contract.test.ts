@@ -1,23 +1,16 @@
 import { annotationsAt, listAnnotations } from './annotations';
-import { MINIMUM_SUNSET_GAP_DAYS } from './constants';
+import { MINIMUM_SUNSET_GAP_DAYS, RATE_LIMIT_HEADER_NAMES, RUN_STATUSES, TERMINAL_STATUSES } from './constants';
 import { loadContract } from './contract';
 
 describe('the contract as the library reads it', () => {
   const contract = loadContract();
 
   it('should read the named facts from the document', () => {
-    expect(contract.constants.rateLimitHeaders).toEqual([
-      'RateLimit',
-      'RateLimit-Limit',
-      'RateLimit-Remaining',
-      'RateLimit-Reset',
-      'RateLimit-Policy',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-    ]);
-    expect(contract.constants.runStatuses).toEqual(['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped']);
-    expect(contract.constants.terminalStatuses).toEqual(['success', 'error', 'cancelled', 'skipped']);
+    expect(contract.constants.rateLimitHeaders).toEqual(RATE_LIMIT_HEADER_NAMES);
+    expect(RATE_LIMIT_HEADER_NAMES).toHaveLength(8);
+    expect(contract.constants.runStatuses).toEqual(RUN_STATUSES);
+    expect(contract.constants.terminalStatuses).toEqual(TERMINAL_STATUSES);
+    expect(TERMINAL_STATUSES.every((status) => RUN_STATUSES.includes(status))).toBe(true);
     expect(contract.constants.idempotencyKeyMaxLength).toBe(255);
     expect(MINIMUM_SUNSET_GAP_DAYS).toBe(180);
     expect(contract.basePath).toBe('/v1');

@@ -28,6 +28,8 @@ export type Contract = {
   operations: Operation[];
   operation(operationId: string): Operation | undefined;
   route: Router;
+  /** The operation a request goes to, or undefined (404 and 405 alike). */
+  findOperation(method: string, path: string): Operation | undefined;
   /** The path of the first server URL (`/v1`), without origin or trailing slash; '' when there is none. */
   basePath: string;
   /** x-rules entries, each a rule the suite cites. */
@@ -92,6 +94,10 @@ export function contractFromDocument(input: object, path?: string): Contract {
     operations,
     operation: (id) => byId.get(id),
     route,
+    findOperation(method, path) {
+      const found = route(method, path);
+      return found.kind === 'match' ? found.operation : undefined;
+    },
     basePath: serverBasePath(document),
     rules,
     constants,
