@@ -8,6 +8,11 @@ import { safeDict } from './safety/dict';
 import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
 import { createPipeline } from './pipeline';
+import { createControlPlane } from './control';
+import type { RuntimeSettings } from './control/settings';
+import { pickFault, planRun } from './control/steer';
+import { writeFault } from './faults';
+import { readFileSync } from 'node:fs';
 import { createPrismResponder } from './prism';
 import { createStore, type Store } from './store';
 import { createStoragePort } from './store/adapters';
@@ -34,7 +39,10 @@ export type MockOptions = Partial<MockConfig> & {
   storagePort?: StoragePort;
 };
 
-export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; close(): Promise<void> };
+export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; settings: RuntimeSettings; close(): Promise<void> };
+
+/** How long `Prefer: fault=hang` holds a connection by default. */
+const DEFAULT_HANG_MS = 30_000;
 
 const DOWNLOADS = '/downloads/';
 
@@ -53,7 +61,10 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   let authServer: AuthServer | undefined | null = null;
   const auth = () => (authServer === null ? (authServer = loadAuthServer({ issuer: config.authUrl ?? `${originOf()}/auth`, audience: originOf(), now })) : authServer);
   const prism = createPrismResponder(contract.document, { seed: config.seed });
-  const limiter = createRateLimiter({ port, limit: config.rateLimit, windowSeconds: config.rateWindowSeconds, now });
+  // What the control plane may change at run time; the stages below read it on every request.
+  const settings: RuntimeSettings = { rateLimit: config.rateLimit, latencyMs: config.latencyMs, runDurationMs: config.runDurationMs, hangMs: DEFAULT_HANG_MS, workspaces: {}, faults: [] };
+  const limiter = createRateLimiter({ port, get limit() { return settings.rateLimit; }, windowSeconds: config.rateWindowSeconds, now });
+  const idempotencyStore = createIdempotencyStore({ port, ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now });
 
   const responseCheck = options.onContractViolation
     ? { validate: (observed: ObservedResponse) => contract.validateResponse(observed).map((v) => formatViolation(observed, v)), report: options.onContractViolation }
@@ -67,20 +78,37 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     params: contract.schemas({ coerce: true }),
     body: contract.schemas(),
     limiter,
-    idempotencyStore: createIdempotencyStore({ port, ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now }),
-    latencyMs: config.latencyMs,
+    idempotencyStore,
+    get latencyMs() {
+      return settings.latencyMs;
+    },
     sleep,
+    pickFault: (ctx) => pickFault(settings, ctx),
     handlers: createHandlers({
       store,
       now,
       sleep,
       runDurationMs: config.runDurationMs,
       basePath: basePath,
+      planRun: (ctx) => planRun(settings, ctx),
       queryEngine: async () => (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
     }),
     prism,
     hooks: options.hooks,
   });
+
+  const control = createControlPlane({
+    adminToken: config.adminToken,
+    store,
+    settings,
+    tokens: config.tokens,
+    operationIds: contract.operations.map((op) => op.operationId),
+    schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
+    now,
+    clearIdempotency: (workspaceUuid) => idempotencyStore.clear(workspaceUuid),
+    clearRateLimit: (workspaceUuid) => limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
+  });
+  if (config.fixturesPath) await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
 
   const serveDownload = async (req: IncomingMessage, res: ServerResponse, id: string) => {
     let response;
@@ -103,7 +131,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       return void serveDownload(req, res, pathname.slice(DOWNLOADS.length));
     }
     const authServer = inBase ? undefined : auth();
-    const served = authServer ? authServer.handle(req, res, url) : Promise.resolve(false);
+    const served = inBase ? Promise.resolve(false) : control.handle(req, res, url).then((done) => done || (authServer ? authServer.handle(req, res, url) : false));
     served
       .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(basePath.length) || '/' : pathname, !inBase)))
       .catch((error) => {
@@ -124,12 +152,14 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       outsideBase,
     };
     const response = await pipeline(ctx);
-    serialise(res, response, ctx.req.method);
+    if (response.fault) writeFault(res, response, response.fault, { hangMs: settings.hangMs });
+    else serialise(res, response, ctx.req.method);
   };
 
   return {
     config,
     store,
+    settings,
     listener,
     warm: () => prism.warm(),
     close: async () => {
@@ -165,6 +195,7 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
     url: `${origin}/v1`,
     origin,
     store: app.store,
+    settings: app.settings,
     config: { ...app.config, port, host },
     close: async () => {
       await new Promise<void>((resolve) => {

@@ -20,6 +20,10 @@ export type MockConfig = {
   redisUrl?: string;
   /** Put before every Redis key, so several mocks can share one Redis. */
   redisPrefix: string;
+  /** Guards the control plane (/__mock) when set. */
+  adminToken?: string;
+  /** Fixtures (JSON or YAML) loaded at start and after every reset. */
+  fixturesPath?: string;
 };
 
 export const WORKSPACE_A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -79,6 +83,8 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     authUrl: env.MOCK_AUTH_URL || undefined,
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
+    adminToken: env.MOCK_ADMIN_TOKEN || undefined,
+    fixturesPath: env.MOCK_FIXTURES || undefined,
   };
 }
 

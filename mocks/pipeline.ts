@@ -11,6 +11,9 @@ import { idempotency } from './stages/idempotency';
 import type { IdempotencyStore } from './stages/idempotency/store';
 import { validateRequest, type ValidateRequestDeps } from './stages/validate-request';
 import { simulateLatency } from './stages/latency';
+import { checkPrefer } from './stages/check-prefer';
+import { injectFault } from './stages/fault';
+import type { Fault } from './prefer';
 import { handle } from './stages/handle';
 import type { Handlers } from './handlers';
 import type { PrismResponder } from './prism';
@@ -25,6 +28,8 @@ export type PipelineDeps = ParseDeps &
     handlers: Handlers;
     prism: PrismResponder;
     hooks?: MockHooks;
+    /** The network fault this request gets, if any (Prefer: fault, control-plane rules). */
+    pickFault?: (ctx: Ctx) => Fault | undefined;
     /** When set, every finished response is checked against the spec (development aid). */
     responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
   };
@@ -38,7 +43,7 @@ function beforeRequest(hooks?: MockHooks): Stage {
 
 /**
  * The request goes down this list; the response comes back up through it, and the server serialises it.
- * parse → authenticate → rate-limit → idempotency → validate request → handle → finish → (check) → beforeSend → serialise
+ * parse → authenticate → rate-limit → check Prefer → fault → idempotency → validate request → handle → finish → (check) → beforeSend → serialise
  */
 export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
@@ -51,6 +56,8 @@ export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockRe
     authenticate(deps), // who is calling (a failure is answered after counting)
     rateLimit(deps), // per workspace, or per address without a credential; 429
     requireCredential(), // 401
+    checkPrefer(), // Prefer values the mock knows but cannot read → 400
+    injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules
     idempotency({ store: deps.idempotencyStore }), // replay / 409 / 422 / 400
     validateRequest(deps), // 404 / 405, malformed JSON, schema → 400
     simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS

@@ -1,3 +1,5 @@
+import type { Fault } from './prefer';
+
 /** The mock's programmatic types: one request and one response flow through every stage of the pipeline. */
 export type MockRequest = {
   method: string;
@@ -17,6 +19,8 @@ export type MockResponse = {
   headers: Record<string, string>;
   /** A JSON value, or undefined for no body. */
   body: unknown;
+  /** Send nothing proper: break the connection this way instead (mocks/faults). */
+  fault?: Fault;
 };
 
 export type MockHooks = {

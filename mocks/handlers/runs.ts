@@ -1,5 +1,6 @@
 import { jsonResponse } from '../context';
 import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
+import type { Ctx } from '../context';
 import type { BatchRecord, JsonRecord, LogRow, RunRecord, SpanRow } from '../store/types';
 import { notFound } from './paging';
 import { nextUuid } from './resources';
@@ -8,6 +9,8 @@ import type { HandlerDeps, Handlers } from './types';
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
 export function runHandlers(deps: HandlerDeps): Handlers {
   const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) => `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
+
+  const planOf = (ctx: Ctx) => deps.planRun?.(ctx) ?? { durationMs: deps.runDurationMs, outcome: 'success' as const };
 
   /** A new run with its first log and span rows; stored by the caller, in one batch with its siblings. */
   const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) => {
@@ -28,6 +31,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workspaceUuid = ctx.caller!.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const { run, log, span } = newRun(workspaceUuid, {
+        ...planOf(ctx),
         workflowUuid: (body.workflowUuid as string | undefined) ?? null,
         releaseUuid: (body.releaseUuid as string | undefined) ?? null,
         recordId: (body.recordId as string | undefined) ?? null,
@@ -72,8 +76,10 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workspaceUuid = ctx.caller!.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const workflowUuid = (body.workflowUuid as string | undefined) ?? null;
-      const batch: BatchRecord = { uuid: nextUuid(), workspaceUuid, workflowUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, runUuids: [] };
-      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) => newRun(workspaceUuid, { workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }));
+      const plan = planOf(ctx);
+      // Its runs end as the plan says, and the batch follows them (a batch without runs ends so itself).
+      const batch: BatchRecord = { uuid: nextUuid(), workspaceUuid, workflowUuid, createdAtMs: deps.now(), durationMs: plan.durationMs, outcome: plan.outcome, runUuids: [] };
+      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) => newRun(workspaceUuid, { ...plan, workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }));
       batch.runUuids = members.map((member) => member.run.uuid);
       const runs = members.map((member) => member.run);
       await deps.store.addRuns(workspaceUuid, { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) });

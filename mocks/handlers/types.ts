@@ -2,6 +2,7 @@ import type { Ctx } from '../context';
 import type { Store } from '../store';
 import type { MockResponse } from '../types';
 import type { QueryEngine } from '../integrations';
+import type { RunRecord } from '../store/types';
 
 export type HandlerDeps = {
   store: Store;
@@ -10,6 +11,8 @@ export type HandlerDeps = {
   runDurationMs: number;
   basePath: string;
   queryEngine: () => Promise<QueryEngine>;
+  /** How a run created by this request ends and how long it takes (Prefer: outcome/duration, control plane). */
+  planRun?: (ctx: Ctx) => { durationMs: number; outcome: RunRecord['outcome'] };
 };
 
 /** Answers one operation from state; reads only the caller's workspace. */

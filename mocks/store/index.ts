@@ -6,6 +6,10 @@ import type { AllocationEntry, BatchRecord, JsonRecord, LogRow, RecipeEntry, Rec
 
 export type QueryTablesRows = { runs: object[]; batches: object[]; logs: object[]; records: object[]; spans: object[] };
 export type Download = { workspaceUuid: string; runs: RunView[]; createdAtMs: number };
+/** What a client created since start (or since the last reset): the control plane lists it. */
+export type CreatedEntry = { kind: 'mcpServer' | 'run' | 'batch'; uuid: string; workspaceUuid: string; createdAt: string | null; status?: string };
+/** Collections a fixture file may replace; each one given replaces the seeded one whole. */
+export type WorkspaceFixture = Partial<Pick<WorkspaceState, 'workspace' | 'suppressions' | 'mcpServers' | 'workflows' | 'models' | 'domains' | 'allocations' | 'envVars' | 'recipes' | 'runs' | 'batches'>>;
 
 /** Collections kept as one hash per workspace, an entry per uuid. */
 export type Collection = 'mcpServers' | 'workflows' | 'models' | 'domains' | 'envVars' | 'runs' | 'batches';
@@ -289,6 +293,64 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
     /** Forgets a workspace; the next request seeds it afresh. */
     async forgetWorkspace(workspaceUuid: string): Promise<void> {
       await port.deleteByPrefix(key(workspaceUuid, ''));
+    },
+
+    /** Back to the seed: one workspace, or every workspace and download. */
+    async reset(workspaceUuid?: string): Promise<void> {
+      if (workspaceUuid !== undefined) return void (await port.deleteByPrefix(key(workspaceUuid, '')));
+      await port.deleteByPrefix('ws:');
+      await port.deleteByPrefix('download');
+    },
+
+    /**
+     * Replaces the given collections of a workspace in one batch. What a fixture holds is seeded data: it is not
+     * listed as created, and the caps on created entries never drop it.
+     */
+    async applyFixture(workspaceUuid: string, fixture: WorkspaceFixture): Promise<void> {
+      await readWorkspace(workspaceUuid, []);
+      const writes: Write[] = [];
+      if (fixture.workspace) writes.push({ op: 'set', key: key(workspaceUuid, 'workspace'), value: JSON.stringify({ ...fixture.workspace, uuid: workspaceUuid }) });
+      for (const list of ['suppressions', 'allocations', 'recipes'] as const) {
+        if (fixture[list]) writes.push({ op: 'set', key: key(workspaceUuid, list), value: JSON.stringify(fixture[list]) });
+      }
+      for (const collection of ['mcpServers', 'workflows', 'models', 'domains', 'envVars', 'runs', 'batches'] as const) {
+        const entries = fixture[collection] as Map<string, unknown> | undefined;
+        if (!entries) continue;
+        writes.push({ op: 'delete', key: key(workspaceUuid, collection) });
+        if (collection === 'mcpServers' || collection === 'runs' || collection === 'batches') writes.push({ op: 'delete', key: key(workspaceUuid, `${collection}-created`) });
+        for (const [uuid, value] of entries) writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
+      }
+      await commitWorkspace(workspaceUuid, writes);
+    },
+
+    /** What clients created in these workspaces since start or the last reset, oldest first. */
+    async listCreated(workspaceUuids: string[]): Promise<CreatedEntry[]> {
+      const now = options.now();
+      const entries: CreatedEntry[] = [];
+      for (const workspaceUuid of workspaceUuids) {
+        const [marker, servers, runs, batches] = await port.read([
+          { op: 'get', key: markerOf(workspaceUuid) },
+          { op: 'list', key: key(workspaceUuid, 'mcpServers-created') },
+          { op: 'list', key: key(workspaceUuid, 'runs-created') },
+          { op: 'list', key: key(workspaceUuid, 'batches-created') },
+        ] as const);
+        if (marker === null) continue;
+        const of = <C extends Collection>(collection: C, uuids: string[]) =>
+          readWorkspace(workspaceUuid, uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, collection), field: uuid }))).then(({ values }) =>
+            values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as EntryOf<C>])),
+          );
+        for (const server of await of('mcpServers', servers)) {
+          entries.push({ kind: 'mcpServer', uuid: server.uuid as string, workspaceUuid, createdAt: (server.createdAt as string | undefined) ?? null });
+        }
+        for (const run of await of('runs', runs)) {
+          entries.push({ kind: 'run', uuid: run.uuid, workspaceUuid, createdAt: new Date(run.createdAtMs).toISOString(), status: viewRun(run, now).status });
+        }
+        for (const batch of await of('batches', batches)) {
+          const status = viewBatch(batch, now, await runsByUuid(workspaceUuid, batch.runUuids)).status;
+          entries.push({ kind: 'batch', uuid: batch.uuid, workspaceUuid, createdAt: new Date(batch.createdAtMs).toISOString(), status });
+        }
+      }
+      return entries.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));
     },
 
     /** Keeps an export for `downloadTtlMs`, at most `downloads` of them (oldest out first); resolves its id. */

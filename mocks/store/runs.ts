@@ -99,7 +99,7 @@ export function batchStatusAt(batch: BatchRecord, now: number, runs: RunRecord[]
     return statuses.every((status) => status === 'pending') ? 'pending' : 'running';
   }
   const elapsed = now - batch.createdAtMs;
-  if (elapsed >= batch.durationMs) return 'success';
+  if (elapsed >= batch.durationMs) return batch.outcome ?? 'success';
   return elapsed < batch.durationMs * PENDING_SHARE ? 'pending' : 'running';
 }
 

@@ -30,7 +30,8 @@ export type RunRecord = {
   fixedStatus?: RunStatus;
   finishedAtMs?: number;
   durationMs: number;
-  outcome: 'success' | 'error' | 'skipped';
+  /** The terminal status reached when the run finishes (forced through `Prefer: outcome` or the control plane). */
+  outcome: 'success' | 'error' | 'skipped' | 'cancelled';
   cancelRequestedAtMs?: number;
 };
 
@@ -46,6 +47,8 @@ export type BatchRecord = {
   fixedStatus?: string;
   finishedAtMs?: number;
   runUuids: string[];
+  /** Where a batch without runs ends (default `success`). */
+  outcome?: string;
 };
 
 export type LogRow = { uuid: string; workspaceUuid: string; runUuid: string; level: string; message: string; createdAt: string };

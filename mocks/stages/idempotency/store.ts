@@ -64,6 +64,11 @@ export function createIdempotencyStore(options: { port: StoragePort; ttlMs: numb
       const storageKey = keyOf(workspaceUuid, key);
       await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], [{ key: storageKey, is: 'equals', value: claim }]);
     },
+    /** Forgets every key, or one workspace's (the control plane's reset). */
+    async clear(workspaceUuid?: string): Promise<void> {
+      await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem:' : `idem:${workspaceUuid}:`);
+      await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem-index:' : `idem-index:${workspaceUuid}`);
+    },
     /** Keys currently kept (tests, diagnostics). */
     async size(): Promise<number> {
       return options.port.countByPrefix('idem:');

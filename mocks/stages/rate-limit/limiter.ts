@@ -31,6 +31,10 @@ export function createRateLimiter(options: { port: StoragePort; limit: number; w
       const { count, allowed } = await options.port.hit(keyOf(bucket, windowStart), options.limit, windowStart + windowMs - now + 1_000);
       return stateOf(count, windowStart, now, allowed);
     },
+    /** Starts every bucket afresh, or one (the control plane's reset). */
+    async clear(bucket?: string): Promise<void> {
+      await options.port.deleteByPrefix(bucket === undefined ? 'rl:' : `rl:${bucket}:`);
+    },
     /** The bucket's state without counting: for answers given before the request was counted (e.g. 413). */
     async peek(bucket: string): Promise<RateLimitState> {
       const now = options.now();

@@ -1,0 +1,105 @@
+/**
+ * A typed client of the mock's control plane for test suites (Playwright, Cypress, Vitest, Jest set-ups). Plain
+ * `fetch`, no Node built-ins, so it runs in a browser as well as in Node 18+.
+ *
+ * ```ts
+ * import { createMockControl } from './mocks/control/client';
+ * const mock = createMockControl({ url: 'http://127.0.0.1:4010' });
+ * beforeEach(() => mock.reset());
+ * await mock.loadFixtures({ workspaces: { 'mock-token-a': { suppressions: [] } } });
+ * await mock.forceOutcome('mock-token-a', 'error');
+ * ```
+ */
+import type { components } from '../../generators/generated/openapi';
+
+type Schemas = components['schemas'];
+export type Outcome = 'success' | 'error' | 'skipped' | 'cancelled';
+export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
+export type FaultRule = { operation?: string; fault: Fault; share?: number; workspace?: string };
+export type WorkspaceSettings = { outcome?: Outcome | null; runDurationMs?: number | null };
+export type MockSettings = {
+  rateLimit: number;
+  latencyMs: number;
+  runDurationMs: number;
+  hangMs: number;
+  workspaces: Record<string, WorkspaceSettings>;
+  faults: (FaultRule & { share: number })[];
+};
+export type SettingsChange = Partial<Omit<MockSettings, 'workspaces' | 'faults'>> & { workspaces?: Record<string, WorkspaceSettings | null>; faults?: FaultRule[] };
+
+/** Items are the contract's schemas; recipes may add the `uiType` and `category` the list filters read, allocations a `territoryUuid`. */
+export type WorkspaceFixtures = {
+  workspace?: Partial<Schemas['Workspace']>;
+  suppressions?: Partial<Schemas['Suppression']>[];
+  mcpServers?: Partial<Schemas['McpServer']>[];
+  workflows?: Partial<Schemas['Workflow']>[];
+  models?: Partial<Schemas['Model']>[];
+  domains?: Partial<Schemas['Domain']>[];
+  allocations?: (Partial<Schemas['Allocation']> & { territoryUuid?: string })[];
+  envVars?: Partial<Schemas['EnvironmentVariable']>[];
+  recipes?: (Partial<Schemas['Recipe']> & { uiType?: 'ai' | 'js'; category?: string })[];
+  runs?: Partial<Schemas['Run']>[];
+  batches?: Partial<Schemas['Batch']>[];
+};
+/** Workspaces by token (`mock-token-a`) or uuid. */
+export type Fixtures = { workspaces: Record<string, WorkspaceFixtures> };
+export type CreatedEntry = { kind: 'mcpServer' | 'run' | 'batch' | 'download'; uuid: string; workspaceUuid: string; createdAt: string | null; status?: string };
+
+export type MockControlOptions = {
+  /** The mock's origin or its API URL (`…/v1` is dropped); default `MOCK_URL` or http://127.0.0.1:4010. */
+  url?: string;
+  /** MOCK_ADMIN_TOKEN of the mock, when it is set. */
+  adminToken?: string;
+  fetch?: typeof fetch;
+};
+
+/** A control-plane answer that was not 2xx: the mock's error body, with its `problems` when it lists them. */
+export class MockControlError extends Error {
+  constructor(readonly status: number, readonly body: { errorMessage?: string; reason?: string; problems?: string[] }) {
+    super(`mock control: ${status} ${body.reason ?? ''}: ${body.errorMessage ?? ''}${body.problems ? `\n  ${body.problems.join('\n  ')}` : ''}`);
+    this.name = 'MockControlError';
+  }
+}
+
+// dictionary-lookup: names are the two constants below
+const env = (name: string): string | undefined => (typeof process !== 'undefined' ? process.env?.[name] : undefined);
+
+export function createMockControl(options: MockControlOptions = {}) {
+  const origin = (options.url ?? env('MOCK_URL') ?? 'http://127.0.0.1:4010').replace(/\/+$/, '').replace(/\/v1$/, '');
+  const adminToken = options.adminToken ?? env('MOCK_ADMIN_TOKEN');
+  const doFetch = options.fetch ?? fetch;
+
+  async function call<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (adminToken) headers['x-mock-admin-token'] = adminToken;
+    if (body !== undefined) headers['content-type'] = contentType;
+    const response = await doFetch(`${origin}/__mock${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await response.text();
+    const parsed = text ? JSON.parse(text) : {};
+    if (!response.ok) throw new MockControlError(response.status, parsed);
+    return parsed as T;
+  }
+
+  return {
+    /** Back to the seed (and MOCK_FIXTURES): state, idempotency keys, rate-limit windows; all settings when no workspace is named. */
+    reset: (workspace?: string) => call<{ reset: string }>('POST', '/reset', workspace ? { workspace } : {}),
+    /** Replaces the given collections of each workspace; nothing loads unless every item matches the contract. A string is sent as YAML. */
+    loadFixtures: (fixtures: Fixtures | string) =>
+      call<{ loaded: Record<string, Record<string, number>> }>('POST', '/fixtures', fixtures, typeof fixtures === 'string' ? 'application/yaml' : 'application/json'),
+    /** What clients created since start or the last reset. */
+    created: async (workspace?: string) => (await call<{ created: CreatedEntry[] }>('GET', `/created${workspace ? `?workspace=${encodeURIComponent(workspace)}` : ''}`)).created,
+    settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
+    updateSettings: async (change: SettingsChange) => (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,
+    /** Runs and batches the workspace creates from now on end in `outcome` (after `runDurationMs`, when given). */
+    forceOutcome: (workspace: string, outcome: Outcome | null, runDurationMs?: number) =>
+      call<{ settings: MockSettings }>('PATCH', '/settings', { workspaces: { [workspace]: { outcome, ...(runDurationMs === undefined ? {} : { runDurationMs }) } } }),
+    /** Faults for a share of requests (e.g. `{ operation: 'getRun', fault: 'reset', share: 0.5 }`); replaces the rules in force. */
+    setFaults: (rules: FaultRule[]) => call<{ settings: MockSettings }>('PATCH', '/settings', { faults: rules }),
+  };
+}
+
+export type MockControl = ReturnType<typeof createMockControl>;
+
+/** One-line set-ups: `beforeEach(() => resetMock())`. */
+export const resetMock = (workspace?: string, options?: MockControlOptions) => createMockControl(options).reset(workspace);
+export const loadFixtures = (fixtures: Fixtures | string, options?: MockControlOptions) => createMockControl(options).loadFixtures(fixtures);

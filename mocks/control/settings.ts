@@ -1,0 +1,84 @@
+import Ajv2020 from 'ajv/dist/2020';
+import { describeSchemaError } from '../../spec/lib';
+import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
+import { MAX_LATENCY_MS } from '../stages/latency';
+
+/** Longest a `hang` fault holds a connection before dropping it. */
+export const MAX_HANG_MS = 5 * 60_000;
+
+/** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
+export type FaultRule = { operation?: string; fault: Fault; share: number; workspace?: string };
+export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
+
+/** What the control plane changes while the mock runs; everything else is fixed at start. */
+export type RuntimeSettings = {
+  rateLimit: number;
+  latencyMs: number;
+  runDurationMs: number;
+  /** How long `fault=hang` holds the connection before dropping it. */
+  hangMs: number;
+  /** Per workspace uuid: the outcome and duration of the runs it creates. */
+  workspaces: Record<string, WorkspaceSettings>;
+  faults: FaultRule[];
+};
+
+export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces'>> & { workspaces?: Record<string, WorkspaceSettings | null> };
+
+const duration = { type: 'integer', minimum: 0, maximum: MAX_DURATION_MS };
+const PATCH_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    rateLimit: { type: 'integer', minimum: 1 },
+    latencyMs: { type: 'integer', minimum: 0, maximum: MAX_LATENCY_MS },
+    runDurationMs: duration,
+    hangMs: { type: 'integer', minimum: 0, maximum: MAX_HANG_MS },
+    workspaces: {
+      type: 'object',
+      additionalProperties: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        properties: { outcome: { enum: [...OUTCOMES, null] }, runDurationMs: { ...duration, type: ['integer', 'null'] } },
+      },
+    },
+    faults: {
+      type: 'array',
+      maxItems: 100,
+      items: {
+        type: 'object',
+        required: ['fault'],
+        additionalProperties: false,
+        properties: {
+          operation: { type: 'string' },
+          fault: { enum: [...FAULTS] },
+          share: { type: 'number', minimum: 0, maximum: 1 },
+          workspace: { type: 'string' },
+        },
+      },
+    },
+  },
+};
+
+const validatePatch = new Ajv2020({ strict: false, allErrors: true }).compile(PATCH_SCHEMA);
+
+/** Problems with a settings change, one line each (empty when it can be applied). */
+export function checkSettingsPatch(patch: unknown): string[] {
+  if (validatePatch(patch)) return [];
+  return (validatePatch.errors ?? []).map((error) => describeSchemaError(error, 'settings'));
+}
+
+/** Applies a checked change: `workspaces` merge per workspace (null clears one), `faults` replace the list. */
+export function applySettingsPatch(settings: RuntimeSettings, patch: SettingsPatch): void {
+  const { workspaces, ...rest } = patch;
+  Object.assign(settings, rest);
+  // dictionary-lookup: the keys were resolved to workspace uuids of the mock by the control plane
+  for (const [uuid, change] of Object.entries(workspaces ?? {})) {
+    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
+    const next: WorkspaceSettings = { ...settings.workspaces[uuid], ...change };
+    for (const key of Object.keys(next) as (keyof WorkspaceSettings)[]) if (next[key] === null) delete next[key];
+    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
+    if (change === null) delete settings.workspaces[uuid];
+    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
+    else settings.workspaces[uuid] = next;
+  }
+}
