@@ -59,7 +59,13 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   let queryEngine: QueryEngine | undefined;
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
-  const auth = () => (authServer === null ? (authServer = loadAuthServer({ issuer: config.authUrl ?? `${originOf()}/auth`, audience: originOf(), now })) : authServer);
+  const auth = () => (authServer === null ? (authServer = loadAuthServer({
+          issuer: config.authUrl ?? `${originOf()}/auth`,
+          // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
+          audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
+          now,
+          port,
+        })) : authServer);
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.
   const settings: RuntimeSettings = { rateLimit: config.rateLimit, latencyMs: config.latencyMs, runDurationMs: config.runDurationMs, hangMs: DEFAULT_HANG_MS, workspaces: {}, faults: [] };
@@ -74,7 +80,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     bodyLimitBytes: config.bodyLimitBytes,
     route: contract.route,
     tokens: config.tokens,
-    verifyAccessToken: (token) => auth()?.verifyAccessToken(token) ?? null,
+    verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
     params: contract.schemas({ coerce: true }),
     body: contract.schemas(),
     limiter,

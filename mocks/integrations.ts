@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
 import type { QueryTablesRows } from './store';
+import type { StoragePort } from './store/port';
 
 export type QueryEngine = { query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>; close(): Promise<void> };
 export type AuthServer = {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
-  verifyAccessToken(token: string): { workspaceUuid: string; sub: string } | null;
+  verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
 };
 
 /** Loads a sibling module only if it is there, so the mock runs (and its tests pass) without it. */
@@ -19,7 +20,7 @@ function loadOptional<T>(name: string): T | undefined {
 }
 
 /** The OAuth authorization server of mocks/oauth, when present. */
-export function loadAuthServer(options: { issuer: string; audience: string; now: () => number }): AuthServer | undefined {
+export function loadAuthServer(options: { issuer: string; audience: string; now: () => number; port: StoragePort }): AuthServer | undefined {
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
   if (!oauth?.createAuthServer) return undefined;
   return oauth.createAuthServer({ ...oauth.defaultAuthConfig, ...options });

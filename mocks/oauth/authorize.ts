@@ -9,7 +9,7 @@ import { readParams, redirect, sendErrorPage } from './http';
  * configured user (first user, or the one `login_hint` names).
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 and https://www.rfc-editor.org/rfc/rfc7636#section-4.3
  */
-export function handleAuthorize(ctx: AuthContext, res: ServerResponse, url: URL): void {
+export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url: URL): Promise<void> {
   const params = readParams(url.searchParams);
   const clientId = url.searchParams.getAll('client_id');
   const client = clientId.length === 1 ? ctx.options.clients.find((c) => c.clientId === clientId[0]) : undefined;
@@ -60,5 +60,5 @@ export function handleAuthorize(ctx: AuthContext, res: ServerResponse, url: URL)
   if (!user) return fail('access_denied', 'No mock user matches login_hint.');
 
   const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };
-  answer({ code: ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, params.get('nonce')) });
+  answer({ code: await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, params.get('nonce')) });
 }

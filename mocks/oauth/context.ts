@@ -1,5 +1,6 @@
 import type { GrantStore, MockUser } from './grants';
 import type { SigningKey } from './jwt';
+import type { StoragePort } from '../store/port';
 
 export type AuthClient = { clientId: string; redirectUris: string[] };
 
@@ -15,12 +16,15 @@ export type AuthServerOptions = {
   accessTokenTtlSeconds: number;
   /** Injected clock, ms. */
   now: () => number;
+  /** Where codes, refresh tokens, revocations and the signing key live (default: this process's memory). */
+  port?: StoragePort;
 };
 
 export type AuthContext = {
   options: AuthServerOptions;
   issuer: string;
-  key: SigningKey;
+  /** The signing key, read from (or first written to) the store on first use. */
+  key: () => Promise<SigningKey>;
   grants: GrantStore;
   endpoints: { authorization: string; token: string; revocation: string; jwks: string; userinfo: string };
 };

@@ -1,3 +1,4 @@
+import type { StoragePort } from '../store/port';
 import { randomToken } from './jwt';
 
 export type MockUser = { sub: string; email: string; name: string; workspaceUuid: string };
@@ -18,71 +19,102 @@ export type CodeRedemption =
 
 export type RefreshRedemption = { status: 'ok'; grant: Grant } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
 
+/** Entries of each kind kept at once (oldest out first), besides each one's own expiry. */
+export type GrantLimits = { codes: number; refreshTokens: number; revocations: number };
+export const DEFAULT_GRANT_LIMITS: GrantLimits = { codes: 10_000, refreshTokens: 10_000, revocations: 10_000 };
+
 /**
- * Codes, refresh tokens and revocations, in memory and on the injected clock. A second use of a code or of a
+ * Codes, refresh tokens and revocations, in the storage port (so a code issued by one replica is redeemed on
+ * another, and a revocation holds everywhere) and on the injected clock. Each entry expires with its own TTL in
+ * the store; each kind is capped by count. A code or refresh token is consumed by compare-and-set: of two
+ * concurrent presentations, on any replicas, one wins and the other is a reuse. A second use of a code or of a
  * rotated refresh token revokes the whole grant.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 and https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2
  */
 export class GrantStore {
-  private readonly codes = new Map<string, CodeEntry>();
-  private readonly refreshTokens = new Map<string, RefreshEntry>();
-  private readonly revokedGrants = new Set<string>();
-  private readonly revokedTokenIds = new Map<string, number>();
+  constructor(
+    private readonly port: StoragePort,
+    private readonly now: () => number,
+    private readonly limits: GrantLimits = DEFAULT_GRANT_LIMITS,
+  ) {}
 
-  constructor(private readonly now: () => number) {}
-
-  issueCode(grant: Grant, redirectUri: string, codeChallenge: string, nonce?: string): string {
-    this.prune();
+  async issueCode(grant: Grant, redirectUri: string, codeChallenge: string, nonce?: string): Promise<string> {
     const code = randomToken();
-    this.codes.set(code, { grant, redirectUri, codeChallenge, nonce, expiresAt: this.now() + codeTtlMs, used: false });
+    const entry: CodeEntry = { grant, redirectUri, codeChallenge, nonce, expiresAt: this.now() + codeTtlMs, used: false };
+    await this.port.claim(`oauth:code:${code}`, JSON.stringify(entry), codeTtlMs, { key: 'oauth:codes', cap: this.limits.codes });
     return code;
   }
 
   /** Consumes the code on its first presentation, whatever the outcome of the checks that follow. */
-  redeemCode(code: string): CodeRedemption {
-    const entry = this.codes.get(code);
-    if (!entry || entry.expiresAt <= this.now() || this.revokedGrants.has(entry.grant.id)) return { status: 'invalid' };
-    if (entry.used) return { status: 'reused', grant: entry.grant };
-    entry.used = true;
-    return { status: 'ok', entry };
+  async redeemCode(code: string): Promise<CodeRedemption> {
+    const key = `oauth:code:${code}`;
+    for (;;) {
+      const [text] = await this.port.read([{ op: 'get', key }]);
+      if (text === null) return { status: 'invalid' };
+      const entry = JSON.parse(text) as CodeEntry;
+      if (entry.expiresAt <= this.now() || (await this.isGrantRevoked(entry.grant.id))) return { status: 'invalid' };
+      if (entry.used) return { status: 'reused', grant: entry.grant };
+      const ttlMs = Math.max(1, entry.expiresAt - this.now());
+      if (await this.port.commit([{ op: 'set', key, value: JSON.stringify({ ...entry, used: true }), ttlMs }], [{ key, is: 'equals', value: text }])) {
+        return { status: 'ok', entry };
+      }
+    }
   }
 
-  issueRefreshToken(grant: Grant): string {
+  async issueRefreshToken(grant: Grant): Promise<string> {
     const token = randomToken();
-    this.refreshTokens.set(token, { grant, expiresAt: this.now() + refreshTokenTtlMs, active: true });
+    const entry: RefreshEntry = { grant, expiresAt: this.now() + refreshTokenTtlMs, active: true };
+    await this.port.claim(`oauth:refresh:${token}`, JSON.stringify(entry), refreshTokenTtlMs, { key: 'oauth:refresh-tokens', cap: this.limits.refreshTokens });
     return token;
   }
 
   /** Rotation: the presented token stops working as it is exchanged for a new one. */
-  redeemRefreshToken(token: string): RefreshRedemption {
-    const entry = this.refreshTokens.get(token);
-    if (!entry || entry.expiresAt <= this.now() || this.revokedGrants.has(entry.grant.id)) return { status: 'invalid' };
-    if (!entry.active) return { status: 'reused', grant: entry.grant };
-    entry.active = false;
-    return { status: 'ok', grant: entry.grant };
+  async redeemRefreshToken(token: string): Promise<RefreshRedemption> {
+    const key = `oauth:refresh:${token}`;
+    for (;;) {
+      const [text] = await this.port.read([{ op: 'get', key }]);
+      if (text === null) return { status: 'invalid' };
+      const entry = JSON.parse(text) as RefreshEntry;
+      if (entry.expiresAt <= this.now() || (await this.isGrantRevoked(entry.grant.id))) return { status: 'invalid' };
+      if (!entry.active) return { status: 'reused', grant: entry.grant };
+      const ttlMs = Math.max(1, entry.expiresAt - this.now());
+      if (await this.port.commit([{ op: 'set', key, value: JSON.stringify({ ...entry, active: false }), ttlMs }], [{ key, is: 'equals', value: text }])) {
+        return { status: 'ok', grant: entry.grant };
+      }
+    }
   }
 
-  findRefreshGrant(token: string): Grant | undefined {
-    return this.refreshTokens.get(token)?.grant;
+  async findRefreshGrant(token: string): Promise<Grant | undefined> {
+    const [text] = await this.port.read([{ op: 'get', key: `oauth:refresh:${token}` }]);
+    return text === null ? undefined : (JSON.parse(text) as RefreshEntry).grant;
   }
 
-  revokeGrant(grantId: string): void {
-    this.revokedGrants.add(grantId);
+  /** Kept as long as a refresh token of the grant could live. */
+  async revokeGrant(grantId: string): Promise<void> {
+    await this.revoke(`oauth:revoked-grant:${grantId}`, refreshTokenTtlMs);
   }
 
   /** Remembers a revoked access token until it would have expired anyway (`expiresAt` in ms). */
-  revokeTokenId(tokenId: string, expiresAt: number): void {
-    this.revokedTokenIds.set(tokenId, expiresAt);
+  async revokeTokenId(tokenId: string, expiresAt: number): Promise<void> {
+    const ttlMs = expiresAt - this.now();
+    if (ttlMs > 0) await this.revoke(`oauth:revoked-token:${tokenId}`, ttlMs);
   }
 
-  isRevoked(tokenId: string, grantId: string): boolean {
-    return this.revokedTokenIds.has(tokenId) || this.revokedGrants.has(grantId);
+  /** One round trip for both checks: this is on the path of every request with an OAuth token. */
+  async isRevoked(tokenId: string, grantId: string): Promise<boolean> {
+    const [token, grant] = await this.port.read([
+      { op: 'get', key: `oauth:revoked-token:${tokenId}` },
+      { op: 'get', key: `oauth:revoked-grant:${grantId}` },
+    ]);
+    return token !== null || grant !== null;
   }
 
-  private prune(): void {
-    const now = this.now();
-    for (const [code, entry] of this.codes) if (entry.expiresAt + codeTtlMs <= now) this.codes.delete(code);
-    for (const [id, expiresAt] of this.revokedTokenIds) if (expiresAt <= now) this.revokedTokenIds.delete(id);
-    for (const [token, entry] of this.refreshTokens) if (entry.expiresAt <= now) this.refreshTokens.delete(token);
+  private async isGrantRevoked(grantId: string): Promise<boolean> {
+    const [grant] = await this.port.read([{ op: 'get', key: `oauth:revoked-grant:${grantId}` }]);
+    return grant !== null;
+  }
+
+  private async revoke(key: string, ttlMs: number): Promise<void> {
+    await this.port.claim(key, '1', ttlMs, { key: 'oauth:revocations', cap: this.limits.revocations });
   }
 }

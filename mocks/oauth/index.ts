@@ -3,7 +3,8 @@ import type { AuthClient, AuthContext, AuthServerOptions } from './context';
 import { sameAudience, userClaims } from './context';
 import { handleAuthorize } from './authorize';
 import { GrantStore, type MockUser } from './grants';
-import { createSigningKey, verifyJwt } from './jwt';
+import { loadSharedSigningKey, verifyJwt, type SigningKey } from './jwt';
+import { createMemoryPort } from '../store/adapters/memory';
 import { buildMetadata, metadataPaths } from './metadata';
 import { accessTokenType, handleToken } from './token';
 import {
@@ -24,9 +25,9 @@ export type AuthServer = {
   /** Serves the OAuth endpoints under the issuer's path; false when the request is not one of them. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
   /** The caller of an access token this server issued, or null when unknown, expired or revoked. */
-  verifyAccessToken(token: string): { workspaceUuid: string; sub: string } | null;
+  verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
   /** Revokes an access token, or a refresh token with every token of its grant. */
-  revoke(token: string): void;
+  revoke(token: string): Promise<void>;
 };
 
 /** The mock's documented OAuth defaults: one public client with the usual dev-server callbacks, one user per seeded workspace. */
@@ -57,12 +58,18 @@ export const defaultAuthConfig: { clients: AuthClient[]; users: MockUser[]; acce
  */
 export function createAuthServer(options: AuthServerOptions): AuthServer {
   const issuer = options.issuer.replace(/\/+$/, '');
+  const port = options.port ?? createMemoryPort({ now: options.now });
+  let signingKey: Promise<SigningKey> | undefined;
   const issuerPath = new URL(issuer).pathname.replace(/\/+$/, '');
   const ctx: AuthContext = {
     options,
     issuer,
-    key: createSigningKey(),
-    grants: new GrantStore(options.now),
+    key: () => (signingKey ??= loadSharedSigningKey(port).catch((error: unknown) => {
+      // Not kept: the next request tries again (the store may be back by then).
+      signingKey = undefined;
+      throw error;
+    })),
+    grants: new GrantStore(port, options.now),
     endpoints: {
       authorization: `${issuer}/authorize`,
       token: `${issuer}/oauth/token`,
@@ -73,8 +80,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
   };
   const metadataAt = new Set(metadataPaths(issuerPath));
 
-  const readAccessToken = (token: string) => {
-    const claims = verifyJwt(ctx.key, token, accessTokenType);
+  const readAccessToken = async (token: string) => {
+    const claims = verifyJwt(await ctx.key(), token, accessTokenType);
     if (!claims || claims.iss !== issuer || typeof claims.aud !== 'string' || !sameAudience(claims.aud, options.audience)) {
       return null;
     }
@@ -92,11 +99,11 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     return { sub, workspaceUuid, jti, sid, scope, exp };
   };
 
-  const revoke = (token: string) => {
-    const access = readAccessToken(token);
+  const revoke = async (token: string) => {
+    const access = await readAccessToken(token);
     if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000);
-    const grant = ctx.grants.findRefreshGrant(token);
-    if (grant) ctx.grants.revokeGrant(grant.id);
+    const grant = await ctx.grants.findRefreshGrant(token);
+    if (grant) await ctx.grants.revokeGrant(grant.id);
   };
 
   /** @see https://www.rfc-editor.org/rfc/rfc7009#section-2 (unknown tokens also answer 200) */
@@ -105,20 +112,20 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     const text = await readBody(req);
     const token = text === null ? undefined : readParams(new URLSearchParams(text)).get('token');
     if (!token) return sendTokenError(res, 'invalid_request', 'token is required.');
-    revoke(token);
+    await revoke(token);
     sendJson(res, 200, {}, noStoreHeaders);
   };
 
-  const verifyAccessToken = (token: string) => {
-    const access = readAccessToken(token);
-    if (!access || access.exp * 1000 <= options.now() || ctx.grants.isRevoked(access.jti, access.sid)) return null;
+  const verifyAccessToken = async (token: string) => {
+    const access = await readAccessToken(token);
+    if (!access || access.exp * 1000 <= options.now() || (await ctx.grants.isRevoked(access.jti, access.sid))) return null;
     return access;
   };
 
   /** @see https://openid.net/specs/openid-connect-core-1_0.html#UserInfo (claims follow the granted scope) */
-  const handleUserInfo = (req: IncomingMessage, res: ServerResponse) => {
+  const handleUserInfo = async (req: IncomingMessage, res: ServerResponse) => {
     const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const access = token ? verifyAccessToken(token) : null;
+    const access = token ? await verifyAccessToken(token) : null;
     const user = access && options.users.find((u) => u.sub === access.sub);
     if (!access || !user) {
       return sendJson(res, 401, { error: 'invalid_token', error_description: 'A valid access token is required.' }, {
@@ -134,7 +141,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     [`${issuerPath}/oauth/token`, { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) }],
     [`${issuerPath}/oauth/revoke`, { methods: 'POST', serve: handleRevocation }],
     [`${issuerPath}/userinfo`, { methods: 'GET', serve: handleUserInfo }],
-    [`${issuerPath}/.well-known/jwks.json`, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, { keys: [ctx.key.jwk] }) }],
+    [`${issuerPath}/.well-known/jwks.json`, { methods: 'GET', serve: async (_req, res) => sendJson(res, 200, { keys: [(await ctx.key()).jwk] }) }],
   ]);
   for (const path of metadataAt) {
     routes.set(path, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) });
@@ -149,8 +156,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
       else await route.serve(req, res, url);
       return true;
     },
-    verifyAccessToken(token) {
-      const access = verifyAccessToken(token);
+    async verifyAccessToken(token) {
+      const access = await verifyAccessToken(token);
       return access && { workspaceUuid: access.workspaceUuid, sub: access.sub };
     },
     revoke,

@@ -1,12 +1,37 @@
-import { createHash, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import type { StoragePort } from '../store/port';
 
-/** One RS256 key generated at start: tokens of an earlier mock process are unknown to this one by design. */
+/**
+ * One RS256 key per store: the first process to need it generates it and keeps it in the storage port, and
+ * every other replica (and this one after a restart, on Redis) signs and verifies with that same key. With the
+ * in-memory store each process has its own, so tokens of an earlier process are unknown to the next.
+ */
 export type SigningKey = { kid: string; privateKey: KeyObject; publicKey: KeyObject; jwk: Record<string, unknown> };
 
 export function createSigningKey(): SigningKey {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const kid = randomBytes(8).toString('base64url');
   return { kid, privateKey, publicKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
+}
+
+const SIGNING_KEY = 'oauth:signing-key';
+
+function importSigningKey(text: string): SigningKey {
+  const { kid, pem } = JSON.parse(text) as { kid: string; pem: string };
+  const privateKey = createPrivateKey(pem);
+  const publicKey = createPublicKey(privateKey);
+  return { kid, privateKey, publicKey, jwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
+}
+
+/** The store's signing key, created (once, whichever replica comes first) when there is none yet. */
+export async function loadSharedSigningKey(port: StoragePort): Promise<SigningKey> {
+  const [stored] = await port.read([{ op: 'get', key: SIGNING_KEY }]);
+  if (stored !== null) return importSigningKey(stored);
+  const fresh = createSigningKey();
+  const text = JSON.stringify({ kid: fresh.kid, pem: fresh.privateKey.export({ format: 'pem', type: 'pkcs8' }) });
+  if (await port.commit([{ op: 'set', key: SIGNING_KEY, value: text }], [{ key: SIGNING_KEY, is: 'absent' }])) return fresh;
+  const [winner] = await port.read([{ op: 'get', key: SIGNING_KEY }]);
+  return importSigningKey(winner ?? text);
 }
 
 const encodeSegment = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');

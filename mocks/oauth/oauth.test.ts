@@ -23,10 +23,10 @@ let clockOffsetMs = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    void auth.handle(req, res, url).then((served) => {
+    void auth.handle(req, res, url).then(async (served) => {
       if (served) return;
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-      const caller = token ? auth.verifyAccessToken(token) : null;
+      const caller = token ? await auth.verifyAccessToken(token) : null;
       res.writeHead(caller ? 200 : url.pathname === '/v1/whoami' ? 401 : 404, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify(caller ?? { errorMessage: 'A valid credential is required.', reason: 'unauthorized' }));
     });
@@ -147,7 +147,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
 
   it('should approve the user named by login_hint', async () => {
     const tokens = await login({ params: { login_hint: 'bo@workspace-b.example' } });
-    expect(auth.verifyAccessToken(tokens.access_token)).toEqual({ workspaceUuid: workspaceB, sub: 'mock-user-b' });
+    expect(await auth.verifyAccessToken(tokens.access_token)).toEqual({ workspaceUuid: workspaceB, sub: 'mock-user-b' });
   });
 
   it('should refuse a wrong code_verifier with invalid_grant', async () => {
@@ -220,7 +220,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
 
   it('should refuse a revoked access token', async () => {
     const tokens = await login();
-    auth.revoke(tokens.access_token);
+    await auth.revoke(tokens.access_token);
     expect((await callApi(tokens.access_token)).status).toBe(401);
   });
 

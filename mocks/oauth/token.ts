@@ -12,15 +12,16 @@ export const accessTokenType = 'at+jwt';
  * `offline_access` was granted, an ID token when `openid` was.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1
  */
-function issueTokens(
+async function issueTokens(
   ctx: AuthContext,
   grant: Grant,
   options: { scope?: string[]; nonce?: string; idToken: boolean },
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
+  const key = await ctx.key();
   const now = Math.floor(ctx.options.now() / 1000);
   const ttl = ctx.options.accessTokenTtlSeconds;
   const scope = (options.scope ?? grant.scope).join(' ');
-  const accessToken = signJwt(ctx.key, accessTokenType, {
+  const accessToken = signJwt(key, accessTokenType, {
     iss: ctx.issuer,
     sub: grant.user.sub,
     aud: ctx.options.audience,
@@ -33,9 +34,9 @@ function issueTokens(
     workspaceUuid: grant.user.workspaceUuid,
   });
   const body: Record<string, unknown> = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope };
-  if (grant.scope.includes('offline_access')) body.refresh_token = ctx.grants.issueRefreshToken(grant);
+  if (grant.scope.includes('offline_access')) body.refresh_token = await ctx.grants.issueRefreshToken(grant);
   if (options.idToken && grant.scope.includes('openid')) {
-    body.id_token = signJwt(ctx.key, 'JWT', {
+    body.id_token = signJwt(key, 'JWT', {
       ...userClaims(grant.user, grant.scope),
       iss: ctx.issuer,
       aud: grant.clientId,
@@ -51,17 +52,17 @@ function issueTokens(
 type Params = ReturnType<typeof readParams>;
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 and https://www.rfc-editor.org/rfc/rfc7636#section-4.6 */
-function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): void {
+async function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): Promise<void> {
   const code = params.get('code');
   const redirectUri = params.get('redirect_uri');
   const verifier = params.get('code_verifier');
   if (!code || !redirectUri || !verifier) {
     return sendTokenError(res, 'invalid_request', 'code, redirect_uri and code_verifier are required.');
   }
-  const redemption = ctx.grants.redeemCode(code);
+  const redemption = await ctx.grants.redeemCode(code);
   if (redemption.status === 'reused') {
     // A code presented twice may have been stolen: everything issued under it stops working.
-    ctx.grants.revokeGrant(redemption.grant.id);
+    await ctx.grants.revokeGrant(redemption.grant.id);
     return sendTokenError(res, 'invalid_grant', 'The authorization code was already used.');
   }
   if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The authorization code is unknown or expired.');
@@ -73,16 +74,16 @@ function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Params, cli
   if (!isCodeVerifier(verifier) || !verifyS256(verifier, entry.codeChallenge)) {
     return sendTokenError(res, 'invalid_grant', 'code_verifier does not match the code_challenge.');
   }
-  sendJson(res, 200, issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
+  sendJson(res, 200, await issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
 }
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-6 */
-function refresh(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): void {
+async function refresh(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): Promise<void> {
   const token = params.get('refresh_token');
   if (!token) return sendTokenError(res, 'invalid_request', 'refresh_token is required.');
-  const redemption = ctx.grants.redeemRefreshToken(token);
+  const redemption = await ctx.grants.redeemRefreshToken(token);
   if (redemption.status === 'reused') {
-    ctx.grants.revokeGrant(redemption.grant.id);
+    await ctx.grants.revokeGrant(redemption.grant.id);
     return sendTokenError(res, 'invalid_grant', 'The refresh token was already used; the grant is revoked.');
   }
   if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
@@ -93,7 +94,7 @@ function refresh(ctx: AuthContext, res: ServerResponse, params: Params, clientId
   const scope = requested ? [...new Set(requested.split(' ').filter(Boolean))] : undefined;
   const extra = scope?.find((s) => !grant.scope.includes(s));
   if (extra) return sendTokenError(res, 'invalid_scope', `The scope ${extra} was not granted.`);
-  sendJson(res, 200, issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
+  sendJson(res, 200, await issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
 }
 
 /** The token endpoint, for public clients (client_id in the body, no secret). */

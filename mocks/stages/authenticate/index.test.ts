@@ -4,7 +4,7 @@ import { authenticate, identifyCaller } from '.';
 
 const deps = {
   tokens: { 'mock-token-a': 'ws-a' },
-  verifyAccessToken: (token: string) => (token === 'jwt.ok.sig' ? { workspaceUuid: 'ws-oauth', sub: 'user-1' } : null),
+  verifyAccessToken: async (token: string) => (token === 'jwt.ok.sig' ? { workspaceUuid: 'ws-oauth', sub: 'user-1' } : null),
 };
 
 describe('identifyCaller', () => {
@@ -12,8 +12,8 @@ describe('identifyCaller', () => {
     ['a static token', 'Bearer mock-token-a', { workspaceUuid: 'ws-a', via: 'token' }],
     ['a lowercase scheme', 'bearer mock-token-a', { workspaceUuid: 'ws-a', via: 'token' }],
     ['an OAuth access token', 'Bearer jwt.ok.sig', { workspaceUuid: 'ws-oauth', sub: 'user-1', via: 'oauth' }],
-  ])('should accept %s', (_name, header, want) => {
-    expect(identifyCaller(header, deps)).toEqual(want);
+  ])('should accept %s', async (_name, header, want) => {
+    expect(await identifyCaller(header, deps)).toEqual(want);
   });
 
   it.each([
@@ -22,8 +22,8 @@ describe('identifyCaller', () => {
     ['a scheme alone', 'Bearer'],
     ['two tokens', 'Bearer a b'],
     ['an unknown token', 'Bearer nope'],
-  ])('should refuse %s with a 401', (_name, header) => {
-    const result = identifyCaller(header, deps);
+  ])('should refuse %s with a 401', async (_name, header) => {
+    const result = await identifyCaller(header, deps);
     expect(result).toBeInstanceOf(ApiError);
     expect(result).toMatchObject({ status: 401, reason: 'unauthorized' });
   });

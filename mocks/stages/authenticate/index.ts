@@ -2,7 +2,8 @@ import { ApiError } from '../../errors';
 import type { Stage } from '../../context';
 import type { Caller } from '../../types';
 
-export type VerifyAccessToken = (token: string) => { workspaceUuid: string; sub: string } | null;
+/** Async: an OAuth token's revocation is looked up in the store (shared by every replica). */
+export type VerifyAccessToken = (token: string) => Promise<{ workspaceUuid: string; sub: string } | null>;
 export type AuthenticateDeps = { tokens: Record<string, string> | ReadonlyMap<string, string>; verifyAccessToken?: VerifyAccessToken };
 
 /** Tokens as a Map: a token such as `constructor` or `__proto__` must not find Object.prototype's members. */
@@ -13,7 +14,7 @@ export function tokenTable(tokens: AuthenticateDeps['tokens']): ReadonlyMap<stri
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Resolves a static token, else an OAuth access token; returns the caller or the 401 to answer with. */
-export function identifyCaller(authorization: string | undefined, deps: AuthenticateDeps): Caller | ApiError {
+export async function identifyCaller(authorization: string | undefined, deps: AuthenticateDeps): Promise<Caller | ApiError> {
   if (!authorization) return unauthorized('Authorization: header is missing; send "Authorization: Bearer <token>".');
   const scheme = authorization.trim().split(/\s+/)[0];
   if (scheme.toLowerCase() !== 'bearer') return unauthorized(`Authorization: scheme "${scheme}" is not supported; use Bearer.`);
@@ -22,7 +23,7 @@ export function identifyCaller(authorization: string | undefined, deps: Authenti
   const token = match[1];
   const workspaceUuid = tokenTable(deps.tokens).get(token);
   if (typeof workspaceUuid === 'string' && workspaceUuid) return { workspaceUuid, via: 'token' };
-  const verified = deps.verifyAccessToken?.(token);
+  const verified = await deps.verifyAccessToken?.(token);
   if (verified) return { workspaceUuid: verified.workspaceUuid, sub: verified.sub, via: 'oauth' };
   return unauthorized('Authorization: the token is unknown or expired.');
 }
@@ -38,7 +39,7 @@ function unauthorized(message: string): ApiError {
 export function authenticate(options: AuthenticateDeps): Stage {
   const deps = { ...options, tokens: tokenTable(options.tokens) };
   return async (ctx, next) => {
-    const result = identifyCaller(ctx.req.headers.authorization, deps);
+    const result = await identifyCaller(ctx.req.headers.authorization, deps);
     if (result instanceof ApiError) ctx.authError = result;
     else {
       ctx.caller = result;
