@@ -63,6 +63,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
           issuer: config.authUrl ?? `${originOf()}/auth`,
           // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
           audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
+          basePath,
           now,
           port,
         })) : authServer);

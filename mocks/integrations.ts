@@ -20,7 +20,7 @@ function loadOptional<T>(name: string): T | undefined {
 }
 
 /** The OAuth authorization server of mocks/oauth, when present. */
-export function loadAuthServer(options: { issuer: string; audience: string; now: () => number; port: StoragePort }): AuthServer | undefined {
+export function loadAuthServer(options: { issuer: string; audience: string; basePath?: string; now: () => number; port: StoragePort }): AuthServer | undefined {
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
   if (!oauth?.createAuthServer) return undefined;
   return oauth.createAuthServer({ ...oauth.defaultAuthConfig, ...options });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AuthContext } from './context';
-import { defaultScope, sameAudience, supportedScopes } from './context';
+import { defaultScope, supportedScopes, acceptsAudience, audienceForms } from './context';
 import { randomToken, isS256Challenge } from './jwt';
 import { readParams, redirect, sendErrorPage } from './http';
 
@@ -47,8 +47,9 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   const audience = params.get('audience');
   if (!audience) return fail('invalid_request', `audience is required; set it to ${ctx.options.audience}.`);
   // RFC 8707 names the error for an unknown target; `audience` plays that part here.
-  if (!sameAudience(audience, ctx.options.audience)) {
-    return fail('invalid_target', `audience must be ${ctx.options.audience}.`);
+  if (!acceptsAudience(audience, ctx.options.audience, ctx.options.basePath)) {
+    const forms = audienceForms(ctx.options.audience, ctx.options.basePath).filter((form) => !form.endsWith('/'));
+    return fail('invalid_target', `audience must be the API's base host address: ${forms.join(', ')} (a trailing slash is fine).`);
   }
   const requestedScope = params.get('scope');
   const scope = requestedScope ? [...new Set(requestedScope.split(' ').filter(Boolean))] : defaultScope;

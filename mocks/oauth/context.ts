@@ -7,8 +7,10 @@ export type AuthClient = { clientId: string; redirectUris: string[] };
 export type AuthServerOptions = {
   /** The auth_url, e.g. http://127.0.0.1:4010/auth; every endpoint lives under its path. */
   issuer: string;
-  /** The API's base host address the `audience` parameter must equal, e.g. http://127.0.0.1:4010. */
+  /** The API's base host address, e.g. http://127.0.0.1:4010: the `aud` of every token (see audienceForms). */
   audience: string;
+  /** The API's base path (`/v1`): the base URL with it names the same API. */
+  basePath?: string;
   /** Registered public clients (PKCE, no secret). */
   clients: AuthClient[];
   /** Mock users; the first is approved when the request names none (`login_hint`). */
@@ -35,6 +37,24 @@ export const defaultScope = ['openid', 'profile', 'email'];
 
 /** Audience values compare without a trailing slash, so `http://host:4010` and `http://host:4010/` are one API. */
 export const sameAudience = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/**
+ * The spellings of "the API's base host address" a client plausibly sends, each with or without a trailing slash:
+ * host with port (`127.0.0.1:4010`, the most literal reading), origin (`http://127.0.0.1:4010`) and base URL
+ * (`http://127.0.0.1:4010/v1`). Any other audience is refused.
+ */
+export function audienceForms(audience: string, basePath = ''): string[] {
+  const origin = audience.replace(/\/+$/, '');
+  const host = origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const forms = [host, origin, ...(basePath ? [`${origin}${basePath}`] : [])];
+  return forms.flatMap((form) => [form, `${form}/`]);
+}
+
+/** Whether `given` is one of the audience's accepted spellings (host names compare case-insensitively). */
+export function acceptsAudience(given: string, audience: string, basePath = ''): boolean {
+  const wanted = given.trim().toLowerCase();
+  return audienceForms(audience, basePath).some((form) => form.toLowerCase() === wanted);
+}
 
 /** Identity claims a scope releases, for the ID token and userinfo alike. @see https://openid.net/specs/openid-connect-core-1_0.html#ScopeClaims */
 export function userClaims(user: MockUser, scope: string[]): Record<string, unknown> {

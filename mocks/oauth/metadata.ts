@@ -1,5 +1,5 @@
 import type { AuthContext } from './context';
-import { supportedScopes } from './context';
+import { audienceForms, supportedScopes } from './context';
 
 /** @see https://www.rfc-editor.org/rfc/rfc8414#section-2 */
 export function buildMetadata(ctx: AuthContext): Record<string, unknown> {
@@ -23,6 +23,10 @@ export function buildMetadata(ctx: AuthContext): Record<string, unknown> {
     id_token_signing_alg_values_supported: ['RS256'],
     subject_types_supported: ['public'],
     claims_supported: ['sub', 'email', 'email_verified', 'name'],
+    // Not registered metadata (RFC 8414 §2 allows more): the `audience` the authorization request needs, as
+    // every token carries it, and each spelling of it the server accepts.
+    audience: ctx.options.audience.replace(/\/+$/, ''),
+    audience_forms_accepted: audienceForms(ctx.options.audience, ctx.options.basePath),
   };
 }
 

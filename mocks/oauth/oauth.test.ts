@@ -34,7 +34,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer = new URL(`${origin}/auth`);
-  auth = createAuthServer({ ...defaultAuthConfig, issuer: issuer.href, audience: origin, now: () => Date.now() + clockOffsetMs });
+  auth = createAuthServer({ ...defaultAuthConfig, issuer: issuer.href, audience: origin, basePath: '/v1', now: () => Date.now() + clockOffsetMs });
   as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
 });
 
@@ -143,6 +143,36 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const request = new Request(`${origin}/v1/whoami`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
     const claims = await oauth.validateJwtAccessToken(as, request, origin, insecure);
     expect(claims).toMatchObject({ iss: `${origin}/auth`, aud: origin, sub: 'mock-user-a', workspaceUuid: workspaceA });
+  });
+
+  it.each([
+    ['the host with its port', (o: string) => new URL(o).host],
+    ['the origin', (o: string) => o],
+    ['the base URL with /v1', (o: string) => `${o}/v1`],
+    ['the base URL with a trailing slash', (o: string) => `${o}/v1/`],
+    ['the host with a trailing slash', (o: string) => `${new URL(o).host}/`],
+  ])('should accept %s as the audience and sign the token for the one API audience', async (_name, spell) => {
+    const tokens = await login({ params: { audience: spell(origin) } });
+    const request = new Request(`${origin}/v1/whoami`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
+    expect((await oauth.validateJwtAccessToken(as, request, origin, insecure)).aud).toBe(origin);
+    expect((await callApi(tokens.access_token)).status).toBe(200);
+  });
+
+  it.each([
+    ['another port', (o: string) => o.replace(/:\d+$/, ':1')],
+    ['another scheme', (o: string) => o.replace('http:', 'https:')],
+    ['another base path', (o: string) => `${o}/v2`],
+    ['a path below the base', (o: string) => `${o}/v1/orchestration`],
+    ['another host', (o: string) => o.replace('127.0.0.1', 'example.com')],
+  ])('should refuse %s as the audience with invalid_target', async (_name, spell) => {
+    const { location } = await authorize({ params: { audience: spell(origin) } });
+    const callback = new URL(location!);
+    expect(callback.searchParams.get('error')).toBe('invalid_target');
+    expect(callback.searchParams.get('error_description')).toContain(`${origin}/v1`);
+  });
+
+  it('should state the audience and its accepted spellings in the metadata', () => {
+    expect(as).toMatchObject({ audience: origin, audience_forms_accepted: expect.arrayContaining([new URL(origin).host, origin, `${origin}/v1`, `${origin}/v1/`]) });
   });
 
   it('should approve the user named by login_hint', async () => {
