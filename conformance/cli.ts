@@ -2,7 +2,10 @@
 import { ConfigError, parseConfig } from './config';
 import { allChecks } from './checks';
 import { ConsoleReporter } from './reporters/console';
+import { HarReporter } from './reporters/har';
+import { HtmlReporter } from './reporters/html';
 import { JunitReporter } from './reporters/junit';
+import { NdjsonReporter } from './reporters/ndjson';
 import { runConformance, type Reporter } from './runner';
 
 async function main(): Promise<number> {
@@ -10,6 +13,9 @@ async function main(): Promise<number> {
     const config = parseConfig(process.argv.slice(2));
     const reporters: Reporter[] = [new ConsoleReporter()];
     if (config.junit) reporters.push(new JunitReporter(config.junit));
+    if (config.ndjson) reporters.push(new NdjsonReporter(config.ndjson, config.credentials));
+    if (config.har) reporters.push(new HarReporter(config.har, config.credentials));
+    if (config.html) reporters.push(new HtmlReporter(config.html));
     const summary = await runConformance(config, { checks: allChecks(), reporters });
     return summary.exitCode;
   } catch (error) {

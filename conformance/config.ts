@@ -17,6 +17,10 @@ export type RunConfig = {
   skip?: string[];
   allowWrites: boolean;
   junit?: string;
+  /** Reports: NDJSON event stream, HAR of every exchange, one self-contained HTML page. */
+  ndjson?: string;
+  har?: string;
+  html?: string;
   specPath: string;
   timeoutMs: number;
   /** Bound of all polling of one async job. */
@@ -75,6 +79,9 @@ Options (environment variable in brackets):
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report
+  --ndjson <file>         write every event as it happens, one JSON object a line
+  --har <file>            write every exchange as HAR 1.2
+  --html <file>           write one self-contained HTML report (verdict, reproductions, coverage)
   --spec <file>           contract to read (default spec/openapi.yaml)
   --timeout <ms>          per-request timeout (default ${DEFAULTS.timeoutMs})
   --poll-timeout <ms>     bound of polling one async job (default ${DEFAULTS.pollTimeoutMs})
@@ -109,7 +116,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard']);
+  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html']);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
   const target = (flags.get('target') ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
@@ -157,6 +164,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     skip: list(flags.get('skip')),
     allowWrites: flags.get('allow-writes') === 'true',
     junit: flags.get('junit'),
+    ndjson: flags.get('ndjson'),
+    har: flags.get('har'),
+    html: flags.get('html'),
     specPath: flags.get('spec') ?? DEFAULT_SPEC_PATH,
     timeoutMs: positiveInteger('--timeout', flags.get('timeout'), DEFAULTS.timeoutMs),
     pollTimeoutMs: positiveInteger('--poll-timeout', flags.get('poll-timeout'), DEFAULTS.pollTimeoutMs),

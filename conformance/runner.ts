@@ -70,6 +70,9 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   const client = new HttpClient({ baseUrl: config.target, tokenA: config.tokenA, tokenB: config.tokenB, maxRequests: config.maxRequests, timeoutMs: config.timeoutMs, maxWaitMs: config.maxWaitMs });
   const emit = emitter(options.reporters ?? []);
 
+  await emit({ type: 'run-start', target: config.target, seed: config.seed, checks: selected, specPath: config.specPath, contract, operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined, shard: config.shard && `${config.shard.index}/${config.shard.count}`, workers: config.workers });
+  // Reports see every exchange, the preflight's included; hooks judge the checks' traffic.
+  client.onExchange((exchange: Exchange) => void emit({ type: 'exchange', exchange }));
   await preflight(client, selection.operations);
 
   const results = new Map<string, CheckResult>(selected.map((check) => [check.id, newResult(check)]));
@@ -90,7 +93,6 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   const hooks = selected.filter((check) => check.onExchange);
   client.onExchange((exchange: Exchange) => {
     executionLog.getStore()?.push(exchange);
-    void emit({ type: 'exchange', exchange });
     for (const hook of hooks) {
       results.get(hook.id)!.requests++;
       try {
@@ -104,7 +106,6 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
 
   const active = selected.filter((check) => check.run);
   selection.deal(active.filter((check) => !check.splits).map((check) => check.id));
-  await emit({ type: 'run-start', target: config.target, seed: config.seed, checks: selected, specPath: config.specPath, operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined, shard: config.shard && `${config.shard.index}/${config.shard.count}`, workers: config.workers });
 
   const budget = { spent: false };
   const runOne = async (check: Check) => {

@@ -2,6 +2,7 @@
 import type { Check } from '../checks/registry';
 import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
+import type { Contract } from '../../spec/lib';
 
 export type CheckStatus = 'passed' | 'failed' | 'warned' | 'skipped';
 
@@ -38,7 +39,7 @@ export type RunSummary = {
 export type CaseEvent = { type: 'case'; checkId: string; property: string; index: number; passed: boolean; value: string };
 
 export type RunEvent =
-  | { type: 'run-start'; target: string; seed: number; checks: Check[]; specPath: string; operations?: string[]; shard?: string; workers?: number }
+  | { type: 'run-start'; target: string; seed: number; checks: Check[]; specPath: string; contract?: Contract; operations?: string[]; shard?: string; workers?: number }
   | { type: 'check-start'; check: Check }
   | CaseEvent
   | { type: 'exchange'; exchange: Exchange }
