@@ -1,15 +1,32 @@
-// npm run spec:lint -- [<spec file>...] [--json]
+// npm run spec:lint -- [<spec file>...] [--json] [--waivers <file> | --no-waivers] [--now <date>]
 // Contract rules of the Workspace Automation API on top of `redocly lint` (see scripts/lib/lint/rules/).
-// Exit 1 on any problem, 2 when a file cannot be read.
+// Lint waivers (the `lint:` list of scripts/waivers.yaml) accept a problem deliberately, until they expire.
+// Exit 1 on any problem not waived (or an expired waiver), 2 when a file cannot be read or the waiver file is malformed.
 
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
 import { formatProblems, lintSpec } from './lib/lint/run-lint';
 import { DEFAULT_SPEC_PATH } from './lib/spec/load-spec';
 
 function main(argv: string[]): number {
   const json = argv.includes('--json');
-  const files = argv.filter((a) => !a.startsWith('--'));
-  const results = (files.length > 0 ? files : [DEFAULT_SPEC_PATH]).map((file) => lintSpec(file));
+  let waivers: string | undefined = resolve(DEFAULT_WAIVERS_PATH);
+  let now: Date | undefined;
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i];
+    if (arg === '--json') continue;
+    if (arg === '--no-waivers') waivers = undefined;
+    else if (arg === '--waivers') {
+      waivers = resolve(argv[++i] ?? '');
+      if (!existsSync(waivers)) throw new Error(`waiver file ${argv[i]} not found`);
+    } else if (arg === '--now') now = new Date(argv[++i] ?? '');
+    else if (arg.startsWith('--')) throw new Error(`unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (now && Number.isNaN(now.getTime())) throw new Error('--now is not a date');
+  const results = (files.length > 0 ? files : [DEFAULT_SPEC_PATH]).map((file) => lintSpec(file, { waiversFile: waivers, now }));
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else for (const r of results) process.stdout.write(formatProblems(r, relative(process.cwd(), r.file) || r.file));
   return results.some((r) => r.problems.length > 0) ? 1 : 0;

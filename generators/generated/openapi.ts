@@ -32,7 +32,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create MCP server */
+        /**
+         * Create MCP server
+         * @description Creates an MCP server from its name, description, actions, resources, capabilities and folder. The required fields of the request body, the status code of each failure and the shapes of action, resource and capability kinds other than tool, model and sandbox are not shown.
+         */
         post: operations["createMcpServer"];
         delete?: never;
         options?: never;
@@ -110,7 +113,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get workflow */
+        /**
+         * Get workflow
+         * @description Returns the workflow with this uuid.
+         */
         get: operations["getWorkflow"];
         put?: never;
         post?: never;
@@ -127,7 +133,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get model */
+        /**
+         * Get model
+         * @description Returns the storage model with this uuid.
+         */
         get: operations["getModel"];
         put?: never;
         post?: never;
@@ -187,7 +196,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Remove environment variable */
+        /**
+         * Remove environment variable
+         * @description Removes the environment variable with this uuid and answers an empty JSON object. Fields of an environment variable other than its identifier are not shown.
+         */
         delete: operations["removeEnvironmentVariable"];
         options?: never;
         head?: never;

@@ -10,13 +10,19 @@ export type Problem = {
   /** What is wrong and what to add, one line. */
   message: string;
   line?: number;
+  /** Set when a lint waiver accepts this problem. */
+  waived?: { reason: string; approvedBy: string; expires: string };
 };
 
 export type LintContext = {
   /** Fully dereferenced document: shared components are the same objects wherever they are referenced. */
   api: JsonObject;
   operations: OperationRef[];
+  /** The document with split files bundled in and internal `$ref`s kept (spec/lib's bundleFile). */
+  bundled: JsonObject;
   report(operation: OperationRef | undefined, pointer: string[], message: string): void;
+  /** Report at a JSON pointer into the bundled document (`#/components/schemas/X`). */
+  reportAt(pointer: string, message: string): void;
 };
 
 export type LintRule = {

@@ -1,9 +1,13 @@
 import type { LintRule } from '../types';
 import { deprecationHeaders } from './deprecation-headers';
+import { errorResponsesDeclared } from './error-responses-declared';
 import { errorSchema } from './error-schema';
+import { examplesValidate } from './examples-validate';
 import { idempotencyKey } from './idempotency-key';
+import { operationDescription } from './operation-description';
 import { ratelimitHeaders } from './ratelimit-headers';
 import { securityRequired } from './security-required';
+import { unusedComponents } from './unused-components';
 import { uuidPathParameters } from './uuid-path-parameters';
 
 function registerRules(rules: LintRule[]): LintRule[] {
@@ -22,4 +26,8 @@ export const LINT_RULES = registerRules([
   securityRequired,
   deprecationHeaders,
   uuidPathParameters,
+  errorResponsesDeclared,
+  operationDescription,
+  examplesValidate,
+  unusedComponents,
 ]);
