@@ -79,6 +79,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const pipeline = createPipeline({
     responseCheck,
     bodyLimitBytes: config.bodyLimitBytes,
+    bodyTimeoutMs: config.bodyTimeoutMs,
     route: contract.route,
     tokens: config.tokens,
     verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,

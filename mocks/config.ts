@@ -1,3 +1,4 @@
+import { INPUT_LIMITS } from './limits';
 import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
 export type MockConfig = {
@@ -11,6 +12,8 @@ export type MockConfig = {
   runDurationMs: number;
   latencyMs: number;
   bodyLimitBytes: number;
+  /** A request body not fully arrived after this long is answered 400 body_timeout. */
+  bodyTimeoutMs: number;
   /** OAuth issuer; defaults to <origin>/auth. */
   authUrl?: string;
   idempotencyTtlMs: number;
@@ -38,7 +41,8 @@ export const DEFAULT_CONFIG: MockConfig = {
   seed: 1,
   runDurationMs: 3_000,
   latencyMs: 0,
-  bodyLimitBytes: 1_048_576,
+  bodyLimitBytes: INPUT_LIMITS.bodyBytes,
+  bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   idempotencyCapPerWorkspace: 10_000,
@@ -80,6 +84,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),
     latencyMs: readNumber(env, 'MOCK_LATENCY_MS', DEFAULT_CONFIG.latencyMs, 0),
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
+    bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,

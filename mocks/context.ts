@@ -20,8 +20,14 @@ export type Ctx = {
   outsideBase?: boolean;
   /** A 404/405 found by parse, raised once the caller is known and counted. */
   routeError?: ApiError;
-  /** Malformed JSON found by parse, raised by validate-request. */
+  /** Malformed or over-deep JSON found by parse, raised by validate-request. */
   bodyError?: ApiError;
+  /** A body refused by parse (413 over the size limit, 400 when it stalls), raised once the caller is counted. */
+  payloadError?: ApiError;
+  /** The rest of the request was not read: the server closes the connection after answering. */
+  closeConnection?: boolean;
+  /** Aborted when the client goes away before its answer (long work such as SQL queries stops then). */
+  signal?: AbortSignal;
   caller?: Caller;
   authError?: ApiError;
   rateLimit?: RateLimitState;

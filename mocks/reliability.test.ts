@@ -1,4 +1,5 @@
 import { startCheckedMock } from './testing/client';
+import { sendRaw } from './testing/raw-http';
 
 /**
  * Hostile input against a running mock (x-rules auth-required-401, error-shape, ratelimit-headers-every-response):
@@ -42,5 +43,70 @@ describe('the mock under hostile input', () => {
   it('should hand prototype-named query parameters to Prism without failing', async () => {
     const res = await m.call('GET', '/mailboxManagement/suppressions', { query: '__proto__=1&constructor=2&toString=3', headers: { prefer: 'code=200' } });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('input bounds that protect the process (answered 4xx in the error shape, in the caller bucket)', () => {
+  let m: Awaited<ReturnType<typeof startCheckedMock>>;
+  beforeAll(async () => {
+    m = await startCheckedMock({ bodyTimeoutMs: 300 });
+  });
+  afterAll(() => m.close());
+  const host = () => new URL(m.mock.url).host;
+
+  it('should answer 413 at once to a declared 10 GB body, counted in the workspace bucket', async () => {
+    const before = await m.call('GET', '/mailboxManagement/suppressions');
+    const answer = await sendRaw(
+      m.mock.url,
+      `POST /v1/orchestration/query HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer mock-token-a\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n{"query":`,
+    );
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({ reason: 'payload_too_large', errorMessage: expect.any(String) });
+    expect(answer.elapsedMs).toBeLessThan(2000);
+    expect(Number(answer.headers['ratelimit-remaining'])).toBe(Number(before.headers['ratelimit-remaining']) - 1);
+  });
+
+  it('should answer 400 body_timeout to a body that stalls, and close the connection', async () => {
+    const answer = await sendRaw(
+      m.mock.url,
+      `PUT /v1/workspaceManagement/workspaces/current HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer mock-token-a\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":`,
+    );
+    expect([answer.status, answer.body.reason, answer.headers.connection]).toEqual([400, 'body_timeout', 'close']);
+    expect(answer.headers['ratelimit-limit']).toMatch(/^\d+$/);
+  });
+
+  it('should refuse 6000-deep JSON in an open field, apply nothing, and free its Idempotency-Key', async () => {
+    const deep = `{"name":"deep","metadata":{"mainGoal":["x"],"open":${'['.repeat(6000)}${']'.repeat(6000)}}}`;
+    const headers = { 'idempotency-key': 'deep-1', 'content-type': 'application/json' };
+    const refused = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: deep, headers });
+    expect([refused.status, refused.body.reason]).toEqual([400, 'json_too_deep']);
+    const retry = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { name: 'shallow' }, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.body.workspace.name).toBe('shallow');
+    const later = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { allowedEmailDomains: ['example.com'] } });
+    expect(later.status).toBe(200);
+  });
+
+  it('should refuse 150 000 record ids at once, and 1001 by the contract bound, creating no run', async () => {
+    const count = async () => (await m.call('POST', '/orchestration/query', { body: { query: 'SELECT count(*) AS n FROM runs' } })).body.rows[0].n;
+    const runsBefore = await count();
+    const started = Date.now();
+    const huge = await m.call('POST', '/orchestration/batches', { rawBody: `{"recordIds":[${'"",'.repeat(149_999)}""]}`, headers: { 'content-type': 'application/json' } });
+    expect([huge.status, huge.body.reason]).toEqual([400, 'json_array_too_long']);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const over = await m.call('POST', '/orchestration/batches', { body: { recordIds: Array.from({ length: 1001 }, (_, i) => `r${i}`) } });
+    expect([over.status, over.body.reason]).toEqual([400, 'invalid_request']);
+    expect(await count()).toBe(runsBefore);
+  });
+
+  it('should create the largest batch allowed and answer its status and queries quickly', async () => {
+    const created = await m.call('POST', '/orchestration/batches', { body: { recordIds: Array.from({ length: 1000 }, (_, i) => `r${i}`) } });
+    expect(created.status).toBe(202);
+    const started = Date.now();
+    const batch = await m.call('GET', `/orchestration/batches/${created.body.batch.uuid}`);
+    expect(batch.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(500);
+    const rows = await m.call('POST', '/orchestration/query', { body: { query: `SELECT count(*) AS n FROM runs WHERE batchUuid = '${created.body.batch.uuid}'` } });
+    expect(rows.body.rows).toEqual([{ n: 1000 }]);
   });
 });

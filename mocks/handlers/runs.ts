@@ -1,4 +1,6 @@
 import { jsonResponse } from '../context';
+import { ApiError } from '../errors';
+import { STORE_LIMITS } from '../limits';
 import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
 import type { Ctx } from '../context';
 import type { BatchRecord, JsonRecord, LogRow, RunRecord, SpanRow } from '../store/types';
@@ -99,7 +101,12 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workspaceUuid = ctx.caller!.workspaceUuid;
       const now = deps.now();
       const selected = (await deps.store.runs(workspaceUuid)).map((run) => viewRun(run, now)).filter(matchesFilters(ctx.req.body as JsonRecord));
-      const id = await deps.store.saveDownload({ workspaceUuid, runs: selected, createdAtMs: now });
+      const download = { workspaceUuid, runs: selected, createdAtMs: now };
+      const bytes = JSON.stringify(download).length;
+      if (bytes > STORE_LIMITS.downloadBytesEach) {
+        throw new ApiError(400, 'download_too_large', `The export would hold ${bytes} bytes, over the limit of ${STORE_LIMITS.downloadBytesEach}; narrow the filters.`, { limitBytes: STORE_LIMITS.downloadBytesEach });
+      }
+      const id = await deps.store.saveDownload(download);
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
     },
   };

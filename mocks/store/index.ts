@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STORE_LIMITS, approximateBytes } from '../limits';
+import { createByteBudget } from './byte-budget';
 import { seedWorkspace } from './seed';
 import { runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
 import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
@@ -23,9 +25,12 @@ export type StoreLimits = {
   runsPerWorkspace: number;
   batchesPerWorkspace: number;
   mcpServersPerWorkspace: number;
-  /** Downloads kept at once (oldest out first), each for this long. */
+  /** Downloads kept at once (oldest out first), each for this long, and their bytes in all. */
   downloads: number;
   downloadTtlMs: number;
+  downloadBytes: number;
+  /** Bytes of created MCP servers per workspace (oldest created out first). */
+  mcpServerBytesPerWorkspace: number;
 };
 
 export const DEFAULT_STORE_LIMITS: StoreLimits = {
@@ -34,6 +39,8 @@ export const DEFAULT_STORE_LIMITS: StoreLimits = {
   mcpServersPerWorkspace: 1_000,
   downloads: 1_000,
   downloadTtlMs: 60 * 60 * 1000,
+  downloadBytes: STORE_LIMITS.downloadBytes,
+  mcpServerBytesPerWorkspace: STORE_LIMITS.mcpServerBytesPerWorkspace,
 };
 
 /** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
@@ -54,6 +61,9 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
   const key = (workspaceUuid: string, part: string) => `ws:${workspaceUuid}:${part}`;
   const markerOf = (workspaceUuid: string) => key(workspaceUuid, 'seeded');
   const parsedTexts = new Map<string, { text: string; value: unknown }>();
+  // Byte bounds beside the port's count and age bounds: the oldest go once the budget is spent.
+  const downloadBudget = createByteBudget(limits.downloadBytes);
+  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace);
 
   /** JSON.parse, reusing the value of the last identical text read under `cacheKey` (values are never mutated). */
   const parseCached = <T>(cacheKey: string, text: string): T => {
@@ -188,6 +198,9 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
         { op: 'hset', key: key(workspaceUuid, 'mcpServers'), field: uuid, value: JSON.stringify(mcpServer) },
         { op: 'append', key: key(workspaceUuid, 'mcpServers-created'), values: [uuid], keepLast: limits.mcpServersPerWorkspace, dropFrom: key(workspaceUuid, 'mcpServers') },
       ]);
+      for (const released of mcpServerBudget.add(workspaceUuid, uuid, approximateBytes(mcpServer))) {
+        await commitWorkspace(workspaceUuid, [{ op: 'hdelete', key: key(workspaceUuid, 'mcpServers'), field: released }]);
+      }
     },
 
     /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
@@ -356,9 +369,16 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
     /** Keeps an export for `downloadTtlMs`, at most `downloads` of them (oldest out first); resolves its id. */
     async saveDownload(download: Download): Promise<string> {
       const id = randomUUID();
-      await port.claim(`download:${id}`, JSON.stringify(download), limits.downloadTtlMs, { key: 'downloads', cap: limits.downloads });
+      const text = JSON.stringify(download);
+      await port.claim(`download:${id}`, text, limits.downloadTtlMs, { key: 'downloads', cap: limits.downloads });
+      for (const released of downloadBudget.add('downloads', id, text.length)) {
+        await port.commit([{ op: 'delete', key: `download:${released}`, index: 'downloads' }]);
+      }
       return id;
     },
+
+    /** Bytes of downloads this process keeps (tests, the soak report). */
+    downloadBytes: () => downloadBudget.bytes('downloads'),
 
     async getDownload(id: string): Promise<Download | undefined> {
       const [text] = await port.read([{ op: 'get', key: `download:${id}` }]);

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { batchStatusAt, createRunRecord, isTerminal, requestRunCancel, runStatusAt, viewBatch, viewRun } from './runs';
+import { batchStatusAt, createRunRecord, isTerminal, requestRunCancel, runStatusAt, tallyCancel, tallyOf, viewBatch, viewRun } from './runs';
 import type { BatchRecord, RunRecord } from './types';
 
 const run = (): RunRecord => createRunRecord({ uuid: 'r', workspaceUuid: 'ws', createdAtMs: 0, durationMs: 1000 });
@@ -85,5 +85,28 @@ describe('batch status', () => {
   it('should end in error when one run failed', () => {
     const runs = [member('r1'), { ...member('r2'), outcome: 'error' as const }];
     expect(batchStatusAt(batch(['r1', 'r2']), 1000, runs)).toBe('error');
+  });
+});
+
+describe('batch status from its tally (constant time) as a property', () => {
+  /** The status by walking every run, as the batch's rule states it. */
+  const walked = (runs: RunRecord[], now: number) => {
+    const statuses = runs.map((r) => runStatusAt(r, now));
+    if (statuses.every(isTerminal)) return statuses.every((s) => s === 'cancelled') ? 'cancelled' : statuses.includes('error') ? 'error' : 'success';
+    return statuses.every((s) => s === 'pending') ? 'pending' : 'running';
+  };
+  it('should equal the status walked over the runs, whatever the cancels and the clock', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 6 }), fc.array(fc.tuple(fc.nat(5), fc.nat(1500)), { maxLength: 8 }), fc.nat(3000), (size, cancels, probe) => {
+        const runs = Array.from({ length: size }, (_, i) => createRunRecord({ uuid: `r${i}`, workspaceUuid: 'ws', createdAtMs: 0, durationMs: 1000 }));
+        const tally = tallyOf(runs);
+        const batch: BatchRecord = { uuid: 'b', workspaceUuid: 'ws', workflowUuid: null, createdAtMs: 0, durationMs: 1000, runUuids: [], tally };
+        for (const [index, at] of [...cancels].sort((a, b) => a[1] - b[1])) {
+          const target = runs[index % size];
+          if (requestRunCancel(target, at)) tallyCancel(tally, target);
+        }
+        for (const now of [0, 249, 250, probe, 999, 1000, 1250, 1750, 5000]) expect(batchStatusAt(batch, now)).toBe(walked(runs, now));
+      }),
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { TERMINAL_STATUSES, type BatchRecord, type RunRecord, type RunStatus } from './types';
+import { TERMINAL_STATUSES, type BatchRecord, type BatchTally, type RunRecord, type RunStatus } from './types';
 
 /** Share of the run's duration it spends `pending` before `running`, and that cancelling takes. */
 const PENDING_SHARE = 0.25;
@@ -84,19 +84,54 @@ export function viewRun(run: RunRecord, now: number) {
 
 export type RunView = ReturnType<typeof viewRun>;
 
+/** An empty tally; `tallyRun` adds each run as it is created. */
+export function emptyTally(): BatchTally {
+  return { runs: 0, cancelled: 0, liveErrors: 0, liveFinishAt: -Infinity, cancelledFinishAt: -Infinity, pendingUntil: Infinity };
+}
+
+export function tallyRun(tally: BatchTally, run: RunRecord): void {
+  tally.runs += 1;
+  tally.pendingUntil = Math.min(tally.pendingUntil, run.createdAtMs + run.durationMs * PENDING_SHARE);
+  if (run.cancelRequestedAtMs !== undefined) {
+    tally.cancelled += 1;
+    tally.cancelledFinishAt = Math.max(tally.cancelledFinishAt, runFinishesAt(run));
+  } else {
+    if (runStatusAt(run, Infinity) === 'error') tally.liveErrors += 1;
+    tally.liveFinishAt = Math.max(tally.liveFinishAt, runFinishesAt(run));
+  }
+}
+
+/** Moves a run that was just cancelled (requestRunCancel) from the live counts to the cancelled ones. */
+export function tallyCancel(tally: BatchTally, run: RunRecord): void {
+  tally.cancelled += 1;
+  if (run.outcome === 'error') tally.liveErrors -= 1;
+  tally.cancelledFinishAt = Math.max(tally.cancelledFinishAt, runFinishesAt(run));
+}
+
+/** The tally of a set of runs as they are now (for batches built outside the handlers, and for tests). */
+export function tallyOf(runs: RunRecord[]): BatchTally {
+  const tally = emptyTally();
+  for (const run of runs) tallyRun(tally, run);
+  return tally;
+}
+
+function tallyFinishesAt(tally: BatchTally): number {
+  return Math.max(tally.runs > tally.cancelled ? tally.liveFinishAt : -Infinity, tally.cancelledFinishAt);
+}
+
 /**
- * A batch with runs follows them: it finishes when the last one does, `cancelled` when all were cancelled, `error`
- * when one failed. A batch without runs follows its own clock.
+ * A batch with runs follows them: it finishes when the last one does, `cancelled` when all were, `error`
+ * when one failed. A batch without runs follows its own clock. Constant time: the tally, not the runs.
  */
 export function batchStatusAt(batch: BatchRecord, now: number, runs: RunRecord[] = []): string {
   if (batch.fixedStatus) return batch.fixedStatus;
-  if (runs.length > 0) {
-    const statuses = runs.map((run) => runStatusAt(run, now));
-    if (statuses.every(isTerminal)) {
-      if (statuses.every((status) => status === 'cancelled')) return 'cancelled';
-      return statuses.includes('error') ? 'error' : 'success';
+  const tally = batch.tally ?? (runs.length > 0 ? tallyOf(runs) : undefined);
+  if (tally && tally.runs > 0) {
+    if (now >= tallyFinishesAt(tally)) {
+      if (tally.cancelled === tally.runs) return 'cancelled';
+      return tally.liveErrors > 0 ? 'error' : 'success';
     }
-    return statuses.every((status) => status === 'pending') ? 'pending' : 'running';
+    return tally.cancelled === 0 && now < tally.pendingUntil ? 'pending' : 'running';
   }
   const elapsed = now - batch.createdAtMs;
   if (elapsed >= batch.durationMs) return batch.outcome ?? 'success';
@@ -109,7 +144,8 @@ export function runsOfBatch(state: { runs: Map<string, RunRecord> }, batch: Batc
 
 function batchFinishesAt(batch: BatchRecord, runs: RunRecord[]): number {
   if (batch.finishedAtMs !== undefined) return batch.finishedAtMs;
-  return runs.length > 0 ? Math.max(...runs.map(runFinishesAt)) : batch.createdAtMs + batch.durationMs;
+  const tally = batch.tally ?? (runs.length > 0 ? tallyOf(runs) : undefined);
+  return tally && tally.runs > 0 ? tallyFinishesAt(tally) : batch.createdAtMs + batch.durationMs;
 }
 
 export function viewBatch(batch: BatchRecord, now: number, runs: RunRecord[] = []) {

@@ -49,6 +49,24 @@ export type BatchRecord = {
   runUuids: string[];
   /** Where a batch without runs ends (default `success`). */
   outcome?: string;
+  /** Counts kept as runs are added and cancelled, so a batch's status never walks its runs. */
+  tally?: BatchTally;
+};
+
+/**
+ * What a batch's status needs from its runs. Runs of one batch are created together with one duration, so the
+ * runs not cancelled all finish at `liveFinishAt`.
+ */
+export type BatchTally = {
+  runs: number;
+  cancelled: number;
+  /** Runs not cancelled whose outcome is `error`. */
+  liveErrors: number;
+  liveFinishAt: number;
+  /** Latest moment a cancelled run reaches `cancelled`. */
+  cancelledFinishAt: number;
+  /** Earliest moment a run leaves `pending`. */
+  pendingUntil: number;
 };
 
 export type LogRow = { uuid: string; workspaceUuid: string; runUuid: string; level: string; message: string; createdAt: string };
@@ -82,6 +100,8 @@ export type WorkspaceState = {
   envVars: Map<string, JsonRecord>;
   recipes: RecipeEntry[];
   runs: Map<string, RunRecord>;
+  /** Approximate bytes of the runs kept (see limits: runBytesPerWorkspace). */
+  runBytes?: number;
   batches: Map<string, BatchRecord>;
   logs: LogRow[];
   records: RecordRow[];

@@ -45,6 +45,7 @@ export function finishResponse(deps: { limiter: RateLimiter }): Stage {
     headers['access-control-expose-headers'] = CORS_HEADERS['access-control-expose-headers'];
     if (quota) writeRateLimitHeaders(headers, quota);
     else writeKnownRateLimitHeaders(headers, deps.limiter.withoutStore());
+    if (ctx.closeConnection) headers.connection = 'close';
     // x-rules deprecation-sunset: every answer of a retiring operation says so.
     const retirement = retirementHeaderValues(ctx.route?.operation.retirement);
     if (retirement) {

@@ -70,6 +70,28 @@ describe('idempotency', () => {
     expect(await store.size()).toBe(3);
   });
 
+  it('should keep at most the byte budget of answers per workspace, oldest out first, and others untouched', async () => {
+    let now = 0;
+    const store = createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: 1000, bytesPerWorkspace: 50_000, now: () => now });
+    const stage = idempotency({ store });
+    const big = async (): Promise<MockResponse> => ({ status: 200, headers: {}, body: { blob: 'x'.repeat(10_000) } });
+    await stage(post({ other: 1 }, 'k', 'other-ws'), big);
+    for (let i = 0; i < 20; i++) await stage(post({ i }, `k${i}`), big);
+    expect(store.bytes('ws')).toBeLessThanOrEqual(50_000);
+    expect(store.bytes('other-ws')).toBeGreaterThan(10_000);
+    expect(await store.claim('ws', 'k0', 'x')).toMatchObject({ kind: 'new' });
+    expect(await store.claim('ws', 'k19', fingerprintRequest(post({ i: 19 }, 'k19').req))).toMatchObject({ kind: 'done', sameRequest: true });
+    now += 1;
+  });
+
+  it('should release the key when the answer cannot be kept (all or nothing)', async () => {
+    const { stage, store } = setup();
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(stage(post({ a: 1 }), async () => ({ status: 200, headers: {}, body: circular }))).rejects.toThrow();
+    expect(await store.size()).toBe(0);
+  });
+
   it('should leave no trace of a failed request, so it can be retried with the same key', async () => {
     const { stage, handler, created } = setup();
     await expect(stage(post({ a: 1 }), async () => Promise.reject(new ApiError(400, 'invalid_request', 'x')))).rejects.toBeInstanceOf(ApiError);

@@ -59,8 +59,14 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
       await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
       throw error;
     }
-    if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response);
-    else await deps.store.abandon(workspaceUuid, key, claim);
+    // All or nothing: a failed request, or an answer that cannot be kept, leaves the key free for a retry.
+    try {
+      if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response);
+      else await deps.store.abandon(workspaceUuid, key, claim);
+    } catch (error) {
+      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
+      throw error;
+    }
     return response;
   };
 }

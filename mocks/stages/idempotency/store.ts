@@ -1,3 +1,5 @@
+import { STORE_LIMITS } from '../../limits';
+import { createByteBudget } from '../../store/byte-budget';
 import type { MockResponse } from '../../types';
 import type { StoragePort } from '../../store/port';
 
@@ -24,7 +26,8 @@ let owners = 0;
  * atomically (SET NX), so of concurrent requests with one key, on any number of replicas, exactly one runs;
  * the others see it in flight (409) or done (replay).
  */
-export function createIdempotencyStore(options: { port: StoragePort; ttlMs: number; capPerWorkspace: number; now: () => number }) {
+export function createIdempotencyStore(options: { port: StoragePort; ttlMs: number; capPerWorkspace: number; bytesPerWorkspace?: number; now: () => number }) {
+  const budget = createByteBudget(options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace);
   const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
   const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
   // Identifies the request that claimed a key, so only it can complete or release that claim.
@@ -57,17 +60,27 @@ export function createIdempotencyStore(options: { port: StoragePort; ttlMs: numb
       const storageKey = keyOf(workspaceUuid, key);
       // Only while the claim is still this request's: a key released meanwhile (cap, lease) is not brought back.
       const writes = ttlMs > 0 ? [{ op: 'set' as const, key: storageKey, value: JSON.stringify(entry), ttlMs }] : [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }];
-      await options.port.commit(writes, [{ key: storageKey, is: 'equals', value: claim }]);
+      const kept = await options.port.commit(writes, [{ key: storageKey, is: 'equals', value: claim }]);
+      // The byte bound: the oldest answers of the workspace go once its budget is spent.
+      if (!kept || ttlMs <= 0) return;
+      for (const released of budget.add(workspaceUuid, key, storageKey.length + (writes[0] as { value?: string }).value!.length)) {
+        await options.port.commit([{ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) }]);
+      }
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
     async abandon(workspaceUuid: string, key: string, claim: string): Promise<void> {
       const storageKey = keyOf(workspaceUuid, key);
+      budget.remove(workspaceUuid, key);
       await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], [{ key: storageKey, is: 'equals', value: claim }]);
     },
     /** Forgets every key, or one workspace's (the control plane's reset). */
     async clear(workspaceUuid?: string): Promise<void> {
       await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem:' : `idem:${workspaceUuid}:`);
       await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem-index:' : `idem-index:${workspaceUuid}`);
+    },
+    /** Bytes of answers kept for a workspace by this process. */
+    bytes(workspaceUuid: string): number {
+      return budget.bytes(workspaceUuid);
     },
     /** Keys currently kept (tests, diagnostics). */
     async size(): Promise<number> {

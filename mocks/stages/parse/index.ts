@@ -1,14 +1,26 @@
 import { ApiError } from '../../errors';
 import type { Router } from '../../../spec/lib';
 import type { Stage } from '../../context';
+import { INPUT_LIMITS } from '../../limits';
+import { checkJsonShape } from './json-shape';
 
-export type ParseDeps = { bodyLimitBytes: number; route: Router };
+export type ParseDeps = {
+  bodyLimitBytes: number;
+  route: Router;
+  /** A body not fully arrived after this long is refused (INPUT_LIMITS.bodyTimeoutMs by default). */
+  bodyTimeoutMs?: number;
+  jsonDepth?: number;
+  jsonArrayItems?: number;
+};
 
 /**
- * Reads the body (413 beyond the limit), decodes JSON and finds the operation. Malformed JSON and unknown
- * routes are recorded, not raised: they are answered once the caller is authenticated and counted.
+ * Reads the body (413 beyond the limit, 400 when it stalls), checks the JSON's shape, decodes it and finds the
+ * operation. Nothing is raised here: unknown routes, refused and malformed bodies are recorded and answered once
+ * the caller is authenticated and counted, so their answers carry the caller's own quota.
  */
 export function parse(deps: ParseDeps): Stage {
+  const shapeLimits = { jsonDepth: deps.jsonDepth ?? INPUT_LIMITS.jsonDepth, jsonArrayItems: deps.jsonArrayItems ?? INPUT_LIMITS.jsonArrayItems };
+  const timeoutMs = deps.bodyTimeoutMs ?? INPUT_LIMITS.bodyTimeoutMs;
   return async (ctx, next) => {
     const { req } = ctx;
     if (ctx.outsideBase) ctx.routeError = new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
@@ -22,21 +34,32 @@ export function parse(deps: ParseDeps): Stage {
     const declared = Number(req.headers['content-length']);
     // Most requests (every GET) carry no body: skip the stream machinery for them.
     const hasBody = declared > 0 || req.headers['transfer-encoding'] !== undefined;
-    // An operation without a request body ignores one (no 413 that its responses do not declare).
-    if (ctx.route && !ctx.route.operation.requestBody) {
-      if (hasBody) await drain(ctx.source.body);
+    if (!hasBody) return next();
+    // An operation without a request body ignores one (no 413 that its responses do not declare); the rest of
+    // a large one is not read: the connection closes after the answer.
+    const wantsBody = ctx.route?.operation.requestBody !== undefined;
+    if (declared > deps.bodyLimitBytes) {
+      if (wantsBody) ctx.payloadError = tooLarge(deps.bodyLimitBytes);
+      ctx.closeConnection = true;
       return next();
     }
-    if (declared > deps.bodyLimitBytes) {
-      await drain(ctx.source.body);
-      throw tooLarge(deps.bodyLimitBytes);
+    const read = await readBody(ctx.source.body, deps.bodyLimitBytes, timeoutMs);
+    if (read instanceof ApiError) {
+      if (wantsBody) ctx.payloadError = read;
+      ctx.closeConnection = true;
+      return next();
     }
-    if (hasBody) req.rawBody = await readBody(ctx.source.body, deps.bodyLimitBytes);
+    if (!wantsBody) return next();
+    req.rawBody = read;
     if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) {
-      try {
-        req.body = JSON.parse(req.rawBody.toString('utf8'));
-      } catch {
-        ctx.bodyError = new ApiError(400, 'malformed_json', 'body: is not valid JSON.');
+      const text = req.rawBody.toString('utf8');
+      ctx.bodyError = checkJsonShape(text, shapeLimits);
+      if (!ctx.bodyError) {
+        try {
+          req.body = JSON.parse(text);
+        } catch {
+          ctx.bodyError = new ApiError(400, 'malformed_json', 'body: is not valid JSON.');
+        }
       }
     }
     return next();
@@ -61,21 +84,59 @@ function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${limit} bytes.`, { limitBytes: limit });
 }
 
-async function readBody(body: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer> {
+type Readable = AsyncIterable<Buffer | string> & {
+  on?(event: string, listener: (...args: any[]) => void): unknown;
+  off?(event: string, listener: (...args: any[]) => void): unknown;
+  pause?(): unknown;
+};
+
+/**
+ * The body, or the refusal: 413 as soon as it passes the limit, 400 body_timeout when it has not ended within
+ * `timeoutMs`. Reading stops at once either way; the server closes the connection after answering.
+ */
+function readBody(body: Readable, limit: number, timeoutMs: number): Promise<Buffer | ApiError> {
+  if (typeof body.on !== 'function' || typeof body.off !== 'function') return readIterable(body, limit);
+  const stream = body as Required<Readable>;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Buffer | ApiError) => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('aborted', onError);
+      if (result instanceof ApiError) stream.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > limit) return finish(tooLarge(limit));
+      chunks.push(buffer);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const onError = () => finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
+    const timer = setTimeout(
+      () => finish(new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs })),
+      timeoutMs,
+    );
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('aborted', onError);
+  });
+}
+
+/** Bodies handed over as plain async iterables (unit tests). */
+async function readIterable(body: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer | ApiError> {
   const chunks: Buffer[] = [];
   let size = 0;
-  let over = false;
   for await (const chunk of body) {
     const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     size += buffer.length;
-    // Keep reading past the limit so the client gets the 413 instead of a reset connection.
-    if (size > limit) over = true;
-    else chunks.push(buffer);
+    if (size > limit) return tooLarge(limit);
+    chunks.push(buffer);
   }
-  if (over) throw tooLarge(limit);
   return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
-
-async function drain(body: AsyncIterable<unknown>): Promise<void> {
-  for await (const _ of body) void _;
 }

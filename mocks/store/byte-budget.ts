@@ -1,0 +1,38 @@
+/**
+ * A byte bound for a store the port bounds by count and age only (idempotency answers, downloads, created MCP
+ * servers): per owner (a workspace, or one global owner), the keys kept, oldest first, with their sizes. Adding
+ * one returns the oldest keys to release so the owner stays within `bytesPerOwner`. The ledger lives in the
+ * process; with a shared store each replica bounds what it wrote.
+ */
+export function createByteBudget(bytesPerOwner: number) {
+  const workspaces = new Map<string, { keys: Map<string, number>; bytes: number }>();
+  return {
+    /** Records `bytes` for `key`; returns the keys (oldest first) to release, possibly `key` itself. */
+    add(workspaceUuid: string, key: string, bytes: number): string[] {
+      let ledger = workspaces.get(workspaceUuid);
+      if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new Map(), bytes: 0 }));
+      ledger.bytes -= ledger.keys.get(key) ?? 0;
+      ledger.keys.delete(key);
+      ledger.keys.set(key, bytes);
+      ledger.bytes += bytes;
+      const released: string[] = [];
+      for (const [oldest, size] of ledger.keys) {
+        if (ledger.bytes <= bytesPerOwner) break;
+        ledger.keys.delete(oldest);
+        ledger.bytes -= size;
+        released.push(oldest);
+      }
+      return released;
+    },
+    remove(workspaceUuid: string, key: string): void {
+      const ledger = workspaces.get(workspaceUuid);
+      const size = ledger?.keys.get(key);
+      if (!ledger || size === undefined) return;
+      ledger.keys.delete(key);
+      ledger.bytes -= size;
+    },
+    bytes(workspaceUuid: string): number {
+      return workspaces.get(workspaceUuid)?.bytes ?? 0;
+    },
+  };
+}
