@@ -4,7 +4,7 @@
 
 import { relative } from 'node:path';
 import { buildDocs } from './lib/docs/build-docs';
-import { DEFAULT_SPEC_PATH } from './lib/spec/load-spec';
+import { DEFAULT_SPEC_PATH } from '../spec/lib';
 
 async function main(argv: string[]): Promise<void> {
   let output = 'reports/docs/index.html';

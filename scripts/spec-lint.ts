@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
 import { formatProblems, lintSpec } from './lib/lint/run-lint';
-import { DEFAULT_SPEC_PATH } from './lib/spec/load-spec';
+import { DEFAULT_SPEC_PATH } from '../spec/lib';
 
 function main(argv: string[]): number {
   const json = argv.includes('--json');

@@ -48,8 +48,6 @@ const NOT_YET_MIGRATED = new Set([
   'generators/typed-client.test.ts',
   'mocks/query/tables.test.ts',
   'scripts/lib/diff/diff.test.ts',
-  'scripts/lib/lint/locate.ts',
-  'scripts/lib/spec/dereference.ts',
   'spec/contract.test.ts',
 ]);
 

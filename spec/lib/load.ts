@@ -172,3 +172,90 @@ export function dereferenceDocument(document: JsonObject, cycles: CycleMode): Js
   };
   return walk(document, '#') as JsonObject;
 }
+
+/** Where a node of a dereferenced document was written: its file and JSON pointer there (`/a/b`, no `#`). */
+export type Origin = { file: string; pointer: string };
+
+/**
+ * Reads a document from files and dereferences it in one pass (cycles as circular objects, one object per
+ * target, as dereferenceDocument). `origins`, when given, receives the file and pointer of every object and array
+ * of the result, so a reviewer tool can point at the line of a split file a node came from. A fresh copy each call.
+ */
+export function dereferenceFile(entry: string, origins?: WeakMap<object, Origin>): JsonObject {
+  const files = new Map<string, Json>();
+  const resolved = new Map<string, Json>();
+  const read = (file: string): Json => {
+    if (!files.has(file)) files.set(file, parseCached(readFileSync(file, 'utf8')));
+    return files.get(file)!;
+  };
+  const pointerOf = (tokens: string[]) => formatPointer(tokens).slice(1);
+  const walk = (node: Json, file: string, at: string[]): Json => {
+    if (!isObject(node) && !Array.isArray(node)) return node;
+    const key = `${file}${formatPointer(at)}`;
+    if (resolved.has(key)) return resolved.get(key)!;
+    if (isObject(node) && typeof node.$ref === 'string') {
+      const target = parseRef(node.$ref, file);
+      const raw = getAtPointer(read(target.file), target.tokens) as Json | undefined;
+      if (raw === undefined) throw new Error(`$ref "${node.$ref}" in ${file} points at nothing`);
+      const value = walk(raw, target.file, target.tokens);
+      const siblings = Object.keys(node).filter((k) => k !== '$ref');
+      if (siblings.length === 0 || !isObject(value)) {
+        resolved.set(key, value);
+        return value;
+      }
+      // OAS 3.1 allows summary/description (and, in schemas, any keyword) beside $ref.
+      const merged: JsonObject = { ...value };
+      resolved.set(key, merged);
+      origins?.set(merged, { file, pointer: pointerOf(at) });
+      for (const k of siblings) merged[k] = walk(node[k], file, [...at, k]);
+      return merged;
+    }
+    // Registered before the children are walked, so a cycle back to this node finds it.
+    if (Array.isArray(node)) {
+      const out: Json[] = [];
+      resolved.set(key, out);
+      origins?.set(out, { file, pointer: pointerOf(at) });
+      node.forEach((item, i) => out.push(walk(item, file, [...at, String(i)])));
+      return out;
+    }
+    const out: JsonObject = {};
+    resolved.set(key, out);
+    origins?.set(out, { file, pointer: pointerOf(at) });
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v, file, [...at, k]);
+    return out;
+  };
+  const root = resolve(entry);
+  const result = walk(read(root), root, []);
+  if (!isObject(result)) throw new Error(`${entry} is not an OpenAPI document`);
+  return result;
+}
+
+/**
+ * Line numbers of a YAML file by pointer: the line of the deepest node the pointer reaches (a pointer may run on
+ * into a `$ref`'d component; the line of the `$ref` site is what a reviewer edits). Aliases are followed.
+ */
+export function makeLineLocator(file: string): (pointer: string) => number | undefined {
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(readFileSync(file, 'utf8'), { lineCounter, merge: false });
+  return (pointer) => {
+    let node: unknown = doc.contents;
+    let offset = (doc.contents as YAML.Node | null)?.range?.[0];
+    for (const token of parsePointer(pointer.startsWith('#') ? pointer : `#${pointer}`)) {
+      if (YAML.isAlias(node)) node = node.resolve(doc);
+      let next: unknown;
+      if (YAML.isMap(node)) {
+        const pair = node.items.find((p) => (YAML.isScalar(p.key) ? String(p.key.value) : String(p.key)) === token);
+        if (pair && YAML.isScalar(pair.key) && pair.key.range) offset = pair.key.range[0];
+        next = pair?.value;
+      } else if (YAML.isSeq(node)) {
+        next = node.items[Number(token)];
+        const range = (next as YAML.Node | undefined)?.range;
+        if (range) offset = range[0];
+      }
+      if (next === undefined || next === null) break;
+      node = next;
+    }
+    return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+  };
+}
+

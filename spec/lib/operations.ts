@@ -92,9 +92,12 @@ export function findParameter(operation: Pick<Operation, 'parameters'>, location
 }
 
 /** A header of a response or a headers map by name, ignoring case. */
-export function findHeader<T>(headers: Record<string, T> | undefined, name: string): [string, T] | undefined {
+export function findHeader<T>(headers: Record<string, T> | undefined, name: string): [string, T] | undefined;
+/** A header of a Headers map as written in a document (any value), its object form. */
+export function findHeader(headers: unknown, name: string): [string, JsonObject] | undefined;
+export function findHeader(headers: unknown, name: string): [string, unknown] | undefined {
   const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers ?? {})) if (key.toLowerCase() === wanted) return [key, value];
+  for (const [key, value] of Object.entries(asObject(headers))) if (key.toLowerCase() === wanted) return [key, value];
   return undefined;
 }
 

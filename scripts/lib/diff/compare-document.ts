@@ -3,7 +3,7 @@
 // @see https://spec.openapis.org/oas/v3.1.0#oasWebhooks
 
 import { type Emit, show } from './change';
-import { asObject, HTTP_METHODS, isObject, type JsonObject } from '../spec/openapi';
+import { asObject, HTTP_METHODS, isObject, type JsonObject } from '../../../spec/lib';
 
 const KIND_KEYS = ['type', 'scheme', 'bearerFormat', 'in', 'name'] as const;
 const URL_KEYS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;

@@ -4,8 +4,7 @@
 // @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
 
 import type { Emit } from './change';
-import { isObject, type JsonObject } from '../spec/openapi';
-import { deprecationDate, formatDate, isDeprecated, MIN_SUNSET_GAP_DAYS, sunsetDate } from '../spec/sunset';
+import { formatDate, isDeprecated, isObject, type JsonObject, MINIMUM_SUNSET_GAP_DAYS, retirementOf } from '../../../spec/lib';
 
 export type LifecycleSubject = 'operation' | 'parameter' | 'property';
 
@@ -13,13 +12,13 @@ const DAY = 24 * 60 * 60 * 1000;
 
 /** A stated `x-sunset` that is not a date. */
 function sunsetUnreadable(node: JsonObject): boolean {
-  return node['x-sunset'] !== undefined && sunsetDate(node) === undefined;
+  return node['x-sunset'] !== undefined && retirementOf(node).sunset === undefined;
 }
 
 /** Was it retired by `now`: deprecated with a Sunset that has passed. */
 export function isRetired(node: unknown, now: Date): boolean {
   if (!isObject(node) || !isDeprecated(node)) return false;
-  const sunset = sunsetDate(node);
+  const sunset = retirementOf(node).sunset;
   return sunset !== undefined && sunset.getTime() <= now.getTime();
 }
 
@@ -30,8 +29,8 @@ export function compareLifecycle(
   const anchor = { head, base };
   const was = isDeprecated(base);
   const is = isDeprecated(head);
-  const before = sunsetDate(base);
-  const after = sunsetDate(head);
+  const before = retirementOf(base).sunset;
+  const after = retirementOf(head).sunset;
   if (was && !is) {
     emit(`${subject}-reactivated`, where, `${name} is no longer deprecated`, anchor);
     return;
@@ -55,11 +54,11 @@ export function compareLifecycle(
   }
   if (after && (!before || after.getTime() !== before.getTime())) {
     // Without an x-deprecation date the deprecation starts with this change, i.e. now.
-    const from = deprecationDate(head) ?? now;
-    const earliest = new Date(from.getTime() + MIN_SUNSET_GAP_DAYS * DAY);
+    const from = retirementOf(head).deprecation ?? now;
+    const earliest = new Date(from.getTime() + MINIMUM_SUNSET_GAP_DAYS * DAY);
     if (after.getTime() < earliest.getTime()) {
-      emit(`${subject}-sunset-too-soon`, where, `Sunset ${formatDate(after)} of ${name} is less than ${MIN_SUNSET_GAP_DAYS} days after `
-        + `${deprecationDate(head) ? `its Deprecation ${formatDate(from)}` : `today (${formatDate(now)}), with no x-deprecation date`}; `
+      emit(`${subject}-sunset-too-soon`, where, `Sunset ${formatDate(after)} of ${name} is less than ${MINIMUM_SUNSET_GAP_DAYS} days after `
+        + `${retirementOf(head).deprecation ? `its Deprecation ${formatDate(from)}` : `today (${formatDate(now)}), with no x-deprecation date`}; `
         + `the earliest allowed is ${formatDate(earliest)}`, anchor);
     }
   }

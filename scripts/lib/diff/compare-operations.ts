@@ -5,12 +5,8 @@
 import { type Anchor, type Change, type Emit, makeChange, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction, sameShape } from './compare-schemas';
-import {
-  asArray, asObject, effectiveParameters, effectiveSecurity, isObject, type JsonObject, listOperations,
-  type OperationRef, type Parameter, parameterKey, serverPath,
-} from '../spec/openapi';
-import { formatDate, isDeprecated, sunsetDate } from '../spec/sunset';
 import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
+import { asArray, asObject, effectiveParameters, effectiveSecurity, formatDate, isDeprecated, isObject, type JsonObject, listOperationObjects, type OperationRef, parameterKey, type ParameterObject, retirementOf, serverBasePath } from '../../../spec/lib';
 
 export type CompareOptions = { now: Date };
 
@@ -37,8 +33,8 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
   compareWebhooks(base, head, emitFor('(document)'));
   compareComponents(base, head, emitFor('(document)'));
 
-  const basePaths = groupByPath(listOperations(base));
-  const headPaths = groupByPath(listOperations(head));
+  const basePaths = groupByPath(listOperationObjects(base));
+  const headPaths = groupByPath(listOperationObjects(head));
   for (const [shape, baseOps] of basePaths) {
     const headOps = headPaths.get(shape) ?? [];
     const retired = (op: OperationRef) => isRetired(op.operation, options.now);
@@ -53,9 +49,9 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
         compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options.now);
       } else if (retired(baseOp)) {
         emitFor(baseOp.key)('operation-removed-after-sunset', 'operation',
-          `operation removed; its Sunset ${formatDate(sunsetDate(baseOp.operation))} has passed`, { base: baseOp.operation, head: headOps[0]?.pathItem });
+          `operation removed; its Sunset ${formatDate(retirementOf(baseOp.operation).sunset)} has passed`, { base: baseOp.operation, head: headOps[0]?.pathItem });
       } else {
-        const sunset = sunsetDate(baseOp.operation);
+        const sunset = retirementOf(baseOp.operation).sunset;
         const why = !isDeprecated(baseOp.operation) ? 'it was never deprecated'
           : sunset ? `its Sunset ${formatDate(sunset)} has not passed` : 'it has no Sunset date (x-sunset)';
         emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`, { base: baseOp.operation, head: headOps[0]?.pathItem });
@@ -78,8 +74,8 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
 
 function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   if (asArray(base.servers).length === 0 || asArray(head.servers).length === 0) return; // nothing to compare
-  const b = serverPath(base) || '/';
-  const h = serverPath(head) || '/';
+  const b = serverBasePath(base) || '/';
+  const h = serverBasePath(head) || '/';
   if (b !== h) emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`, { head: head.servers, base: base.servers });
 }
 
@@ -104,12 +100,12 @@ function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now:
   }
 }
 
-function parameterLabel(p: Parameter): string {
+function parameterLabel(p: ParameterObject): string {
   return `parameter ${p.in} ${p.name}`;
 }
 
 /** The schema a parameter is validated with: `schema`, or the one media type of `content`. */
-function parameterSchema(p: Parameter): unknown {
+function parameterSchema(p: ParameterObject): unknown {
   if (p.schema !== undefined) return p.schema;
   const media = Object.values(asObject(p.content))[0];
   return asObject(media).schema;
@@ -138,7 +134,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
       emit(bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed', parameterLabel(bp),
         `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``, { head: hp, base: bp });
     } else if (isRetired(bp, now)) {
-      emit('parameter-removed-after-sunset', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(sunsetDate(bp))}`,
+      emit('parameter-removed-after-sunset', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(retirementOf(bp).sunset)}`,
         { head: h.operation, base: bp });
     } else {
       emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`, { head: h.operation, base: bp });
@@ -161,9 +157,9 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
     if (was !== is) emit(is ? 'parameter-made-required' : 'parameter-made-optional', where, `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`, anchor);
     compareLifecycle('parameter', `${hp.in} parameter \`${hp.name}\``, bp, hp, now, emit, where);
     // Serialisation: the defaults (form + explode for query and cookie, simple otherwise) count as stated.
-    const style = (p: Parameter) => p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
-    const explode = (p: Parameter) => p.explode ?? style(p) === 'form';
-    const serialisation = (p: Parameter) => `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}`
+    const style = (p: ParameterObject) => p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
+    const explode = (p: ParameterObject) => p.explode ?? style(p) === 'form';
+    const serialisation = (p: ParameterObject) => `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}`
       + `${p.allowReserved === true ? ', allowReserved' : ''}`;
     if (serialisation(bp) !== serialisation(hp)) {
       emit('parameter-serialisation-changed', where, `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`, anchor);

@@ -7,17 +7,17 @@
 
 import { type Anchor, type Emit, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
-import { asArray, isObject, type Json, type JsonObject, type Schema } from '../spec/openapi';
+import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib';
 
 export type Direction = 'input' | 'output';
 
 type Normalised = {
-  schema: Schema;
+  schema: JsonObject;
   types: Set<string>; // empty: any type
   nullable: boolean;
   enumValues?: Json[];
   /** oneOf/anyOf branches without the null branch, when more than one remains. */
-  alternatives?: Schema[];
+  alternatives?: JsonObject[];
   combinator?: 'oneOf' | 'anyOf';
 };
 
@@ -36,8 +36,8 @@ function isNullSchema(s: unknown): boolean {
   return isObject(s) && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
 }
 
-/** allOf merged into one object view; the shapes a contract spec uses, not a general JSON Schema intersection. */
-function mergeAllOf(schema: Schema): Schema {
+/** allOf merged into one object view; the shapes a contract spec uses, not a general JSON JsonObject intersection. */
+function mergeAllOf(schema: JsonObject): JsonObject {
   if (!Array.isArray(schema.allOf)) return schema;
   const merged: JsonObject = { ...schema };
   delete merged.allOf;
@@ -60,10 +60,10 @@ function mergeAllOf(schema: Schema): Schema {
 export function normaliseSchema(raw: unknown): Normalised {
   let schema = mergeAllOf(isObject(raw) ? raw : {});
   let nullable = schema.nullable === true; // OpenAPI 3.0 spelling, still met in the wild
-  let alternatives: Schema[] | undefined;
+  let alternatives: JsonObject[] | undefined;
   const combinator = Array.isArray(schema.oneOf) ? 'oneOf' : Array.isArray(schema.anyOf) ? 'anyOf' : undefined;
   if (combinator) {
-    const branches = asArray(schema[combinator]).filter(isObject) as Schema[];
+    const branches = asArray(schema[combinator]).filter(isObject) as JsonObject[];
     const nonNull = branches.filter((b) => !isNullSchema(b));
     if (nonNull.length < branches.length) nullable = true;
     if (nonNull.length === 1) {
@@ -214,7 +214,7 @@ function matchesEverything(pattern: unknown): boolean {
   return typeof pattern === 'string' && /^\^?(\.\*|\[\\s\\S\]\*)?\$?$/.test(pattern);
 }
 
-function compareBounds(base: Schema, head: Schema, site: Site): void {
+function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
   const { name, ctx } = site;
   const report = (tightened: boolean, key: string) => constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site);
   const bounds: Array<[readonly string[], (b: number, h: number) => boolean]> = [
@@ -262,7 +262,7 @@ function compareBounds(base: Schema, head: Schema, site: Site): void {
   }
 }
 
-function compareConst(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
   const had = 'const' in base;
   const has = 'const' in head;
   if (!had && !has) return;
@@ -273,7 +273,7 @@ function compareConst(base: Schema, head: Schema, { name, at, anchor, ctx }: Sit
 }
 
 /** How the contract marks a response enumeration: stated closed set, assumed closed set, or open. */
-function enumAddedRule(schema: Schema): string {
+function enumAddedRule(schema: JsonObject): string {
   return typeof schema['x-assumption'] === 'string' ? 'response-enum-value-added-assumed' : 'response-enum-value-added';
 }
 
@@ -309,7 +309,7 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx
   }
 }
 
-function compareDefault(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+function compareDefault(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
   const had = 'default' in base;
   const has = 'default' in head;
   if ((!had && !has) || (had && has && sameShape(base.default, head.default))) return;
@@ -320,7 +320,7 @@ function compareDefault(base: Schema, head: Schema, { name, at, anchor, ctx }: S
   else ctx.emit(!had ? 'input-default-added' : !has ? 'input-default-removed' : 'input-default-changed', at, detail, anchor);
 }
 
-function compareEncoding(base: Schema, head: Schema, field: string, site: Site): void {
+function compareEncoding(base: JsonObject, head: JsonObject, field: string, site: Site): void {
   const { name, at, anchor, ctx } = site;
   for (const key of ['contentEncoding', 'contentMediaType'] as const) {
     if (base[key] === head[key]) continue;
@@ -332,7 +332,7 @@ function compareEncoding(base: Schema, head: Schema, field: string, site: Site):
   else if (isObject(bc) !== isObject(hc)) constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
 }
 
-function compareDiscriminator(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
   if (sameShape(base.discriminator, head.discriminator)) return;
   const b = isObject(base.discriminator) ? base.discriminator : {};
   const h = isObject(head.discriminator) ? head.discriminator : {};
@@ -353,7 +353,7 @@ function compareDiscriminator(base: Schema, head: Schema, { name, at, anchor, ct
   ctx.emit('discriminator-changed', at, `${name}: ${parts.join('; ') || 'discriminator changed'}`, anchor);
 }
 
-function compareUnknownKeywords(base: Schema, head: Schema, { name, at, anchor, ctx }: Site): void {
+function compareUnknownKeywords(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
   const keys = new Set([...Object.keys(base), ...Object.keys(head)]);
   for (const key of keys) {
     if (MODELLED.has(key) || DOC_KEYS.has(key) || key.startsWith('x-') || sameShape(base[key], head[key])) continue;
@@ -362,7 +362,7 @@ function compareUnknownKeywords(base: Schema, head: Schema, { name, at, anchor, 
 }
 
 /** How well a head branch stands for a base branch: identical shape first, then shared type and property names. */
-function branchScore(b: Schema, h: Schema): number {
+function branchScore(b: JsonObject, h: JsonObject): number {
   if (sameShape(b, h)) return 1000;
   const nb = normaliseSchema(b);
   const nh = normaliseSchema(h);
@@ -380,13 +380,13 @@ function branchScore(b: Schema, h: Schema): number {
   return score;
 }
 
-function asObjectProp(schema: Schema, name: string): JsonObject {
+function asObjectProp(schema: JsonObject, name: string): JsonObject {
   const props = isObject(schema.properties) ? schema.properties : {};
   return isObject(props[name]) ? props[name] : {};
 }
 
 /** Greedy best pairs of base and head branches (each used once); unmatched ones are returned apart. */
-function matchBranches(b: Schema[], h: Schema[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
+function matchBranches(b: JsonObject[], h: JsonObject[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
   const candidates: Array<[number, number, number]> = [];
   b.forEach((bs, i) => h.forEach((hs, j) => candidates.push([branchScore(bs, hs), i, j])));
   candidates.sort((x, y) => y[0] - x[0] || x[1] - y[1] || x[2] - y[2]);
@@ -431,7 +431,7 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
   const h = head.alternatives;
   if (!b && !h) return false;
   const dir = ctx.direction;
-  const branchDetail = (schema: Schema, verb: string) => `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
+  const branchDetail = (schema: JsonObject, verb: string) => `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
   if (!b && h) {
     const { pairs } = matchBranches([base.schema], h);
     const matched = pairs.length > 0 ? pairs[0][1] : -1;
@@ -463,13 +463,13 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
   return false;
 }
 
-function canonicalBrief(schema: Schema): string {
+function canonicalBrief(schema: JsonObject): string {
   const text = canonical(schema);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
 }
 
-function visibleProperties(schema: Schema, direction: Direction): Map<string, JsonObject> {
-  // readOnly properties are never sent by clients; writeOnly ones never returned (JSON Schema validation §9.4).
+function visibleProperties(schema: JsonObject, direction: Direction): Map<string, JsonObject> {
+  // readOnly properties are never sent by clients; writeOnly ones never returned (JSON JsonObject validation §9.4).
   const hidden = direction === 'input' ? 'readOnly' : 'writeOnly';
   const out = new Map<string, JsonObject>();
   for (const [key, value] of Object.entries(isObject(schema.properties) ? schema.properties : {})) {
@@ -478,7 +478,7 @@ function visibleProperties(schema: Schema, direction: Direction): Map<string, Js
   return out;
 }
 
-function compareProperties(base: Schema, head: Schema, field: string, ctx: SchemaContext): void {
+function compareProperties(base: JsonObject, head: JsonObject, field: string, ctx: SchemaContext): void {
   const input = ctx.direction === 'input';
   const bProps = visibleProperties(base, ctx.direction);
   const hProps = visibleProperties(head, ctx.direction);
@@ -546,7 +546,7 @@ function compareProperties(base: Schema, head: Schema, field: string, ctx: Schem
   }
 }
 
-function compareAdditionalProperties(base: Schema, head: Schema, field: string, site: Site): void {
+function compareAdditionalProperties(base: JsonObject, head: JsonObject, field: string, site: Site): void {
   const { name, at, anchor, ctx } = site;
   const b = base.additionalProperties;
   const h = head.additionalProperties;

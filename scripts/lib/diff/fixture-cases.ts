@@ -3,10 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDocumentText } from '../../../spec/lib';
 import { type Change } from './change';
 import { compareSpecs } from './compare-operations';
-import { asObject, isObject, type Json, type JsonObject } from '../spec/openapi';
+import { asObject, isObject, parseDocumentText, type Json, type JsonObject } from '../../../spec/lib';
 
 export const FIXTURES_DIR = join(__dirname, '..', '..', 'fixtures', 'diff');
 export const CASES_FILE = join(FIXTURES_DIR, 'cases.yaml');

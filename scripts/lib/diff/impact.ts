@@ -5,8 +5,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
+import { asObject, effectiveParameters, listOperationObjects, type JsonObject, type OperationRef } from '../../../spec/lib';
 import type { Change } from './change';
-import { asObject, effectiveParameters, type JsonObject, listOperations, type OperationRef } from '../spec/openapi';
 
 /** `operations["getThing"]`, `components["schemas"]["Thing"]` → the text openapi-typescript wrote for it. */
 export type TypeMembers = Map<string, string>;
@@ -106,7 +106,7 @@ function isMultipart(op: OperationRef): boolean {
  * on every operation.
  */
 export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string> {
-  const ops = listOperations(api);
+  const ops = listOperationObjects(api);
   const keys = (list: OperationRef[]) => new Set(list.map((op) => op.key));
   if (Array.isArray(check.operations)) return keys(ops.filter((op) => check.operations!.includes(String(op.operation.operationId))));
   if (check.ruleId === 'idempotency-no-multipart') {
@@ -129,7 +129,7 @@ async function loadChecks(): Promise<CheckMeta[]> {
 }
 
 function operationIdOf(api: JsonObject, key: string): string | undefined {
-  const op = listOperations(api).find((o) => o.key === key);
+  const op = listOperationObjects(api).find((o) => o.key === key);
   return op && typeof op.operation.operationId === 'string' ? op.operation.operationId : undefined;
 }
 

@@ -7,8 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
-import { pointerTokens } from '../spec/dereference';
-import { operationKey } from '../spec/openapi';
+import { operationKey, parsePointer } from '../../../spec/lib';
 
 type RedoclyVerdict = { ruleId: string; impact: 'major' | 'minor' | 'patch'; message: string };
 type RedoclyChange = { path: string; kind: string; impact: string; verdicts?: RedoclyVerdict[] };
@@ -59,7 +58,7 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
 
 /** `#/paths/~1a~1{uuid}/get/responses/200` → `GET /a/{uuid}`; undefined outside paths. */
 export function operationOfPointer(pointer: string): string | undefined {
-  const parts = pointerTokens(pointer.replace(/^#/, ''));
+  const parts = parsePointer(pointer.startsWith('#') ? pointer : `#${pointer}`);
   if (parts[0] !== 'paths' || parts.length < 2) return undefined;
   const method = parts[2];
   if (method && /^(get|put|post|delete|options|head|patch|trace)$/.test(method)) return operationKey(method, parts[1]);

@@ -5,10 +5,8 @@ import { addImpact } from './impact';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { makeLocator } from '../lint/locate';
-import { dereferenceFile, type Origin } from '../spec/dereference';
-import { resolveSource, sourceFile } from '../spec/load-spec';
-import { type JsonObject, serverPath } from '../spec/openapi';
+import { dereferenceFile, type JsonObject, makeLineLocator, type Origin, serverBasePath } from '../../../spec/lib';
+import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
 
@@ -67,7 +65,7 @@ export function sortChanges(changes: Change[]): Change[] {
  * A spec without any version segment is taken as /v1, the contract's only version.
  */
 export function versionOf(api: JsonObject, path: string): string {
-  const match = /\/(v\d+)(?:\/|$)/.exec(`${serverPath(api)}${path.startsWith('/') ? path : ''}`);
+  const match = /\/(v\d+)(?:\/|$)/.exec(`${serverBasePath(api)}${path.startsWith('/') ? path : ''}`);
   return match ? match[1] : 'v1';
 }
 
@@ -82,7 +80,7 @@ function locateChange(change: Change, head: Side, base: Side): Change['source'] 
   const anchor = anchorOf(change);
   const locators = new Map<string, (pointer: string) => number | undefined>();
   const lineOf = (file: string, pointer: string) => {
-    if (!locators.has(file)) locators.set(file, makeLocator(file));
+    if (!locators.has(file)) locators.set(file, makeLineLocator(file));
     return locators.get(file)!(pointer);
   };
   for (const [side, node] of [['head', anchor?.head], ['base', anchor?.base]] as const) {

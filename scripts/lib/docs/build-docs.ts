@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { renderReference } from './render-reference';
-import { dereferenceFile } from '../spec/dereference';
+import { dereferenceFile } from '../../../spec/lib';
 
 export type BuildDocsOptions = {
   spec: string;

@@ -5,8 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { buildDocs, type BuiltDocs, findExternalResources } from './build-docs';
 import { dumpDom, findChromium, remoteRequests } from './chromium';
 import { escapeHtml, renderMarkdown } from './render-reference';
-import { dereferenceFile } from '../spec/dereference';
-import { listOperations } from '../spec/openapi';
+import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SPEC = join(ROOT, 'spec', 'openapi.yaml');
@@ -35,7 +34,7 @@ describe('npm run docs', () => {
 
   (chromium.bin ? it : it.skip)('should list every operation when opened from disk in headless Chromium, offline', async () => {
     const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, pathToFileURL(built.output).href);
-    const operations = listOperations(dereferenceFile(SPEC));
+    const operations = listOperationObjects(dereferenceFile(SPEC));
     expect(operations.length).toBeGreaterThan(0);
     const missing = operations.filter(({ operation }) => {
       const id = String(operation.operationId);

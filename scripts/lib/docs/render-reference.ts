@@ -1,9 +1,8 @@
 // A static, single-file API reference: plain HTML and inline CSS, no scripts, no fonts, no remote anything, so it
+import { asArray, asObject, effectiveSecurity, isObject, type JsonObject, listOperationObjects, type OperationRef } from '../../../spec/lib';
 // opens from disk (file://) and lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
 // @redocly/cli 2.x) is a routed app whose tag links lead to missing files when opened from disk.
 // @see https://spec.openapis.org/oas/v3.1.0#openapi-object
-
-import { asArray, asObject, effectiveSecurity, isObject, type JsonObject, listOperations, type OperationRef } from '../spec/openapi';
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -159,7 +158,7 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
   const names: Names = new Map();
   for (const [name, schema] of Object.entries(schemas)) if (isObject(schema)) names.set(schema, name);
 
-  const operations = listOperations(api);
+  const operations = listOperationObjects(api);
   const tagOrder = asArray(api.tags).filter(isObject).map((t) => String(t.name));
   const byTag = new Map<string, OperationRef[]>();
   for (const op of operations) {

@@ -1,10 +1,7 @@
 import { LINT_RULES } from './rules';
 import type { LintContext, LintRule, Problem } from './types';
-import { makeLocator } from './locate';
-import { bundleFile, parsePointer } from '../../../spec/lib';
+import { bundleFile, dereferenceFile, escapeToken, HTTP_METHODS, listOperationObjects, makeLineLocator, operationKey, parsePointer } from '../../../spec/lib';
 import { globMatches, isExpired, loadWaivers, type Waiver } from '../diff/waivers';
-import { dereferenceFile } from '../spec/dereference';
-import { HTTP_METHODS, listOperations, operationKey, pointerToken } from '../spec/openapi';
 
 export type LintResult = {
   file: string;
@@ -26,8 +23,8 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
   const { rules = LINT_RULES, waiversFile, now = new Date() } = Array.isArray(options) ? { rules: options } : options;
   const api = dereferenceFile(file);
   const bundled = bundleFile(file);
-  const operations = listOperations(api);
-  const locate = makeLocator(file);
+  const operations = listOperationObjects(api);
+  const locate = makeLineLocator(file);
   const found: Problem[] = [];
   for (const rule of rules) {
     const push = (operation: string, pointer: string, message: string) => {
@@ -39,7 +36,7 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
       bundled,
       report(op, path, message) {
         const base = op ? ['paths', op.path, op.method] : [];
-        push(op ? op.key : '(document)', `#/${[...base, ...path].map(pointerToken).join('/')}`, message);
+        push(op ? op.key : '(document)', `#/${[...base, ...path].map(escapeToken).join('/')}`, message);
       },
       reportAt(pointer, message) {
         push(operationOfPointer(pointer), pointer, message);

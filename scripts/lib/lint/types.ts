@@ -1,4 +1,4 @@
-import type { JsonObject, OperationRef } from '../spec/openapi';
+import type { JsonObject, OperationRef } from '../../../spec/lib';
 
 /** One contract-lint finding: where it is and what to add. */
 export type Problem = {

@@ -1,6 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, findHeader } from '../../spec/openapi';
-import { deprecationDate, formatDate, isDeprecated, MIN_SUNSET_GAP_DAYS, sunsetDate } from '../../spec/sunset';
+import { asObject, findHeader, formatDate, isDeprecated, MINIMUM_SUNSET_GAP_DAYS, retirementOf } from '../../../../spec/lib';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -28,13 +27,13 @@ export const deprecationHeaders: LintRule = {
             + missing.map((h) => `${h}: { $ref: '#/components/headers/${h}' }`).join(' and ') + ' under headers');
         }
       }
-      const deprecation = deprecationDate(op.operation);
-      const sunset = sunsetDate(op.operation);
+      const deprecation = retirementOf(op.operation).deprecation;
+      const sunset = retirementOf(op.operation).sunset;
       if (!deprecation) ctx.report(op, ['deprecated'], 'deprecated operation has no x-deprecation date: add x-deprecation: YYYY-MM-DD (the date Deprecation announces)');
       if (!sunset) ctx.report(op, ['deprecated'], 'deprecated operation has no x-sunset date: add x-sunset: YYYY-MM-DD, at least 180 days after x-deprecation');
-      if (deprecation && sunset && sunset.getTime() - deprecation.getTime() < MIN_SUNSET_GAP_DAYS * DAY_MS) {
-        ctx.report(op, ['x-sunset'], `x-sunset ${formatDate(sunset)} is less than ${MIN_SUNSET_GAP_DAYS} days after x-deprecation `
-          + `${formatDate(deprecation)}: add time, e.g. x-sunset: ${formatDate(new Date(deprecation.getTime() + MIN_SUNSET_GAP_DAYS * DAY_MS))}`);
+      if (deprecation && sunset && sunset.getTime() - deprecation.getTime() < MINIMUM_SUNSET_GAP_DAYS * DAY_MS) {
+        ctx.report(op, ['x-sunset'], `x-sunset ${formatDate(sunset)} is less than ${MINIMUM_SUNSET_GAP_DAYS} days after x-deprecation `
+          + `${formatDate(deprecation)}: add time, e.g. x-sunset: ${formatDate(new Date(deprecation.getTime() + MINIMUM_SUNSET_GAP_DAYS * DAY_MS))}`);
       }
     }
   },

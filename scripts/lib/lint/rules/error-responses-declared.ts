@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters, type JsonObject } from '../../spec/openapi';
+import { asObject, effectiveParameters, type JsonObject } from '../../../../spec/lib';
 
 // Errors: "The suppressions list names 400, 401, 404, 429 and 500. The other operations each list five or seven
 // error bodies." The document's x-assumption reads the five as those and the seven as those plus 409 and 422

@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asArray, asObject, isObject, type JsonObject } from '../../spec/openapi';
+import { asArray, asObject, isObject, type JsonObject } from '../../../../spec/lib';
 
 const ADD = "add content: application/json: schema: { $ref: '#/components/schemas/Error' }";
 

@@ -4,7 +4,7 @@
 
 import type { LintRule } from '../types';
 import { createSchemaSet, describeSchemaErrors, getAtPointer } from '../../../../spec/lib';
-import { isObject, type Json, type JsonObject, pointerToken } from '../../spec/openapi';
+import { isObject, type Json, type JsonObject, escapeToken } from '../../../../spec/lib';
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const SUBSCHEMA_LISTS = ['allOf', 'oneOf', 'anyOf', 'prefixItems'];
@@ -13,7 +13,7 @@ const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else'
 type Found = { at: string; schema: string; value: Json; label: string };
 
 function pointer(tokens: string[]): string {
-  return `#/${tokens.map(pointerToken).join('/')}`;
+  return `#/${tokens.map(escapeToken).join('/')}`;
 }
 
 /** Examples of a media type, parameter or header object (its `schema` is what they illustrate). */

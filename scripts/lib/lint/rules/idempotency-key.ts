@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters } from '../../spec/openapi';
+import { asObject, effectiveParameters } from '../../../../spec/lib';
 
 const WRITE_METHODS = new Set(['post', 'put', 'patch']);
 

@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveSecurity } from '../../spec/openapi';
+import { asObject, effectiveSecurity } from '../../../../spec/lib';
 
 export const securityRequired: LintRule = {
   id: 'security-on-every-operation',

@@ -5,7 +5,7 @@
 
 import type { LintRule } from '../types';
 import { getAtPointer, parsePointer } from '../../../../spec/lib';
-import { asArray, isObject, type Json, type JsonObject } from '../../spec/openapi';
+import { asArray, isObject, type Json, type JsonObject } from '../../../../spec/lib';
 
 /** Pointers (`#/components/schemas/X`) of every component reachable from outside `components`. */
 export function usedComponents(document: JsonObject): Set<string> {

@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters, type JsonObject } from '../../spec/openapi';
+import { asObject, effectiveParameters, type JsonObject } from '../../../../spec/lib';
 
 /** The contract's UUID rule: versions 1-8 with variant 8, 9, a or b, plus the nil and max UUIDs. */
 export const CONTRACT_UUID_PATTERN = '^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$';

@@ -1,10 +1,10 @@
+// The two sides of a spec diff: a file, or the contract (and the split files beside it) at a git commit.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { dereferenceFile } from './dereference';
-import type { JsonObject } from './openapi';
 
+/** Where the contract lives in the repository (and so in its git history). */
 export const DEFAULT_SPEC_PATH = 'spec/openapi.yaml';
 
 export type SpecSource =
@@ -61,9 +61,4 @@ export function materialiseGitSpec(cwd: string, ref: string, specPath: string): 
 export function sourceFile(source: SpecSource, cwd: string): { file: string; cleanup(): void } {
   if (source.kind === 'file') return { file: source.file, cleanup: () => undefined };
   return materialiseGitSpec(cwd, source.ref, source.specPath);
-}
-
-/** Parse and fully dereference (a fresh copy each call: rules may compare object identity). */
-export async function dereferenceSpec(file: string): Promise<JsonObject> {
-  return dereferenceFile(file);
 }
