@@ -1,5 +1,5 @@
 // Deprecation and Sunset of an operation, a parameter or a property, compared between base and head.
-// The spec marks a retirement with `deprecated: true`, `x-deprecation` and `x-sunset` (see ../spec/sunset.ts);
+// The spec marks a retirement with `deprecated: true`, `x-deprecation` and `x-sunset` (see retirementOf in spec/lib/operations.ts);
 // the contract (Versioning 4-6) puts Sunset at least 180 days after Deprecation and serves the thing until then.
 // @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
 
