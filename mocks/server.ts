@@ -21,7 +21,9 @@ async function main(): Promise<void> {
       return `  workspace ${workspace}\n    workflows: ${first(state.workflows)}\n    models: ${first(state.models)}\n    domains: ${first(state.domains)}\n    env vars: ${first(state.envVars)}`;
     })
     .join('\n');
-  process.stdout.write(`Mock API listening on ${mock.url}\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\n`);
+  // The URL is shown without its password.
+  const state = config.redisUrl ? `Redis ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (key prefix "${config.redisPrefix}"), shared with every replica on it` : 'in memory (this process only)';
+  process.stdout.write(`Mock API listening on ${mock.url}\nState: ${state}\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\n`);
   const stop = () => void mock.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -3,75 +3,20 @@
  * start-up time and its resident memory after 100k idempotent POSTs with distinct keys. Prints markdown.
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_POSTS (default 100000).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { autocannon, BIN, freePort, launch, stop, waitFor200 as waitFor200With, type AutocannonOptions, type AutocannonResult } from './lib/bench/processes';
 
-/** The part of autocannon's programmatic API used here (the package ships no types). */
-type AutocannonRequest = { method?: string; headers?: Record<string, string>; body?: string };
-type AutocannonOptions = {
-  url: string;
-  connections?: number;
-  duration?: number;
-  amount?: number;
-  headers?: Record<string, string>;
-  requests?: (AutocannonRequest & { setupRequest?: (request: AutocannonRequest) => AutocannonRequest })[];
-};
-type AutocannonResult = { requests: { average: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
-
-const ROOT = join(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
 const PATH = '/mailboxManagement/suppressions';
 const TOKEN = 'mock-token-a';
-const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
 type Target = { name: string; url: string; command: string };
 type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
-  });
-}
-
-/** Polls until the URL answers 200; returns the milliseconds it took. */
-async function waitFor200(url: string, timeoutMs = 60_000): Promise<number> {
-  const start = performance.now();
-  for (;;) {
-    try {
-      const response = await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } });
-      await response.arrayBuffer();
-      if (response.status === 200) return performance.now() - start;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - start > timeoutMs) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+const waitFor200 = (url: string) => waitFor200With(url, TOKEN);
 
 async function load(url: string, options: Partial<AutocannonOptions> = {}): Promise<AutocannonResult> {
   return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${TOKEN}` }, ...options });

@@ -1,0 +1,61 @@
+/** Helpers of the benchmark scripts: child processes on free loopback ports, readiness, autocannon runs. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/** The part of autocannon's programmatic API used here (the package ships no types). */
+export type AutocannonRequest = { method?: string; path?: string; headers?: Record<string, string>; body?: string };
+export type AutocannonOptions = {
+  url: string;
+  connections?: number;
+  duration?: number;
+  amount?: number;
+  headers?: Record<string, string>;
+  requests?: (AutocannonRequest & { setupRequest?: (request: AutocannonRequest) => AutocannonRequest })[];
+};
+export type AutocannonResult = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number; duration: number };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+
+export const ROOT = join(__dirname, '..', '..', '..');
+export const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+  });
+}
+
+/** Polls until the URL answers 200 with the token; returns the milliseconds it took. */
+export async function waitFor200(url: string, token: string, timeoutMs = 60_000): Promise<number> {
+  const start = performance.now();
+  for (;;) {
+    try {
+      const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - start;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - start > timeoutMs) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
