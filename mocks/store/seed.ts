@@ -1,11 +1,12 @@
 import { createPrng, hashString, type Prng } from './prng';
+import { linkSeed } from './seed-links';
 import type { AllocationEntry, BatchRecord, JsonRecord, LogRow, RecipeEntry, RecordRow, RunRecord, RunStatus, SpanRow, Suppression, WorkspaceState } from './types';
 
 /** Seeded history starts here, so the same seed gives byte-identical data whatever the day. */
 const SEED_EPOCH = Date.UTC(2026, 0, 5, 9, 0, 0);
 const MINUTE = 60_000;
 
-export const SEED_COUNTS = { suppressions: 30, mcpServers: 2, workflows: 3, models: 3, domains: 3, allocations: 12, envVars: 5, recipes: 12, runs: 24, batches: 2 };
+export const SEED_COUNTS = { suppressions: 30, mcpServers: 2, workflows: 3, models: 3, domains: 3, allocations: 12, envVars: 5, recipes: 12, runs: 24, batches: 3 };
 
 const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
 const FIRST_NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'linus', 'radia', 'donald'];
@@ -249,7 +250,9 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
     quotaBuckets: {},
   };
 
-  return { workspaceUuid, userUuid, workspace, suppressions, mcpServers, workflows, models, domains, allocations, envVars, recipes, runs, batches, logs, records, spans };
+  const state: WorkspaceState = { workspaceUuid, userUuid, workspace, suppressions, mcpServers, workflows, models, domains, allocations, envVars, recipes, runs, batches, logs, records, spans };
+  linkSeed(state, seed);
+  return state;
 }
 
 function seedWorkflow(rng: Prng, workspaceUuid: string, userUuid: string, i: number): JsonRecord {

@@ -8,7 +8,7 @@ import { StoreUnavailableError } from '../../store/port';
 
 const EXPOSED = [
   'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset',
+  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'Allow',
 ].join(', ');
 
 export const CORS_HEADERS: Record<string, string> = {

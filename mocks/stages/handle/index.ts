@@ -1,6 +1,7 @@
 import type { Stage } from '../../context';
 import type { Handlers } from '../../handlers';
-import { parsePrefer, wantsDeclaredResponse } from '../../prefer';
+import { parsePrefer, wantsDeclaredResponse, type Preferences } from '../../prefer';
+import { tidyDynamicBody } from './tidy-dynamic';
 import type { PrismResponder } from '../../prism';
 
 /**
@@ -12,8 +13,21 @@ export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Sta
   const handlers = new Map(Object.entries(deps.handlers));
   return async (ctx) => {
     const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
-    const handler = handlers.get(ctx.route!.operation.operationId);
-    if (handler && !(preferences && wantsDeclaredResponse(preferences))) return handler(ctx);
-    return deps.prism.respond(ctx, preferences ?? {});
+    const operationId = ctx.route!.operation.operationId;
+    const handler = handlers.get(operationId);
+    if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences))) return handler(ctx);
+    const response = await deps.prism.respond(ctx, preferences ?? {});
+    return preferences?.dynamic ? { ...response, body: tidyDynamicBody(response.body) } : response;
   };
+}
+
+/** The success status the state answers an operation with (the others answer 200). */
+const STATE_STATUS = new Map([['createRun', 202], ['createBatch', 202], ['createMcpServer', 201], ['cancelRun', 202]]);
+
+/**
+ * `Prefer: code=<the status the state answers>` alone is answered from state, so `code=202` on a create gives a
+ * run that exists and a `Location` that resolves, not an example whose ids lead nowhere.
+ */
+function stateAnswers(operationId: string, p: Preferences): boolean {
+  return p.example === undefined && p.dynamic !== true && p.code === (STATE_STATUS.get(operationId) ?? 200);
 }

@@ -1,0 +1,53 @@
+/** Prefer answers that hold together: a 202 whose run exists, generated bodies that parse like real ones. */
+import { startCheckedMock } from './testing/client';
+
+type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe('Prefer answers over HTTP', () => {
+  let m: Checked;
+  beforeAll(async () => {
+    m = await startCheckedMock({ rateLimit: 100_000 });
+  });
+  afterAll(() => m.close());
+
+  it.each([
+    ['runs', 'run'],
+    ['batches', 'batch'],
+  ])('should answer Prefer: code=202 on a create of %s with one that exists behind its Location', async (kind, field) => {
+    const workflowUuid = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
+    const created = await m.call('POST', `/orchestration/${kind}`, { body: { workflowUuid }, headers: { prefer: 'code=202' } });
+    expect(created.status).toBe(202);
+    expect(created.body[field].workflowUuid).toBe(workflowUuid);
+    const polled = await fetch(created.headers.location, { headers: { authorization: 'Bearer mock-token-a' } });
+    expect(polled.status).toBe(200);
+    expect((await polled.json())[field].uuid).toBe(created.body[field].uuid);
+  });
+
+  it('should still answer a declared error status from the spec', async () => {
+    expect((await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'code=409' } })).status).toBe(409);
+  });
+
+  it('should generate timestamps, uuids and emails that parse, and a count no smaller than the page', async () => {
+    const list = await m.call('GET', '/mailboxManagement/suppressions', { headers: { prefer: 'dynamic=true' } });
+    expect(list.status).toBe(200);
+    expect(list.body.count).toBeGreaterThanOrEqual(list.body.suppressions.length);
+    expect(list.body.count).toBeLessThanOrEqual(list.body.suppressions.length + 1000);
+    for (const s of list.body.suppressions) {
+      expect(s.uuid).toMatch(UUID);
+      expect(s.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
+      expect(Number.isNaN(Date.parse(s.createdAt))).toBe(false);
+    }
+    const workflow = await m.call('GET', '/orchestration/workflows/3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', { headers: { prefer: 'dynamic=true' } });
+    const { createdAt, uuid } = workflow.body.workflow;
+    if (createdAt !== null && createdAt !== undefined) expect(Number.isNaN(Date.parse(createdAt))).toBe(false);
+    if (typeof uuid === 'string') expect(uuid).toMatch(UUID);
+  });
+
+  it('should expose Allow to browsers with the 405 that carries it', async () => {
+    const res = await m.call('PATCH', '/mailboxManagement/suppressions');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBeDefined();
+    expect(res.headers['access-control-expose-headers']).toMatch(/\bAllow\b/);
+  });
+});
