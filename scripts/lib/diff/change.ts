@@ -21,7 +21,8 @@ export type Change = {
 };
 
 /** The nodes of the dereferenced documents a change is located at, for source lines. */
-export type Anchor = { head?: unknown; base?: unknown };
+/** `key`: the member of that node the change is about (its line is shown when the node has it). */
+export type Anchor = { head?: unknown; base?: unknown; key?: string };
 
 export type Emit = (rule: string, location: string, detail: string, anchor?: Anchor) => void;
 

@@ -26,7 +26,7 @@ export function compareLifecycle(
   subject: LifecycleSubject, name: string, base: unknown, head: unknown, now: Date, emit: Emit, where: string,
 ): void {
   if (!isObject(base) || !isObject(head)) return;
-  const anchor = { head, base };
+  const anchor = { head, base, key: head['x-sunset'] !== undefined ? 'x-sunset' : 'deprecated' };
   const was = isDeprecated(base);
   const is = isDeprecated(head);
   const before = retirementOf(base).sunset;

@@ -92,11 +92,11 @@ function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now:
   const ho = h.operation;
   const anchor = { head: ho, base: bo };
   if (bo.operationId !== ho.operationId) {
-    emit('operation-id-changed', 'operationId', `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`, anchor);
+    emit('operation-id-changed', 'operationId', `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`, { ...anchor, key: 'operationId' });
   }
   compareLifecycle('operation', 'the operation', bo, ho, now, emit, 'deprecated');
   for (const key of ['summary', 'description', 'tags']) {
-    if (!sameShape(bo[key] ?? null, ho[key] ?? null)) emit('operation-docs-changed', key, `${key} changed`, anchor);
+    if (!sameShape(bo[key] ?? null, ho[key] ?? null)) emit('operation-docs-changed', key, `${key} changed`, { ...anchor, key });
   }
 }
 

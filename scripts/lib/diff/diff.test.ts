@@ -221,15 +221,13 @@ describe('npm run spec:diff', () => {
     expect(missing.stderr).toMatch(/neither a file nor a git commit/);
   });
 
-  it('should exit 2 on a bad option or a malformed waiver file, naming the problem', () => {
+  it('should exit 2 on a malformed waiver file, naming the problem', () => {
     const dir = mkdtempSync(join(tmpdir(), 'spec-diff-cli-'));
     try {
       writeFileSync(join(dir, 'waivers.yaml'), 'diff:\n  - rule: path-removed\n    reason: gone\n');
       const side = join(FIXTURES, 'path-added', 'base.yaml');
       const run = cli(side, side, '--no-cross-check', '--no-impact', '--waivers', join(dir, 'waivers.yaml'));
       expect([run.status, run.stderr]).toEqual([2, expect.stringMatching(/diff\[0\]: `approvedBy` is required/)]);
-      const bad = cli(side, '--fail-on', 'maybe');
-      expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/--fail-on must be breaking or warning/)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

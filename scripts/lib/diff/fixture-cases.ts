@@ -79,7 +79,10 @@ const PLACES = {
   },
 } satisfies Record<string, (doc: JsonObject, fragment?: Json) => void>;
 
+let loaded: FixtureCase[] | undefined;
+
 export function loadCases(): FixtureCase[] {
+  if (loaded) return loaded;
   const cases = parseDocumentText(readFileSync(CASES_FILE, 'utf8')) as FixtureCase[];
   const ids = new Set<string>();
   for (const c of cases) {
@@ -87,6 +90,7 @@ export function loadCases(): FixtureCase[] {
     if (!(c.at in PLACES)) throw new Error(`fixture case "${c.id}": unknown place "${c.at}"`);
     ids.add(c.id);
   }
+  loaded = cases;
   return cases;
 }
 

@@ -5,7 +5,7 @@ import { addImpact } from './impact';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { dereferenceFile, type JsonObject, makeLineLocator, type Origin, serverBasePath } from '../../../spec/lib';
+import { dereferenceFile, escapeToken, type JsonObject, makeLineLocator, type Origin, serverBasePath } from '../../../spec/lib';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
@@ -88,7 +88,9 @@ function locateChange(change: Change, head: Side, base: Side): Change['source'] 
     const origin = (side === 'head' ? head : base).origins.get(node);
     if (!origin) continue;
     const display = (side === 'head' ? head : base).display(origin.file);
-    return { side, file: display, line: lineOf(origin.file, origin.pointer), pointer: `#${origin.pointer}` };
+    const key = anchor?.key;
+    const pointer = key !== undefined && key in (node as Record<string, unknown>) ? `${origin.pointer}/${escapeToken(key)}` : origin.pointer;
+    return { side, file: display, line: lineOf(origin.file, pointer), pointer: `#${pointer}` };
   }
   return undefined;
 }
