@@ -39,7 +39,15 @@ export type MockOptions = Partial<MockConfig> & {
   storagePort?: StoragePort;
 };
 
-export type RunningMock = { url: string; origin: string; store: Store; config: MockConfig; settings: RuntimeSettings; close(): Promise<void> };
+export type RunningMock = {
+  url: string;
+  origin: string;
+  store: Store;
+  config: MockConfig;
+  settings: RuntimeSettings;
+  /** Stops the server: with `graceMs`, requests in flight get that long to finish; the port is free once it resolves. */
+  close(options?: { graceMs?: number }): Promise<void>;
+};
 
 /** How long `Prefer: fault=hang` holds a connection by default. */
 const DEFAULT_HANG_MS = 30_000;
@@ -205,11 +213,13 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
     store: app.store,
     settings: app.settings,
     config: { ...app.config, port, host },
-    close: async () => {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    close: async (options: { graceMs?: number } = {}) => {
+      // Stops accepting connections; requests in flight finish (for up to graceMs), idle keep-alive sockets close.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const grace = setTimeout(() => server.closeAllConnections(), options.graceMs ?? 0);
+      await closed;
+      clearTimeout(grace);
       await app.close();
     },
   };

@@ -2,6 +2,9 @@ import { startMock } from './app';
 import { readConfigFromEnv } from './config';
 import { seedWorkspace } from './store/seed';
 
+/** How long requests in flight may take to finish once a stop signal arrives. */
+const STOP_GRACE_MS = 10_000;
+
 /** `npm start`: the mock on embedded defaults, every setting overridable through the environment. */
 async function main(): Promise<void> {
   const config = readConfigFromEnv();
@@ -22,11 +25,29 @@ async function main(): Promise<void> {
     })
     .join('\n');
   // The URL is shown without its password.
-  const state = config.redisUrl ? `Redis ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (key prefix "${config.redisPrefix}"), shared with every replica on it` : 'in memory (this process only)';
-  process.stdout.write(`Mock API listening on ${mock.url}\nState: ${state}\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\n`);
-  const stop = () => void mock.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const storage = config.redisUrl
+    ? `Redis ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (key prefix "${config.redisPrefix}"), shared with every replica on it and kept across restarts`
+    : 'in memory: lost when this process stops (MOCK_REDIS_URL keeps it in Redis)';
+  process.stdout.write(`Mock API listening on ${mock.url}\nState: ${storage}.\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\n`);
+  // SIGINT/SIGTERM: no new connections, requests in flight finish (up to 10 s), the port is freed, then exit.
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`mock: ${why}; finishing requests in flight, then stopping.\n`);
+    mock.close({ graceMs: STOP_GRACE_MS }).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGHUP', () => stop('SIGHUP'));
+  // Started by a wrapper (npm start) that was killed without passing the signal on: stop with it.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop('the parent process is gone');
+  }, 1000).unref();
 }
 
 main().catch((error) => {
