@@ -1,0 +1,182 @@
+/**
+ * `npm run soak [-- --duration 120 --window 20 --connections 16]`: a bounded mixed load against `npm start`'s
+ * server (a child process), printing throughput, p50/p99 and 5xx per window and the server's resident memory over
+ * time. Goal: last-window throughput ≥ 0.9× the first, memory levelling off, zero 5xx (exit 1 otherwise).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+
+type Args = { duration: number; window: number; connections: number };
+
+function readArgs(argv: string[]): Args {
+  const args: Args = { duration: 120, window: 20, connections: 16 };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=');
+    const value = inline ?? argv[++i];
+    const number = Number(value);
+    if (!['--duration', '--window', '--connections'].includes(flag) || !Number.isFinite(number) || number <= 0) {
+      throw new Error(`soak: unknown or invalid option ${argv[i]}; use --duration <s> --window <s> --connections <n>`);
+    }
+    args[flag.slice(2) as keyof Args] = number;
+  }
+  return args;
+}
+
+const WORKSPACES = ['0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b', '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f', '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'];
+const TOKENS = WORKSPACES.map((ws, i) => `soak-${i}=${ws}`).join(',');
+
+async function startServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const root = path.join(__dirname, '..');
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', MOCK_TOKENS: TOKENS, MOCK_RATE_LIMIT: '1000000000', MOCK_RUN_DURATION_MS: '500' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (chunk) => {
+      text += chunk;
+      const found = /listening on (http:\/\/\S+)/.exec(text);
+      if (found) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`the mock exited (${code}) before listening`)));
+  });
+  child.stdout!.resume();
+  return {
+    url,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+type Sample = { ms: number; status: number };
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+function request(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; ms: number }> {
+  const started = performance.now();
+  const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  return new Promise((resolve) => {
+    const req = http.request(`${base}${path}`, { method, agent, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          parsed = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - started });
+      });
+    });
+    req.on('error', () => resolve({ status: 0, body: undefined, ms: performance.now() - started }));
+    req.end(text);
+  });
+}
+
+/** One user's step: a weighted mix of reads, writes, polls, queries, exports and bad requests. */
+async function step(base: string, n: number, record: (s: Sample) => void): Promise<void> {
+  const token = `soak-${n % WORKSPACES.length}`;
+  const call = async (method: string, p: string, body?: unknown, headers?: Record<string, string>, as: string | null = token) => {
+    const answer = await request(base, method, p, as, body, headers);
+    record({ ms: answer.ms, status: answer.status });
+    return answer;
+  };
+  const pick = n % 20;
+  if (pick < 6) await call('GET', `/mailboxManagement/suppressions?limit=${1 + (n % 50)}`);
+  else if (pick < 9) {
+    const created = await call('POST', '/orchestration/runs', { recordId: `soak-${n}` }, n % 2 ? { 'idempotency-key': `soak-${n % 5000}` } : {});
+    const location = created.body?.run?.uuid;
+    if (location) {
+      await call('GET', `/orchestration/runs/${location}`);
+      if (n % 3 === 0) await call('POST', `/orchestration/runs/${location}/cancel`);
+    }
+  } else if (pick < 11) {
+    const batch = await call('POST', '/orchestration/batches', { recordIds: Array.from({ length: 20 }, (_, i) => `b${n}-${i}`) });
+    if (batch.body?.batch?.uuid) await call('GET', `/orchestration/batches/${batch.body.batch.uuid}`);
+  } else if (pick < 13) await call('POST', '/orchestration/query', { query: n % 2 ? 'SELECT status, count(*) AS n FROM runs GROUP BY status' : 'SELECT uuid, status FROM runs ORDER BY createdAt DESC LIMIT 20' });
+  else if (pick === 13) await call('PUT', '/workspaceManagement/workspaces/current', { name: `Soak ${n % 100}`, metadata: { mainGoal: ['soak'] } });
+  else if (pick === 14) {
+    const exported = await call('POST', '/orchestration/runs/download', { statuses: ['success'], createdAfter: new Date(Date.now() - 5_000).toISOString() });
+    if (typeof exported.body?.url === 'string') {
+      const answer = await request(exported.body.url, 'GET', '', token);
+      record({ ms: answer.ms, status: answer.status });
+    }
+  } else if (pick === 15) await call('POST', '/ai/mcpServers', { name: `s${n}`, description: 'soak', actions: [] }, { 'idempotency-key': `mcp-${n}` });
+  else if (pick === 16) await call('GET', '/mailboxManagement/suppressions', undefined, undefined, n % 2 ? 'constructor' : 'not-a-token');
+  else if (pick === 17) await call('POST', '/orchestration/runs', '{"recordId": ', { 'content-type': 'application/json' });
+  else if (pick === 18) await call('GET', '/expression/recipes/list?limit=5');
+  else await call('GET', `/orchestration/workflows/00000000-0000-0000-0000-000000000000`);
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function main(): Promise<void> {
+  const args = readArgs(process.argv.slice(2));
+  const server = await startServer();
+  const base = server.url;
+  process.stdout.write(
+    `soak: ${args.duration} s against ${base}, ${args.connections} connections, windows of ${args.window} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${require('node:os').cpus().length} cores\n`,
+  );
+  process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB\n');
+  const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];
+  let samples: Sample[] = [];
+  let counter = 0;
+  const started = Date.now();
+  let windowStarted = started;
+  const stopAt = started + args.duration * 1000;
+  const report = () => {
+    const now = Date.now();
+    const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
+    const fives = samples.filter((s) => s.status >= 500).length;
+    const failed = samples.filter((s) => s.status === 0).length;
+    const rate = samples.length / ((now - windowStarted) / 1000);
+    const rss = rssMb(server.pid);
+    windows.push({ rate, p99: percentile(sorted, 99), fives: fives + failed, rss });
+    process.stdout.write(
+      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)}\n`,
+    );
+    samples = [];
+    windowStarted = now;
+  };
+  const timer = setInterval(report, args.window * 1000);
+  await Promise.all(
+    Array.from({ length: args.connections }, async () => {
+      while (Date.now() < stopAt) await step(base, counter++, (s) => samples.push(s));
+    }),
+  );
+  clearInterval(timer);
+  if (samples.length > 0 && Date.now() - windowStarted > (args.window * 1000) / 2) report();
+  await server.stop();
+  agent.destroy();
+  const first = windows[0];
+  const last = windows[windows.length - 1];
+  const fives = windows.reduce((sum, w) => sum + w.fives, 0);
+  const ratio = last.rate / first.rate;
+  const half = windows.slice(Math.floor(windows.length / 2));
+  const rssGrowth = half.length > 1 ? half[half.length - 1].rss - half[0].rss : 0;
+  process.stdout.write(
+    `\nlast/first throughput ${ratio.toFixed(2)}× (goal ≥ 0.90); 5xx and failed ${fives} (goal 0); RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB, ${rssGrowth >= 0 ? '+' : ''}${rssGrowth.toFixed(0)} MB over the second half\n`,
+  );
+  process.exitCode = ratio >= 0.9 && fives === 0 ? 0 : 1;
+}
+
+main().catch((error) => {
+  process.stderr.write(`soak: ${error instanceof Error ? error.message : error}\n`);
+  process.exit(2);
+});
