@@ -1,18 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { parse } from 'yaml';
+import { loadContract } from '../spec/lib';
 import { callEveryOperation, createApiClient } from './typed-client';
 
-type Spec = { paths: Record<string, Record<string, { operationId?: string }>> };
-const spec = parse(readFileSync(resolve(__dirname, '../spec/openapi.yaml'), 'utf8')) as Spec;
-const methods = ['get', 'put', 'post', 'delete', 'patch'];
-const operations = Object.entries(spec.paths).flatMap(([path, item]) =>
-  Object.entries(item)
-    .filter(([method]) => methods.includes(method))
-    .map(([method, operation]) => ({ operationId: operation.operationId as string, method: method.toUpperCase(), path })),
-);
+const operations = loadContract().operations.map(({ operationId, method, path }) => ({ operationId, method, path }));
 
 describe('typed client over the generated types', () => {
   let server: Server;

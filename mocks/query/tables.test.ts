@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
+import { loadContract } from '../../spec/lib';
 import { queryTableSchema, type TableName } from './tables';
 
 /** The engine's tables and the spec's Query*Row schemas describe the same columns (the spec is the source of truth). */
@@ -12,7 +10,7 @@ const rowSchemaOf: Record<TableName, string> = {
   spans: 'QuerySpanRow',
 };
 
-const spec = parse(readFileSync(path.join(__dirname, '..', '..', 'spec', 'openapi.yaml'), 'utf8')) as {
+const spec = loadContract().document as unknown as {
   components: { schemas: Record<string, { properties: Record<string, { type: string | string[] }> }> };
 };
 
