@@ -1,7 +1,7 @@
 /**
  * fast-check arbitraries from JSON Schema 2020-12 (the subset the contract uses) and from OpenAPI 3.1 operations.
  *
- * Schemas must be dereferenced first (e.g. `await SwaggerParser.dereference('spec/openapi.yaml')`); a leftover
+ * Schemas must be dereferenced first (e.g. `loadContract().dereferenced` from spec/lib); a leftover
  * `$ref` throws unless `options.resolve` is given.
  */
 export { type JsonSchema, type SchemaOptions, refResolver } from './schema';

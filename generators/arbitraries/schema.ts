@@ -86,7 +86,7 @@ function resolveRef(schema: SchemaObject, options: SchemaOptions): JsonSchema {
   const ref = schema.$ref as string;
   if (!options.resolve) {
     throw new Error(
-      `Schema still contains "$ref": "${ref}". Dereference the document first (SwaggerParser.dereference) or pass options.resolve.`,
+      `Schema still contains "$ref": "${ref}". Dereference the document first (loadContract().dereferenced in spec/lib) or pass options.resolve.`,
     );
   }
   const { $ref: _omit, ...siblings } = schema;
