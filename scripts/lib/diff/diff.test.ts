@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { COVERAGE_FILE, loadCoverage, renderCoverage } from './coverage';
 import { diffCase, documentsOf, loadCases } from './fixture-cases';
+import { operationsOfCheck } from './impact';
+import { dereferenceFile } from '../../../spec/lib';
 import { renderGithub, renderJunit } from './render-ci';
 import { renderMarkdown } from './render-markdown';
 import { getRule, listRules, type Classification } from './rules';
@@ -338,6 +340,19 @@ describe('waivers and thresholds', () => {
     } finally {
       rmSync(files.dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('conformance checks of an operation', () => {
+  it('should scope idempotency checks to operations taking Idempotency-Key and async checks to 202s and their polls', () => {
+    const api = dereferenceFile(join(ROOT, 'spec', 'openapi.yaml'));
+    const ids = (ruleId: string) => [...operationsOfCheck({ id: 'c', ruleId }, api)].sort();
+    expect(ids('async-202-location')).toEqual(['GET /orchestration/batches/{uuid}', 'GET /orchestration/runs/{uuid}', 'POST /orchestration/batches',
+      'POST /orchestration/runs', 'POST /orchestration/runs/{uuid}/cancel']);
+    expect(ids('idempotency-replay')).toContain('PUT /workspaceManagement/workspaces/current');
+    expect(ids('idempotency-replay')).not.toContain('GET /mailboxManagement/suppressions');
+    expect(ids('error-shape')).toContain('GET /mailboxManagement/suppressions');
+    expect([...operationsOfCheck({ id: 'c', ruleId: 'x', operations: ['getModel'] }, api)]).toEqual(['GET /storage/models/{uuid}']);
   });
 });
 

@@ -115,9 +115,12 @@ export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string
   }
   if (check.ruleId.startsWith('idempotency-')) return keys(ops.filter(hasIdempotencyKey));
   if (check.ruleId.startsWith('async-')) {
+    // The job a 202 answers is polled at `<collection>/{id}`: `POST /runs` → `GET /runs/{uuid}`, and an action
+    // on a job (`POST /runs/{uuid}/cancel`) → `GET /runs/{uuid}`.
+    const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
     const creates = ops.filter((op) => '202' in asObject(op.operation.responses));
-    const prefixes = creates.map((op) => op.path.replace(/\/[^/{}]*$/, '').replace(/\/\{[^}]*\}$/, ''));
-    const polls = ops.filter((op) => op.method === 'get' && /\{[^}]*\}$/.test(op.path) && prefixes.some((p) => op.path.startsWith(`${p}/`)));
+    const targets = new Set(creates.flatMap((op) => [`${shape(op.path)}/{}`, shape(op.path).replace(/\/[^/{}]+$/, '')]));
+    const polls = ops.filter((op) => op.method === 'get' && targets.has(shape(op.path)));
     return keys([...creates, ...polls]);
   }
   return keys(ops);
