@@ -36,6 +36,8 @@ export type RunConfig = {
   skipTags?: string[];
   /** Checks and properties run at once, sharing the budget and the rate-limit pacing. */
   workers: number;
+  /** Opt-in bound of every response's time (`--max-response-time`). */
+  maxResponseTimeMs?: number;
   /** This run's part of a split run: shard `index` (1-based) of `count`. */
   shard?: { index: number; count: number };
 };
@@ -76,6 +78,7 @@ Options (environment variable in brackets):
   --workers <n>           checks and properties run at once (default ${DEFAULTS.workers}); they share
                           the request budget and the rate-limit pacing
   --shard <i>/<n>         run the i-th of n deterministic parts (CI jobs)
+  --max-response-time <ms>  fail responses slower than this (opt-in; the contract states no latency)
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report
@@ -116,7 +119,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html']);
+  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html', 'max-response-time']);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
   const target = (flags.get('target') ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
@@ -178,5 +181,6 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     skipTags: list(flags.get('skip-tags')),
     workers: positiveInteger('--workers', flags.get('workers'), DEFAULTS.workers),
     shard,
+    maxResponseTimeMs: flags.has('max-response-time') ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0) : undefined,
   };
 }

@@ -24,7 +24,8 @@ describe('conformance suite against the mock', () => {
     const summary = await runAgainstFixture(undefined, { runs: RUNS });
     expect(failuresOf(summary)).toBe('');
     expect(summary.exitCode).toBe(0);
-    expect(summary.results.filter((r) => r.status === 'passed' || r.status === 'warned').length).toBeGreaterThanOrEqual(allChecks().length - 1);
+    // Skipped: the 429 check (the mock's limit lies beyond the budget) and the opt-in --max-response-time.
+    expect(summary.results.filter((r) => r.status === 'passed' || r.status === 'warned').length).toBeGreaterThanOrEqual(allChecks().length - 2);
   });
 });
 

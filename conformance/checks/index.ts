@@ -5,6 +5,8 @@ import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-he
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
+import { malformedOrOversizedBodiesGet4xx } from './malformed-or-oversized-bodies-get-4xx';
+import { noRequestGetsAServerError } from './no-request-gets-a-server-error';
 import { multipartRequestWithIdempotencyKeyGets400 } from './multipart-request-with-idempotency-key-gets-400';
 import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-400';
 import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
@@ -12,9 +14,11 @@ import { CheckRegistry, type Check } from './registry';
 import { replayedRequestReturnsOriginalResponse } from './replayed-request-returns-original-response';
 import { requestsAreCountedPerWorkspace } from './requests-are-counted-per-workspace';
 import { requestsWithoutValidCredentialGet401 } from './requests-without-valid-credential-get-401';
+import { responsesArriveWithinMaxResponseTime } from './responses-arrive-within-max-response-time';
 import { responsesMatchTheContract } from './responses-match-the-contract';
 import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
 import { tooManyRequestsCarryRetryAfter } from './too-many-requests-carry-retry-after';
+import { undeclaredMethodsAreRefused } from './undeclared-methods-are-refused';
 import { validRequestsAreAccepted } from './valid-requests-are-accepted';
 import { workspacesDoNotSeeEachOther } from './workspaces-do-not-see-each-other';
 
@@ -25,6 +29,8 @@ export function createRegistry(): CheckRegistry {
     requestsWithoutValidCredentialGet401,
     validRequestsAreAccepted,
     invalidRequestsAreRejectedWith400,
+    malformedOrOversizedBodiesGet4xx,
+    undeclaredMethodsAreRefused,
     asyncCreateAnswers202WithLocation,
     polledJobEndsTerminalAndStaysTerminal,
     replayedRequestReturnsOriginalResponse,
@@ -39,6 +45,8 @@ export function createRegistry(): CheckRegistry {
     everyResponseCarriesRateLimitHeaders,
     errorResponsesUseTheErrorShape,
     deprecationAndSunsetHeadersAreValid,
+    noRequestGetsAServerError,
+    responsesArriveWithinMaxResponseTime,
   ])
     registry.register(check);
   return registry;
