@@ -1,4 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startMock, type MockOptions, type RunningMock } from './app';
 import { WORKSPACE_A } from './config';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
@@ -189,6 +192,26 @@ describe('a replica restarted mid-traffic', () => {
       expect((await call(first, 'GET', '/mailboxManagement/suppressions?limit=1', { token })).status).toBe(200);
     } finally {
       await closeAll([first, other]);
+    }
+  });
+});
+
+describe('replicas started with MOCK_FIXTURES', () => {
+  it('should apply the start fixtures once for the shared store: a replica started later replaces nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replica-fixtures-'));
+    const file = join(dir, 'fixtures.yaml');
+    const variable = '/workspaceManagement/env-vars/5d0c8e1a-1111-4222-8333-444455556666';
+    writeFileSync(file, `workspaces:\n  mock-token-a:\n    envVars:\n      - uuid: 5d0c8e1a-1111-4222-8333-444455556666\n`);
+    const shared = prefix();
+    const [first] = await startReplicas(1, shared, { fixturesPath: file });
+    let later: Replica | undefined;
+    try {
+      expect((await call(first, 'DELETE', variable)).status).toBe(200);
+      later = (await startReplicas(1, shared, { fixturesPath: file }))[0];
+      expect((await call(later, 'DELETE', variable)).status).toBe(404);
+    } finally {
+      await closeAll(later ? [first, later] : [first]);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidateFunction } from 'ajv';
 import { jsonResponse } from '../context';
@@ -159,7 +159,11 @@ export function createControlPlane(deps: ControlDeps) {
       if (parsed.problem) throw new Error(`${source}: ${parsed.problem}`);
       const { fixtures, problems } = readFixtures(parsed.value, { schemaAt: deps.schemaAt, resolveWorkspace, now: deps.now });
       if (!fixtures) throw new Error(`${source}: the fixtures do not match the contract:\n  ${problems.join('\n  ')}`);
-      for (const [uuid, fixture] of fixtures.workspaces) await deps.store.applyFixture(uuid, fixture);
+      // Replicas sharing one store apply the same start fixtures once: a replica (re)starting later must not
+      // replace what clients created meanwhile.
+      if (await deps.store.markOnce(`start-fixtures:${createHash('sha256').update(text).digest('hex')}`)) {
+        for (const [uuid, fixture] of fixtures.workspaces) await deps.store.applyFixture(uuid, fixture);
+      }
       return (startFixtures = fixtures);
     },
     /** Serves `/__mock` and everything under it; false for any other path. */

@@ -303,6 +303,11 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
       };
     },
 
+    /** True for the first caller with this name on the whole store (every replica), false for the others. */
+    async markOnce(name: string): Promise<boolean> {
+      return port.commit([{ op: 'set', key: `once:${name}`, value: String(options.now()) }], [{ key: `once:${name}`, is: 'absent' }]);
+    },
+
     /** Forgets a workspace; the next request seeds it afresh. */
     async forgetWorkspace(workspaceUuid: string): Promise<void> {
       await port.deleteByPrefix(key(workspaceUuid, ''));
