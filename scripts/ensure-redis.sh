@@ -24,10 +24,19 @@ else
   exit 1
 fi
 
-echo "installing Debian's redis-server package (needed by the replica tests)..." >&2
-# Other installs (the docs test's Chromium) may hold dpkg's lock: wait for it rather than fail.
-$SUDO apt-get -o DPkg::Lock::Timeout=600 update -q >&2
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends redis-server >&2
+install() {
+  # Another test file may be installing it right now: the first one installs, the others wait and find it.
+  if [ -x /usr/bin/redis-server ]; then return 0; fi
+  echo "installing Debian's redis-server package (needed by the replica tests)..." >&2
+  # Other installs (the docs test's Chromium) may hold dpkg's lock: wait for it rather than fail.
+  $SUDO apt-get -o DPkg::Lock::Timeout=600 update -q >&2
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends redis-server >&2
+}
+if command -v flock >/dev/null 2>&1; then
+  exec 9>"${TMPDIR:-/tmp}/ensure-redis.lock"
+  flock 9
+fi
+install
 if [ -x /usr/bin/redis-server ]; then
   echo /usr/bin/redis-server
   exit 0
