@@ -36,6 +36,8 @@ export type RunConfig = {
   skipTags?: string[];
   /** Checks and properties run at once, sharing the budget and the rate-limit pacing. */
   workers: number;
+  /** Passive mode: a forwarding proxy to `upstream` on `port`, judging live traffic. */
+  proxy?: { upstream: string; port?: number };
   /** Opt-in bound of every response's time (`--max-response-time`). */
   maxResponseTimeMs?: number;
   /** This run's part of a split run: shard `index` (1-based) of `count`. */
@@ -79,6 +81,9 @@ Options (environment variable in brackets):
                           the request budget and the rate-limit pacing
   --shard <i>/<n>         run the i-th of n deterministic parts (CI jobs)
   --max-response-time <ms>  fail responses slower than this (opt-in; the contract states no latency)
+  --proxy --upstream <url> [--port <p>]
+                          passive mode: forward traffic to <url> (ending in /v1) unchanged and judge
+                          every exchange with the per-response checks; Ctrl-C writes the reports
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report
@@ -104,7 +109,7 @@ function positiveInteger(name: string, text: string | undefined, fallback: numbe
 /** Parses argv (after the script name) and the environment; throws ConfigError on bad configuration. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): RunConfig {
   const flags = new Map<string, string>();
-  const booleans = new Set(['allow-writes', 'help']);
+  const booleans = new Set(['allow-writes', 'help', 'proxy']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
@@ -119,13 +124,15 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html', 'max-response-time']);
+  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html', 'max-response-time', 'upstream', 'port']);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
-  const target = (flags.get('target') ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
+  const proxy = flags.has('proxy');
+  if (!proxy && (flags.has('upstream') || flags.has('port'))) throw new ConfigError('--upstream and --port belong to passive mode (--proxy)');
+  const target = (flags.get(proxy ? 'upstream' : 'target') ?? (proxy ? flags.get('target') : undefined) ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
   const tokenA = flags.get('token') ?? env.CONFORMANCE_TOKEN ?? '';
   const tokenB = flags.get('token-b') ?? env.CONFORMANCE_TOKEN_B ?? undefined;
-  if (!target) throw new ConfigError(`missing --target (or CONFORMANCE_TARGET)\n\n${USAGE}`);
+  if (!target) throw new ConfigError(`missing ${proxy ? '--upstream' : '--target'} (or CONFORMANCE_TARGET)\n\n${USAGE}`);
   let url: URL;
   try {
     url = new URL(target);
@@ -133,7 +140,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     throw new ConfigError(`--target is not a URL: "${target}"`);
   }
   if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`--target must be http(s): "${target}"`);
-  if (!tokenA) throw new ConfigError(`missing --token (or CONFORMANCE_TOKEN)\n\n${USAGE}`);
+  // Passive mode sends nothing of its own: the traffic brings its credentials.
+  if (!tokenA && !proxy) throw new ConfigError(`missing --token (or CONFORMANCE_TOKEN)\n\n${USAGE}`);
   if (tokenB !== undefined && tokenB === tokenA) throw new ConfigError('--token-b must be the token of another workspace than --token');
   // Runs have no name: the record title makes the suite's runs recognisable on a shared server.
   let createRunBody: unknown = { recordTitle: `conformance-run-${Date.now().toString(36)}` };
@@ -181,6 +189,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     skipTags: list(flags.get('skip-tags')),
     workers: positiveInteger('--workers', flags.get('workers'), DEFAULTS.workers),
     shard,
+    proxy: proxy ? { upstream: target, port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined } : undefined,
     maxResponseTimeMs: flags.has('max-response-time') ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0) : undefined,
   };
 }

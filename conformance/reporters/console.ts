@@ -52,15 +52,25 @@ export function formatSummaryTable(results: CheckResult[]): string {
 }
 
 export class ConsoleReporter implements Reporter {
-  constructor(private readonly write: (text: string) => void = (text) => process.stdout.write(text)) {}
+  constructor(
+    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+    /** Passive mode: each new finding is printed as it happens. */
+    private readonly live = false,
+  ) {}
 
   onEvent(event: RunEvent): void {
     switch (event.type) {
+      case 'finding': {
+        if (!this.live) break;
+        const f = event.failure;
+        this.write(`${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${f.title}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${f.expected}\n  Received: ${f.received}\n`);
+        break;
+      }
       case 'run-start':
         this.write(`Conformance of ${event.target} against ${event.specPath}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`);
         break;
       case 'check-start':
-        this.write(`  ... ${event.check.id} [${event.check.ruleId}]\n`);
+        if (!this.live) this.write(`  ... ${event.check.id} [${event.check.ruleId}]\n`);
         break;
       case 'check-end': {
         const r = event.result;
