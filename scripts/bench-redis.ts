@@ -2,7 +2,7 @@
  * `npm run bench:redis`: the mock on its in-memory store against the same mock on Redis (one replica, then two
  * replicas sharing one Redis), same workloads, same run, side by side. Starts its own redis-server (Debian's
  * package, installed by scripts/ensure-redis.sh where missing) on a free loopback port. Prints markdown.
- * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10).
+ * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import { autocannon, freePort, launch, stop, waitFor200, type AutocannonOptions,
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TOKEN = 'mock-token-a';
 const READ_PATH = '/v1/mailboxManagement/suppressions';
 
@@ -60,35 +61,64 @@ async function measure(origins: string[], workload: Workload, duration: number):
   };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 async function main(): Promise<void> {
   const os = await import('node:os');
   const redis = await startRedisServer();
   const rows: Row[] = [];
+  const children: ChildProcess[] = [];
   try {
     const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
-    process.stdout.write(`Benchmark: the mock in memory vs on Redis (${redis.url}), autocannon ${CONNECTIONS} connections × ${SECONDS} s per row, ${os.cpus().length} CPUs, load average ${load}\n\n`);
-    for (const setup of SETUPS) {
-      const prefix = `bench:${randomUUID()}:`;
-      const ports = await Promise.all(Array.from({ length: setup.replicas }, () => freePort()));
-      const children: ChildProcess[] = ports.map((port) =>
-        launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
-          PORT: String(port),
-          MOCK_RATE_LIMIT: '1000000000',
-          ...(setup.redis ? { MOCK_REDIS_URL: redis.url, MOCK_REDIS_PREFIX: prefix } : {}),
-        }),
-      );
-      try {
+    process.stdout.write(
+      `Benchmark: the mock in memory vs on Redis (${redis.url}), autocannon ${CONNECTIONS} connections × ${SECONDS} s per measure, ${ROUNDS} rounds alternating the setups (median shown), ${os.cpus().length} CPUs, load average ${load}\n\n`,
+    );
+    // Every setup runs all along and the rounds alternate between them, so a change of the machine's load
+    // meanwhile touches each setup alike.
+    const started = await Promise.all(
+      SETUPS.map(async (setup) => {
+        const prefix = `bench:${randomUUID()}:`;
+        const ports = await Promise.all(Array.from({ length: setup.replicas }, () => freePort()));
+        for (const port of ports) {
+          children.push(
+            launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+              PORT: String(port),
+              MOCK_RATE_LIMIT: '1000000000',
+              ...(setup.redis ? { MOCK_REDIS_URL: redis.url, MOCK_REDIS_PREFIX: prefix } : {}),
+            }),
+          );
+        }
         const origins = ports.map((port) => `http://127.0.0.1:${port}`);
         await Promise.all(origins.map((origin) => waitFor200(`${origin}${READ_PATH}`, TOKEN)));
-        for (const workload of WORKLOADS) {
-          await measure(origins, workload, 1); // warm-up: JIT, script cache, connection pools
-          rows.push({ setup: setup.name, workload: workload.name, ...(await measure(origins, workload, SECONDS)) });
+        return { setup, origins };
+      }),
+    );
+    const samples = new Map<string, Omit<Row, 'setup' | 'workload'>[]>();
+    for (const { origins } of started) for (const workload of WORKLOADS) await measure(origins, workload, 1); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const workload of WORKLOADS) {
+        for (const { setup, origins } of started) {
+          const id = `${workload.name}|${setup.name}`;
+          samples.set(id, [...(samples.get(id) ?? []), await measure(origins, workload, SECONDS)]);
         }
-      } finally {
-        await Promise.all(children.map(stop));
+      }
+    }
+    for (const workload of WORKLOADS) {
+      for (const setup of SETUPS) {
+        const runs = samples.get(`${workload.name}|${setup.name}`)!;
+        rows.push({
+          setup: setup.name,
+          workload: workload.name,
+          rps: median(runs.map((r) => r.rps)),
+          p50: median(runs.map((r) => r.p50)),
+          p99: median(runs.map((r) => r.p99)),
+          errors: runs.reduce((sum, r) => sum + r.errors, 0),
+          non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+        });
       }
     }
   } finally {
+    await Promise.all(children.map(stop));
     await redis.stop();
   }
 

@@ -44,7 +44,10 @@ export type HitResult = { count: number; allowed: boolean };
 
 export interface StoragePort {
   readonly kind: 'memory' | 'redis';
-  /** Reads many values in one round trip, as one consistent snapshot. Missing keys read as null, {} or []. */
+  /**
+   * Reads many values in one round trip (more than two: as one consistent snapshot). Missing keys read as null,
+   * {} or [].
+   */
   read<const R extends readonly Read[]>(reads: R): Promise<ReadResults<R>>;
   /** Applies every write, or none when a guard does not hold (then resolves false). One round trip. */
   commit(writes: Write[], guards?: Guard[]): Promise<boolean>;

@@ -141,7 +141,9 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     kind: 'redis',
     async read<const R extends readonly Read[]>(reads: R) {
       try {
-        if (reads.length === 1) return [await readOne(client, reads[0], at)] as ReadResults<R>;
+        // A key or two (the hot paths: a seed marker and a value) are sent as plain pipelined commands; a
+        // transaction, for a consistent snapshot, costs two more commands and is kept for larger reads.
+        if (reads.length <= 2) return (await Promise.all(reads.map((read) => readOne(client, read, at)))) as ReadResults<R>;
         const multi = client.multi();
         for (const read of reads) {
           if (read.op === 'get') multi.get(at(read.key));
