@@ -51,3 +51,20 @@ describe('Prefer answers over HTTP', () => {
     expect(res.headers['access-control-expose-headers']).toMatch(/\bAllow\b/);
   });
 });
+
+describe('CORS preflight from a page elsewhere', () => {
+  it('should allow a private-network request to the mock on loopback', async () => {
+    const m = await startCheckedMock();
+    try {
+      const res = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, {
+        method: 'OPTIONS',
+        headers: { origin: 'null', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,prefer', 'access-control-request-private-network': 'true' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-private-network')).toBe('true');
+      expect(res.headers.get('access-control-allow-headers')).toBe('authorization,prefer');
+    } finally {
+      await m.close();
+    }
+  });
+});

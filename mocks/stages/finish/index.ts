@@ -82,6 +82,8 @@ export function answerPreflight(): Stage {
         'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
         'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, Idempotency-Key, Prefer',
         'access-control-max-age': '600',
+        // Private Network Access: a page served from elsewhere (or a file) may call the mock on loopback.
+        ...(req.headers['access-control-request-private-network'] === 'true' ? { 'access-control-allow-private-network': 'true' } : {}),
       },
       body: undefined,
     };

@@ -24,14 +24,15 @@ export type DumpResult = { dom: string; requestedUrls: string[]; consoleErrors: 
 /** Chromium's own background traffic (updates, sign-in, clock): not the page's doing, and blocked all the same. */
 const BROWSER_HOSTS = /^https?:\/\/([a-z0-9-]+\.)*(google\.com|googleapis\.com|gvt1\.com|gstatic\.com)(:\d+)?\//i;
 
-export function dumpDom(bin: string, url: string, timeoutMs = 90_000): Promise<DumpResult> {
+/** `allowLoopback`: requests to 127.0.0.1/localhost reach the machine (a page calling a local server); the rest still fail. */
+export function dumpDom(bin: string, url: string, timeoutMs = 90_000, options: { allowLoopback?: boolean } = {}): Promise<DumpResult> {
   const dir = mkdtempSync(join(tmpdir(), 'chromium-'));
   const netLog = join(dir, 'net-log.json');
   const args = [
     '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--disable-extensions',
     `--user-data-dir=${join(dir, 'profile')}`,
-    '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>',
+    '--proxy-server=127.0.0.1:9', options.allowLoopback ? '--proxy-bypass-list=127.0.0.1;localhost;[::1]' : '--proxy-bypass-list=<-loopback>',
     `--log-net-log=${netLog}`, '--enable-logging=stderr', '--v=0',
     '--virtual-time-budget=10000', '--dump-dom', url,
   ];

@@ -6,6 +6,7 @@ import { buildDocs, type BuiltDocs, findExternalResources } from './build-docs';
 import { dumpDom, findChromium, remoteRequests } from './chromium';
 import { escapeHtml, renderMarkdown } from './render-reference';
 import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
+import { startMock, type RunningMock } from '../../../mocks/app';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const SPEC = join(ROOT, 'spec', 'openapi.yaml');
@@ -55,4 +56,62 @@ describe('reference page markdown', () => {
   ])('%s', (_name, given, want) => {
     expect(renderMarkdown(given)).toBe(want);
   });
+});
+
+describe('reference page in use (search, examples, shared responses, try-it against a running mock)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'docs-tryit-'));
+  let page: string;
+  let html: string;
+  let mock: RunningMock;
+
+  beforeAll(async () => {
+    page = join(dir, 'index.html');
+    await buildDocs({ spec: SPEC, output: page, root: ROOT });
+    html = readFileSync(page, 'utf8');
+    mock = await startMock({ port: 0 });
+  }, 120_000);
+  afterAll(async () => {
+    await mock?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('should render every named example of the spec, once per place it is declared', () => {
+    const api = dereferenceFile(SPEC);
+    const names: string[] = [];
+    for (const { operation } of listOperationObjects(api)) {
+      for (const response of Object.values((operation.responses ?? {}) as Record<string, { content?: Record<string, { examples?: object }> }>)) {
+        for (const media of Object.values(response.content ?? {})) names.push(...Object.keys(media.examples ?? {}));
+      }
+    }
+    expect(names.length).toBeGreaterThan(0);
+    for (const name of names) expect(html).toContain(`example: ${escapeHtml(name)}`);
+  });
+
+  it('should show each shared error response once and link to it from the operations', () => {
+    expect(html.match(/id="response\/BadRequest"/g)).toHaveLength(1);
+    expect(html).toContain('<a class="ref" href="#response/TooManyRequests">TooManyRequests</a>');
+    expect(html).not.toContain('>^(?:[0-9a-fA-F]{8}');
+    expect(html).toContain('matches the <a class="ref" href="#schema/Uuid">Uuid</a> rule');
+  });
+
+  it('should give every operation a try-it form with curl and openapi-fetch snippets', () => {
+    const operations = listOperationObjects(dereferenceFile(SPEC));
+    for (const { operation } of operations) expect(html).toContain(`data-operation="${escapeHtml(String(operation.operationId))}"`);
+    expect(html.match(/<h5>curl<\/h5>/g)).toHaveLength(operations.length);
+    expect(html.match(/<h5>openapi-fetch<\/h5>/g)).toHaveLength(operations.length);
+  });
+
+  (chromium.bin ? it : it.skip)('should filter by search and call the running mock from the page, offline otherwise', async () => {
+    const url = `${pathToFileURL(page).href}?base=${encodeURIComponent(mock.url)}&token=mock-token-a&run=listSuppressions&q=suppressions`;
+    const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, url, 90_000, { allowLoopback: true });
+    const result = /<pre class="try-result"[^>]*data-status="(\d+)"[^>]*>([\s\S]*?)<\/pre>/.exec(dom);
+    expect(result?.[1]).toBe('200');
+    expect(result?.[2]).toContain('ratelimit-limit');
+    expect(result?.[2]).toContain('"suppressions"');
+    expect(dom).toMatch(/id="search-count"[^>]*>\d+ operation\(s\) match/);
+    expect(dom).toMatch(/<article class="operation" id="operation\/getRun" hidden/);
+    expect(requestedUrls.some((u) => u.startsWith(`${mock.url}/mailboxManagement/suppressions`))).toBe(true);
+    expect(remoteRequests(requestedUrls)).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  }, 120_000);
 });

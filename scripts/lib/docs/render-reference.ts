@@ -1,6 +1,8 @@
-// A static, single-file API reference: plain HTML and inline CSS, no scripts, no fonts, no remote anything, so it
+// A single-file API reference: plain HTML, inline CSS and one inline script (search, try-it), no fonts, no remote
+// anything, so it opens from disk (file://); without the script every operation, example and snippet is still shown.
 import { asArray, asObject, effectiveSecurity, isObject, type JsonObject, listOperationObjects, type OperationRef } from '../../../spec/lib';
-// opens from disk (file://) and lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
+import { renderMediaExamples, renderToolbar, renderTryIt, TRY_IT_SCRIPT, TRY_IT_STYLE } from './try-it';
+// It lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
 // @redocly/cli 2.x) is a routed app whose tag links lead to missing files when opened from disk.
 // @see https://spec.openapis.org/oas/v3.1.0#openapi-object
 
@@ -38,16 +40,22 @@ function typeLabel(schema: JsonObject): string {
   return types.join(' | ');
 }
 
-function renderConstraints(schema: JsonObject): string {
+/** Patterns of named schemas (the uuid rule): a property using one names the rule instead of printing its regex. */
+let namedPatterns = new Map<string, string>();
+
+function renderConstraints(schema: JsonObject, self?: string): string {
   const chips: string[] = [];
+  const named = typeof schema.pattern === 'string' ? namedPatterns.get(schema.pattern) : undefined;
+  const rule = named === self ? undefined : named;
+  if (rule) chips.push(`<span class="chip" title="${escapeHtml(schema.pattern)}">matches the <a class="ref" href="#${escapeHtml(anchor('schema', rule))}">${escapeHtml(rule)}</a> rule</span>`);
   for (const key of CONSTRAINTS) {
+    if (key === 'pattern' && rule) continue;
     if (schema[key] !== undefined) chips.push(`<span class="chip">${key}: <code>${escapeHtml(JSON.stringify(schema[key]))}</code></span>`);
   }
   if (Array.isArray(schema.enum)) chips.push(`<span class="chip">one of: ${schema.enum.map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(' ')}</span>`);
   if (schema.const !== undefined) chips.push(`<span class="chip">const: <code>${escapeHtml(JSON.stringify(schema.const))}</code></span>`);
-  if (Array.isArray(schema.examples) && schema.examples.length > 0) {
-    chips.push(`<span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(schema.examples[0]))}</code></span>`);
-  }
+  const examples = [...(schema.example !== undefined ? [schema.example] : []), ...(Array.isArray(schema.examples) ? schema.examples : [])];
+  for (const example of examples) chips.push(`<span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(example))}</code></span>`);
   if (schema.additionalProperties === false) chips.push('<span class="chip">no additional properties</span>');
   if (schema.readOnly === true) chips.push('<span class="chip">read-only</span>');
   if (schema.writeOnly === true) chips.push('<span class="chip">write-only</span>');
@@ -63,7 +71,7 @@ function renderSchema(raw: unknown, names: Names, depth: number): string {
   const parts: string[] = [];
   const type = typeLabel(raw);
   if (type) parts.push(`<span class="type">${escapeHtml(type)}</span>`);
-  const constraints = renderConstraints(raw);
+  const constraints = renderConstraints(raw, name);
   if (constraints) parts.push(constraints);
   if (depth > 0 && raw.description) parts.push(`<div class="desc">${renderMarkdown(raw.description)}</div>`);
   for (const combinator of ['allOf', 'oneOf', 'anyOf'] as const) {
@@ -84,16 +92,20 @@ function renderSchema(raw: unknown, names: Names, depth: number): string {
   return parts.join(' ');
 }
 
-function renderContent(content: unknown, names: Names): string {
+function renderContent(content: unknown, names: Names, label = 'Response'): string {
   return Object.entries(asObject(content)).map(([type, media]) =>
-    `<div class="media"><span class="mediatype">${escapeHtml(type)}</span> ${renderSchema(asObject(media).schema, names, 0)}</div>`).join('');
+    `<div class="media"><span class="mediatype">${escapeHtml(type)}</span> ${renderSchema(asObject(media).schema, names, 0)}</div>`).join('') + renderMediaExamples(content, label);
 }
+
+/** Responses declared once under components and shared by operations, by identity in the dereferenced document. */
+let sharedResponses = new Map<object, string>();
 
 function renderParameters(op: OperationRef, names: Names): string {
   const params = [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(isObject) as JsonObject[];
   if (params.length === 0) return '';
   const rows = params.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code>${p.required === true ? ' <span class="req">required</span>' : ''}</td>`
-    + `<td>${escapeHtml(p.in)}</td><td>${renderSchema(p.schema, names, 1)}${renderMarkdown(p.description)}</td></tr>`);
+    + `<td>${escapeHtml(p.in)}</td><td>${renderSchema(p.schema, names, 1)}${renderMarkdown(p.description)}${p.example === undefined ? '' : ` <span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(p.example))}</code></span>`}${
+      Object.entries(asObject(p.examples)).map(([name, e]) => ` <span class="chip example">${escapeHtml(name)}: <code>${escapeHtml(JSON.stringify(asObject(e).value))}</code></span>`).join('')}</td></tr>`);
   return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Schema</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -112,10 +124,15 @@ function renderOperation(api: JsonObject, op: OperationRef, names: Names): strin
   const meta = [`operationId <code>${escapeHtml(id)}</code>`, `security: ${escapeHtml(security)}`];
   if (o.deprecated === true) meta.push(`<span class="chip warn">deprecated${o['x-sunset'] ? `, sunset ${escapeHtml(o['x-sunset'])}` : ''}</span>`);
   const body = isObject(o.requestBody)
-    ? `<h4>Request body${o.requestBody.required === true ? ' <span class="req">required</span>' : ''}</h4>${renderMarkdown(o.requestBody.description)}${renderContent(o.requestBody.content, names)}`
+    ? `<h4>Request body${o.requestBody.required === true ? ' <span class="req">required</span>' : ''}</h4>${renderMarkdown(o.requestBody.description)}${renderContent(o.requestBody.content, names, 'Request')}`
     : '';
   const responses = Object.entries(asObject(o.responses)).map(([status, r]) => {
     const response = asObject(r);
+    const shared = sharedResponses.get(response);
+    if (shared) {
+      return `<div class="response shared-response s${escapeHtml(status[0])}"><b>${escapeHtml(status)}</b> <a class="ref" href="#${escapeHtml(anchor('response', shared))}">${escapeHtml(shared)}</a> ${
+        renderMarkdown(response.description).replace(/^<p>|<\/p>$/g, '')}</div>`;
+    }
     return `<div class="response s${escapeHtml(status[0])}"><div class="status"><b>${escapeHtml(status)}</b> ${renderMarkdown(response.description).replace(/^<p>|<\/p>$/g, '')}</div>`
       + `${renderHeaders(response.headers)}${renderContent(response.content, names)}</div>`;
   }).join('');
@@ -126,6 +143,7 @@ ${renderMarkdown(o.description)}
 ${renderParameters(op, names)}
 ${body}
 <h4>Responses</h4>${responses}
+${renderTryIt(op, id)}
 </article>`;
 }
 
@@ -157,6 +175,13 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
   const schemas = asObject(components.schemas);
   const names: Names = new Map();
   for (const [name, schema] of Object.entries(schemas)) if (isObject(schema)) names.set(schema, name);
+  namedPatterns = new Map(Object.entries(schemas).flatMap(([name, s]) => (isObject(s) && typeof s.pattern === 'string' ? [[s.pattern, name] as [string, string]] : [])));
+  const responsesByName = Object.entries(asObject(components.responses)).filter(([, r]) => isObject(r));
+  sharedResponses = new Map(responsesByName.map(([name, r]) => [r as object, name]));
+  const sharedSection = responsesByName.length === 0 ? '' : `<section id="responses"><h2>Shared responses</h2>${responsesByName.map(([name, r]) => {
+    const response = asObject(r);
+    return `<article class="schema" id="${escapeHtml(anchor('response', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(response.description)}${renderHeaders(response.headers)}${renderContent(response.content, names)}</article>`;
+  }).join('')}</section>`;
 
   const operations = listOperationObjects(api);
   const tagOrder = asArray(api.tags).filter(isObject).map((t) => String(t.name));
@@ -170,7 +195,7 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
   const opId = (op: OperationRef) => String(op.operation.operationId ?? `${op.method}-${op.path}`);
 
   const toc = tagOrder.filter((t) => byTag.has(t)).map((tag) => `<li><a href="#${escapeHtml(anchor('tag', tag))}">${escapeHtml(tag)}</a><ul>${
-    byTag.get(tag)!.map((op) => `<li><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method}">${op.method.toUpperCase()}</span> ${escapeHtml(op.operation.summary ?? opId(op))}</a></li>`).join('')
+    byTag.get(tag)!.map((op) => `<li data-op="${escapeHtml(anchor('operation', opId(op)))}"><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method}">${op.method.toUpperCase()}</span> ${escapeHtml(op.operation.summary ?? opId(op))}</a></li>`).join('')
   }</ul></li>`).join('');
 
   const servers = asArray(api.servers).filter(isObject).map((s) => {
@@ -192,11 +217,12 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
   return `<!doctype html>
 <!-- auto-generated by \`npm run docs\` from ${escapeHtml(source)}: do not make direct changes -->
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
+<title>${escapeHtml(title)}</title><style>${STYLE}${TRY_IT_STYLE}</style></head>
 <body>
 <nav><strong>${escapeHtml(title)}</strong><ul><li><a href="#servers">Servers</a></li><li><a href="#authentication">Authentication</a></li>${rules.length ? '<li><a href="#rules">Contract rules</a></li>' : ''}</ul>
-<ul>${toc}</ul><ul><li><a href="#headers">Headers</a></li><li><a href="#schemas">Schemas</a></li></ul></nav>
+<ul>${toc}</ul><ul>${sharedSection ? '<li><a href="#responses">Shared responses</a></li>' : ''}<li><a href="#headers">Headers</a></li><li><a href="#schemas">Schemas</a></li></ul></nav>
 <main>
+${renderToolbar()}
 <header><h1>${escapeHtml(title)} <small>${escapeHtml(info.version ?? '')} · OpenAPI ${escapeHtml(api.openapi ?? '')}</small></h1>
 ${info.summary ? `<p><strong>${escapeHtml(info.summary)}</strong></p>` : ''}${renderMarkdown(info.description)}
 <p class="generated">${operations.length} operations.</p></header>
@@ -204,8 +230,9 @@ ${info.summary ? `<p><strong>${escapeHtml(info.summary)}</strong></p>` : ''}${re
 <section id="authentication"><h2>Authentication</h2>${schemes}</section>
 ${rulesTable}
 ${tags}
+${sharedSection}
 <section id="headers"><h2>Headers</h2><table><tbody>${headers}</tbody></table></section>
 <section id="schemas"><h2>Schemas</h2>${schemaSections}</section>
-</main></body></html>
+</main><script>${TRY_IT_SCRIPT}</script></body></html>
 `;
 }

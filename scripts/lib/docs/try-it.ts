@@ -1,0 +1,199 @@
+// The reference page's interactive part: search, and a try-it panel per operation that calls a running server
+// (the mock by default) with a token and a `Prefer` preset, plus curl and openapi-fetch snippets. One inline
+// script, no dependencies, so the page stays one file that opens offline (the calls go where the user points).
+
+import { asArray, asObject, isObject, type JsonObject, type OperationRef } from '../../../spec/lib';
+import { escapeHtml } from './render-reference';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
+export const DEFAULT_TOKEN = 'mock-token-a';
+
+/** What the mock answers to `Prefer` (README "Scenario control"); Prism's vocabulary plus the mock's own. */
+export const PREFER_PRESETS = [
+  '', 'code=400', 'code=401', 'code=404', 'code=429', 'code=500', 'example=empty', 'dynamic=true', 'latency=1500',
+  'outcome=error', 'outcome=skipped', 'outcome=cancelled', 'duration=10000', 'fault=reset', 'fault=empty', 'fault=truncated',
+  'fault=malformed-json', 'fault=hang',
+];
+
+type Param = { name: string; in: string; required: boolean; array: boolean; sample: unknown };
+
+function parametersOf(op: OperationRef): Param[] {
+  return [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(isObject).map((p) => {
+    const schema = asObject(p.schema);
+    return { name: String(p.name), in: String(p.in), required: p.required === true, array: schema.type === 'array', sample: sampleOf(schema, 0) };
+  });
+}
+
+/** A value to start from: the schema's first example, else a skeleton of its properties (two levels deep). */
+export function sampleOf(raw: unknown, depth: number): unknown {
+  const schema = asObject(raw);
+  if (schema.example !== undefined) return schema.example;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  if (schema.default !== undefined) return schema.default;
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const branch = asArray(schema.oneOf ?? schema.anyOf)[0];
+  if (!type && branch) return sampleOf(branch, depth);
+  if (type === 'object' || isObject(schema.properties)) {
+    if (depth >= 2) return {};
+    return Object.fromEntries(Object.entries(asObject(schema.properties)).slice(0, 8).map(([name, child]) => [name, sampleOf(child, depth + 1)]));
+  }
+  if (type === 'array') return depth >= 2 ? [] : [sampleOf(schema.items, depth + 1)];
+  if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1;
+  if (type === 'boolean') return false;
+  return 'string';
+}
+
+/** The request body to start from: the media type's example, else the schema's. */
+function bodySample(op: OperationRef): unknown {
+  const body = asObject(op.operation.requestBody);
+  const media = asObject(asObject(body.content)['application/json']);
+  if (!isObject(body.content)) return undefined;
+  if (media.example !== undefined) return media.example;
+  const first = Object.values(asObject(media.examples))[0];
+  if (isObject(first) && first.value !== undefined) return first.value;
+  return sampleOf(media.schema, 0);
+}
+
+function pathWith(op: OperationRef, params: Param[]): string {
+  return op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => String(params.find((p) => p.name === name && p.in === 'path')?.sample ?? whole));
+}
+
+const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function curlSnippet(op: OperationRef): string {
+  const params = parametersOf(op);
+  const body = bodySample(op);
+  const lines = [`curl -i -X ${op.method.toUpperCase()} ${q(`${DEFAULT_BASE_URL}${pathWith(op, params)}`)}`, `  -H ${q(`Authorization: Bearer ${DEFAULT_TOKEN}`)}`];
+  if (body !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d ${q(JSON.stringify(body))}`);
+  return lines.join(' \\\n');
+}
+
+export function openapiFetchSnippet(op: OperationRef): string {
+  const params = parametersOf(op);
+  const path = params.filter((p) => p.in === 'path');
+  const options: string[] = [];
+  if (path.length > 0) options.push(`params: { path: { ${path.map((p) => `${p.name}: ${JSON.stringify(p.sample)}`).join(', ')} } }`);
+  const body = bodySample(op);
+  if (body !== undefined) options.push(`body: ${JSON.stringify(body)}`);
+  return [
+    `import createClient from 'openapi-fetch';`,
+    `import type { paths } from './generators/generated/openapi';`,
+    ``,
+    `const client = createClient<paths>({ baseUrl: '${DEFAULT_BASE_URL}', headers: { Authorization: 'Bearer ${DEFAULT_TOKEN}' } });`,
+    `const { data, error, response } = await client.${op.method.toUpperCase()}('${op.path}'${options.length ? `, { ${options.join(', ')} }` : ''});`,
+  ].join('\n');
+}
+
+/** The panel under each operation: inputs for its parameters and body, a Prefer preset, Send, and the answer. */
+export function renderTryIt(op: OperationRef, operationId: string): string {
+  const params = parametersOf(op).filter((p) => p.in !== 'cookie');
+  const inputs = params.map((p) => {
+    const value = p.in === 'path' ? String(p.sample ?? '') : '';
+    const hint = p.array ? 'comma-separated' : p.in === 'path' ? '' : 'optional';
+    return `<label>${escapeHtml(p.name)} <small>${escapeHtml(p.in)}${p.required ? ', required' : ''}</small> <input data-in="${escapeHtml(p.in)}" data-name="${escapeHtml(p.name)}"${p.array ? ' data-array="1"' : ''} value="${escapeHtml(value)}" placeholder="${escapeHtml(hint)}"></label>`;
+  }).join('');
+  const body = bodySample(op);
+  const presets = PREFER_PRESETS.map((p) => `<option value="${escapeHtml(p)}">${p ? escapeHtml(p) : '(no Prefer)'}</option>`).join('');
+  return `<details class="tryit"><summary>Try it · curl · openapi-fetch</summary>
+<form class="try" data-operation="${escapeHtml(operationId)}" data-method="${op.method.toUpperCase()}" data-path="${escapeHtml(op.path)}">
+<div class="try-fields">${inputs}<label>Prefer <select data-prefer>${presets}</select></label></div>
+${body === undefined ? '' : `<label class="try-body">Body (JSON)<textarea data-body rows="6">${escapeHtml(JSON.stringify(body, null, 2))}</textarea></label>`}
+<button type="submit">Send</button> <span class="try-note">to the base URL and token at the top of the page</span>
+<pre class="try-result" aria-live="polite"></pre>
+</form>
+<h5>curl</h5><pre class="snippet">${escapeHtml(curlSnippet(op))}</pre>
+<h5>openapi-fetch</h5><pre class="snippet">${escapeHtml(openapiFetchSnippet(op))}</pre>
+</details>`;
+}
+
+/** The bar at the top: search, and where try-it sends (query `?base=…&token=…&q=…&run=<operationId>` presets them). */
+export function renderToolbar(): string {
+  return `<div class="toolbar"><input id="search" type="search" placeholder="Search operations, fields, schemas…" aria-label="Search">
+<span id="search-count" class="generated"></span>
+<label>Base URL <input id="try-base" value="${DEFAULT_BASE_URL}" size="28"></label>
+<label>Token <input id="try-token" value="${DEFAULT_TOKEN}" size="14"></label></div>`;
+}
+
+export const TRY_IT_STYLE = `
+.toolbar{position:sticky;top:0;background:#fff;border-bottom:1px solid var(--line);padding:8px 0;margin-bottom:8px;z-index:1;display:flex;gap:12px;flex-wrap:wrap;align-items:center;font-size:13px}
+#search{flex:1;min-width:220px;padding:6px 8px;font-size:14px}.tryit{margin-top:10px;border-top:1px dashed var(--line);padding-top:6px}
+.tryit summary{cursor:pointer;color:var(--accent)}.try-fields{display:flex;flex-wrap:wrap;gap:8px;margin:8px 0}.try-fields label{font-size:13px}
+.try-body textarea{width:100%;font:13px ui-monospace,monospace}pre{background:#f6f8fa;padding:8px;overflow:auto;font-size:12px;max-height:360px}
+.try-result:empty{display:none}.try-note{color:var(--muted);font-size:12px}details.example summary{cursor:pointer;font-size:13px;color:var(--muted)}
+.shared-response{font-size:13px}[hidden]{display:none!important}
+`;
+
+/** Runs in the page: search filtering, and try-it calls with fetch (CORS; the mock allows any origin). */
+export const TRY_IT_SCRIPT = `(function () {
+  var params = new URLSearchParams(location.search);
+  var base = document.getElementById('try-base'), token = document.getElementById('try-token');
+  if (params.get('base')) base.value = params.get('base');
+  if (params.get('token')) token.value = params.get('token');
+  var search = document.getElementById('search'), count = document.getElementById('search-count');
+  function filter() {
+    var text = search.value.trim().toLowerCase(), shown = 0;
+    document.querySelectorAll('article.operation, article.schema').forEach(function (a) {
+      var hit = !text || a.textContent.toLowerCase().indexOf(text) >= 0;
+      a.hidden = !hit; if (hit && a.classList.contains('operation')) shown++;
+    });
+    document.querySelectorAll('nav li[data-op]').forEach(function (li) {
+      var a = document.getElementById(li.getAttribute('data-op')); li.hidden = !!a && a.hidden;
+    });
+    count.textContent = text ? shown + ' operation(s) match' : '';
+  }
+  search.addEventListener('input', filter);
+  if (params.get('q')) { search.value = params.get('q'); filter(); }
+  function send(form) {
+    var out = form.querySelector('.try-result'), path = form.getAttribute('data-path'), query = new URLSearchParams();
+    var headers = { Authorization: 'Bearer ' + token.value };
+    form.querySelectorAll('input[data-in]').forEach(function (input) {
+      var name = input.getAttribute('data-name'), where = input.getAttribute('data-in'), value = input.value.trim();
+      if (!value) return;
+      if (where === 'path') path = path.replace('{' + name + '}', encodeURIComponent(value));
+      else if (where === 'query') (input.hasAttribute('data-array') ? value.split(',') : [value]).forEach(function (v) { query.append(name, v.trim()); });
+      else if (where === 'header') headers[name] = value;
+    });
+    var prefer = form.querySelector('[data-prefer]').value;
+    if (prefer) headers.Prefer = prefer;
+    var bodyField = form.querySelector('[data-body]'), init = { method: form.getAttribute('data-method'), headers: headers };
+    if (bodyField) { init.body = bodyField.value; headers['Content-Type'] = 'application/json'; }
+    var url = base.value.replace(/\\/+$/, '') + path + (query.toString() ? '?' + query : '');
+    out.textContent = init.method + ' ' + url + ' …';
+    out.removeAttribute('data-status');
+    fetch(url, init).then(function (res) {
+      return res.text().then(function (text) {
+        var lines = [res.status + ' ' + res.statusText];
+        res.headers.forEach(function (v, k) { lines.push(k + ': ' + v); });
+        var shown = text;
+        try { shown = JSON.stringify(JSON.parse(text), null, 2); } catch (e) { /* not JSON: shown as sent */ }
+        out.setAttribute('data-status', String(res.status));
+        out.textContent = lines.join('\\n') + '\\n\\n' + shown;
+      });
+    }).catch(function (error) {
+      out.setAttribute('data-status', 'network-error');
+      out.textContent = 'No answer: ' + error.message + ' (is the server running at ' + base.value + '?)';
+    });
+  }
+  document.querySelectorAll('form.try').forEach(function (form) {
+    form.addEventListener('submit', function (event) { event.preventDefault(); send(form); });
+  });
+  if (params.get('run')) {
+    var form = document.querySelector('form.try[data-operation="' + params.get('run').replace(/"/g, '') + '"]');
+    if (form) { form.closest('details').open = true; send(form); }
+  }
+})();`;
+
+/** The operation's examples: every named example of its request body and responses, each in a fold. */
+export function renderMediaExamples(content: unknown, label: string): string {
+  return Object.entries(asObject(content)).map(([type, media]) => {
+    const m = asObject(media) as JsonObject;
+    const all: [string, unknown][] = [];
+    if (m.example !== undefined) all.push(['example', m.example]);
+    for (const [name, ex] of Object.entries(asObject(m.examples))) {
+      const e = asObject(ex);
+      all.push([`${name}${e.summary ? ` — ${String(e.summary)}` : ''}`, e.value ?? e.externalValue]);
+    }
+    return all.map(([name, value]) => `<details class="example"><summary>${escapeHtml(label)} example: ${escapeHtml(name)} <span class="mediatype">${escapeHtml(type)}</span></summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>`).join('');
+  }).join('');
+}
