@@ -12,20 +12,14 @@
  */
 import type { components } from '../../generators/generated/openapi';
 
+import type { Fault, Outcome } from '../prefer';
+import type { RuntimeSettings, SettingsPatch } from './settings';
+
 type Schemas = components['schemas'];
-export type Outcome = 'success' | 'error' | 'skipped' | 'cancelled';
-export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
-export type FaultRule = { operation?: string; fault: Fault; share?: number; workspace?: string };
-export type WorkspaceSettings = { outcome?: Outcome | null; runDurationMs?: number | null };
-export type MockSettings = {
-  rateLimit: number;
-  latencyMs: number;
-  runDurationMs: number;
-  hangMs: number;
-  workspaces: Record<string, WorkspaceSettings>;
-  faults: (FaultRule & { share: number })[];
-};
-export type SettingsChange = Partial<Omit<MockSettings, 'workspaces' | 'faults'>> & { workspaces?: Record<string, WorkspaceSettings | null>; faults?: FaultRule[] };
+export type { Fault, Outcome };
+export type MockSettings = RuntimeSettings;
+export type SettingsChange = SettingsPatch;
+export type FaultRule = NonNullable<SettingsPatch['faults']>[number];
 
 /** Items are the contract's schemas; recipes may add the `uiType` and `category` the list filters read, allocations a `territoryUuid`. */
 export type WorkspaceFixtures = {

@@ -22,7 +22,11 @@ export type RuntimeSettings = {
   faults: FaultRule[];
 };
 
-export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces'>> & { workspaces?: Record<string, WorkspaceSettings | null> };
+/** A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by default. */
+export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces' | 'faults'>> & {
+  workspaces?: Record<string, { [K in keyof WorkspaceSettings]?: WorkspaceSettings[K] | null } | null>;
+  faults?: (Omit<FaultRule, 'share'> & { share?: number })[];
+};
 
 const duration = { type: 'integer', minimum: 0, maximum: MAX_DURATION_MS };
 const PATCH_SCHEMA = {
@@ -74,8 +78,8 @@ export function applySettingsPatch(settings: RuntimeSettings, patch: SettingsPat
   // dictionary-lookup: the keys were resolved to workspace uuids of the mock by the control plane
   for (const [uuid, change] of Object.entries(workspaces ?? {})) {
     // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    const next: WorkspaceSettings = { ...settings.workspaces[uuid], ...change };
-    for (const key of Object.keys(next) as (keyof WorkspaceSettings)[]) if (next[key] === null) delete next[key];
+    const merged: Record<string, unknown> = { ...settings.workspaces[uuid], ...change };
+    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null)) as WorkspaceSettings;
     // dictionary-lookup: uuid is a resolved workspace uuid (see above)
     if (change === null) delete settings.workspaces[uuid];
     // dictionary-lookup: uuid is a resolved workspace uuid (see above)
