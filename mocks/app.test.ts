@@ -105,7 +105,7 @@ describe('mock over HTTP', () => {
     it('should answer the runs download with a URL the mock serves, filters applied', async () => {
       const res = await m.call('POST', '/orchestration/runs/download', { body: { statuses: ['error'] } });
       expect(res.body.url).toMatch(new RegExp(`^${m.mock.origin}/downloads/`));
-      const download = await (await fetch(res.body.url)).json();
+      const download = await (await fetch(res.body.url, { headers: { authorization: 'Bearer mock-token-a' } })).json();
       expect(download.runs.length).toBeGreaterThan(0);
       expect(download.runs.every((r: { status: string; workspaceUuid: string }) => r.status === 'error' && r.workspaceUuid === WORKSPACE_A)).toBe(true);
     });
@@ -391,7 +391,7 @@ describe('mock configuration', () => {
   it('should answer 404 in the error shape for an unknown download', async () => {
     const m = await startCheckedMock();
     try {
-      const res = await fetch(`${m.mock.origin}/downloads/nope`);
+      const res = await fetch(`${m.mock.origin}/downloads/nope`, { headers: { authorization: 'Bearer mock-token-a' } });
       expect(res.status).toBe(404);
       expect(await res.json()).toMatchObject({ reason: 'not_found' });
     } finally {

@@ -1,8 +1,11 @@
 import { formatViolation, loadContract, type ObservedResponse } from '../spec/lib';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
-import { jsonResponse, type Ctx } from './context';
+import { compose, jsonResponse, type Ctx } from './context';
+import { authenticate } from './stages/authenticate';
+import { rateLimit } from './stages/rate-limit';
+import { requireCredential } from './stages/require-credential';
 import { ApiError } from './errors';
 import { safeDict } from './safety/dict';
 import { createHandlers } from './handlers';
@@ -17,7 +20,8 @@ import { createPrismResponder } from './prism';
 import { createStore, type Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
-import { CORS_HEADERS, renderError } from './stages/finish';
+import { CORS_HEADERS, finishResponse, renderError } from './stages/finish';
+import { writeRateLimitHeaders } from './stages/rate-limit/limiter';
 import { createIdempotencyStore } from './stages/idempotency/store';
 import { createRateLimiter } from './stages/rate-limit/limiter';
 import { serialise } from './stages/serialise';
@@ -54,7 +58,10 @@ const DEFAULT_HANG_MS = 30_000;
 
 const DOWNLOADS = '/downloads/';
 
-/** Builds the request listener; `originOf` is read per request because the port is known only after listen. */
+/**
+ * Builds the request listener; `originOf` (the configured public address, MOCK_PUBLIC_URL, else the listen
+ * address) is read per request because the port is known only after listen.
+ */
 export async function createMockApp(options: MockOptions, originOf: () => string) {
   const config: MockConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
   const now = options.now ?? Date.now;
@@ -126,25 +133,29 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   });
   if (config.fixturesPath) await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
 
-  const serveDownload = async (req: IncomingMessage, res: ServerResponse, id: string) => {
-    let response;
-    try {
+  /**
+   * Run downloads: the owning workspace's credential is required (401 without one, 404 for another workspace's
+   * export), counted in its bucket, answered with the rate-limit headers and the error shape like the API.
+   */
+  const downloadPipeline = compose([
+    finishResponse({ limiter }),
+    authenticate({ tokens: config.tokens, verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null }),
+    rateLimit({ limiter }),
+    requireCredential(),
+    async (ctx) => {
+      const id = ctx.req.path.slice(DOWNLOADS.length);
       const download = await store.getDownload(id);
-      response = download
-        ? jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` })
-        : renderError(new ApiError(404, 'not_found', 'No such download.'));
-    } catch (error) {
-      response = renderError(error);
-    }
-    serialise(res, { ...response, headers: { ...response.headers, ...CORS_HEADERS } }, req.method ?? 'GET');
-  };
+      if (!download || download.workspaceUuid !== ctx.caller!.workspaceUuid) throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
+      return jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` });
+    },
+  ]);
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://mock.invalid');
     const pathname = url.pathname;
     const inBase = pathname === basePath || pathname.startsWith(`${basePath}/`);
     if (!inBase && pathname.startsWith(DOWNLOADS) && (req.method === 'GET' || req.method === 'HEAD')) {
-      return void serveDownload(req, res, pathname.slice(DOWNLOADS.length));
+      return void runPipeline(req, res, url, pathname, true, downloadPipeline).catch(() => res.destroy());
     }
     const authServer = inBase ? undefined : auth();
     const served = inBase ? Promise.resolve(false) : control.handle(req, res, url).then((done) => done || (authServer ? authServer.handle(req, res, url) : false));
@@ -156,7 +167,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       });
   };
 
-  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, outsideBase: boolean) => {
+  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, outsideBase: boolean, through = pipeline) => {
     const headers = safeDict<string>();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -164,18 +175,33 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     const ctx: Ctx = {
       req: { method: req.method ?? 'GET', path, query: url.searchParams, headers, rawBody: Buffer.alloc(0) },
       source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
-      origin: requestOrigin(req.headers.host) ?? originOf(),
+      // Links (Location, downloads) come from the configured public address, never from the request's Host.
+      origin: originOf(),
       outsideBase,
+      signal: abortedWhenGone(req, res),
     };
-    const response = await pipeline(ctx);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
+    if (req.httpVersion === '1.1' && req.headers.host === undefined) ctx.routeError = new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.');
+    const response = await through(ctx);
     if (response.fault) writeFault(res, response, response.fault, { hangMs: settings.hangMs });
     else serialise(res, response, ctx.req.method);
+  };
+
+  /** A whole HTTP answer (closing the connection) for a request Node refused, counted in the address's bucket. */
+  const answerRefusal = async (remoteAddress: string, refusal: ApiError): Promise<string> => {
+    const response = renderError(refusal);
+    const headers = response.headers;
+    writeRateLimitHeaders(headers, await limiter.consume(`address:${remoteAddress}`));
+    const body = JSON.stringify(response.body);
+    const lines = Object.entries({ ...headers, ...CORS_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}`);
+    return `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
   };
 
   return {
     config,
     store,
     settings,
+    answerRefusal,
     listener,
     warm: () => prism.warm(),
     close: async () => {
@@ -190,15 +216,31 @@ export async function createMockApp(options: MockOptions, originOf: () => string
 export async function startMock(options: MockOptions & { port?: number; host?: string } = {}): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_CONFIG.host;
   let origin = '';
-  const app = await createMockApp(options, () => origin);
-  const server: Server = createServer(app.listener);
+  const app = await createMockApp(options, () => options.publicUrl?.replace(/\/+$/, '') || origin);
+  // Host is checked by the pipeline, so its absence is answered in the error shape (Node's own 400 has no body).
+  const server: Server = createServer({ requireHostHeader: false }, app.listener);
   server.keepAliveTimeout = 5_000;
-  // Requests Node refuses before any handler runs (headers too large, malformed HTTP) still get the error shape.
+  // Requests Node refuses before any handler runs (malformed HTTP, unknown methods, headers too large) and
+  // expectations it cannot meet still get the error shape and the rate-limit headers of the caller's address.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify({ errorMessage: status === 431 ? 'The request line or headers are too large.' : 'The request is not valid HTTP.', reason: status === 431 ? 'headers_too_large' : 'malformed_http' });
-    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const refusal =
+      status === 431
+        ? new ApiError(431, 'headers_too_large', 'The request line or headers are too large.')
+        : status === 408
+          ? new ApiError(408, 'request_timeout', 'The request did not arrive in time.')
+          : new ApiError(400, error.code === 'HPE_INVALID_METHOD' ? 'unknown_method' : 'malformed_http', error.code === 'HPE_INVALID_METHOD' ? 'The request method is not one HTTP knows.' : 'The request is not valid HTTP.');
+    void app.answerRefusal((socket as import('node:net').Socket).remoteAddress ?? 'unknown', refusal).then(
+      (text) => socket.end(text),
+      () => socket.destroy(),
+    );
+  });
+  server.on('checkExpectation', (req, res) => {
+    void app.answerRefusal(req.socket.remoteAddress ?? 'unknown', new ApiError(417, 'expectation_failed', `Expect: "${req.headers.expect}" is not supported; send the body without it.`)).then(
+      (text) => res.socket?.end(text),
+      () => res.destroy(),
+    );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -225,9 +267,13 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   };
 }
 
-/** Links (Location, downloads) follow the address the client used, so they work through localhost or a proxy port. */
-function requestOrigin(host: string | undefined): string | undefined {
-  return host && /^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host) ? `http://${host}` : undefined;
+/** Aborted when the client goes away before its answer is written (long work such as SQL queries stops then). */
+function abortedWhenGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -14,6 +14,8 @@ export type MockConfig = {
   bodyLimitBytes: number;
   /** A request body not fully arrived after this long is answered 400 body_timeout. */
   bodyTimeoutMs: number;
+  /** The address clients reach the mock at (Location and download URLs); defaults to the listen address. */
+  publicUrl?: string;
   /** OAuth issuer; defaults to <origin>/auth. */
   authUrl?: string;
   idempotencyTtlMs: number;
@@ -44,6 +46,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   bodyLimitBytes: INPUT_LIMITS.bodyBytes,
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
+  publicUrl: undefined,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
   idempotencyCapPerWorkspace: 10_000,
   redisUrl: undefined,
@@ -86,6 +89,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
+    publicUrl: readPublicUrl(env.MOCK_PUBLIC_URL),
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
     adminToken: env.MOCK_ADMIN_TOKEN || undefined,
@@ -105,4 +109,19 @@ function readRedisUrl(env: NodeJS.ProcessEnv): string | undefined {
   }
   if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) throw new Error(`MOCK_REDIS_URL: expected redis://host:port/db, got "${text}"`);
   return text;
+}
+
+/** MOCK_PUBLIC_URL: an http(s) origin such as https://mock.example.test:8443 (a path or query is a start-up error). */
+export function readPublicUrl(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`MOCK_PUBLIC_URL: expected an http(s) origin, got "${text}"`);
+  }
+  if (!/^https?:$/.test(url.protocol) || url.pathname.replace(/\/+$/, '') !== '' || url.search || url.hash) {
+    throw new Error(`MOCK_PUBLIC_URL: expected an http(s) origin without path or query, got "${text}"`);
+  }
+  return url.origin;
 }

@@ -110,3 +110,70 @@ describe('input bounds that protect the process (answered 4xx in the error shape
     expect(rows.body.rows).toEqual([{ n: 1000 }]);
   });
 });
+
+describe('every answer carries the error shape and the rate-limit headers, Node-level refusals included', () => {
+  let m: Awaited<ReturnType<typeof startCheckedMock>>;
+  beforeAll(async () => {
+    m = await startCheckedMock({ publicUrl: 'https://mock.example.test:8443' });
+  });
+  afterAll(() => m.close());
+  const host = () => new URL(m.mock.url).host;
+  const expectShaped = (answer: { status: number; headers: Record<string, string>; body: any }, status: number, reason: string) => {
+    expect([answer.status, answer.body?.reason, typeof answer.body?.errorMessage]).toEqual([status, reason, 'string']);
+    for (const name of ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+      expect([name, answer.headers[name]]).toEqual([name, expect.any(String)]);
+    }
+  };
+
+  it.each([
+    ['an unknown method', () => `FOO /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\n\r\n`, 400, 'unknown_method'],
+    ['bad bytes in the request line', () => `GET /v1/\u0001 HTTP/1.1\r\nHost: ${host()}\r\n\r\n`, 400, 'malformed_http'],
+    ['headers too large', () => `GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    ['an Expect it cannot meet', () => `POST /v1/orchestration/query HTTP/1.1\r\nHost: ${host()}\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}`, 417, 'expectation_failed'],
+    ['HTTP/1.1 without Host', () => 'GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nAuthorization: Bearer mock-token-a\r\n\r\n', 400, 'missing_host'],
+  ])('should answer %s in the error shape with the rate-limit headers', async (_name, request, status, reason) => {
+    expectShaped(await sendRaw(m.mock.url, request()), status, reason);
+  });
+
+  it('should answer HEAD like GET, without a body', async () => {
+    const answer = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, { method: 'HEAD', headers: { authorization: 'Bearer mock-token-a' } });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
+    expect(await answer.text()).toBe('');
+  });
+
+  it('should refuse a repeated limit whatever the order', async () => {
+    for (const query of ['limit=5&limit=2000', 'limit=2000&limit=5', 'limit=5&limit=5']) {
+      const res = await m.call('GET', '/mailboxManagement/suppressions', { query });
+      expect([query, res.status, res.body.reason]).toEqual([query, 400, 'invalid_request']);
+    }
+  });
+
+  it('should build Location and download URLs from the public address, never from Host', async () => {
+    const created = await fetch(`${m.mock.url}/orchestration/runs`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer mock-token-a', 'content-type': 'application/json', host: 'evil.example' },
+      body: '{}',
+    });
+    expect(created.headers.get('location')).toMatch(/^https:\/\/mock\.example\.test:8443\/v1\/orchestration\/runs\//);
+    const exported = await m.call('POST', '/orchestration/runs/download', { body: {}, headers: { host: 'evil.example' } });
+    expect(exported.body.url).toMatch(/^https:\/\/mock\.example\.test:8443\/downloads\//);
+  });
+
+  it('should serve a download only with the owning workspace credential, in the error shape otherwise', async () => {
+    const exported = await m.call('POST', '/orchestration/runs/download', { body: {} });
+    const local = `${m.mock.origin}${new URL(exported.body.url).pathname}`;
+    const read = async (token?: string) => {
+      const res = await fetch(local, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, name) => (headers[name] = value));
+      return { status: res.status, headers, body: await res.json() };
+    };
+    expectShaped(await read(), 401, 'unauthorized');
+    expectShaped(await read('mock-token-b'), 404, 'not_found');
+    const own = await read('mock-token-a');
+    expect(own.status).toBe(200);
+    expect(Array.isArray(own.body.runs)).toBe(true);
+    expect(own.headers['ratelimit-limit']).toMatch(/^\d+$/);
+  });
+});

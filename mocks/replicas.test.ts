@@ -127,7 +127,7 @@ describe('replicas sharing one Redis', () => {
   it('should serve a runs download on every replica', async () => {
     const made = await call(replicas[0], 'POST', '/orchestration/runs/download', { body: { statuses: ['error'] } });
     const id = new URL(made.body.url).pathname;
-    const downloads = await Promise.all(replicas.map((replica) => fetch(`${replica.origin}${id}`).then((r) => r.json() as Promise<{ runs: unknown[] }>)));
+    const downloads = await Promise.all(replicas.map((replica) => fetch(`${replica.origin}${id}`, { headers: { authorization: 'Bearer mock-token-a' } }).then((r) => r.json() as Promise<{ runs: unknown[] }>)));
     expect(downloads.every((d) => d.runs.length > 0 && d.runs.length === downloads[0].runs.length)).toBe(true);
   });
 

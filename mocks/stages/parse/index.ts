@@ -25,7 +25,8 @@ export function parse(deps: ParseDeps): Stage {
     const { req } = ctx;
     if (ctx.outsideBase) ctx.routeError = new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
     else {
-      const found = deps.route(req.method, req.path);
+      // HEAD is answered like GET, without the body (RFC 9110 §9.3.2).
+      const found = deps.route(req.method === 'HEAD' ? 'GET' : req.method, req.path);
       if (found.kind === 'match') {
         ctx.route = { operation: found.operation, params: found.params };
         req.operationId = found.operation.operationId;

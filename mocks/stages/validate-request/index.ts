@@ -14,13 +14,17 @@ function invalid(message: string, location: string): ApiError {
   return new ApiError(400, 'invalid_request', message, { location });
 }
 
-/** Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. */
+/**
+ * Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. A parameter that is
+ * not an array given twice is refused whatever the order (`?limit=5&limit=2000` as `?limit=2000&limit=5`).
+ */
 export function readQuery(operation: Operation, query: URLSearchParams): Record<string, unknown> {
   const values = safeDict<unknown>();
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
     if (all.length === 0) continue;
+    if (p.schema.type !== 'array' && all.length > 1) throw invalid(`${p.name}: must be given once, got ${all.length} values.`, 'query');
     values[p.name] = p.schema.type === 'array' ? all : all[0];
   }
   return values;
