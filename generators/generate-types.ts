@@ -24,6 +24,8 @@ export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(pathToFileURL(specPath), {
     // Response objects are open unless the spec says otherwise, as the contract requires.
     additionalProperties: false,
+    // Free-form objects (`input`, action `config`, query `rows`) take any value, not `Record<string, never>`.
+    emptyObjectsUnknown: true,
     alphabetize: false,
     exportType: false,
     immutable: false,

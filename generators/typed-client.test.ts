@@ -30,3 +30,29 @@ describe('typed client over the generated types', () => {
     expect(seen.some((request) => request.method === method && template.test(request.path))).toBe(true);
   });
 });
+
+describe('free-form objects in the generated types', () => {
+  it('should let a frontend developer send any JSON object as a run input and read rows of any shape', async () => {
+    let received: unknown;
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        received = JSON.parse(text);
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"rows":[{"email":"x","count":1}]}');
+      });
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    try {
+      const client = createApiClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, 'mock-token-a');
+      // Compiles only while `input` is `Record<string, unknown>` (openapi-typescript's emptyObjectsUnknown).
+      await client.POST('/orchestration/runs', { body: { input: { email: 'x' } } });
+      expect(received).toEqual({ input: { email: 'x' } });
+      const { data } = await client.POST('/orchestration/query', { body: { query: 'SELECT 1' } });
+      const email: unknown = data?.rows[0].email;
+      expect(email).toBe('x');
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+});

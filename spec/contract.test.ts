@@ -24,11 +24,12 @@ const responses = operations.flatMap((o) =>
 const rateLimitHeaders = RATE_LIMIT_HEADER_NAMES;
 
 describe('the contract (spec/openapi.yaml)', () => {
-  it('should be OpenAPI 3.1 with the draft 2020-12 dialect and a {base_url} server ending in /v1', () => {
+  it('should be OpenAPI 3.1 with the draft 2020-12 dialect and a server whose path is /v1 (the local mock by default)', () => {
     expect(spec.openapi).toMatch(/^3\.1\./);
     expect(spec.jsonSchemaDialect).toBe('https://json-schema.org/draft/2020-12/schema');
-    expect(spec.servers[0].url).toBe('{base_url}');
-    expect(spec.servers[0].variables.base_url.default).toBe('http://127.0.0.1:4010/v1');
+    expect(spec.servers[0].url).toBe('{scheme}://{host}/v1');
+    expect(contract.basePath).toBe('/v1');
+    expect(spec.servers[0].variables.host.default).toBe('127.0.0.1:4010');
   });
 
   it.each([

@@ -351,7 +351,7 @@ export interface components {
         NullableBoolean: boolean | null;
         NullableInteger: number | null;
         NullableNumber: number | null;
-        NullableObject: Record<string, never> | null;
+        NullableObject: Record<string, unknown> | null;
         NullableStringArray: string[] | null;
         Position: {
             x?: components["schemas"]["NullableNumber"];
@@ -497,6 +497,7 @@ export interface components {
         /** @description A run. It may belong to a workflow, a release, a batch, a parent run, a parent batch and a parent node, and is matched to a record by record id and record title. Further fields are not shown. */
         Run: {
             uuid?: components["schemas"]["Uuid"];
+            workspaceUuid?: components["schemas"]["NullableString"];
             status?: components["schemas"]["RunStatus"];
             workflowUuid?: components["schemas"]["NullableString"];
             releaseUuid?: components["schemas"]["NullableString"];
@@ -520,13 +521,14 @@ export interface components {
             recordId?: string;
             recordTitle?: string;
             /** @description Input of the run. */
-            input?: Record<string, never>;
+            input?: Record<string, unknown>;
             /** @description When true, the request waits until the run has finished and answers 200 with it. */
             waitUntilFinished?: boolean;
         };
         /** @description A batch of runs. Statuses other than `pending` are not shown; terminal ones are those of a run. */
         Batch: {
             uuid?: components["schemas"]["Uuid"];
+            workspaceUuid?: components["schemas"]["NullableString"];
             /**
              * @example pending
              * @example success
@@ -582,7 +584,7 @@ export interface components {
         };
         QueryResponse: {
             /** @description The rows, one object per row keyed by column name. Row contents are not shown. */
-            rows: Record<string, never>[];
+            rows: Record<string, unknown>[];
         };
         /** @description Columns of the `runs` table. */
         QueryRunRow: {
@@ -644,7 +646,7 @@ export interface components {
             uuid?: components["schemas"]["NullableString"];
             slug?: components["schemas"]["NullableString"];
             /** @description Child nodes, of the same shape. */
-            nodes?: Record<string, never>[] | null;
+            nodes?: Record<string, unknown>[] | null;
             isArchived?: components["schemas"]["NullableBoolean"];
             /** @example native */
             kind?: string | null;
@@ -957,7 +959,7 @@ export interface components {
             uuid?: components["schemas"]["Uuid"];
         };
         /** @description An empty JSON object. */
-        EmptyResponse: Record<string, never>;
+        EmptyResponse: Record<string, unknown>;
     };
     responses: {
         /** @description Bad request. */
@@ -1177,7 +1179,7 @@ export interface components {
         "X-RateLimit-Reset": string;
         /** @description Integer seconds to wait before retrying; the client backs off by it. */
         "Retry-After": string;
-        /** @description URL of the run or batch to poll. */
+        /** @description URL of the run or batch to poll (absolute, or relative to the request's URL as RFC 9110 allows). */
         Location: string;
         /** @description Carried by an endpoint being retired (RFC 9745). The description calls it an HTTP date; RFC 9745 writes it as a structured date, `@<epoch seconds>`. Only operations marked `deprecated` carry it. */
         Deprecation: string | components["schemas"]["HttpDate"];

@@ -21,7 +21,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { pathToFileURL } from 'node:url';
 const out = [];
 for (const file of JSON.parse(process.argv[1])) {
-  const ast = await openapiTS(pathToFileURL(file), { additionalProperties: false, alphabetize: false, exportType: false, immutable: false, silent: true });
+  const ast = await openapiTS(pathToFileURL(file), { additionalProperties: false, emptyObjectsUnknown: true, alphabetize: false, exportType: false, immutable: false, silent: true });
   out.push(astToString(ast));
 }
 process.stdout.write(JSON.stringify(out));
