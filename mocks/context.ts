@@ -44,12 +44,20 @@ export type Next = () => Promise<MockResponse>;
 /** A stage answers (returns a response, or throws ApiError) or passes on by calling next. */
 export type Stage = (ctx: Ctx, next: Next) => Promise<MockResponse>;
 
-/** Chains stages so the request flows down the list and the response flows back up through it. */
+/**
+ * Chains stages so the request flows down the list and the response flows back up through it. A stage that
+ * calls `next()` twice would run the rest of the pipeline twice (two records, two counts): that is refused.
+ */
 export function compose(stages: Stage[]): (ctx: Ctx) => Promise<MockResponse> {
   const run = (index: number, ctx: Ctx): Promise<MockResponse> => {
     const stage = stages[index];
     if (!stage) return Promise.reject(new Error('pipeline ended without a response'));
-    return stage(ctx, () => run(index + 1, ctx));
+    let called = false;
+    return stage(ctx, () => {
+      if (called) return Promise.reject(new Error(`stage ${index} (${stage.name || 'anonymous'}) called next() more than once`));
+      called = true;
+      return run(index + 1, ctx);
+    });
   };
   return (ctx) => run(0, ctx);
 }

@@ -42,8 +42,8 @@ function beforeRequest(hooks?: MockHooks): Stage {
 }
 
 /**
- * The request goes down this list; the response comes back up through it, and the server serialises it.
- * parse → authenticate → rate-limit → check Prefer → fault → idempotency → validate request → handle → finish → (check) → beforeSend → serialise
+ * The request pipeline, and the one place its order is written: the request goes down this list, the response
+ * comes back up through it, and the server serialises it. Documentation refers here instead of repeating it.
  */
 export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockResponse> {
   return compose([

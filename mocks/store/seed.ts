@@ -16,11 +16,35 @@ const HISTORY_STATUSES: RunStatus[] = ['success', 'success', 'success', 'error',
 
 const at = (minutes: number) => new Date(SEED_EPOCH + minutes * MINUTE).toISOString();
 
+/**
+ * The seeded state of one workspace. Every part draws from one generator in a fixed order, so the same seed gives
+ * the same ids (the start banner and the docs quote them); keep the order of the calls below.
+ */
 export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceState {
   const rng = createPrng(hashString(`${seed}:${workspaceUuid}`));
-  const userUuid = rng.uuid();
-  const suffix = workspaceUuid.slice(0, 4);
+  const owner: Owner = { rng, workspaceUuid, userUuid: rng.uuid(), suffix: workspaceUuid.slice(0, 4) };
+  const suppressions = seedSuppressions(owner);
+  const workflows = seedWorkflows(owner);
+  const models = seedModels(owner);
+  const domains = seedDomains(owner);
+  const allocations = seedAllocations(owner, [...workflows.keys()], [...models.keys()]);
+  const envVars = seedEnvVars(owner);
+  const recipes = seedRecipes(owner);
+  const batches = seedBatches(owner, [...workflows.keys()]);
+  const { runs, logs, spans, records } = seedRunHistory(owner, batches, [...workflows.keys()], [...models.keys()]);
+  const mcpServers = seedMcpServers(owner);
+  const workspace = seedWorkspaceRecord(owner);
+  const state: WorkspaceState = { workspaceUuid, userUuid: owner.userUuid, workspace, suppressions, mcpServers, workflows, models, domains, allocations, envVars, recipes, runs, batches, logs, records, spans };
+  linkSeed(state, seed);
+  return state;
+}
 
+/** What every part of a workspace's seed shares: the generator, the workspace, its user and a short suffix. */
+type Owner = { rng: Prng; workspaceUuid: string; userUuid: string; suffix: string };
+
+/** Suppressions, every reason in turn. */
+function seedSuppressions(owner: Owner) {
+  const { rng, workspaceUuid } = owner;
   const suppressions: Suppression[] = Array.from({ length: SEED_COUNTS.suppressions }, (_, i) => ({
     uuid: rng.uuid(),
     workspaceUuid,
@@ -31,21 +55,34 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
     createdAt: at(i * 7),
     updatedAt: at(i * 7 + rng.int(5)),
   }));
+  return suppressions;
+}
 
+/** Workflows with nodes and a deployed release. */
+function seedWorkflows(owner: Owner) {
+  const { rng, workspaceUuid, userUuid } = owner;
   const workflows = new Map<string, JsonRecord>();
   for (let i = 0; i < SEED_COUNTS.workflows; i++) {
     const workflow = seedWorkflow(rng, workspaceUuid, userUuid, i);
     workflows.set(workflow.uuid as string, workflow);
   }
-  const workflowUuids = [...workflows.keys()];
+  return workflows;
+}
 
+/** Storage models. */
+function seedModels(owner: Owner) {
+  const { rng, workspaceUuid } = owner;
   const models = new Map<string, JsonRecord>();
   for (let i = 0; i < SEED_COUNTS.models; i++) {
     const model = seedModel(rng, workspaceUuid, i);
     models.set(model.uuid as string, model);
   }
-  const modelUuids = [...models.keys()];
+  return models;
+}
 
+/** Managed mail domains, pending, with their DNS records. */
+function seedDomains(owner: Owner) {
+  const { rng, workspaceUuid, userUuid, suffix } = owner;
   const domains = new Map<string, JsonRecord>();
   for (let i = 0; i < SEED_COUNTS.domains; i++) {
     const uuid = rng.uuid();
@@ -77,7 +114,12 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
       deletedAt: null,
     });
   }
+  return domains;
+}
 
+/** Allocations over a few members, capacities and territories. */
+function seedAllocations(owner: Owner, workflowUuids: string[], modelUuids: string[]) {
+  const { rng, workspaceUuid } = owner;
   const members = Array.from({ length: 4 }, () => rng.uuid());
   const capacities = Array.from({ length: 2 }, () => rng.uuid());
   const territories = Array.from({ length: 2 }, () => rng.uuid());
@@ -110,13 +152,23 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
       },
     };
   });
+  return allocations;
+}
 
+/** Environment variables (only their ids are shown). */
+function seedEnvVars(owner: Owner) {
+  const { rng } = owner;
   const envVars = new Map<string, JsonRecord>();
   for (let i = 0; i < SEED_COUNTS.envVars; i++) {
     const uuid = rng.uuid();
     envVars.set(uuid, { uuid });
   }
+  return envVars;
+}
 
+/** Expression recipes, the workspace's own and public ones. */
+function seedRecipes(owner: Owner) {
+  const { rng, workspaceUuid, userUuid, suffix } = owner;
   const recipes: RecipeEntry[] = Array.from({ length: SEED_COUNTS.recipes }, (_, i) => {
     const own = i % 3 !== 0;
     return {
@@ -142,7 +194,12 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
       },
     };
   });
+  return recipes;
+}
 
+/** Finished batches; their runs are added by seedRunHistory. */
+function seedBatches(owner: Owner, workflowUuids: string[]) {
+  const { rng, workspaceUuid } = owner;
   const batches = new Map<string, BatchRecord>();
   for (let i = 0; i < SEED_COUNTS.batches; i++) {
     const uuid = rng.uuid();
@@ -157,8 +214,13 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
       runUuids: [],
     });
   }
-  const batchUuids = [...batches.keys()];
+  return batches;
+}
 
+/** Finished runs with their logs, spans and records (the SQL tables). */
+function seedRunHistory(owner: Owner, batches: Map<string, BatchRecord>, workflowUuids: string[], modelUuids: string[]) {
+  const { rng, workspaceUuid } = owner;
+  const batchUuids = [...batches.keys()];
   const runs = new Map<string, RunRecord>();
   const logs: LogRow[] = [];
   const spans: SpanRow[] = [];
@@ -207,7 +269,12 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
     );
     if (i < 10) records.push({ id: recordId, workspaceUuid, modelUuid: modelUuids[i % modelUuids.length], title: `Record ${i}`, createdAt: at(i) });
   }
+  return { runs, logs, spans, records };
+}
 
+/** MCP servers with one tool action and the sandbox capability. */
+function seedMcpServers(owner: Owner) {
+  const { rng, workspaceUuid, userUuid } = owner;
   const mcpServers = new Map<string, JsonRecord>();
   for (let i = 0; i < SEED_COUNTS.mcpServers; i++) {
     const uuid = rng.uuid();
@@ -228,7 +295,12 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
       deletedAt: null,
     });
   }
+  return mcpServers;
+}
 
+/** The workspace itself. */
+function seedWorkspaceRecord(owner: Owner) {
+  const { workspaceUuid, suffix } = owner;
   const workspace: JsonRecord = {
     uuid: workspaceUuid,
     name: `Workspace ${suffix}`,
@@ -249,10 +321,7 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
     ssoIdentifier: null,
     quotaBuckets: {},
   };
-
-  const state: WorkspaceState = { workspaceUuid, userUuid, workspace, suppressions, mcpServers, workflows, models, domains, allocations, envVars, recipes, runs, batches, logs, records, spans };
-  linkSeed(state, seed);
-  return state;
+  return workspace;
 }
 
 function seedWorkflow(rng: Prng, workspaceUuid: string, userUuid: string, i: number): JsonRecord {
