@@ -4,12 +4,14 @@ import { makeCtx } from './testing/ctx';
 describe('compose', () => {
   it('should run the stages in order, down for the request and up for the response', async () => {
     const seen: string[] = [];
-    const stage = (name: string): Stage => async (_ctx, next) => {
-      seen.push(`${name} down`);
-      const response = await next();
-      seen.push(`${name} up`);
-      return response;
-    };
+    const stage =
+      (name: string): Stage =>
+      async (_ctx, next) => {
+        seen.push(`${name} down`);
+        const response = await next();
+        seen.push(`${name} up`);
+        return response;
+      };
     const response = await compose([stage('a'), stage('b'), async () => jsonResponse(200, {})])(makeCtx());
     expect(response.status).toBe(200);
     expect(seen).toEqual(['a down', 'b down', 'b up', 'a up']);
@@ -27,6 +29,8 @@ describe('compose', () => {
   });
 
   it('should reject when no stage answers', async () => {
-    await expect(compose([async (_ctx, next) => next()])(makeCtx())).rejects.toThrow('pipeline ended without a response');
+    await expect(compose([async (_ctx, next) => next()])(makeCtx())).rejects.toThrow(
+      'pipeline ended without a response',
+    );
   });
 });

@@ -48,7 +48,8 @@ export function listAnnotations(document: JsonObject): Annotation[] {
     if (assumption !== undefined) out.push({ pointer: pointer || '#', kind: 'assumption', text: assumption });
     const stated = statedOf(node);
     if (stated !== undefined) out.push({ pointer: pointer || '#', kind: 'stated', text: stated });
-    for (const [key, value] of Object.entries(node)) if (key !== ASSUMPTION && key !== STATED) walk(value, `${pointer}/${escapeToken(key)}`);
+    for (const [key, value] of Object.entries(node))
+      if (key !== ASSUMPTION && key !== STATED) walk(value, `${pointer}/${escapeToken(key)}`);
   };
   walk(document, '#');
   return out;

@@ -34,7 +34,16 @@ export const RATE_LIMIT_HEADER_NAMES: readonly string[] = [
 ];
 
 /** States and transitions, status sets: the run statuses (`#/components/schemas/RunStatus`, kept equal by a test). */
-export const RUN_STATUSES: readonly string[] = ['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped'];
+export const RUN_STATUSES: readonly string[] = [
+  'idle',
+  'pending',
+  'running',
+  'success',
+  'error',
+  'cancelling',
+  'cancelled',
+  'skipped',
+];
 
 /** Terminal statuses of a run or batch (`#/components/schemas/TerminalRunStatus`, kept equal by a test). */
 export const TERMINAL_STATUSES: readonly string[] = ['success', 'error', 'cancelled', 'skipped'];

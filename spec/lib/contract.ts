@@ -49,7 +49,10 @@ export function serverBasePath(document: JsonObject): string {
     const value = asObject(variables[name]).default;
     return typeof value === 'string' ? value : whole;
   });
-  return url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/\{[^}]*\}/g, '').replace(/\/+$/, '');
+  return url
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\/+$/, '');
 }
 
 /** A contract over a document already in memory (fixtures, documents from git history). */
@@ -102,7 +105,12 @@ export function contractFromDocument(input: object, path?: string): Contract {
     rules,
     constants,
     schemas,
-    validateResponse: (observed) => (validator ??= createResponseValidator({ route, schemas: schemas({ allErrors: true }), rateLimitHeaders: constants.rateLimitHeaders }))(observed),
+    validateResponse: (observed) =>
+      (validator ??= createResponseValidator({
+        route,
+        schemas: schemas({ allErrors: true }),
+        rateLimitHeaders: constants.rateLimitHeaders,
+      }))(observed),
   };
 }
 

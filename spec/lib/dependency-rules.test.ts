@@ -22,7 +22,12 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const pattern of [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /^\s*import\s+['"]([^'"]+)['"]/gm]) {
+  for (const pattern of [
+    /\bfrom\s+['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g,
+    /^\s*import\s+['"]([^'"]+)['"]/gm,
+  ]) {
     for (const match of text.matchAll(pattern)) found.push(match[1]);
   }
   return found;
@@ -33,28 +38,40 @@ function target(file: string, specifier: string): string {
   return specifier.startsWith('.') ? relative(ROOT, resolve(dirname(file), specifier)) : specifier;
 }
 
-const files = sourceFiles(ROOT).map((path) => ({ path: relative(ROOT, path), imports: importsOf(path).map((s) => target(path, s)) }));
+const files = sourceFiles(ROOT).map((path) => ({
+  path: relative(ROOT, path),
+  imports: importsOf(path).map((s) => target(path, s)),
+}));
 const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
 
 /** Modules that may import a YAML parser or swagger-parser, each for a reason other than reading the contract. */
 const CONTRACT_PARSER_EXCEPTIONS: Record<string, string> = {
-  'scripts/lib/diff/diff.test.ts': 'writes and splits fixture documents as YAML files, so reported lines are those of YAML',
-  'scripts/spec-check.ts': 'validates the document with third-party validators (swagger-parser is one of them)',
-  'mocks/control/fixtures.ts': 'reads fixture files (YAML) a user uploads, not the contract, with YAML\'s alias limits kept',
+  'scripts/lib/diff/diff.test.ts':
+    'writes and splits fixture documents as YAML files, so reported lines are those of YAML',
+  'scripts/spec-check.ts':
+    'validates the document with third-party validators (swagger-parser is one of them), not reading it',
+  'mocks/control/fixtures.ts':
+    "reads fixture files (YAML) a user uploads, not the contract, with YAML's alias limits kept",
 };
 
 describe('dependency rules', () => {
   it('should keep spec/lib free of imports from the mock, the suite, the scripts and the generators', () => {
     const offending = files
       .filter((f) => under(f.path, 'spec/lib'))
-      .flatMap((f) => f.imports.filter((i) => ['mocks', 'conformance', 'scripts', 'generators'].some((folder) => under(i, folder))).map((i) => `${f.path} → ${i}`));
+      .flatMap((f) =>
+        f.imports
+          .filter((i) => ['mocks', 'conformance', 'scripts', 'generators'].some((folder) => under(i, folder)))
+          .map((i) => `${f.path} → ${i}`),
+      );
     expect(offending).toEqual([]);
   });
 
   it('should keep conformance/ (outside its fixtures) free of imports from mocks/', () => {
     const offending = files
       // Tests may start the mock as a server to run the suite against; the suite's own code may not import it.
-      .filter((f) => under(f.path, 'conformance') && !under(f.path, 'conformance/fixtures') && !f.path.endsWith('.test.ts'))
+      .filter(
+        (f) => under(f.path, 'conformance') && !under(f.path, 'conformance/fixtures') && !f.path.endsWith('.test.ts'),
+      )
       .flatMap((f) => f.imports.filter((i) => under(i, 'mocks')).map((i) => `${f.path} → ${i}`));
     expect(offending).toEqual([]);
   });

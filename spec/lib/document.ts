@@ -27,7 +27,14 @@ export function listOperationObjects(api: JsonObject): OperationRef[] {
   for (const [path, item] of Object.entries(asObject(api.paths))) {
     const pathItem = asObject(item);
     for (const method of HTTP_METHODS) {
-      if (isObject(pathItem[method])) out.push({ method, path, key: operationKey(method, path), operation: pathItem[method] as JsonObject, pathItem });
+      if (isObject(pathItem[method]))
+        out.push({
+          method,
+          path,
+          key: operationKey(method, path),
+          operation: pathItem[method] as JsonObject,
+          pathItem,
+        });
     }
   }
   return out;
@@ -37,7 +44,8 @@ export function listOperationObjects(api: JsonObject): OperationRef[] {
 export function effectiveParameters(ref: Pick<OperationRef, 'operation' | 'pathItem'>): ParameterObject[] {
   const byKey = new Map<string, ParameterObject>();
   for (const raw of [...asArray(ref.pathItem.parameters), ...asArray(ref.operation.parameters)]) {
-    if (isObject(raw) && typeof raw.name === 'string' && typeof raw.in === 'string') byKey.set(parameterKey(raw as ParameterObject), raw as ParameterObject);
+    if (isObject(raw) && typeof raw.name === 'string' && typeof raw.in === 'string')
+      byKey.set(parameterKey(raw as ParameterObject), raw as ParameterObject);
   }
   return [...byKey.values()];
 }

@@ -5,7 +5,16 @@ export * from './annotations';
 export * from './constants';
 export * from './contract';
 export * from './json';
-export { bundleFile, DEFAULT_SPEC_PATH, dereferenceDocument, dereferenceFile, makeLineLocator, parseDocumentText, type CycleMode, type Origin } from './load';
+export {
+  bundleFile,
+  DEFAULT_SPEC_PATH,
+  dereferenceDocument,
+  dereferenceFile,
+  makeLineLocator,
+  parseDocumentText,
+  type CycleMode,
+  type Origin,
+} from './load';
 export * from './document';
 export * from './operations';
 export * from './pointer';

@@ -11,14 +11,23 @@ describe('bundleFile', () => {
     const refs: string[] = [];
     const walk = (node: unknown) => {
       if (Array.isArray(node)) node.forEach(walk);
-      else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) k === '$ref' ? refs.push(v as string) : walk(v);
+      else if (node && typeof node === 'object') {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === '$ref') refs.push(v as string);
+          else walk(v);
+        }
+      }
     };
     walk(bundled);
     expect(refs.length).toBeGreaterThan(0);
     expect(refs.every((ref) => ref.startsWith('#/'))).toBe(true);
     // The split schema lands where components name it, and its self-reference points there.
-    expect(getAtPointer(bundled, '#/components/schemas/Node/properties/children/items')).toEqual({ $ref: '#/components/schemas/Node' });
-    expect(getAtPointer(bundled, '#/components/schemas/Node/properties/sibling/properties/parent')).toEqual({ $ref: '#/components/schemas/Node' });
+    expect(getAtPointer(bundled, '#/components/schemas/Node/properties/children/items')).toEqual({
+      $ref: '#/components/schemas/Node',
+    });
+    expect(getAtPointer(bundled, '#/components/schemas/Node/properties/sibling/properties/parent')).toEqual({
+      $ref: '#/components/schemas/Node',
+    });
   });
 
   it('should name the file and the reference that point at nothing', () => {
@@ -31,9 +40,17 @@ describe('dereferenceDocument', () => {
   const document = {
     components: {
       schemas: {
-        Tree: { type: 'object', properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } } },
+        Tree: {
+          type: 'object',
+          properties: { children: { type: 'array', items: { $ref: '#/components/schemas/Tree' } } },
+        },
         Error: { type: 'object' },
-        Uses: { properties: { a: { $ref: '#/components/schemas/Error' }, b: { $ref: '#/components/schemas/Error', description: 'b' } } },
+        Uses: {
+          properties: {
+            a: { $ref: '#/components/schemas/Error' },
+            b: { $ref: '#/components/schemas/Error', description: 'b' },
+          },
+        },
       },
     },
   };
@@ -57,17 +74,29 @@ describe('loadContract on split files', () => {
   it('should read the base path from the server URL with its variables and see operations of split path items', () => {
     const contract = loadContract(SPLIT);
     expect(contract.basePath).toBe('/v2');
-    expect(contract.operations.map((op) => [op.operationId, op.parameters.map((p) => p.name)])).toEqual([['getNode', ['uuid']]]);
+    expect(contract.operations.map((op) => [op.operationId, op.parameters.map((p) => p.name)])).toEqual([
+      ['getNode', ['uuid']],
+    ]);
     expect(loadContract(SPLIT)).toBe(contract);
   });
 
   it('should validate recursive schemas across files', () => {
     const contract = loadContract(SPLIT);
-    const observed = (body: unknown, status = 200) => ({ method: 'GET', path: '/nodes/x', status, headers: { 'content-type': 'application/json' }, body });
-    expect(contract.validateResponse(observed({ name: 'a', children: [{ name: 'b', sibling: { parent: { name: 'c' } } }] }))).toEqual([]);
-    expect(contract.validateResponse(observed({ children: [{ sibling: { parent: { name: 'long' } } }] })).map((v) => v.message)).toEqual([
-      'body.children.0.sibling.parent.name: must NOT have more than 3 characters',
-    ]);
+    const observed = (body: unknown, status = 200) => ({
+      method: 'GET',
+      path: '/nodes/x',
+      status,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    expect(
+      contract.validateResponse(observed({ name: 'a', children: [{ name: 'b', sibling: { parent: { name: 'c' } } }] })),
+    ).toEqual([]);
+    expect(
+      contract
+        .validateResponse(observed({ children: [{ sibling: { parent: { name: 'long' } } }] }))
+        .map((v) => v.message),
+    ).toEqual(['body.children.0.sibling.parent.name: must NOT have more than 3 characters']);
     expect(contract.validateResponse(observed({ errorMessage: 'gone' }, 404))).toEqual([]);
   });
 });

@@ -24,7 +24,10 @@ export function parseDocumentText(text: string): Json {
  */
 function parseCached(text: string): Json {
   if (text.length < 64 * 1024) return parseDocumentText(text);
-  const file = resolve(tmpdir(), `workspace-api-spec-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`);
+  const file = resolve(
+    tmpdir(),
+    `workspace-api-spec-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`,
+  );
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Json;
   } catch {
@@ -53,7 +56,10 @@ function parseRef(ref: string, file: string): Target {
   const hash = ref.indexOf('#');
   const filePart = hash === -1 ? ref : ref.slice(0, hash);
   if (/^[a-z][a-z0-9+.-]*:/i.test(filePart)) throw new Error(`remote $ref "${ref}" is not supported (in ${file})`);
-  return { file: filePart ? resolve(dirname(file), decodeURI(filePart)) : file, tokens: hash === -1 ? [] : parsePointer(ref.slice(hash)) };
+  return {
+    file: filePart ? resolve(dirname(file), decodeURI(filePart)) : file,
+    tokens: hash === -1 ? [] : parsePointer(ref.slice(hash)),
+  };
 }
 
 /**
@@ -110,7 +116,8 @@ export function bundleFile(entryPath: string): JsonObject {
     const out: JsonObject = {};
     const keys = Object.keys(node);
     // Components first: a split schema is placed under components, not inside the first path that uses it.
-    const order = at.length === 0 ? [...keys.filter((k) => k === 'components'), ...keys.filter((k) => k !== 'components')] : keys;
+    const order =
+      at.length === 0 ? [...keys.filter((k) => k === 'components'), ...keys.filter((k) => k !== 'components')] : keys;
     for (const key of order) out[key] = walk(node[key], file, [...at, key]);
     return Object.fromEntries(keys.map((k) => [k, out[k]]));
   };
@@ -258,4 +265,3 @@ export function makeLineLocator(file: string): (pointer: string) => number | und
     return offset === undefined ? undefined : lineCounter.linePos(offset).line;
   };
 }
-

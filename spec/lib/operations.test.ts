@@ -6,14 +6,19 @@ const contract = contractFromDocument({
   security: [{ bearerAuth: [] }],
   paths: {
     '/things/{uuid}': {
-      parameters: [{ $ref: '#/components/parameters/Uuid' }, { name: 'X-Trace', in: 'header', schema: { type: 'string' } }],
+      parameters: [
+        { $ref: '#/components/parameters/Uuid' },
+        { name: 'X-Trace', in: 'header', schema: { type: 'string' } },
+      ],
       get: {
         operationId: 'getThing',
         parameters: [
           { name: 'limit', in: 'query', schema: { type: 'integer' } },
           { name: 'x-trace', in: 'header', required: true, schema: { type: 'string', maxLength: 8 } },
         ],
-        responses: { '200': { description: 'ok', headers: { 'RateLimit-Limit': { required: true, schema: { type: 'string' } } } } },
+        responses: {
+          '200': { description: 'ok', headers: { 'RateLimit-Limit': { required: true, schema: { type: 'string' } } } },
+        },
       },
       delete: {
         operationId: 'deleteThing',
@@ -49,7 +54,10 @@ describe('operation model', () => {
 
   it('should read retirement dates and give the RFC 9745 and RFC 8594 header values', () => {
     expect(get.retirement).toBeUndefined();
-    expect(retirementHeaderValues(remove.retirement)).toEqual({ deprecation: '@1798761600', sunset: 'Fri, 02 Jul 2027 00:00:00 GMT' });
+    expect(retirementHeaderValues(remove.retirement)).toEqual({
+      deprecation: '@1798761600',
+      sunset: 'Fri, 02 Jul 2027 00:00:00 GMT',
+    });
     expect(retirementHeaderValues({ sunset: new Date('2027-07-02') })).toBeUndefined();
   });
 

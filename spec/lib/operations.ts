@@ -29,7 +29,15 @@ export type Parameter = {
 
 export type MediaType = { schema?: JsonObject; schemaPointer?: string };
 
-export type ResponseHeader = { name: string; required: boolean; deprecated: boolean; schema?: JsonObject; schemaPointer?: string; pointer: string; node: JsonObject };
+export type ResponseHeader = {
+  name: string;
+  required: boolean;
+  deprecated: boolean;
+  schema?: JsonObject;
+  schemaPointer?: string;
+  pointer: string;
+  node: JsonObject;
+};
 
 export type ResponseModel = {
   /** The key in `responses`: `200`, `4XX` or `default`. */
@@ -42,7 +50,13 @@ export type ResponseModel = {
   node: JsonObject;
 };
 
-export type RequestBodyModel = { required: boolean; pointer: string; contentTypes: string[]; content: Record<string, MediaType>; node: JsonObject };
+export type RequestBodyModel = {
+  required: boolean;
+  pointer: string;
+  contentTypes: string[];
+  content: Record<string, MediaType>;
+  node: JsonObject;
+};
 
 export type Retirement = { deprecation?: Date; sunset?: Date };
 
@@ -69,7 +83,11 @@ export type Operation = {
 };
 
 /** Follows internal `$ref`s from a node to a concrete one; returns it with the pointer it lives at. */
-export function followRef(document: JsonObject, node: unknown, pointer: string): { value: JsonObject; pointer: string } {
+export function followRef(
+  document: JsonObject,
+  node: unknown,
+  pointer: string,
+): { value: JsonObject; pointer: string } {
   let current = node;
   let at = pointer;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
@@ -86,7 +104,11 @@ export function parameterKey(p: { name: string; in: string }): string {
 }
 
 /** A declared parameter by location and name (header names compared case-insensitively). */
-export function findParameter(operation: Pick<Operation, 'parameters'>, location: ParameterLocation, name: string): Parameter | undefined {
+export function findParameter(
+  operation: Pick<Operation, 'parameters'>,
+  location: ParameterLocation,
+  name: string,
+): Parameter | undefined {
   const key = parameterKey({ in: location, name });
   return operation.parameters.find((p) => parameterKey(p) === key);
 }
@@ -108,7 +130,9 @@ export function isJsonMediaType(type: string | undefined): boolean {
 }
 
 /** The first JSON media type of a content map, with its type. */
-export function jsonContent(content: Record<string, MediaType> | undefined): (MediaType & { type: string }) | undefined {
+export function jsonContent(
+  content: Record<string, MediaType> | undefined,
+): (MediaType & { type: string }) | undefined {
   for (const [type, media] of Object.entries(content ?? {})) if (isJsonMediaType(type)) return { type, ...media };
   return undefined;
 }
@@ -135,7 +159,9 @@ function responseModel(document: JsonObject, key: string, raw: unknown, pointer:
   for (const [name, rawHeader] of Object.entries(asObject(response.value.headers))) {
     const header = followRef(document, rawHeader, childPointer(response.pointer, 'headers', name));
     const schemaPointer =
-      header.value.schema === undefined ? undefined : followRef(document, header.value.schema, childPointer(header.pointer, 'schema')).pointer;
+      header.value.schema === undefined
+        ? undefined
+        : followRef(document, header.value.schema, childPointer(header.pointer, 'schema')).pointer;
     headers[name] = {
       name,
       required: header.value.required === true,
@@ -187,9 +213,14 @@ export function retirementOf(operation: JsonObject): Retirement {
 }
 
 /** The values of the Deprecation (RFC 9745 `@<epoch seconds>`) and Sunset (RFC 8594 HTTP date) headers. */
-export function retirementHeaderValues(retirement: Retirement | undefined): { deprecation: string; sunset?: string } | undefined {
+export function retirementHeaderValues(
+  retirement: Retirement | undefined,
+): { deprecation: string; sunset?: string } | undefined {
   if (!retirement?.deprecation) return undefined;
-  return { deprecation: `@${Math.floor(retirement.deprecation.getTime() / 1000)}`, sunset: retirement.sunset?.toUTCString() };
+  return {
+    deprecation: `@${Math.floor(retirement.deprecation.getTime() / 1000)}`,
+    sunset: retirement.sunset?.toUTCString(),
+  };
 }
 
 /**
@@ -229,10 +260,17 @@ export function listOperations(document: JsonObject, deref: Deref): Operation[] 
       if (op.requestBody !== undefined) {
         const body = followRef(document, op.requestBody, childPointer(pointer, 'requestBody'));
         const content = mediaTypes(document, body.value.content, childPointer(body.pointer, 'content'), deref);
-        requestBody = { required: body.value.required === true, pointer: body.pointer, contentTypes: Object.keys(content), content, node: deref(body.pointer) };
+        requestBody = {
+          required: body.value.required === true,
+          pointer: body.pointer,
+          contentTypes: Object.keys(content),
+          content,
+          node: deref(body.pointer),
+        };
       }
       const responses: Record<string, ResponseModel> = {};
-      for (const [key, raw] of Object.entries(asObject(op.responses))) responses[key] = responseModel(document, key, raw, childPointer(pointer, 'responses', key), deref);
+      for (const [key, raw] of Object.entries(asObject(op.responses)))
+        responses[key] = responseModel(document, key, raw, childPointer(pointer, 'responses', key), deref);
       const deprecated = op.deprecated === true;
       const node = deref(pointer);
       operations.push({

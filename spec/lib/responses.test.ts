@@ -5,11 +5,30 @@ const json = (schema: object) => ({ description: 'x', content: { 'application/js
 const contract = contractFromDocument({
   openapi: '3.1.0',
   paths: {
-    '/exact': { get: { operationId: 'exact', responses: { '200': json({ type: 'object' }), '404': json({ $ref: '#/components/schemas/Error' }) } } },
-    '/range': { get: { operationId: 'range', responses: { '200': json({ type: 'object' }), '4XX': json({ $ref: '#/components/schemas/Error' }) } } },
-    '/fallback': { get: { operationId: 'fallback', responses: { '200': json({ type: 'object' }), default: json({ $ref: '#/components/schemas/Error' }) } } },
+    '/exact': {
+      get: {
+        operationId: 'exact',
+        responses: { '200': json({ type: 'object' }), '404': json({ $ref: '#/components/schemas/Error' }) },
+      },
+    },
+    '/range': {
+      get: {
+        operationId: 'range',
+        responses: { '200': json({ type: 'object' }), '4XX': json({ $ref: '#/components/schemas/Error' }) },
+      },
+    },
+    '/fallback': {
+      get: {
+        operationId: 'fallback',
+        responses: { '200': json({ type: 'object' }), default: json({ $ref: '#/components/schemas/Error' }) },
+      },
+    },
   },
-  components: { schemas: { Error: { type: 'object', required: ['errorMessage'], properties: { errorMessage: { type: 'string' } } } } },
+  components: {
+    schemas: {
+      Error: { type: 'object', required: ['errorMessage'], properties: { errorMessage: { type: 'string' } } },
+    },
+  },
 });
 
 describe('responseFor', () => {
@@ -44,11 +63,28 @@ describe('validateResponse', () => {
   });
 
   it('should call a body that is not JSON by its Content-Type or its text', () => {
-    expect(contract.validateResponse({ method: 'GET', path: '/exact', status: 200, headers: { 'Content-Type': 'text/html' }, body: undefined })[0]).toMatchObject({
+    expect(
+      contract.validateResponse({
+        method: 'GET',
+        path: '/exact',
+        status: 200,
+        headers: { 'Content-Type': 'text/html' },
+        body: undefined,
+      })[0],
+    ).toMatchObject({
       kind: 'not-json',
       received: 'text/html',
     });
-    expect(contract.validateResponse({ method: 'GET', path: '/exact', status: 200, headers, body: undefined, text: '<html>' })[0]).toMatchObject({
+    expect(
+      contract.validateResponse({
+        method: 'GET',
+        path: '/exact',
+        status: 200,
+        headers,
+        body: undefined,
+        text: '<html>',
+      })[0],
+    ).toMatchObject({
       kind: 'not-json',
       received: '"<html>"',
     });

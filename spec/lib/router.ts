@@ -11,7 +11,14 @@ export type RouteResult =
   /** The path exists, the method does not; `allow` lists the methods that do (for the Allow header). */
   | { kind: 'method-not-allowed'; allow: string[] };
 
-type Template = { path: string; regex: RegExp; names: string[]; shape: boolean[]; byMethod: Map<string, Operation>; order: number };
+type Template = {
+  path: string;
+  regex: RegExp;
+  names: string[];
+  shape: boolean[];
+  byMethod: Map<string, Operation>;
+  order: number;
+};
 
 function compileTemplate(path: string, order: number): Template {
   const names: string[] = [];
@@ -25,12 +32,23 @@ function compileTemplate(path: string, order: number): Template {
       }),
     )
     .join('/');
-  return { path, regex: new RegExp(`^${source}$`), names, shape: segments.map((s) => s.includes('{')), byMethod: new Map(), order };
+  return {
+    path,
+    regex: new RegExp(`^${source}$`),
+    names,
+    shape: segments.map((s) => s.includes('{')),
+    byMethod: new Map(),
+    order,
+  };
 }
 
 /** Negative when `a` is matched before `b`: at the first segment where they differ, the literal one wins. */
-export function compareTemplates(a: { shape: boolean[]; order: number }, b: { shape: boolean[]; order: number }): number {
-  for (let i = 0; i < Math.min(a.shape.length, b.shape.length); i++) if (a.shape[i] !== b.shape[i]) return a.shape[i] ? 1 : -1;
+export function compareTemplates(
+  a: { shape: boolean[]; order: number },
+  b: { shape: boolean[]; order: number },
+): number {
+  for (let i = 0; i < Math.min(a.shape.length, b.shape.length); i++)
+    if (a.shape[i] !== b.shape[i]) return a.shape[i] ? 1 : -1;
   return a.order - b.order;
 }
 

@@ -91,7 +91,8 @@ export function describeSchemaError(error: ErrorObject, root: string): string {
   if (error.keyword === 'additionalProperties') parts.push(String(params.additionalProperty));
   const field = [root, ...parts].filter(Boolean).join('.') || 'body';
   let message = error.message ?? 'is invalid';
-  if (error.keyword === 'enum') message += `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (error.keyword === 'enum')
+    message += `: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (error.keyword === 'additionalProperties') message = 'is not allowed';
   if (error.keyword === 'required') message = 'is required';
   return `${field}: ${message}`;
