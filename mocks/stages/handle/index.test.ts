@@ -4,7 +4,7 @@ import { handle } from '.';
 function setup() {
   const used: string[] = [];
   const prism = { warm: async () => undefined, respond: async () => (used.push('prism'), { status: 418, headers: {}, body: {} }) };
-  const handlers = { listThings: () => (used.push('handler'), { status: 200, headers: {}, body: {} }) };
+  const handlers = { listSuppressions: () => (used.push('handler'), { status: 200, headers: {}, body: {} }) };
   const stage = handle({ handlers, prism });
   const ctx = (operationId: string, prefer?: string) => Object.assign(makeCtx({ headers: prefer ? { prefer } : {} }), { route: { operation: { operationId } as never, params: {} } });
   return { stage, ctx, used };
@@ -12,11 +12,11 @@ function setup() {
 
 describe('handle stage', () => {
   it.each([
-    ['state for an operation with a handler', 'listThings', undefined, 'handler'],
-    ['Prism for Prefer: code', 'listThings', 'code=404', 'prism'],
-    ['Prism for Prefer: example', 'listThings', 'example=empty', 'prism'],
-    ['Prism for Prefer: dynamic=true', 'listThings', 'dynamic=true', 'prism'],
-    ['state when Prefer asks only for latency', 'listThings', 'latency=10', 'handler'],
+    ['state for an operation with a handler', 'listSuppressions', undefined, 'handler'],
+    ['Prism for Prefer: code', 'listSuppressions', 'code=404', 'prism'],
+    ['Prism for Prefer: example', 'listSuppressions', 'example=empty', 'prism'],
+    ['Prism for Prefer: dynamic=true', 'listSuppressions', 'dynamic=true', 'prism'],
+    ['state when Prefer asks only for latency', 'listSuppressions', 'latency=10', 'handler'],
     ['Prism for an operation without a handler', 'otherThing', undefined, 'prism'],
   ])('should use %s', async (_name, operationId, prefer, want) => {
     const { stage, ctx, used } = setup();
