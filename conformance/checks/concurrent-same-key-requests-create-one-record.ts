@@ -7,7 +7,38 @@ import fc from 'fast-check';
 import { CheckFailure } from '../lib/failure';
 import { deepEqual, describe, errorShapeProblems } from '../lib/exchange';
 import { bodyFor, createdUuid, isSuccess, keyFor, newReal, post } from '../lib/idempotency-model';
-import type { Check } from './registry';
+import { conformanceName, requestBodySchema } from '../lib/operations';
+import type { Check, CheckContext } from './registry';
+
+/**
+ * Concurrency that truly overlaps: a run created with waitUntilFinished takes time on any server, so a retry with
+ * the same key sent while it is still running must get 409, not wait for it and replay its answer.
+ */
+async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
+  const create = ctx.contract.findOperation('POST', ctx.config.createRunPath);
+  if (!create || !requestBodySchema(create)?.properties?.waitUntilFinished) return;
+  const key = conformanceName(40);
+  const body = { ...(ctx.config.createRunBody as Record<string, unknown>), recordTitle: conformanceName(), waitUntilFinished: true };
+  const send = () => ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { 'Idempotency-Key': key }, operationId: create.operationId });
+  const first = send();
+  await new Promise((resolve) => setTimeout(resolve, 150));
+  const second = await send();
+  const original = await first;
+  // Conclusive only if the retry was sent while the first was still running.
+  if (second.sentAt >= original.receivedAt) {
+    ctx.note('the waitUntilFinished create finished before its retry was sent; overlap not tried');
+    return;
+  }
+  const status = second.response?.status;
+  if (status === 409) return;
+  const waited = second.receivedAt >= original.receivedAt;
+  ctx.report({
+    title: waited ? 'A concurrent same-key retry waited for the first request and replayed it instead of 409' : 'A concurrent same-key retry did not get 409',
+    expected: '409 (the first request with this key was still running)',
+    received: `${describe(second)} (sent ${second.sentAt - original.sentAt} ms after the first, which answered ${original.receivedAt - original.sentAt} ms after it was sent)`,
+    exchange: second,
+  });
+}
 
 export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   id: 'concurrent-same-key-requests-create-one-record',
@@ -49,5 +80,6 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
       },
       { numRuns: Math.max(2, Math.min(ctx.config.runs, 5)) },
     );
+    await overlapWhileRunning(ctx);
   },
 };

@@ -1,25 +1,14 @@
-import type { Exchange } from '../lib/http-client';
-import { findRise } from './every-response-carries-rate-limit-headers';
+import { decreasedAcross } from './every-response-carries-rate-limit-headers';
 
-function reading(sentTick: number, receivedTick: number, remaining: number, reset = 60, receivedAt = 1000) {
-  return { exchange: { sentTick, receivedTick, sentAt: receivedAt, receivedAt } as Exchange, remaining, reset };
-}
-
-describe('findRise', () => {
-  it('should find remaining rising for a request sent after the earlier answer', () => {
-    expect(findRise([reading(1, 2, 10), reading(3, 4, 12)])).toBeDefined();
-  });
-
-  it('should allow concurrent requests to answer out of order', () => {
-    expect(findRise([reading(1, 3, 10), reading(2, 4, 12)])).toBeUndefined();
-  });
-
-  it('should allow a rise when the earlier window may have reset while its answer was on the way', () => {
-    // Counted at 1000 ms with 2 s to reset (rounded up): the window may end at 2001 ms, before the answer at 2500 ms.
-    const before = { ...reading(1, 2, 10, 2), exchange: { sentTick: 1, receivedTick: 2, sentAt: 1000, receivedAt: 2500 } as Exchange };
-    expect(findRise([before, { ...reading(3, 4, 50), exchange: { sentTick: 3, receivedTick: 4, sentAt: 2501, receivedAt: 2502 } as Exchange }])).toBeUndefined();
-  });
-  it('should allow a rise once the earlier window has reset', () => {
-    expect(findRise([reading(1, 2, 10, 1, 1000), { ...reading(3, 4, 50), exchange: { sentTick: 3, receivedTick: 4, sentAt: 2500, receivedAt: 2501 } as Exchange }])).toBeUndefined();
+describe('decreasedAcross', () => {
+  test.each<[string, { given: Array<number | undefined>; want: boolean | undefined }]>([
+    ['should see a fixed window count down', { given: [10, 9, 8, 7, 6, 5], want: true }],
+    ['should allow one window reset inside the burst', { given: [2, 1, 0, 60, 59, 58], want: true }],
+    ['should allow a sliding window to give back a request on the way', { given: [50, 49, 49, 48, 49, 47], want: true }],
+    ['should fail a Remaining that never moves', { given: [100, 100, 100, 100, 100, 100], want: false }],
+    ['should fail a Remaining that only rises', { given: [10, 11, 12, 13, 14, 15], want: false }],
+    ['should not judge too few readings', { given: [10, undefined, undefined, undefined, 10, 10], want: undefined }],
+  ])('%s', (_name, { given, want }) => {
+    expect(decreasedAcross(given)).toBe(want);
   });
 });

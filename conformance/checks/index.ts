@@ -7,6 +7,7 @@ import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-r
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
 import { malformedOrOversizedBodiesGet4xx } from './malformed-or-oversized-bodies-get-4xx';
 import { noRequestGetsAServerError } from './no-request-gets-a-server-error';
+import { listFiltersSelectAndCount } from './list-filters-select-and-count';
 import { multipartRequestWithIdempotencyKeyGets400 } from './multipart-request-with-idempotency-key-gets-400';
 import { overlongIdempotencyKeyGets400 } from './overlong-idempotency-key-gets-400';
 import { polledJobEndsTerminalAndStaysTerminal } from './polled-job-ends-terminal-and-stays-terminal';
@@ -17,6 +18,9 @@ import { requestsWithoutValidCredentialGet401 } from './requests-without-valid-c
 import { responsesArriveWithinMaxResponseTime } from './responses-arrive-within-max-response-time';
 import { responsesMatchTheContract } from './responses-match-the-contract';
 import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
+import { statedLengthsCountCharacters } from './stated-lengths-count-characters';
+import { sqlQueryIsReadOnly } from './sql-query-is-read-only';
+import { sqlQueryIsScopedPerTable } from './sql-query-is-scoped-per-table';
 import { tooManyRequestsCarryRetryAfter } from './too-many-requests-carry-retry-after';
 import { undeclaredMethodsAreRefused } from './undeclared-methods-are-refused';
 import { validRequestsAreAccepted } from './valid-requests-are-accepted';
@@ -31,6 +35,8 @@ export function createRegistry(): CheckRegistry {
     invalidRequestsAreRejectedWith400,
     malformedOrOversizedBodiesGet4xx,
     undeclaredMethodsAreRefused,
+    listFiltersSelectAndCount,
+    statedLengthsCountCharacters,
     asyncCreateAnswers202WithLocation,
     polledJobEndsTerminalAndStaysTerminal,
     replayedRequestReturnsOriginalResponse,
@@ -39,10 +45,13 @@ export function createRegistry(): CheckRegistry {
     overlongIdempotencyKeyGets400,
     multipartRequestWithIdempotencyKeyGets400,
     workspacesDoNotSeeEachOther,
+    sqlQueryIsReadOnly,
+    sqlQueryIsScopedPerTable,
     requestsAreCountedPerWorkspace,
+    // Its burst needs quota, so it runs before the 429 check spends it.
+    everyResponseCarriesRateLimitHeaders,
     // Spends the rate limit, so it runs after every check that needs quota.
     tooManyRequestsCarryRetryAfter,
-    everyResponseCarriesRateLimitHeaders,
     errorResponsesUseTheErrorShape,
     deprecationAndSunsetHeadersAreValid,
     noRequestGetsAServerError,

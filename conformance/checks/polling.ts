@@ -27,7 +27,8 @@ type Job = { kind: 'run' | 'batch'; name: string };
  * own (from the create answer): the Location points at that job, so a poll answering another one is a failure.
  */
 async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, location: string, create: Exchange, uuid: string | undefined): Promise<string | undefined> {
-  const deadline = Date.now() + ctx.config.pollTimeoutMs;
+  const started = Date.now();
+  const deadline = started + ctx.config.pollTimeoutMs;
   let delay = 200;
   let terminal: string | undefined;
   let extraPolls = 0;
@@ -74,6 +75,21 @@ async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, locatio
     delay = Math.min(delay * 1.5, 2000);
     if (Date.now() + wait > deadline) break;
     await sleep(wait);
+  }
+  // Waiting out 429s is the client's duty (Retry-After): a poll budget spent that way is reported as such, not as a stuck job.
+  const waited = ctx.client.exchanges
+    .filter((ex) => ex.sentAt >= started && ex.response?.status === 429)
+    .reduce((sum, ex) => sum + (parseInteger(ex.response!.headers['retry-after']) ?? 1), 0);
+  if (waited * 1000 * 3 >= ctx.config.pollTimeoutMs) {
+    scenario.findings.push({
+      ruleId: 'async-poll-terminal',
+      severity: 'warning',
+      title: `Polling the ${job.name} was cut short: --poll-timeout went on waiting out 429 Retry-After`,
+      expected: `one of ${TERMINAL_STATUSES.join(', ')} within ${ctx.config.pollTimeoutMs} ms`,
+      received: `${waited} s of Retry-After waits; statuses seen: ${seen.join(' → ') || 'none'} (raise --poll-timeout or --max-requests pacing)`,
+      exchange: create,
+    });
+    return undefined;
   }
   scenario.findings.push({
     ruleId: 'async-poll-terminal',

@@ -1,6 +1,7 @@
 /**
  * x-rules: auth-required-401 — Every operation answers a request without a credential, with a malformed one and
- * with an unknown token with 401 in the error shape, still carrying the rate-limit headers.
+ * with an unknown token and with near misses of a valid token (prefix, suffix, case) with 401 in the error shape,
+ * still carrying the rate-limit headers.
  * Proved by fixtures/broken/unauthorized-without-rate-limit-headers.ts and fixtures/broken/endpoint-without-auth.ts.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,14 +18,32 @@ const CREDENTIALS: Array<{ name: string; auth: () => SendOptions['auth'] }> = [
   { name: 'an unknown token', auth: () => ({ authorization: `Bearer conformance-unknown-${randomBytes(12).toString('hex')}` }) },
 ];
 
+/**
+ * Near misses of the suite's own valid token: a prefix, the token with a character more, and the token in another
+ * case. A server comparing only a prefix or ignoring case accepts them. The scheme's case is not varied (RFC 9110
+ * makes `bearer` the same scheme).
+ */
+export function nearMisses(token: string): Array<{ name: string; token: string; shell: string }> {
+  const half = Math.max(1, Math.floor(token.length / 2));
+  const out = [
+    { name: 'the valid token without its last character', token: token.slice(0, -1), shell: 'Bearer ${CONFORMANCE_TOKEN%?}' },
+    { name: 'the valid token with a character appended', token: `${token}x`, shell: 'Bearer ${CONFORMANCE_TOKEN}x' },
+    { name: 'the first half of the valid token', token: token.slice(0, half), shell: `Bearer \${CONFORMANCE_TOKEN:0:${half}}` },
+  ];
+  const flipped = [...token].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+  if (flipped !== token) out.push({ name: 'the valid token in another case', token: flipped, shell: "Bearer $(printf %s \"$CONFORMANCE_TOKEN\" | tr a-zA-Z A-Za-z)" });
+  return out.filter((candidate) => candidate.token.length > 0 && candidate.token !== token);
+}
+
 export const requestsWithoutValidCredentialGet401: Check = {
   id: 'requests-without-valid-credential-get-401',
   ruleId: 'auth-required-401',
   title: 'Every operation answers a missing, malformed or unknown credential with 401 in the error shape, with rate-limit headers.',
   fixture: 'unauthorized-without-rate-limit-headers',
   async run(ctx) {
+    const credentials = [...CREDENTIALS, ...nearMisses(ctx.config.tokenA).map((miss) => ({ name: `a near miss (${miss.name})`, auth: () => ({ authorization: `Bearer ${miss.token}`, shell: miss.shell }) as SendOptions['auth'] }))];
     for (const op of ctx.contract.operations) {
-      for (const credential of CREDENTIALS) {
+      for (const credential of credentials) {
         // Ids of nothing and minimal bodies: even a server that wrongly accepts the request changes nothing that exists.
         // A write to an existing thing (the workspace) gets a body of the wrong type: nothing to apply even if auth were skipped.
         const body = changesExistingState(op) && !hasPathParameters(op) && !ctx.config.allowWrites ? [] : minimalBody(op);

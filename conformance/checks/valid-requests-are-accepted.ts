@@ -7,6 +7,7 @@ import { CheckFailure } from '../lib/failure';
 import { describe } from '../lib/exchange';
 import { changesExistingState, hasPathParameters } from '../lib/operations';
 import { mentionsUuid, openConstraintsTouched, shapeRequest, targetOf, validRequests } from '../lib/requests';
+import { namedClientErrors, omittedFields, requiredNotShown } from '../lib/stated';
 import type { Check } from './registry';
 
 export const validRequestsAreAccepted: Check = {
@@ -33,6 +34,21 @@ export const validRequestsAreAccepted: Check = {
           const open = status === 400 ? openConstraintsTouched(op, request) : [];
           if (open.length > 0) {
             ctx.report({ severity: 'warning', title: `${op.operationId} refused a value whose bounds the contract does not show (${open.join(', ')})`, expected: '2xx', received: describe(exchange), exchange });
+            return;
+          }
+          // Which body fields are required is not shown (x-required-not-shown): refusing a body that leaves some out
+          // with a 4xx the operation names is the other reading (PUT as a full replacement included).
+          const requiredOpen = requiredNotShown(op);
+          const omitted = requiredOpen ? omittedFields(op, request.body) : [];
+          if (requiredOpen && omitted.length > 0 && namedClientErrors(op).includes(status)) {
+            ctx.report({
+              severity: 'warning',
+              title: `${op.operationId} requires body fields the contract does not show as required`,
+              expected: '2xx (no field is stated as required)',
+              received: `${describe(exchange)} (left out: ${omitted.join(', ')})`,
+              assumption: requiredOpen,
+              exchange,
+            });
             return;
           }
           throw new CheckFailure({ title: `${op.operationId} refused a valid request`, expected: mentionsUuid(request) ? '2xx or 404' : '2xx', received: describe(exchange), exchange });

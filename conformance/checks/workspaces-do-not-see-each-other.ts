@@ -34,6 +34,47 @@ async function compareLists(ctx: CheckContext): Promise<void> {
   }
 }
 
+/**
+ * Every other kind the suite can create or discover in workspace B: a batch it creates, workflows and models its
+ * SQL query names (fetched by B first, so only ids B really sees count), and cancelling B's run with A's token.
+ */
+async function otherKinds(ctx: CheckContext): Promise<void> {
+  const targets: Array<{ kind: string; op: string; path: (id: string) => string; method: string }> = [];
+  const batchOp = ctx.contract.operation('createBatch');
+  const getBatch = ctx.contract.operation('getBatch');
+  if (batchOp && getBatch) {
+    const created = await ctx.send({ method: batchOp.method, path: batchOp.path, body: {}, auth: 'b', operationId: batchOp.operationId });
+    const uuid = envelope(created.response?.body, 'batch')?.uuid;
+    if (typeof uuid === 'string') targets.push({ kind: 'batch', op: getBatch.operationId, method: 'GET', path: () => getBatch.path.replace('{uuid}', uuid) });
+  }
+  const query = ctx.contract.operation('executeQuery');
+  for (const [kind, opId, sql] of [
+    ['workflow', 'getWorkflow', 'SELECT DISTINCT workflowUuid AS id FROM runs WHERE workflowUuid IS NOT NULL LIMIT 2'],
+    ['model', 'getModel', 'SELECT DISTINCT modelUuid AS id FROM records WHERE modelUuid IS NOT NULL LIMIT 2'],
+  ] as const) {
+    const op = ctx.contract.operation(opId);
+    if (!op || !query) continue;
+    const found = await ctx.send({ method: query.method, path: query.path, body: { query: sql }, auth: 'b', operationId: query.operationId });
+    const rows = (found.response?.body as { rows?: Array<{ id?: unknown }> } | undefined)?.rows;
+    for (const id of (Array.isArray(rows) ? rows : []).map((row) => row?.id).filter((id): id is string => typeof id === 'string').slice(0, 1)) {
+      const own = await ctx.send({ method: 'GET', path: op.path.replace('{uuid}', id), auth: 'b', operationId: op.operationId });
+      if (own.response?.status === 200) targets.push({ kind, op: op.operationId, method: 'GET', path: () => op.path.replace('{uuid}', id) });
+    }
+  }
+  const cancel = ctx.contract.operation('cancelRun');
+  if (cancel) {
+    const created = await ctx.send({ method: 'POST', path: ctx.config.createRunPath, body: ctx.config.createRunBody, auth: 'b' });
+    const uuid = envelope(created.response?.body, 'run')?.uuid;
+    if (typeof uuid === 'string') targets.push({ kind: 'run (cancel)', op: cancel.operationId, method: 'POST', path: () => cancel.path.replace('{uuid}', uuid) });
+  }
+  for (const target of targets) {
+    const seen = await ctx.send({ method: target.method, path: target.path(''), auth: 'a', operationId: target.op });
+    if (seen.response?.status !== 404)
+      ctx.report({ title: `Workspace A can reach workspace B's ${target.kind} (${target.op})`, expected: '404', received: describe(seen), exchange: seen });
+  }
+  ctx.note(`cross-workspace access tried on: run, ${targets.map((t) => t.kind).join(', ') || 'nothing else'}`);
+}
+
 export const workspacesDoNotSeeEachOther: Check = {
   id: 'workspaces-do-not-see-each-other',
   ruleId: 'workspace-scoping',
@@ -58,6 +99,7 @@ export const workspacesDoNotSeeEachOther: Check = {
         }
       } else ctx.note(`workspace B could not create a run (${describe(created)}); GET-by-id isolation not tried`);
     }
+    await otherKinds(ctx);
     const createServer = ctx.contract.operation('createMcpServer');
     if (createServer) {
       const [a, b] = await Promise.all(

@@ -2,6 +2,7 @@
  * The typed outcome of a check: every failure or warning names the contract rule (x-rules id) it
  * verifies, what was expected and received, the exchange, and how to reproduce it.
  */
+import { statedOf } from '../../spec/lib';
 import type { Exchange } from './http-client';
 
 export type Severity = 'failure' | 'warning';
@@ -29,6 +30,10 @@ export type Failure = {
   occurrences?: number;
   /** A few of those occurrences beyond the first, each with its own reproduction. */
   examples?: FailureExample[];
+  /** The description's own words the failure rests on (`x-stated` of the contract node or rule). */
+  stated?: string;
+  /** For a warning: the contract's assumption (`x-assumption`) whose other reading the server took. */
+  assumption?: string;
 };
 
 export type FailureExample = { request: string; status?: number; reproduce?: string };
@@ -77,6 +82,7 @@ export function toCurl(exchange: Exchange, credentials: Credentials = TOKEN_VARI
     const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
     if (token?.startsWith('$')) parts.push('-H', `"${name}: Bearer ${token}"`);
     else if (token !== undefined) parts.push('-H', shellQuote(`${name}: Bearer ${token}`));
+    else if (name.toLowerCase() === 'authorization' && exchange.authShell) parts.push('-H', `"${name}: ${exchange.authShell}"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (exchange.request.rawBody !== undefined) parts.push('--data-raw', shellQuote(exchange.request.rawBody));
@@ -94,7 +100,7 @@ export function redactHeaders(exchange: Exchange, credentials: Credentials = TOK
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.request.headers)) {
     const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
-    headers[name] = token !== undefined ? `Bearer ${token}` : value;
+    headers[name] = token !== undefined ? `Bearer ${token}` : name.toLowerCase() === 'authorization' && exchange.authShell ? exchange.authShell : value;
   }
   return headers;
 }
@@ -105,14 +111,23 @@ export function toCurlSequence(exchanges: Exchange[], credentials: Credentials =
   return unique.map((exchange) => toCurl(exchange, credentials)).join('\n');
 }
 
-export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string, credentials: Credentials = TOKEN_VARIABLES): Failure {
+/** The contract's rules as far as a failure needs them: the description's words each rests on (`x-stated` of the entry). */
+export type StatedRules = ReadonlyArray<{ id: string; node?: unknown }>;
+
+export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string, credentials: Credentials = TOKEN_VARIABLES, rules: StatedRules = []): Failure {
   const { exchange, sequence, ...rest } = input;
+  const ruleId = input.ruleId ?? defaultRuleId;
   const failure: Failure = {
     ...rest,
-    ruleId: input.ruleId ?? defaultRuleId,
+    ruleId,
     checkId,
     severity: input.severity ?? 'failure',
   };
+  // A failure without its own words rests on its rule's; a warning rests on an assumption instead.
+  if (failure.severity === 'failure' && failure.stated === undefined) {
+    const stated = statedOf(rules.find((rule) => rule.id === ruleId)?.node);
+    if (stated) failure.stated = stated;
+  }
   if (exchange) {
     failure.request = {
       method: exchange.request.method,

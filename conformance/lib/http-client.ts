@@ -11,10 +11,12 @@ export type Exchange = {
   checkId: string;
   operationId?: string;
   tokenLabel: TokenLabel;
+  /** For a credential derived from a token: the shell words that rebuild it (e.g. `Bearer ${CONFORMANCE_TOKEN%?}`). */
+  authShell?: string;
   request: {
     method: string;
     url: string;
-    /** Path below the base URL, with the query string. */
+    /** Path below the base URL, with the query string (the whole URL when the request went outside the base URL). */
     path: string;
     headers: Record<string, string>;
     body?: unknown;
@@ -31,14 +33,15 @@ export type Exchange = {
 
 export type SendOptions = {
   method: string;
-  /** Path below the base URL (may carry a query string), or an absolute URL on the target's origin. */
+  /** Path below the base URL (may carry a query string), or an absolute URL, requested exactly where it points. */
   path: string;
   query?: Array<[string, string]>;
   headers?: Record<string, string>;
   /** JSON body; a string is sent as is (for malformed bodies). */
   body?: unknown;
   /** 'a' (default), 'b', 'none' (no Authorization) or a literal Authorization value. */
-  auth?: 'a' | 'b' | 'none' | { authorization: string };
+  /** A literal Authorization may say how a shell rebuilds it (`shell`), so reports never print a secret derived from a token. */
+  auth?: 'a' | 'b' | 'none' | { authorization: string; shell?: string };
   /** Honour RateLimit-Remaining and Retry-After before and after sending (default true). */
   pace?: boolean;
   operationId?: string;
@@ -160,9 +163,16 @@ export class HttpClient {
     if (bucket?.remaining !== undefined) bucket.remaining--;
 
     let path = options.path;
+    // An absolute URL (a resolved Location) is requested exactly where it points (RFC 3986), not under the base path;
+    // `path` stays relative to the base path when it lies below it, for the hooks that look operations up.
+    let origin = this.origin;
+    let root = this.basePath;
     if (/^https?:\/\//.test(path)) {
       const url = new URL(path);
-      path = url.pathname.startsWith(this.basePath) ? url.pathname.slice(this.basePath.length) + url.search : url.pathname + url.search;
+      origin = url.origin;
+      const below = url.origin === this.origin && (url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`));
+      root = below ? this.basePath : '';
+      path = (below ? url.pathname.slice(this.basePath.length) : url.pathname) + url.search;
     }
     if (options.query && options.query.length > 0) {
       const search = new URLSearchParams(options.query).toString();
@@ -180,15 +190,16 @@ export class HttpClient {
       checkId: options.checkId ?? this.currentCheck,
       operationId: options.operationId,
       tokenLabel: label,
-      request: { method: options.method.toUpperCase(), url: this.origin + this.basePath + path, path, headers, body: options.body, rawBody },
+      authShell: typeof options.auth === 'object' ? options.auth.shell : undefined,
+      request: { method: options.method.toUpperCase(), url: origin + root + path, path: root === this.basePath && origin === this.origin ? path : origin + path, headers, body: options.body, rawBody },
       sentAt: Date.now(),
       receivedAt: 0,
       sentTick: ++this.tick,
       receivedTick: 0,
     };
     try {
-      const agent = request(this.origin) as unknown as Record<string, (url: string) => request.Test>;
-      let test = agent[options.method.toLowerCase()](this.basePath + path);
+      const agent = request(origin) as unknown as Record<string, (url: string) => request.Test>;
+      let test = agent[options.method.toLowerCase()](root + path);
       for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, headerValue);
       test = test.timeout({ response: this.options.timeoutMs ?? 15000, deadline: (this.options.timeoutMs ?? 15000) * 2 });
       test = test.ok(() => true);

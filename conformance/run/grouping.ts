@@ -30,7 +30,7 @@ export class FailureGroups {
 
   /** Records a failure or warning of a check; returns the failure that stands for its group. */
   record(sink: Sink, checkId: string, ruleId: string, input: FailureInput): Failure {
-    const failure = toFailure(input, checkId, ruleId, this.credentials);
+    const failure = toFailure(input, checkId, ruleId, this.credentials, this.contract.rules);
     // A warning is about a reading of the contract: one per cause is enough, wherever it was seen.
     const where = failure.severity === 'warning' ? '' : this.operationOf(input.exchange);
     const key = [checkId, failure.severity, failure.ruleId, where, failure.title].join('|');

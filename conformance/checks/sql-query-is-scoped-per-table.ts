@@ -1,0 +1,48 @@
+/**
+ * x-rules: query-read-only-scoped (and workspace-scoping) — "Results are automatically scoped to the authenticated
+ * workspace", on every queryable table. With --token-b, workspace B creates a run and a batch; workspace A's
+ * queries of each of logs, runs, batches, records and spans must show no row naming B's workspace, run or batch,
+ * whatever the columns are called. Proved by the mutation harness (sql-table-unscoped <table>) and
+ * fixtures/broken/sql-table-unscoped.ts.
+ */
+import { CheckSkipped } from '../lib/failure';
+import { envelope } from '../lib/exchange';
+import { createOwnRun, QUERY_TABLES, rowsMention, runQuery, workspaceUuidOf } from '../lib/query';
+import type { Check } from './registry';
+
+export const sqlQueryIsScopedPerTable: Check = {
+  id: 'sql-query-is-scoped-per-table',
+  ruleId: 'query-read-only-scoped',
+  title: "No queryable table shows another workspace's rows.",
+  fixture: 'sql-table-unscoped',
+  async run(ctx) {
+    if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
+    if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
+    const needles: string[] = [];
+    const workspaceB = await workspaceUuidOf(ctx, 'b');
+    const workspaceA = await workspaceUuidOf(ctx, 'a');
+    if (workspaceB && workspaceB !== workspaceA) needles.push(workspaceB);
+    const run = await createOwnRun(ctx, 'b');
+    if (run) needles.push(run);
+    const batchOp = ctx.contract.operation('createBatch');
+    if (batchOp) {
+      const batch = await ctx.send({ method: batchOp.method, path: batchOp.path, body: {}, auth: 'b', operationId: batchOp.operationId });
+      const uuid = envelope(batch.response?.body, 'batch')?.uuid;
+      if (typeof uuid === 'string') needles.push(uuid);
+    }
+    if (needles.length === 0) throw new CheckSkipped("workspace B showed neither its workspace uuid nor a run to look for");
+    for (const table of QUERY_TABLES) {
+      const { exchange, rows } = await runQuery(ctx, `SELECT * FROM ${table} LIMIT 1000`);
+      const leaked = rows ? rowsMention(rows, needles) : undefined;
+      if (leaked) {
+        ctx.report({ title: `The ${table} table shows workspace B's rows to workspace A`, expected: `no row naming ${needles.join(' or ')}`, received: JSON.stringify(leaked).slice(0, 300), exchange });
+        continue;
+      }
+      if (!workspaceB || workspaceB === workspaceA) continue;
+      // Narrowed by a column when the table has one by that name (a large table may page B's rows out of the first 1000).
+      const narrowed = await runQuery(ctx, `SELECT * FROM ${table} WHERE workspaceUuid = '${workspaceB}' LIMIT 5`);
+      if (narrowed.rows && narrowed.rows.length > 0)
+        ctx.report({ title: `The ${table} table shows workspace B's rows to workspace A`, expected: `no row of workspace ${workspaceB}`, received: JSON.stringify(narrowed.rows[0]).slice(0, 300), exchange: narrowed.exchange });
+    }
+  },
+};
