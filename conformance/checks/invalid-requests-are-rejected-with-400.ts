@@ -8,10 +8,10 @@
  */
 import { describe, errorShapeProblems } from '../lib/exchange';
 import type { Exchange } from '../lib/http-client';
-import { changesExistingState, hasPathParameters, requestBodySchema, unknownUuid } from '../lib/operations';
+import { changesExistingState, hasPathParameters, unknownUuid } from '../lib/operations';
 import { invalidRequestsOf, shapeRequest, targetOf } from '../lib/requests';
-import { assumptionOf, statedOf, type Operation } from '../../spec/lib';
-import { namedClientErrors, ruleAssumption } from '../lib/stated';
+import type { Operation } from '../../spec/lib';
+import { assumedAt, namedClientErrors, ruleAssumption, statedAt as stated } from '../lib/stated';
 import type { Check, CheckContext } from './registry';
 
 export const invalidRequestsAreRejectedWith400: Check = {
@@ -48,30 +48,6 @@ export const invalidRequestsAreRejectedWith400: Check = {
     if (skipped.length > 0) ctx.note(`not sent without --allow-writes: ${skipped.join(', ')}`);
   },
 };
-
-/** The contract nodes behind a parameter or top-level body field: the node itself, its schema and its items. */
-function nodesAt(op: Operation, location: string, path: string): unknown[] {
-  const name = path.replace(/[.[].*$/, '');
-  if (location === 'body') return [requestBodySchema(op)?.properties?.[name]];
-  const parameter = op.parameters.find((p) => p.name === name);
-  return [parameter?.node, parameter?.schema, parameter?.schema.items];
-}
-
-/** The description's words behind a parameter or body field, when the contract records them. */
-function stated(op: Operation, location: string, path: string): string | undefined {
-  return nodesAt(op, location, path).map(statedOf).find((text) => text !== undefined);
-}
-
-/** The assumption a parameter or body field rests on (its name, its bounds), when the contract records one. */
-function assumedAt(op: Operation, location: string, path: string): string | undefined {
-  // The nearest node decides: a parameter whose own name is assumed stays assumed even if its type is a stated one.
-  for (const node of nodesAt(op, location, path)) {
-    if (statedOf(node) !== undefined) return undefined;
-    const assumption = assumptionOf(node);
-    if (assumption !== undefined) return assumption;
-  }
-  return undefined;
-}
 
 /**
  * How an invalid request was answered: 400 in the error shape passes; another 4xx the operation names, in the error

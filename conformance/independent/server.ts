@@ -192,7 +192,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       return next(new HttpError(400, 'idempotency_key_not_allowed', 'Multipart uploads do not take an Idempotency-Key.'));
     next();
   });
-  app.use('/v1', express.json({ limit: '256kb', strict: false, type: () => true }));
+  // body-parser's defaults (strict JSON, its own error pages) are a mutant; this server reads any JSON value.
+  app.use('/v1', broken('body-parser-defaults') ? express.json() : express.json({ limit: '256kb', strict: false, type: () => true }));
 
   // Idempotency: same key and request replays, another request is 422, a concurrent one 409.
   app.use('/v1', (req, res, next) => {
@@ -264,7 +265,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         if (!validation.off.has(`${scope}:body:type`)) out.push({ key: `${scope}:body:type`, message: 'the body must be a JSON object' });
         return;
       }
-      for (const name of required) if (body[name] === undefined) out.push({ key: `${scope}:${name}:required`, message: `${name} is required` });
+      for (const name of required) if (body[name] === undefined && !validation.off.has(`${scope}:${name}:required`)) out.push({ key: `${scope}:${name}:required`, message: `${name} is required` });
       validateField({ type: 'object', fields }, body, scope, '', validation, out);
     });
     return (body ?? {}) as Record<string, any>;
@@ -278,6 +279,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     return id.toLowerCase();
   };
   const notFound = (what: string): never => {
+    // A framework's own 404 page: the handler gives up and Express answers "Cannot GET …" in HTML.
+    if (broken('framework-404-page')) throw Object.assign(new Error(`No ${what}`), { status: 404, expose: true });
     throw new HttpError(404, 'no_such_resource', `No ${what} with this uuid in your workspace.`);
   };
   const caller = (res: Response) => res.locals.caller as Workspace;
@@ -296,7 +299,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     else if (readings.location === 'absolute') location = absolute(req, `${base}/orchestration/${kind}/${uuid}`);
     // Relative to the request URL (RFC 3986): from …/runs the last segment is replaced, from …/runs/<id>/cancel two are.
     else location = req.path.endsWith('/cancel') ? `../${uuid}` : `${kind}/${uuid}`;
-    res.set('Location', location);
+    if (!broken('drop-header Location')) res.set('Location', location);
     if (broken('retry-after-on-202')) res.set('Retry-After', '1');
   };
 
@@ -317,7 +320,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     const offset = (q.offset as number | undefined) ?? 0;
     const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
     const count = broken('count-ignores-filter') ? all.length : broken('count-is-page-length') ? page.length : matching.length;
-    res.json({ count, suppressions: page });
+    // The Suppression is closed (no additional properties): an extra field is a mutant.
+    res.json({ count, suppressions: broken('suppression-extra-field') ? page.map((s) => ({ ...s, source: 'import' })) : page });
   }));
 
   // 2. Create MCP server
@@ -494,6 +498,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       offset: { type: 'integer', min: 0 },
     });
     let list = caller(res).recipes;
+    if (broken('deprecation-header')) res.set('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
     if (typeof q.name === 'string') list = list.filter((r) => String(r.name).toLowerCase().includes((q.name as string).toLowerCase()));
     const offset = (q.offset as number | undefined) ?? 0;
     res.json({ recipes: list.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize)).map(extra) });
@@ -574,8 +579,10 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   // Anything else is not found, in the error shape (a framework's own 404 page is a mutant).
   if (!broken('framework-404-page')) app.use((req, _res, next) => next(new HttpError(404, 'no_such_route', `${req.method} ${req.path} is not an operation of this API.`)));
   if (!broken('framework-error-body'))
-    app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+      if (broken('error-body-message-key') && error instanceof HttpError) return res.status(error.status).json({ message: error.message, code: error.reason });
       if (error instanceof HttpError) return res.status(error.status).json({ errorMessage: error.message, reason: error.reason, ...error.extra });
+      if ((broken('framework-404-page') && (error as { status?: number }).status === 404) || (broken('body-parser-defaults') && (error as { type?: string }).type !== undefined)) return next(error);
       const status = (error as { status?: number; type?: string }).status;
       if (status === 413) return res.status(413).json({ errorMessage: 'The body is over 256 kB.', reason: 'body_too_large' });
       if (status !== undefined && status >= 400 && status < 500) return res.status(400).json({ errorMessage: `The body is not valid JSON: ${(error as Error).message}`, reason: 'malformed_body' });

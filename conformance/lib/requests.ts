@@ -119,7 +119,7 @@ function hasOpenConstraints(schema: unknown, seen = new Set<unknown>()): boolean
  */
 export function openConstraintsTouched(op: Operation, request: GeneratedRequest): string[] {
   const touched = op.parameters
-    .filter((p) => (p as { 'x-constraints-not-shown'?: boolean })['x-constraints-not-shown'] && p.name in request.query)
+    .filter((p) => (p.node['x-constraints-not-shown'] === true || hasOpenConstraints(p.schema)) && p.name in request.query)
     .map((p) => p.name);
   const properties = op.requestBody?.content?.['application/json']?.schema?.properties as Record<string, unknown> | undefined;
   const body = request.body;

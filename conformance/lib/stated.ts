@@ -52,3 +52,27 @@ export function namedClientErrors(op: Operation): number[] {
     // 401 says the (valid) credential was refused and 429 that the quota is spent: neither judges the request itself.
     .filter((status) => status !== 401 && status !== 429);
 }
+
+/** The contract nodes behind a parameter or top-level body field: the node itself, its schema and its items. */
+export function nodesAt(op: Operation, location: string, path: string): unknown[] {
+  const name = path.replace(/[.[].*$/, '');
+  if (location === 'body') return [requestBodySchema(op)?.properties?.[name]];
+  const parameter = op.parameters.find((p) => p.name === name);
+  return [parameter?.node, parameter?.schema, parameter?.schema.items];
+}
+
+/** The description's words behind a parameter or body field, when the contract records them. */
+export function statedAt(op: Operation, location: string, path: string): string | undefined {
+  return nodesAt(op, location, path).map(statedOf).find((text) => text !== undefined);
+}
+
+/** The assumption a parameter or body field rests on (its name, its bounds), when the contract records one. */
+export function assumedAt(op: Operation, location: string, path: string): string | undefined {
+  // The nearest node decides: a parameter whose own name is assumed stays assumed even if its type is a stated one.
+  for (const node of nodesAt(op, location, path)) {
+    if (statedOf(node) !== undefined) return undefined;
+    const assumption = assumptionOf(node);
+    if (assumption !== undefined) return assumption;
+  }
+  return undefined;
+}
