@@ -6,7 +6,7 @@ import { loadContract } from '../../spec/lib';
 import { correctVariants, generatedMutants, HAND_WRITTEN } from './catalogue';
 import { runHarness } from './harness';
 
-jest.setTimeout(240_000);
+jest.setTimeout(400_000);
 
 describe('the mutation harness', () => {
   it('should generate a mutant from every stated request rule, rate-limit header and stated status', async () => {
