@@ -33,12 +33,14 @@ export const sqlQueryIsReadOnly: Check = {
     if (before !== 1) throw new CheckSkipped(`the runs table does not show the suite's run by a uuid column (COUNT gave ${String(before)}); the columns are not shown`);
     for (const statement of [`DELETE FROM runs WHERE uuid = '${uuid}'`, `SELECT 1; DELETE FROM runs WHERE uuid = '${uuid}'`, `WITH x AS (SELECT 1) DELETE FROM runs WHERE uuid = '${uuid}'`]) {
       const write = await runQuery(ctx, statement);
-      if ((await count(uuid)) !== 1)
+      const after = await count(uuid);
+      if (after !== undefined && after !== 1)
         ctx.report({ title: 'A DELETE sent to the SQL query endpoint removed a row', expected: `the suite's run ${uuid} still counted once after: ${statement}`, received: `${describe(write.exchange)}; a later SELECT no longer sees the run`, exchange: write.exchange });
     }
     const inserted = unknownUuid();
     const insert = await runQuery(ctx, `INSERT INTO runs (uuid) VALUES ('${inserted}')`);
-    if ((await count(inserted)) !== 0)
+    const added = await count(inserted);
+    if (added !== undefined && added !== 0)
       ctx.report({ title: 'An INSERT sent to the SQL query endpoint added a row', expected: `no run ${inserted} in a later SELECT`, received: describe(insert.exchange), exchange: insert.exchange });
     const table = `conformance_probe_${randomBytes(4).toString('hex')}`;
     const create = await runQuery(ctx, `CREATE TABLE ${table} (x TEXT)`);

@@ -203,7 +203,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     next();
   });
   // body-parser's defaults (strict JSON, its own error pages) are a mutant; this server reads any JSON value.
-  app.use('/v1', broken('body-parser-defaults') ? express.json() : express.json({ limit: '256kb', strict: false, type: () => true }));
+  app.use('/v1', broken('body-parser-defaults') ? express.json() : express.json({ limit: '10mb', strict: false, type: () => true }));
 
   // Idempotency: same key and request replays, another request is 422, a concurrent one 409.
   app.use('/v1', (req, res, next) => {
@@ -595,7 +595,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       if (error instanceof HttpError) return res.status(error.status).json({ errorMessage: error.message, reason: error.reason, ...error.extra });
       if ((broken('framework-404-page') && (error as { status?: number }).status === 404) || (broken('body-parser-defaults') && (error as { type?: string }).type !== undefined)) return next(error);
       const status = (error as { status?: number; type?: string }).status;
-      if (status === 413) return res.status(413).json({ errorMessage: 'The body is over 256 kB.', reason: 'body_too_large' });
+      if (status === 413) return res.status(413).json({ errorMessage: 'The body is over 10 MB.', reason: 'body_too_large' });
       if (status !== undefined && status >= 400 && status < 500) return res.status(400).json({ errorMessage: `The body is not valid JSON: ${(error as Error).message}`, reason: 'malformed_body' });
       res.status(500).json({ errorMessage: 'Something went wrong on our side.', reason: 'internal' });
     });
