@@ -7,7 +7,10 @@ const config: Config = {
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.[tj]s$': ['ts-jest', { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node' } }],
+    '^.+\\.[tj]s$': [
+      'ts-jest',
+      { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node' } },
+    ],
   },
   // ESM-only packages that tests import are transpiled to CommonJS for jest.
   transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|structured-headers|@hyperjump)/)'],

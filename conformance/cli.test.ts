@@ -10,10 +10,17 @@ jest.setTimeout(60_000);
 const ROOT = path.resolve(__dirname, '..');
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(TSX, ['conformance/cli.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      TSX,
+      ['conformance/cli.ts', ...args],
+      { cwd: ROOT, env: { PATH: process.env.PATH, ...env } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -35,7 +42,10 @@ describe('conformance cli', () => {
   });
 
   it('should exit 2 when the target is unreachable', async () => {
-    const result = await runCli([], { CONFORMANCE_TARGET: `http://127.0.0.1:${await closedPort()}/v1`, CONFORMANCE_TOKEN: 'mock-token-a' });
+    const result = await runCli([], {
+      CONFORMANCE_TARGET: `http://127.0.0.1:${await closedPort()}/v1`,
+      CONFORMANCE_TOKEN: 'mock-token-a',
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/unreachable/);
   });
@@ -51,7 +61,16 @@ describe('conformance cli', () => {
   it('should exit 2 when --path names a property no selected check runs', async () => {
     const healthy = await startMock({ port: 0 });
     try {
-      const result = await runCli(['--target', healthy.url, '--token', 'mock-token-a', '--only', 'overlong-idempotency-key-gets-400', '--path', 'nothing:0']);
+      const result = await runCli([
+        '--target',
+        healthy.url,
+        '--token',
+        'mock-token-a',
+        '--only',
+        'overlong-idempotency-key-gets-400',
+        '--path',
+        'nothing:0',
+      ]);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/--path names the property "nothing"/);
     } finally {
@@ -66,7 +85,9 @@ describe('conformance cli', () => {
       const args = ['--token', 'mock-token-a', '--only', 'invalid-requests-are-rejected-with-400', '--runs', '3'];
       const failed = await runCli(['--target', broken.url, ...args]);
       expect(failed.code).toBe(1);
-      expect(failed.stdout).toMatch(/FAILURE \[request-validation\] invalid-requests-are-rejected-with-400: listSuppressions did not refuse limit/);
+      expect(failed.stdout).toMatch(
+        /FAILURE \[request-validation\] invalid-requests-are-rejected-with-400: listSuppressions did not refuse limit/,
+      );
       expect(failed.stdout).toMatch(/Reproduce with:\n\s+curl -i -X GET '.*limit=1001/);
       expect(failed.stdout).toMatch(/requests in \d+\.\d s/);
       const passed = await runCli(['--target', healthy.url, ...args]);

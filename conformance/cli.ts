@@ -19,7 +19,9 @@ async function main(): Promise<number> {
     if (config.html) reporters.push(new HtmlReporter(config.html));
     if (config.proxy) {
       const proxy = await startPassiveProxy({ ...config, ...config.proxy }, { checks: allChecks(), reporters });
-      process.stdout.write(`Passive conformance proxy on ${proxy.url} → ${config.proxy.upstream}\nSend your traffic there; Ctrl-C ends it and writes the reports.\n\n`);
+      process.stdout.write(
+        `Passive conformance proxy on ${proxy.url} → ${config.proxy.upstream}\nSend your traffic there; Ctrl-C ends it and writes the reports.\n\n`,
+      );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -2,23 +2,63 @@ import { ConfigError, DEFAULTS, parseConfig } from './config';
 
 describe('parseConfig', () => {
   it('should read flags before the environment', () => {
-    const config = parseConfig(['--target', 'http://127.0.0.1:4010/v1/', '--token', 'a', '--runs', '5', '--seed', '7', '--allow-writes'], { CONFORMANCE_TOKEN: 'env' });
-    expect(config).toMatchObject({ target: 'http://127.0.0.1:4010/v1', tokenA: 'a', runs: 5, seed: 7, allowWrites: true, maxRequests: DEFAULTS.maxRequests });
+    const config = parseConfig(
+      ['--target', 'http://127.0.0.1:4010/v1/', '--token', 'a', '--runs', '5', '--seed', '7', '--allow-writes'],
+      { CONFORMANCE_TOKEN: 'env' },
+    );
+    expect(config).toMatchObject({
+      target: 'http://127.0.0.1:4010/v1',
+      tokenA: 'a',
+      runs: 5,
+      seed: 7,
+      allowWrites: true,
+      maxRequests: DEFAULTS.maxRequests,
+    });
   });
 
   it('should read CONFORMANCE_* variables', () => {
-    const config = parseConfig([], { CONFORMANCE_TARGET: 'http://127.0.0.1:1/v1', CONFORMANCE_TOKEN: 'a', CONFORMANCE_TOKEN_B: 'b' });
+    const config = parseConfig([], {
+      CONFORMANCE_TARGET: 'http://127.0.0.1:1/v1',
+      CONFORMANCE_TOKEN: 'a',
+      CONFORMANCE_TOKEN_B: 'b',
+    });
     expect(config).toMatchObject({ target: 'http://127.0.0.1:1/v1', tokenA: 'a', tokenB: 'b', allowWrites: false });
   });
 
   it('should write tokens in reproductions as they were given', () => {
-    expect(parseConfig(['--target', 'http://h/v1', '--token', 'lit', '--token-b', 'litb'], {}).credentials).toEqual({ a: 'lit', b: 'litb' });
-    expect(parseConfig(['--target', 'http://h/v1'], { CONFORMANCE_TOKEN: 'x', CONFORMANCE_TOKEN_B: 'y' }).credentials).toEqual({ a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' });
+    expect(parseConfig(['--target', 'http://h/v1', '--token', 'lit', '--token-b', 'litb'], {}).credentials).toEqual({
+      a: 'lit',
+      b: 'litb',
+    });
+    expect(
+      parseConfig(['--target', 'http://h/v1'], { CONFORMANCE_TOKEN: 'x', CONFORMANCE_TOKEN_B: 'y' }).credentials,
+    ).toEqual({ a: '$CONFORMANCE_TOKEN', b: '$CONFORMANCE_TOKEN_B' });
   });
 
   it('should read selection, workers and shard', () => {
-    const config = parseConfig(['--target', 'http://h/v1', '--token', 't', '--operations', 'a,b', '--skip-tags', 'provisional', '--workers', '4', '--shard', '2/3'], {});
-    expect(config).toMatchObject({ operations: ['a', 'b'], skipTags: ['provisional'], workers: 4, shard: { index: 2, count: 3 } });
+    const config = parseConfig(
+      [
+        '--target',
+        'http://h/v1',
+        '--token',
+        't',
+        '--operations',
+        'a,b',
+        '--skip-tags',
+        'provisional',
+        '--workers',
+        '4',
+        '--shard',
+        '2/3',
+      ],
+      {},
+    );
+    expect(config).toMatchObject({
+      operations: ['a', 'b'],
+      skipTags: ['provisional'],
+      workers: 4,
+      shard: { index: 2, count: 3 },
+    });
   });
 
   it.each([

@@ -102,7 +102,8 @@ Exit codes: 0 every check passed, 1 a check failed, 2 bad configuration.`;
 function positiveInteger(name: string, text: string | undefined, fallback: number, min = 1): number {
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name}: expected an integer >= ${min}, got "${text}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new ConfigError(`${name}: expected an integer >= ${min}, got "${text}"`);
   return value;
 }
 
@@ -124,15 +125,51 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([...booleans, 'target', 'token', 'token-b', 'max-requests', 'runs', 'seed', 'path', 'only', 'skip', 'junit', 'spec', 'timeout', 'poll-timeout', 'create-run-path', 'create-run-body', 'max-wait', 'operations', 'tags', 'skip-tags', 'workers', 'shard', 'ndjson', 'har', 'html', 'max-response-time', 'upstream', 'port']);
+  const known = new Set([
+    ...booleans,
+    'target',
+    'token',
+    'token-b',
+    'max-requests',
+    'runs',
+    'seed',
+    'path',
+    'only',
+    'skip',
+    'junit',
+    'spec',
+    'timeout',
+    'poll-timeout',
+    'create-run-path',
+    'create-run-body',
+    'max-wait',
+    'operations',
+    'tags',
+    'skip-tags',
+    'workers',
+    'shard',
+    'ndjson',
+    'har',
+    'html',
+    'max-response-time',
+    'upstream',
+    'port',
+  ]);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
   const proxy = flags.has('proxy');
-  if (!proxy && (flags.has('upstream') || flags.has('port'))) throw new ConfigError('--upstream and --port belong to passive mode (--proxy)');
-  const target = (flags.get(proxy ? 'upstream' : 'target') ?? (proxy ? flags.get('target') : undefined) ?? env.CONFORMANCE_TARGET ?? '').replace(/\/+$/, '');
+  if (!proxy && (flags.has('upstream') || flags.has('port')))
+    throw new ConfigError('--upstream and --port belong to passive mode (--proxy)');
+  const target = (
+    flags.get(proxy ? 'upstream' : 'target') ??
+    (proxy ? flags.get('target') : undefined) ??
+    env.CONFORMANCE_TARGET ??
+    ''
+  ).replace(/\/+$/, '');
   const tokenA = flags.get('token') ?? env.CONFORMANCE_TOKEN ?? '';
   const tokenB = flags.get('token-b') ?? env.CONFORMANCE_TOKEN_B ?? undefined;
-  if (!target) throw new ConfigError(`missing ${proxy ? '--upstream' : '--target'} (or CONFORMANCE_TARGET)\n\n${USAGE}`);
+  if (!target)
+    throw new ConfigError(`missing ${proxy ? '--upstream' : '--target'} (or CONFORMANCE_TARGET)\n\n${USAGE}`);
   let url: URL;
   try {
     url = new URL(target);
@@ -142,7 +179,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`--target must be http(s): "${target}"`);
   // Passive mode sends nothing of its own: the traffic brings its credentials.
   if (!tokenA && !proxy) throw new ConfigError(`missing --token (or CONFORMANCE_TOKEN)\n\n${USAGE}`);
-  if (tokenB !== undefined && tokenB === tokenA) throw new ConfigError('--token-b must be the token of another workspace than --token');
+  if (tokenB !== undefined && tokenB === tokenA)
+    throw new ConfigError('--token-b must be the token of another workspace than --token');
   // Runs have no name: the record title makes the suite's runs recognisable on a shared server.
   let createRunBody: unknown = { recordTitle: `conformance-run-${Date.now().toString(36)}` };
   if (flags.has('create-run-body')) {
@@ -152,16 +190,24 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
       throw new ConfigError('--create-run-body is not JSON');
     }
   }
-  const list = (text: string | undefined) => text?.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (text: string | undefined) =>
+    text
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   let shard: RunConfig['shard'];
   if (flags.has('shard')) {
     const match = /^(\d+)\/(\d+)$/.exec(flags.get('shard')!);
     const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-    if (!match || count < 1 || index < 1 || index > count) throw new ConfigError(`--shard: expected <i>/<n> with 1 <= i <= n, got "${flags.get('shard')}"`);
+    if (!match || count < 1 || index < 1 || index > count)
+      throw new ConfigError(`--shard: expected <i>/<n> with 1 <= i <= n, got "${flags.get('shard')}"`);
     shard = { index, count };
   }
   // A token given on the command line is written as given; one from the environment as the variable that holds it.
-  const credentials = { a: flags.has('token') ? tokenA : TOKEN_VARIABLES.a, b: flags.has('token-b') ? (tokenB ?? '') : TOKEN_VARIABLES.b };
+  const credentials = {
+    a: flags.has('token') ? tokenA : TOKEN_VARIABLES.a,
+    b: flags.has('token-b') ? (tokenB ?? '') : TOKEN_VARIABLES.b,
+  };
   return {
     target,
     tokenA,
@@ -189,7 +235,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     skipTags: list(flags.get('skip-tags')),
     workers: positiveInteger('--workers', flags.get('workers'), DEFAULTS.workers),
     shard,
-    proxy: proxy ? { upstream: target, port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined } : undefined,
-    maxResponseTimeMs: flags.has('max-response-time') ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0) : undefined,
+    proxy: proxy
+      ? { upstream: target, port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined }
+      : undefined,
+    maxResponseTimeMs: flags.has('max-response-time')
+      ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0)
+      : undefined,
   };
 }

@@ -25,30 +25,42 @@ describe('conformance suite against the mock', () => {
     expect(failuresOf(summary)).toBe('');
     expect(summary.exitCode).toBe(0);
     // Skipped: the 429 check (the mock's limit lies beyond the budget) and the opt-in --max-response-time.
-    expect(summary.results.filter((r) => r.status === 'passed' || r.status === 'warned').length).toBeGreaterThanOrEqual(allChecks().length - 2);
+    expect(summary.results.filter((r) => r.status === 'passed' || r.status === 'warned').length).toBeGreaterThanOrEqual(
+      allChecks().length - 2,
+    );
   });
 });
 
 describe('broken servers', () => {
   it('should have a broken fixture for every check, named in the check file', () => {
     const names = new Set(BROKEN.map((f) => f.name));
-    for (const check of allChecks()) expect({ check: check.id, fixture: names.has(check.fixture) }).toEqual({ check: check.id, fixture: true });
+    for (const check of allChecks())
+      expect({ check: check.id, fixture: names.has(check.fixture) }).toEqual({ check: check.id, fixture: true });
     const proven = new Set(BROKEN.map((f) => f.breaks!.checkId));
-    for (const check of allChecks()) expect({ check: check.id, proven: proven.has(check.id) }).toEqual({ check: check.id, proven: true });
+    for (const check of allChecks())
+      expect({ check: check.id, proven: proven.has(check.id) }).toEqual({ check: check.id, proven: true });
   });
 
-  it.each(BROKEN.map((f) => [f.name, f] as const))('should fail its intended check against %s', async (_name, fixture) => {
-    const summary = await runAgainstFixture(fixture, { runs: RUNS });
-    const result = summary.results.find((r) => r.id === fixture.breaks!.checkId);
-    expect(result?.status).toBe('failed');
-    const failure = result!.failures.find((f) => f.ruleId === fixture.breaks!.ruleId && fixture.breaks!.because.test(f.title));
-    expect({ failures: result!.failures.map((f) => `[${f.ruleId}] ${f.title}`), found: failure !== undefined }).toMatchObject({ found: true });
-    // Says why: what was expected and received, and how to reproduce it.
-    expect(failure!.expected.length).toBeGreaterThan(0);
-    expect(failure!.received.length).toBeGreaterThan(0);
-    if (failure!.request) expect(failure!.reproduce).toMatch(/^curl -i -X [A-Z]+ '/);
-    expect(summary.exitCode).toBe(1);
-  });
+  it.each(BROKEN.map((f) => [f.name, f] as const))(
+    'should fail its intended check against %s',
+    async (_name, fixture) => {
+      const summary = await runAgainstFixture(fixture, { runs: RUNS });
+      const result = summary.results.find((r) => r.id === fixture.breaks!.checkId);
+      expect(result?.status).toBe('failed');
+      const failure = result!.failures.find(
+        (f) => f.ruleId === fixture.breaks!.ruleId && fixture.breaks!.because.test(f.title),
+      );
+      expect({
+        failures: result!.failures.map((f) => `[${f.ruleId}] ${f.title}`),
+        found: failure !== undefined,
+      }).toMatchObject({ found: true });
+      // Says why: what was expected and received, and how to reproduce it.
+      expect(failure!.expected.length).toBeGreaterThan(0);
+      expect(failure!.received.length).toBeGreaterThan(0);
+      if (failure!.request) expect(failure!.reproduce).toMatch(/^curl -i -X [A-Z]+ '/);
+      expect(summary.exitCode).toBe(1);
+    },
+  );
 });
 
 describe('correct variants', () => {
@@ -57,6 +69,9 @@ describe('correct variants', () => {
     expect(failuresOf(summary)).toBe('');
     expect(summary.exitCode).toBe(0);
     // A reading the contract leaves open is reported as a warning, never silently.
-    if (fixture.warns) expect(summary.results.flatMap((r) => r.warnings).map((w) => w.title)).toContainEqual(expect.stringMatching(fixture.warns));
+    if (fixture.warns)
+      expect(summary.results.flatMap((r) => r.warnings).map((w) => w.title)).toContainEqual(
+        expect.stringMatching(fixture.warns),
+      );
   });
 });

@@ -15,8 +15,18 @@ jest.setTimeout(120_000);
 const ROOT = path.resolve(__dirname, '..');
 const A = { authorization: 'Bearer mock-token-a' };
 
-async function call(base: string, method: string, pathname: string, headers: Record<string, string> = A, body?: string) {
-  const res = await fetch(`${base}${pathname}`, { method, headers: body ? { ...headers, 'content-type': 'application/json' } : headers, body });
+async function call(
+  base: string,
+  method: string,
+  pathname: string,
+  headers: Record<string, string> = A,
+  body?: string,
+) {
+  const res = await fetch(`${base}${pathname}`, {
+    method,
+    headers: body ? { ...headers, 'content-type': 'application/json' } : headers,
+    body,
+  });
   return { status: res.status, body: await res.text(), remaining: res.headers.get('ratelimit-remaining') };
 }
 
@@ -24,7 +34,10 @@ async function throughProxy(options: Parameters<typeof startMock>[0]) {
   const mock = await startMock({ ...options, port: 0 });
   const events: RunEvent[] = [];
   const config = parseConfig(['--proxy', '--upstream', mock.url], {});
-  const proxy = await startPassiveProxy({ ...config, ...config.proxy! }, { checks: allChecks(), reporters: [{ onEvent: (event) => void events.push(event) }] });
+  const proxy = await startPassiveProxy(
+    { ...config, ...config.proxy! },
+    { checks: allChecks(), reporters: [{ onEvent: (event) => void events.push(event) }] },
+  );
   return { mock, proxy, events };
 }
 
@@ -38,7 +51,9 @@ describe('passive proxy', () => {
       expect(Number(proxied.remaining)).toBe(Number(direct.remaining) - 1);
       expect((await call(proxy.url, 'GET', '/mailboxManagement/suppressions', {})).status).toBe(401);
       expect((await call(proxy.url, 'POST', '/ai/mcpServers', A, '{"name":')).status).toBe(400);
-      expect((await call(proxy.url, 'GET', '/orchestration/runs/6f1c1a52-8d3e-4c1b-9a47-2b0d5e7f9c31')).status).toBe(404);
+      expect((await call(proxy.url, 'GET', '/orchestration/runs/6f1c1a52-8d3e-4c1b-9a47-2b0d5e7f9c31')).status).toBe(
+        404,
+      );
     } finally {
       await mock.close();
     }
@@ -46,7 +61,14 @@ describe('passive proxy', () => {
     expect(summary.requests).toBe(4);
     expect(summary.results.flatMap((r) => r.failures)).toEqual([]);
     expect(summary.exitCode).toBe(0);
-    expect(summary.results.map((r) => r.id)).toEqual(expect.arrayContaining(['responses-match-the-contract', 'every-response-carries-rate-limit-headers', 'error-responses-use-the-error-shape', 'no-request-gets-a-server-error']));
+    expect(summary.results.map((r) => r.id)).toEqual(
+      expect.arrayContaining([
+        'responses-match-the-contract',
+        'every-response-carries-rate-limit-headers',
+        'error-responses-use-the-error-shape',
+        'no-request-gets-a-server-error',
+      ]),
+    );
     expect(events.filter((e) => e.type === 'exchange')).toHaveLength(4);
     expect(events[events.length - 1].type).toBe('run-end');
   });
@@ -70,7 +92,20 @@ describe('passive proxy', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'conformance-proxy-'));
     let child: ReturnType<typeof spawn> | undefined;
     try {
-      child = spawn(path.join(ROOT, 'node_modules', '.bin', 'tsx'), ['conformance/cli.ts', '--proxy', '--upstream', mock.url, '--port', '0', '--html', path.join(dir, 'report.html')], { cwd: ROOT, env: { PATH: process.env.PATH } });
+      child = spawn(
+        path.join(ROOT, 'node_modules', '.bin', 'tsx'),
+        [
+          'conformance/cli.ts',
+          '--proxy',
+          '--upstream',
+          mock.url,
+          '--port',
+          '0',
+          '--html',
+          path.join(dir, 'report.html'),
+        ],
+        { cwd: ROOT, env: { PATH: process.env.PATH } },
+      );
       let stdout = '';
       child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const url = await new Promise<string>((resolve) => {
@@ -83,7 +118,8 @@ describe('passive proxy', () => {
         }, 50);
       });
       expect((await call(url, 'GET', '/mailboxManagement/suppressions', {})).status).toBe(401);
-      for (let waited = 0; waited < 10_000 && !/FAILURE \[error-shape\]/.test(stdout); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      for (let waited = 0; waited < 10_000 && !/FAILURE \[error-shape\]/.test(stdout); waited += 100)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(stdout).toMatch(/FAILURE \[error-shape\] error-responses-use-the-error-shape/);
       const code = await new Promise<number | null>((resolve) => {
         child!.once('exit', (exitCode) => resolve(exitCode));

@@ -21,13 +21,22 @@ import { Selection } from './run/selection';
 import { newResult, settle, type CheckResult, type Reporter, type RunEvent, type RunSummary } from './run/types';
 
 /** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1). */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
 
 export type PassiveProxy = { url: string; port: number; exchanges: number; close(): Promise<RunSummary> };
 
 function flatten(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }
 
@@ -53,19 +62,29 @@ export function passiveChecks(checks: Check[]): Check[] {
   return checks.filter((check) => check.onExchange);
 }
 
-export async function startPassiveProxy(config: RunConfig & { upstream: string; port?: number }, options: { checks: Check[]; reporters?: Reporter[]; contract?: Contract }): Promise<PassiveProxy> {
+export async function startPassiveProxy(
+  config: RunConfig & { upstream: string; port?: number },
+  options: { checks: Check[]; reporters?: Reporter[]; contract?: Contract },
+): Promise<PassiveProxy> {
   const started = Date.now();
   const contract = options.contract ?? (await loadContract(config.specPath));
   checkBasePath(config.upstream, contract);
   const upstream = new URL(config.upstream);
   const basePath = upstream.pathname.replace(/\/+$/, '');
-  const checks = passiveChecks(options.checks).filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id));
+  const checks = passiveChecks(options.checks).filter(
+    (check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id),
+  );
   let chain = Promise.resolve();
-  const emit = (event: RunEvent) => (chain = chain.then(async () => {
-    for (const reporter of options.reporters ?? []) await reporter.onEvent(event);
-  }));
+  const emit = (event: RunEvent) =>
+    (chain = chain.then(async () => {
+      for (const reporter of options.reporters ?? []) await reporter.onEvent(event);
+    }));
   // No request is sent through this client: it only anchors the checks' per-run state.
-  const client = new HttpClient({ baseUrl: config.upstream, tokenA: config.tokenA || 'passive', maxRequests: Number.MAX_SAFE_INTEGER });
+  const client = new HttpClient({
+    baseUrl: config.upstream,
+    tokenA: config.tokenA || 'passive',
+    maxRequests: Number.MAX_SAFE_INTEGER,
+  });
   const results = new Map<string, CheckResult>(checks.map((check) => [check.id, newResult(check)]));
   const state: RunState = {
     config,
@@ -78,14 +97,23 @@ export async function startPassiveProxy(config: RunConfig & { upstream: string; 
     sharedValues: new Map(),
   };
   const contexts = new Map(checks.map((check) => [check.id, createContext(state, check, results.get(check.id)!)]));
-  await emit({ type: 'run-start', target: config.upstream, seed: config.seed, checks, specPath: config.specPath, contract, workers: 1 });
+  await emit({
+    type: 'run-start',
+    target: config.upstream,
+    seed: config.seed,
+    checks,
+    specPath: config.specPath,
+    contract,
+    workers: 1,
+  });
   for (const check of checks) await emit({ type: 'check-start', check });
 
   // Tokens are told apart by order of first sight, so rate-limit readings stay per credential (per workspace).
   const labels = new Map<string, TokenLabel>();
   const labelOf = (authorization: string | undefined): TokenLabel => {
     if (!authorization) return 'none';
-    if (!labels.has(authorization)) labels.set(authorization, labels.size === 0 ? 'a' : labels.size === 1 ? 'b' : 'other');
+    if (!labels.has(authorization))
+      labels.set(authorization, labels.size === 0 ? 'a' : labels.size === 1 ? 'b' : 'other');
     return labels.get(authorization)!;
   };
   let nextId = 1;
@@ -114,13 +142,22 @@ export async function startPassiveProxy(config: RunConfig & { upstream: string; 
     if (body.length > 0) headers['content-length'] = String(body.length);
     const requestHeaders = flatten(req.headers);
     const rawBody = body.length > 0 ? body.toString('utf8') : undefined;
-    const below = target.pathname.startsWith(basePath) ? target.pathname.slice(basePath.length) + target.search : target.pathname + target.search;
+    const below = target.pathname.startsWith(basePath)
+      ? target.pathname.slice(basePath.length) + target.search
+      : target.pathname + target.search;
     const exchange: Exchange = {
       id: nextId++,
       checkId: 'passive',
       operationId: contract.findOperation(req.method ?? 'GET', below.split('?')[0])?.operationId,
       tokenLabel: labelOf(requestHeaders.authorization),
-      request: { method: req.method ?? 'GET', url: target.href, path: below, headers: requestHeaders, body: rawBody === undefined ? undefined : (parseJson(rawBody) ?? rawBody), rawBody },
+      request: {
+        method: req.method ?? 'GET',
+        url: target.href,
+        path: below,
+        headers: requestHeaders,
+        body: rawBody === undefined ? undefined : (parseJson(rawBody) ?? rawBody),
+        rawBody,
+      },
       sentAt: Date.now(),
       receivedAt: 0,
       sentTick: ++tick,
@@ -136,7 +173,12 @@ export async function startPassiveProxy(config: RunConfig & { upstream: string; 
       res.writeHead(upstreamRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(answer.length) });
       res.end(answer);
       const text = answer.toString('utf8');
-      exchange.response = { status: upstreamRes.statusCode ?? 0, headers: flatten(upstreamRes.headers), body: parseJson(text), text };
+      exchange.response = {
+        status: upstreamRes.statusCode ?? 0,
+        headers: flatten(upstreamRes.headers),
+        body: parseJson(text),
+        text,
+      };
       exchange.receivedAt = Date.now();
       exchange.receivedTick = ++tick;
       judge(exchange);
@@ -147,7 +189,12 @@ export async function startPassiveProxy(config: RunConfig & { upstream: string; 
       exchange.receivedTick = ++tick;
       void emit({ type: 'exchange', exchange });
       res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ errorMessage: `conformance proxy: upstream unreachable (${error.message})`, reason: 'bad_gateway' }));
+      res.end(
+        JSON.stringify({
+          errorMessage: `conformance proxy: upstream unreachable (${error.message})`,
+          reason: 'bad_gateway',
+        }),
+      );
     });
     forward.end(body);
   });
@@ -170,7 +217,15 @@ export async function startPassiveProxy(config: RunConfig & { upstream: string; 
         await emit({ type: 'check-end', result });
       }
       const ordered = checks.map((check) => results.get(check.id)!);
-      const summary: RunSummary = { target: config.upstream, seed: config.seed, results: ordered, requests: count, durationMs: Date.now() - started, exitCode: ordered.some((r) => r.status === 'failed') ? 1 : 0, workers: 1 };
+      const summary: RunSummary = {
+        target: config.upstream,
+        seed: config.seed,
+        results: ordered,
+        requests: count,
+        durationMs: Date.now() - started,
+        exitCode: ordered.some((r) => r.status === 'failed') ? 1 : 0,
+        workers: 1,
+      };
       await emit({ type: 'run-end', summary });
       return summary;
     },

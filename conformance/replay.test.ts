@@ -28,7 +28,10 @@ export function shellWords(line: string, env: Record<string, string> = {}): stri
 
 function replayArgs(failure: Failure): string[] {
   expect(failure.replay).toMatch(/^npm run conformance -- /);
-  const words = shellWords(failure.replay!.replace(/^npm run conformance -- /, ''), { CONFORMANCE_TOKEN: 'mock-token-a', CONFORMANCE_TOKEN_B: 'mock-token-b' });
+  const words = shellWords(failure.replay!.replace(/^npm run conformance -- /, ''), {
+    CONFORMANCE_TOKEN: 'mock-token-a',
+    CONFORMANCE_TOKEN_B: 'mock-token-b',
+  });
   return words.map((word, i) => (words[i - 1] === '--target' ? 'http://127.0.0.1:1/v1' : word));
 }
 
@@ -70,6 +73,8 @@ describe('printed replay commands', () => {
 
 describe('shellWords', () => {
   it('should split quoted words and expand the token variables', () => {
-    expect(shellWords(`--token "$CONFORMANCE_TOKEN" --path 'a:1@B:C' --x 'it'\\''s'`, { CONFORMANCE_TOKEN: 't' })).toEqual(['--token', 't', '--path', 'a:1@B:C', '--x', "it's"]);
+    expect(
+      shellWords(`--token "$CONFORMANCE_TOKEN" --path 'a:1@B:C' --x 'it'\\''s'`, { CONFORMANCE_TOKEN: 't' }),
+    ).toEqual(['--token', 't', '--path', 'a:1@B:C', '--x', "it's"]);
   });
 });

@@ -33,7 +33,10 @@ function emitter(reporters: Reporter[]): (event: RunEvent) => Promise<void> {
 }
 
 function selectChecks(config: RunConfig, checks: Check[]): Check[] {
-  for (const [flag, ids] of [['--only', config.only], ['--skip', config.skip]] as const) {
+  for (const [flag, ids] of [
+    ['--only', config.only],
+    ['--skip', config.skip],
+  ] as const) {
     const unknown = (ids ?? []).filter((id) => !checks.some((check) => check.id === id));
     if (unknown.length > 0) throw new ConfigError(`unknown check id(s) in ${flag}: ${unknown.join(', ')}`);
   }
@@ -41,7 +44,13 @@ function selectChecks(config: RunConfig, checks: Check[]): Check[] {
 }
 
 /** Runs one active check to its end; every way it can stop becomes part of its result. */
-async function runCheck(check: Check, ctx: CheckContext, result: CheckResult, config: RunConfig, budget: { spent: boolean }): Promise<void> {
+async function runCheck(
+  check: Check,
+  ctx: CheckContext,
+  result: CheckResult,
+  config: RunConfig,
+  budget: { spent: boolean },
+): Promise<void> {
   if (budget.spent) {
     result.skippedReason = `request budget of ${config.maxRequests} (--max-requests) spent before this check`;
     return;
@@ -50,13 +59,19 @@ async function runCheck(check: Check, ctx: CheckContext, result: CheckResult, co
     await check.run!(ctx);
   } catch (error) {
     if (error instanceof CheckSkipped) result.skippedReason = error.message;
-    else if (error instanceof OperationNotSelected) result.skippedReason = `${error.message} (--operations, --tags, --skip-tags)`;
+    else if (error instanceof OperationNotSelected)
+      result.skippedReason = `${error.message} (--operations, --tags, --skip-tags)`;
     else if (error instanceof BudgetExhausted) {
       budget.spent = true;
       result.skippedReason = `request budget of ${config.maxRequests} (--max-requests) spent during this check`;
       result.notes.push(result.skippedReason);
     } else if (error instanceof CheckFailure) ctx.report(error.input);
-    else ctx.report({ title: 'Check raised an error', expected: 'the check to run to its end', received: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    else
+      ctx.report({
+        title: 'Check raised an error',
+        expected: 'the check to run to its end',
+        received: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
   }
 }
 
@@ -67,10 +82,27 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   const selection = new Selection(contract, config);
   const selected = selectChecks(config, options.checks);
   const replay = parseReplayPath(config.path);
-  const client = new HttpClient({ baseUrl: config.target, tokenA: config.tokenA, tokenB: config.tokenB, maxRequests: config.maxRequests, timeoutMs: config.timeoutMs, maxWaitMs: config.maxWaitMs });
+  const client = new HttpClient({
+    baseUrl: config.target,
+    tokenA: config.tokenA,
+    tokenB: config.tokenB,
+    maxRequests: config.maxRequests,
+    timeoutMs: config.timeoutMs,
+    maxWaitMs: config.maxWaitMs,
+  });
   const emit = emitter(options.reporters ?? []);
 
-  await emit({ type: 'run-start', target: config.target, seed: config.seed, checks: selected, specPath: config.specPath, contract, operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined, shard: config.shard && `${config.shard.index}/${config.shard.count}`, workers: config.workers });
+  await emit({
+    type: 'run-start',
+    target: config.target,
+    seed: config.seed,
+    checks: selected,
+    specPath: config.specPath,
+    contract,
+    operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined,
+    shard: config.shard && `${config.shard.index}/${config.shard.count}`,
+    workers: config.workers,
+  });
   // Reports see every exchange, the preflight's included; hooks judge the checks' traffic.
   client.onExchange((exchange: Exchange) => void emit({ type: 'exchange', exchange }));
   await preflight(client, selection.operations);
@@ -114,7 +146,8 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     const checkStarted = Date.now();
     if (selection.checkInShard(check.id)) await runCheck(check, contexts.get(check.id)!, result, config, budget);
     else result.skippedReason = `in another shard than ${config.shard!.index}/${config.shard!.count}`;
-    if (!check.onExchange) result.requests = client.exchanges.filter((exchange) => exchange.checkId === check.id).length;
+    if (!check.onExchange)
+      result.requests = client.exchanges.filter((exchange) => exchange.checkId === check.id).length;
     result.durationMs = Date.now() - checkStarted;
     if (!check.onExchange) {
       settle(result);
@@ -136,7 +169,9 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   }
   for (const check of selected) if (!check.run && !check.onExchange) settle(results.get(check.id)!);
   if (replay && !state.replayReached)
-    throw new ConfigError(`--path names the property "${replay.property}", which no selected check ran (is --only the check printed with it?)`);
+    throw new ConfigError(
+      `--path names the property "${replay.property}", which no selected check ran (is --only the check printed with it?)`,
+    );
 
   const ordered = selected.map((check) => results.get(check.id)!);
   const summary: RunSummary = {

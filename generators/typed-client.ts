@@ -52,7 +52,8 @@ export async function callEveryOperation(client: ApiClient): Promise<Record<stri
   const workspace = await client.PUT('/workspaceManagement/workspaces/current', {
     body: { name: 'Acme', logoBase64: null, defaultRoleUuid: null, allowedLoginProviders: ['email', 'single-sign-on'] },
   });
-  const providers: ('email' | 'social-oauth2' | 'enterprise-directory' | 'single-sign-on' | 'agent-identity')[] | null | undefined =
+  const providers:
+    ('email' | 'social-oauth2' | 'enterprise-directory' | 'single-sign-on' | 'agent-identity')[] | null | undefined =
     workspace.data?.workspace?.allowedLoginProviders;
   void providers;
   record('updateCurrentWorkspace', workspace.response);
@@ -85,7 +86,16 @@ export async function callEveryOperation(client: ApiClient): Promise<Record<stri
   record('removeEnvironmentVariable', removed.response);
 
   const recipes = await client.GET('/expression/recipes/list', {
-    params: { query: { uiTypes: ['ai'], tab: 'favorites', categories: ['sales', 'cleaning'], name: 'clean', limit: 5, offset: 0 } },
+    params: {
+      query: {
+        uiTypes: ['ai'],
+        tab: 'favorites',
+        categories: ['sales', 'cleaning'],
+        name: 'clean',
+        limit: 5,
+        offset: 0,
+      },
+    },
   });
   void recipes.data?.recipes?.[0]?.placeholders?.[0]?.slug;
   record('listRecipes', recipes.response);
@@ -95,7 +105,8 @@ export async function callEveryOperation(client: ApiClient): Promise<Record<stri
     params: { header: { 'Idempotency-Key': 'typed-client-run' } },
     body: { workflowUuid: id, waitUntilFinished: false },
   });
-  const runStatus: 'idle' | 'pending' | 'running' | 'success' | 'error' | 'cancelling' | 'cancelled' | 'skipped' | undefined =
+  const runStatus:
+    'idle' | 'pending' | 'running' | 'success' | 'error' | 'cancelling' | 'cancelled' | 'skipped' | undefined =
     created.data?.run?.status;
   void runStatus;
   record('createRun', created.response);

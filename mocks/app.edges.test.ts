@@ -17,7 +17,9 @@ describe('mock edges over HTTP', () => {
   afterAll(() => m.close());
 
   it('should answer 404 in the error shape for an operation path without the /v1 base', async () => {
-    const res = await fetch(`${m.mock.origin}/mailboxManagement/suppressions`, { headers: { authorization: 'Bearer mock-token-b' } });
+    const res = await fetch(`${m.mock.origin}/mailboxManagement/suppressions`, {
+      headers: { authorization: 'Bearer mock-token-b' },
+    });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ reason: 'not_found', errorMessage: expect.stringContaining('/v1') });
     expect(res.headers.get('ratelimit-limit')).toBe('50');
@@ -27,7 +29,8 @@ describe('mock edges over HTTP', () => {
     const small = await startCheckedMock({ rateLimit: 2, rateWindowSeconds: 3600 });
     try {
       const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await small.call('GET', '/mailboxManagement/suppressions', { token: 'expired-token' }));
+      for (let i = 0; i < 4; i++)
+        answers.push(await small.call('GET', '/mailboxManagement/suppressions', { token: 'expired-token' }));
       expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401]);
       expect(answers[3].headers['ratelimit-remaining']).toBe('0');
     } finally {

@@ -14,18 +14,26 @@ describe('Prefer answers over HTTP', () => {
   it.each([
     ['runs', 'run'],
     ['batches', 'batch'],
-  ])('should answer Prefer: code=202 on a create of %s with one that exists behind its Location', async (kind, field) => {
-    const workflowUuid = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
-    const created = await m.call('POST', `/orchestration/${kind}`, { body: { workflowUuid }, headers: { prefer: 'code=202' } });
-    expect(created.status).toBe(202);
-    expect(created.body[field].workflowUuid).toBe(workflowUuid);
-    const polled = await fetch(created.headers.location, { headers: { authorization: 'Bearer mock-token-a' } });
-    expect(polled.status).toBe(200);
-    expect((await polled.json())[field].uuid).toBe(created.body[field].uuid);
-  });
+  ])(
+    'should answer Prefer: code=202 on a create of %s with one that exists behind its Location',
+    async (kind, field) => {
+      const workflowUuid = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
+      const created = await m.call('POST', `/orchestration/${kind}`, {
+        body: { workflowUuid },
+        headers: { prefer: 'code=202' },
+      });
+      expect(created.status).toBe(202);
+      expect(created.body[field].workflowUuid).toBe(workflowUuid);
+      const polled = await fetch(created.headers.location, { headers: { authorization: 'Bearer mock-token-a' } });
+      expect(polled.status).toBe(200);
+      expect((await polled.json())[field].uuid).toBe(created.body[field].uuid);
+    },
+  );
 
   it('should still answer a declared error status from the spec', async () => {
-    expect((await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'code=409' } })).status).toBe(409);
+    expect((await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'code=409' } })).status).toBe(
+      409,
+    );
   });
 
   it('should generate timestamps, uuids and emails that parse, and a count no smaller than the page', async () => {
@@ -38,7 +46,9 @@ describe('Prefer answers over HTTP', () => {
       expect(s.email).toMatch(/^[^@\s]+@[^@\s]+\.[a-z]+$/);
       expect(Number.isNaN(Date.parse(s.createdAt))).toBe(false);
     }
-    const workflow = await m.call('GET', '/orchestration/workflows/3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', { headers: { prefer: 'dynamic=true' } });
+    const workflow = await m.call('GET', '/orchestration/workflows/3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', {
+      headers: { prefer: 'dynamic=true' },
+    });
     const { createdAt, uuid } = workflow.body.workflow;
     if (createdAt !== null && createdAt !== undefined) expect(Number.isNaN(Date.parse(createdAt))).toBe(false);
     if (typeof uuid === 'string') expect(uuid).toMatch(UUID);
@@ -58,7 +68,12 @@ describe('CORS preflight from a page elsewhere', () => {
     try {
       const res = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, {
         method: 'OPTIONS',
-        headers: { origin: 'null', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization,prefer', 'access-control-request-private-network': 'true' },
+        headers: {
+          origin: 'null',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization,prefer',
+          'access-control-request-private-network': 'true',
+        },
       });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-private-network')).toBe('true');

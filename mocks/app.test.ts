@@ -21,12 +21,18 @@ describe('mock over HTTP', () => {
       ['wrong scheme', 'Basic bW9jazptb2Nr'],
       ['malformed', 'Bearer'],
       ['unknown token', 'Bearer not-a-token'],
-    ])('should answer 401 in the error shape with rate-limit headers for a %s credential', async (_name, authorization) => {
-      const res = await m.call('GET', '/mailboxManagement/suppressions', { token: null, headers: authorization ? { authorization } : {} });
-      expect(res.status).toBe(401);
-      expect(res.body.reason).toBe('unauthorized');
-      expect(res.headers['ratelimit-limit']).toBe('100000');
-    });
+    ])(
+      'should answer 401 in the error shape with rate-limit headers for a %s credential',
+      async (_name, authorization) => {
+        const res = await m.call('GET', '/mailboxManagement/suppressions', {
+          token: null,
+          headers: authorization ? { authorization } : {},
+        });
+        expect(res.status).toBe(401);
+        expect(res.body.reason).toBe('unauthorized');
+        expect(res.headers['ratelimit-limit']).toBe('100000');
+      },
+    );
 
     it('should scope every read to the workspace of the token (x-rules workspace-scoping)', async () => {
       const a = await m.call('GET', '/mailboxManagement/suppressions', { token: 'mock-token-a' });
@@ -34,7 +40,9 @@ describe('mock over HTTP', () => {
       expect(a.body.suppressions.every((s: { workspaceUuid: string }) => s.workspaceUuid === WORKSPACE_A)).toBe(true);
       expect(b.body.suppressions.every((s: { workspaceUuid: string }) => s.workspaceUuid === WORKSPACE_B)).toBe(true);
       const domainOfA = [...(await m.mock.store.snapshot(WORKSPACE_A)).domains.keys()][0];
-      expect((await m.call('DELETE', `/domainManagement/domains/${domainOfA}`, { token: 'mock-token-b' })).status).toBe(404);
+      expect((await m.call('DELETE', `/domainManagement/domains/${domainOfA}`, { token: 'mock-token-b' })).status).toBe(
+        404,
+      );
     });
   });
 
@@ -45,14 +53,20 @@ describe('mock over HTTP', () => {
       const res = await m.call('GET', '/mailboxManagement/suppressions', { query: 'reasons=bounced&limit=2&offset=1' });
       expect(res.body.count).toBe(bounced.length);
       expect(res.body.suppressions).toEqual(bounced.slice(1, 3));
-      const two = await m.call('GET', '/mailboxManagement/suppressions', { query: 'reasons=bounced&reasons=manual&limit=1000' });
-      expect(two.body.count).toBe(all.body.suppressions.filter((s: { reason: string }) => ['bounced', 'manual'].includes(s.reason)).length);
+      const two = await m.call('GET', '/mailboxManagement/suppressions', {
+        query: 'reasons=bounced&reasons=manual&limit=1000',
+      });
+      expect(two.body.count).toBe(
+        all.body.suppressions.filter((s: { reason: string }) => ['bounced', 'manual'].includes(s.reason)).length,
+      );
     });
 
     it('should filter allocations and recipes', async () => {
       const all = await m.call('GET', '/revenueOrganization/allocations/list', { query: 'limit=100' });
       const member = all.body.allocations[0].memberUuid;
-      const byMember = await m.call('GET', '/revenueOrganization/allocations/list', { query: `memberUuids=${member}&limit=100` });
+      const byMember = await m.call('GET', '/revenueOrganization/allocations/list', {
+        query: `memberUuids=${member}&limit=100`,
+      });
       expect(byMember.body.allocations.length).toBeGreaterThan(0);
       expect(byMember.body.allocations.every((a: { memberUuid: string }) => a.memberUuid === member)).toBe(true);
       const favorites = await m.call('GET', '/expression/recipes/list', { query: 'tab=favorites&limit=100' });
@@ -61,7 +75,9 @@ describe('mock over HTTP', () => {
       expect(paged.body.recipes).toHaveLength(2);
       // The spec states no bounds for these: none is invented.
       expect((await m.call('GET', '/expression/recipes/list', { query: 'limit=-5' })).body.recipes).toEqual([]);
-      expect((await m.call('GET', '/revenueOrganization/allocations/list', { query: 'offset=-3&limit=1' })).body.allocations).toHaveLength(1);
+      expect(
+        (await m.call('GET', '/revenueOrganization/allocations/list', { query: 'offset=-3&limit=1' })).body.allocations,
+      ).toHaveLength(1);
     });
   });
 
@@ -83,19 +99,36 @@ describe('mock over HTTP', () => {
 
     it('should persist PUT of the current workspace with the stated meaning of each null', async () => {
       const res = await m.call('PUT', '/workspaceManagement/workspaces/current', {
-        body: { name: 'Renamed', logoBase64: null, browserExtensionMasterAgentUuid: null, defaultRoleUuid: null, allowedLoginProviders: null, syncs: [{ cron: '*/5 * * * *' }] },
+        body: {
+          name: 'Renamed',
+          logoBase64: null,
+          browserExtensionMasterAgentUuid: null,
+          defaultRoleUuid: null,
+          allowedLoginProviders: null,
+          syncs: [{ cron: '*/5 * * * *' }],
+        },
       });
       expect(res.status).toBe(200);
-      expect(res.body.workspace).toMatchObject({ name: 'Renamed', logoUrl: null, browserExtensionMasterAgentUuid: null, defaultRoleUuid: null, allowedLoginProviders: null });
+      expect(res.body.workspace).toMatchObject({
+        name: 'Renamed',
+        logoUrl: null,
+        browserExtensionMasterAgentUuid: null,
+        defaultRoleUuid: null,
+        allowedLoginProviders: null,
+      });
       expect(res.body.workspace.syncs[0].cron).toBe('*/5 * * * *');
-      const next = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { allowedLoginProviders: ['email'] } });
+      const next = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        body: { allowedLoginProviders: ['email'] },
+      });
       expect(next.body.workspace).toMatchObject({ name: 'Renamed', allowedLoginProviders: ['email'] });
       expect((await m.mock.store.snapshot(WORKSPACE_A)).workspace.name).toBe('Renamed');
     });
 
     it('should keep created MCP servers', async () => {
       const before = (await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size;
-      const res = await m.call('POST', '/ai/mcpServers', { body: { name: 'Mine', description: 'Tools', capabilities: [{ slug: 'sandbox' }] } });
+      const res = await m.call('POST', '/ai/mcpServers', {
+        body: { name: 'Mine', description: 'Tools', capabilities: [{ slug: 'sandbox' }] },
+      });
       expect(res.status).toBe(201);
       expect(res.body.mcpServer.capabilities[0].config.scope).toBe('chat');
       expect((await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.get(res.body.mcpServer.uuid)).toBeDefined();
@@ -107,11 +140,17 @@ describe('mock over HTTP', () => {
       expect(res.body.url).toMatch(new RegExp(`^${m.mock.origin}/downloads/`));
       const download = await (await fetch(res.body.url, { headers: { authorization: 'Bearer mock-token-a' } })).json();
       expect(download.runs.length).toBeGreaterThan(0);
-      expect(download.runs.every((r: { status: string; workspaceUuid: string }) => r.status === 'error' && r.workspaceUuid === WORKSPACE_A)).toBe(true);
+      expect(
+        download.runs.every(
+          (r: { status: string; workspaceUuid: string }) => r.status === 'error' && r.workspaceUuid === WORKSPACE_A,
+        ),
+      ).toBe(true);
     });
 
     it('should run a read-only SQL query scoped to the workspace', async () => {
-      const res = await m.call('POST', '/orchestration/query', { body: { query: 'SELECT DISTINCT workspaceUuid FROM runs' } });
+      const res = await m.call('POST', '/orchestration/query', {
+        body: { query: 'SELECT DISTINCT workspaceUuid FROM runs' },
+      });
       expect(res.status).toBe(200);
       expect(res.body.rows).toEqual([{ workspaceUuid: WORKSPACE_A }]);
     });
@@ -175,7 +214,10 @@ describe('mock over HTTP', () => {
 
     it('should answer 400 for malformed JSON and leave state alone', async () => {
       const before = JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace);
-      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: '{"name": "x",', headers: { 'content-type': 'application/json' } });
+      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        rawBody: '{"name": "x",',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.reason).toBe('malformed_json');
       expect(JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace)).toBe(before);
@@ -188,17 +230,25 @@ describe('mock over HTTP', () => {
       ['a wrong type', '{"allowedEmailDomains": "example.com"}'],
     ])('should answer 400 for %s as the workspace body and change nothing', async (_name, rawBody) => {
       const before = JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace);
-      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(400);
       expect(JSON.stringify((await m.mock.store.snapshot(WORKSPACE_A)).workspace)).toBe(before);
     });
 
     it('should not let a __proto__ key reach any prototype', async () => {
       const rawBody = '{"metadata": {"__proto__": {"polluted": true}, "salesRepCount": "5"}}';
-      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(res.status).toBe(200);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-      expect(Object.getPrototypeOf((await m.mock.store.snapshot(WORKSPACE_A)).workspace.metadata)).toBe(Object.prototype);
+      expect(Object.getPrototypeOf((await m.mock.store.snapshot(WORKSPACE_A)).workspace.metadata)).toBe(
+        Object.prototype,
+      );
     });
 
     it('should answer 413 beyond the body limit, 404 for unknown routes, 405 for an undeclared method', async () => {
@@ -237,11 +287,16 @@ describe('mock over HTTP', () => {
     it('should keep keys per workspace', async () => {
       const headers = key('scoped');
       await m.call('POST', '/ai/mcpServers', { body: { name: 'one' }, headers, token: 'mock-token-a' });
-      expect((await m.call('POST', '/ai/mcpServers', { body: { name: 'two' }, headers, token: 'mock-token-b' })).status).toBe(201);
+      expect(
+        (await m.call('POST', '/ai/mcpServers', { body: { name: 'two' }, headers, token: 'mock-token-b' })).status,
+      ).toBe(201);
     });
 
     it('should answer 400 for a key over 255 characters and for a multipart request with a key', async () => {
-      const long = await m.call('POST', '/ai/mcpServers', { body: { name: 'n' }, headers: { 'idempotency-key': 'k'.repeat(256) } });
+      const long = await m.call('POST', '/ai/mcpServers', {
+        body: { name: 'n' },
+        headers: { 'idempotency-key': 'k'.repeat(256) },
+      });
       expect(long.status).toBe(400);
       const multipart = await m.call('POST', '/ai/mcpServers', {
         rawBody: '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n',
@@ -264,7 +319,10 @@ describe('mock over HTTP', () => {
     });
 
     it('should answer CORS preflights and expose the rate-limit headers', async () => {
-      const res = await fetch(`${m.mock.url}/ai/mcpServers`, { method: 'OPTIONS', headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } });
+      const res = await fetch(`${m.mock.url}/ai/mcpServers`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+      });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-methods')).toContain('POST');
@@ -280,14 +338,19 @@ describe('mock under concurrency', () => {
     try {
       const before = (await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size;
       const results = await Promise.all(
-        Array.from({ length: 100 }, () => m.call('POST', '/ai/mcpServers', { body: { name: 'once' }, headers: { 'idempotency-key': 'parallel' } })),
+        Array.from({ length: 100 }, () =>
+          m.call('POST', '/ai/mcpServers', { body: { name: 'once' }, headers: { 'idempotency-key': 'parallel' } }),
+        ),
       );
       const statuses = results.map((r) => r.status);
       expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
       expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
       expect(new Set(results.filter((r) => r.status === 201).map((r) => r.body.mcpServer.uuid)).size).toBe(1);
       expect((await m.mock.store.snapshot(WORKSPACE_A)).mcpServers.size).toBe(before + 1);
-      const replay = await m.call('POST', '/ai/mcpServers', { body: { name: 'once' }, headers: { 'idempotency-key': 'parallel' } });
+      const replay = await m.call('POST', '/ai/mcpServers', {
+        body: { name: 'once' },
+        headers: { 'idempotency-key': 'parallel' },
+      });
       expect(replay.status).toBe(201);
     } finally {
       await m.close();
@@ -318,7 +381,10 @@ describe('mock under concurrency', () => {
     const m = await startCheckedMock({ sleep });
     try {
       const headers = { 'idempotency-key': 'slow' };
-      const first = m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers: { ...headers, prefer: 'latency=1000' } });
+      const first = m.call('POST', '/ai/mcpServers', {
+        body: { name: 'slow' },
+        headers: { ...headers, prefer: 'latency=1000' },
+      });
       await inFlight;
       const retry = await m.call('POST', '/ai/mcpServers', { body: { name: 'slow' }, headers });
       expect(retry.status).toBe(409);
@@ -331,9 +397,15 @@ describe('mock under concurrency', () => {
   });
 
   it('should give exactly L successes to N parallel requests against a limit L (x-rules ratelimit-429-retry-after)', async () => {
-    const m = await startCheckedMock({ rateLimit: 30, rateWindowSeconds: 3600, now: () => Date.UTC(2026, 5, 1, 12, 30) });
+    const m = await startCheckedMock({
+      rateLimit: 30,
+      rateWindowSeconds: 3600,
+      now: () => Date.UTC(2026, 5, 1, 12, 30),
+    });
     try {
-      const results = await Promise.all(Array.from({ length: 80 }, () => m.call('GET', '/mailboxManagement/suppressions')));
+      const results = await Promise.all(
+        Array.from({ length: 80 }, () => m.call('GET', '/mailboxManagement/suppressions')),
+      );
       expect(results.filter((r) => r.status === 200)).toHaveLength(30);
       const limited = results.filter((r) => r.status === 429);
       expect(limited).toHaveLength(50);

@@ -69,27 +69,55 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   // The contract is read once, here, and handed to everything that needs it.
   const contract = loadContract(config.specPath);
   const basePath = contract.basePath;
-  const port = options.storagePort ?? (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
+  const port =
+    options.storagePort ??
+    (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
   const store = createStore({ port, seed: config.seed, now });
   let queryEngine: QueryEngine | undefined;
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
-  const auth = () => (authServer === null ? (authServer = loadAuthServer({
+  const auth = () =>
+    authServer === null
+      ? (authServer = loadAuthServer({
           issuer: config.authUrl ?? `${originOf()}/auth`,
           // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
           audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
           basePath,
           now,
           port,
-        })) : authServer);
+        }))
+      : authServer;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.
-  const settings: RuntimeSettings = { rateLimit: config.rateLimit, latencyMs: config.latencyMs, runDurationMs: config.runDurationMs, hangMs: DEFAULT_HANG_MS, workspaces: {}, faults: [] };
-  const limiter = createRateLimiter({ port, get limit() { return settings.rateLimit; }, windowSeconds: config.rateWindowSeconds, now });
-  const idempotencyStore = createIdempotencyStore({ port, ttlMs: config.idempotencyTtlMs, capPerWorkspace: config.idempotencyCapPerWorkspace, now });
+  const settings: RuntimeSettings = {
+    rateLimit: config.rateLimit,
+    latencyMs: config.latencyMs,
+    runDurationMs: config.runDurationMs,
+    hangMs: DEFAULT_HANG_MS,
+    workspaces: {},
+    faults: [],
+  };
+  const limiter = createRateLimiter({
+    port,
+    get limit() {
+      return settings.rateLimit;
+    },
+    windowSeconds: config.rateWindowSeconds,
+    now,
+  });
+  const idempotencyStore = createIdempotencyStore({
+    port,
+    ttlMs: config.idempotencyTtlMs,
+    capPerWorkspace: config.idempotencyCapPerWorkspace,
+    now,
+  });
 
   const responseCheck = options.onContractViolation
-    ? { validate: (observed: ObservedResponse) => contract.validateResponse(observed).map((v) => formatViolation(observed, v)), report: options.onContractViolation }
+    ? {
+        validate: (observed: ObservedResponse) =>
+          contract.validateResponse(observed).map((v) => formatViolation(observed, v)),
+        report: options.onContractViolation,
+      }
     : undefined;
   const pipeline = createPipeline({
     responseCheck,
@@ -114,7 +142,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       runDurationMs: config.runDurationMs,
       basePath: basePath,
       planRun: (ctx) => planRun(settings, ctx),
-      queryEngine: async () => (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
+      queryEngine: async () =>
+        (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
     }),
     prism,
     hooks: options.hooks,
@@ -129,9 +158,11 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
     now,
     clearIdempotency: (workspaceUuid) => idempotencyStore.clear(workspaceUuid),
-    clearRateLimit: (workspaceUuid) => limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
+    clearRateLimit: (workspaceUuid) =>
+      limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
   });
-  if (config.fixturesPath) await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
+  if (config.fixturesPath)
+    await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
 
   /**
    * Run downloads: the owning workspace's credential is required (401 without one, 404 for another workspace's
@@ -139,14 +170,22 @@ export async function createMockApp(options: MockOptions, originOf: () => string
    */
   const downloadPipeline = compose([
     finishResponse({ limiter }),
-    authenticate({ tokens: config.tokens, verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null }),
+    authenticate({
+      tokens: config.tokens,
+      verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
+    }),
     rateLimit({ limiter }),
     requireCredential(),
     async (ctx) => {
       const id = ctx.req.path.slice(DOWNLOADS.length);
       const download = await store.getDownload(id);
-      if (!download || download.workspaceUuid !== ctx.caller!.workspaceUuid) throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
-      return jsonResponse(200, { runs: download.runs }, { 'content-disposition': `attachment; filename="runs-${id}.json"` });
+      if (!download || download.workspaceUuid !== ctx.caller!.workspaceUuid)
+        throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
+      return jsonResponse(
+        200,
+        { runs: download.runs },
+        { 'content-disposition': `attachment; filename="runs-${id}.json"` },
+      );
     },
   ]);
 
@@ -158,16 +197,29 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       return void runPipeline(req, res, url, pathname, true, downloadPipeline).catch(() => res.destroy());
     }
     const authServer = inBase ? undefined : auth();
-    const served = inBase ? Promise.resolve(false) : control.handle(req, res, url).then((done) => done || (authServer ? authServer.handle(req, res, url) : false));
+    const served = inBase
+      ? Promise.resolve(false)
+      : control.handle(req, res, url).then((done) => done || (authServer ? authServer.handle(req, res, url) : false));
     served
-      .then((done) => (done ? undefined : runPipeline(req, res, url, inBase ? pathname.slice(basePath.length) || '/' : pathname, !inBase)))
+      .then((done) =>
+        done
+          ? undefined
+          : runPipeline(req, res, url, inBase ? pathname.slice(basePath.length) || '/' : pathname, !inBase),
+      )
       .catch((error) => {
         if (!res.headersSent) serialise(res, renderError(error), req.method ?? 'GET');
         else res.destroy();
       });
   };
 
-  const runPipeline = async (req: IncomingMessage, res: ServerResponse, url: URL, path: string, outsideBase: boolean, through = pipeline) => {
+  const runPipeline = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    path: string,
+    outsideBase: boolean,
+    through = pipeline,
+  ) => {
     const headers = safeDict<string>();
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -181,7 +233,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       signal: abortedWhenGone(req, res),
     };
     // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
-    if (req.httpVersion === '1.1' && req.headers.host === undefined) ctx.routeError = new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.');
+    if (req.httpVersion === '1.1' && req.headers.host === undefined)
+      ctx.routeError = new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.');
     const response = await through(ctx);
     if (response.fault) writeFault(res, response, response.fault, { hangMs: settings.hangMs });
     else serialise(res, response, ctx.req.method);
@@ -193,7 +246,12 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     const headers = response.headers;
     writeRateLimitHeaders(headers, await limiter.consume(`address:${remoteAddress}`));
     const body = JSON.stringify(response.body);
-    const lines = Object.entries({ ...headers, ...CORS_HEADERS, 'content-length': String(Buffer.byteLength(body)), connection: 'close' }).map(([name, value]) => `${name}: ${value}`);
+    const lines = Object.entries({
+      ...headers,
+      ...CORS_HEADERS,
+      'content-length': String(Buffer.byteLength(body)),
+      connection: 'close',
+    }).map(([name, value]) => `${name}: ${value}`);
     return `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
   };
 
@@ -230,17 +288,32 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
         ? new ApiError(431, 'headers_too_large', 'The request line or headers are too large.')
         : status === 408
           ? new ApiError(408, 'request_timeout', 'The request did not arrive in time.')
-          : new ApiError(400, error.code === 'HPE_INVALID_METHOD' ? 'unknown_method' : 'malformed_http', error.code === 'HPE_INVALID_METHOD' ? 'The request method is not one HTTP knows.' : 'The request is not valid HTTP.');
+          : new ApiError(
+              400,
+              error.code === 'HPE_INVALID_METHOD' ? 'unknown_method' : 'malformed_http',
+              error.code === 'HPE_INVALID_METHOD'
+                ? 'The request method is not one HTTP knows.'
+                : 'The request is not valid HTTP.',
+            );
     void app.answerRefusal((socket as import('node:net').Socket).remoteAddress ?? 'unknown', refusal).then(
       (text) => socket.end(text),
       () => socket.destroy(),
     );
   });
   server.on('checkExpectation', (req, res) => {
-    void app.answerRefusal(req.socket.remoteAddress ?? 'unknown', new ApiError(417, 'expectation_failed', `Expect: "${req.headers.expect}" is not supported; send the body without it.`)).then(
-      (text) => res.socket?.end(text),
-      () => res.destroy(),
-    );
+    void app
+      .answerRefusal(
+        req.socket.remoteAddress ?? 'unknown',
+        new ApiError(
+          417,
+          'expectation_failed',
+          `Expect: "${req.headers.expect}" is not supported; send the body without it.`,
+        ),
+      )
+      .then(
+        (text) => res.socket?.end(text),
+        () => res.destroy(),
+      );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { INPUT_LIMITS } from './limits';
 import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
@@ -51,13 +52,16 @@ export const DEFAULT_CONFIG: MockConfig = {
   idempotencyCapPerWorkspace: 10_000,
   redisUrl: undefined,
   redisPrefix: 'mock:',
-  specPath: require('node:path').join(__dirname, '..', 'spec', 'openapi.yaml'),
+  specPath: join(__dirname, '..', 'spec', 'openapi.yaml'),
 };
 
 /** `token=workspaceUuid,token=workspaceUuid` → map; malformed pairs are a start-up error, not a silent skip. */
 export function parseTokens(text: string): Record<string, string> {
   const tokens = safeDict<string>();
-  for (const pair of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const at = pair.indexOf('=');
     if (at <= 0 || at === pair.length - 1) throw new Error(`MOCK_TOKENS: expected token=workspaceUuid, got "${pair}"`);
     tokens[pair.slice(0, at).trim()] = pair.slice(at + 1).trim();
@@ -107,7 +111,8 @@ function readRedisUrl(env: NodeJS.ProcessEnv): string | undefined {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) throw new Error(`MOCK_REDIS_URL: expected redis://host:port/db, got "${text}"`);
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:'))
+    throw new Error(`MOCK_REDIS_URL: expected redis://host:port/db, got "${text}"`);
   return text;
 }
 

@@ -54,7 +54,8 @@ export function compose(stages: Stage[]): (ctx: Ctx) => Promise<MockResponse> {
     if (!stage) return Promise.reject(new Error('pipeline ended without a response'));
     let called = false;
     return stage(ctx, () => {
-      if (called) return Promise.reject(new Error(`stage ${index} (${stage.name || 'anonymous'}) called next() more than once`));
+      if (called)
+        return Promise.reject(new Error(`stage ${index} (${stage.name || 'anonymous'}) called next() more than once`));
       called = true;
       return run(index + 1, ctx);
     });

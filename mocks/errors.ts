@@ -28,7 +28,13 @@ export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof StoreUnavailableError) {
     // Never a silent fall-back to this process's own state: the client is told to retry shortly.
-    return new ApiError(503, 'store_unavailable', 'The mock cannot reach its shared store (Redis); retry shortly.', {}, { 'retry-after': '1' });
+    return new ApiError(
+      503,
+      'store_unavailable',
+      'The mock cannot reach its shared store (Redis); retry shortly.',
+      {},
+      { 'retry-after': '1' },
+    );
   }
   return new ApiError(500, 'internal_error', 'The mock failed to answer this request.');
 }

@@ -3,7 +3,10 @@ import { ApiError } from './errors';
 import type { QueryTablesRows } from './store';
 import type { StoragePort } from './store/port';
 
-export type QueryEngine = { query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>; close(): Promise<void> };
+export type QueryEngine = {
+  query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>;
+  close(): Promise<void>;
+};
 export type AuthServer = {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
   verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
@@ -16,18 +19,28 @@ function loadOptional<T>(name: string): T | undefined {
   } catch {
     return undefined;
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- an optional module, loaded only when installed
   return require(name) as T;
 }
 
 /** The OAuth authorization server of mocks/oauth, when present. */
-export function loadAuthServer(options: { issuer: string; audience: string; basePath?: string; now: () => number; port: StoragePort }): AuthServer | undefined {
+export function loadAuthServer(options: {
+  issuer: string;
+  audience: string;
+  basePath?: string;
+  now: () => number;
+  port: StoragePort;
+}): AuthServer | undefined {
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
   if (!oauth?.createAuthServer) return undefined;
   return oauth.createAuthServer({ ...oauth.defaultAuthConfig, ...options });
 }
 
 /** The SQL engine of mocks/query; without it executeQuery answers 500 in the error shape. */
-export function loadQueryEngine(options: { readTables: (workspaceUuid: string) => Promise<QueryTablesRows>; timeoutMs: number }): QueryEngine {
+export function loadQueryEngine(options: {
+  readTables: (workspaceUuid: string) => Promise<QueryTablesRows>;
+  timeoutMs: number;
+}): QueryEngine {
   const query = loadOptional<{ createQueryEngine?: (o: unknown) => QueryEngine }>('./query');
   if (query?.createQueryEngine) return query.createQueryEngine(options);
   return {

@@ -4,7 +4,11 @@ import path from 'node:path';
 
 /** `npm start` as users run it: its PID is npm's, and the server must stop with it. */
 function npmStart(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn('npm', ['start', '--silent'], { cwd: path.join(__dirname, '..'), env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let text = '';
   child.stdout!.on('data', (chunk) => (text += chunk));
   child.stderr!.on('data', (chunk) => (text += chunk));
@@ -34,13 +38,16 @@ const portIsFree = (url: string) =>
     socket.once('error', () => resolve(true));
   });
 
-const exited = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+const exited = (child: ChildProcess) =>
+  new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
 
 describe('npm start lifecycle', () => {
   it('should say the state is in memory, finish a request in flight on SIGTERM to npm, then free the port', async () => {
     const { child, url, output } = await npmStart();
     expect(output()).toMatch(/State: in memory: lost when this process stops/);
-    const inFlight = fetch(`${url}/mailboxManagement/suppressions`, { headers: { authorization: 'Bearer mock-token-a', prefer: 'latency=1500' } });
+    const inFlight = fetch(`${url}/mailboxManagement/suppressions`, {
+      headers: { authorization: 'Bearer mock-token-a', prefer: 'latency=1500' },
+    });
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.kill('SIGTERM');
     const answer = await inFlight;

@@ -39,10 +39,11 @@ export function approximateBytes(value: unknown): number {
     if (typeof next === 'string') total += next.length + 2;
     else if (next === null || typeof next !== 'object') total += 8;
     else if (Array.isArray(next)) for (const item of next) stack.push(item);
-    else for (const [key, item] of Object.entries(next)) {
-      total += key.length + 3;
-      stack.push(item);
-    }
+    else
+      for (const [key, item] of Object.entries(next)) {
+        total += key.length + 3;
+        stack.push(item);
+      }
   }
   return total;
 }

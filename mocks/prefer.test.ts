@@ -13,8 +13,18 @@ describe('parsePrefer', () => {
     ['fault=malformed-json', { fault: 'malformed-json' }],
     ['code=abc', { problems: ['Prefer: code=abc is not valid; expected a status code such as 404.'] }],
     ['latency=abc', { problems: ['Prefer: latency=abc is not valid; expected milliseconds, e.g. latency=1500.'] }],
-    ['outcome=failed', { problems: ['Prefer: outcome=failed is not valid; expected one of success, error, skipped, cancelled.'] }],
-    ['fault=', { problems: ['Prefer: fault=(empty) is not valid; expected one of reset, empty, truncated, malformed-json, hang.'] }],
+    [
+      'outcome=failed',
+      { problems: ['Prefer: outcome=failed is not valid; expected one of success, error, skipped, cancelled.'] },
+    ],
+    [
+      'fault=',
+      {
+        problems: [
+          'Prefer: fault=(empty) is not valid; expected one of reset, empty, truncated, malformed-json, hang.',
+        ],
+      },
+    ],
   ])('should read %j', (header, want) => {
     expect(parsePrefer(header)).toEqual(want);
   });

@@ -28,15 +28,22 @@ export type Preferences = {
 const MS = /^\d{1,9}$/;
 
 /** Each known preference: reads its value into `into`, or returns what it expected. */
-const READERS = new Map<string, (value: string, into: Preferences) => string | undefined>(Object.entries({
-  code: (v, p) => (/^[1-5]\d\d$/.test(v) ? void (p.code = Number(v)) : 'a status code such as 404'),
-  example: (v, p) => (v ? void (p.example = v) : 'the name of an example'),
-  dynamic: (v, p) => (v === '' || v === 'true' || v === 'false' ? void (p.dynamic = v !== 'false') : 'true or false'),
-  latency: (v, p) => (MS.test(v) ? void (p.latencyMs = Number(v)) : 'milliseconds, e.g. latency=1500'),
-  outcome: (v, p) => ((OUTCOMES as readonly string[]).includes(v) ? void (p.outcome = v as Outcome) : `one of ${OUTCOMES.join(', ')}`),
-  duration: (v, p) => (MS.test(v) && Number(v) <= MAX_DURATION_MS ? void (p.durationMs = Number(v)) : `milliseconds up to ${MAX_DURATION_MS}, e.g. duration=5000`),
-  fault: (v, p) => ((FAULTS as readonly string[]).includes(v) ? void (p.fault = v as Fault) : `one of ${FAULTS.join(', ')}`),
-} satisfies Record<string, (value: string, into: Preferences) => string | undefined>));
+const READERS = new Map<string, (value: string, into: Preferences) => string | undefined>(
+  Object.entries({
+    code: (v, p) => (/^[1-5]\d\d$/.test(v) ? void (p.code = Number(v)) : 'a status code such as 404'),
+    example: (v, p) => (v ? void (p.example = v) : 'the name of an example'),
+    dynamic: (v, p) => (v === '' || v === 'true' || v === 'false' ? void (p.dynamic = v !== 'false') : 'true or false'),
+    latency: (v, p) => (MS.test(v) ? void (p.latencyMs = Number(v)) : 'milliseconds, e.g. latency=1500'),
+    outcome: (v, p) =>
+      (OUTCOMES as readonly string[]).includes(v) ? void (p.outcome = v as Outcome) : `one of ${OUTCOMES.join(', ')}`,
+    duration: (v, p) =>
+      MS.test(v) && Number(v) <= MAX_DURATION_MS
+        ? void (p.durationMs = Number(v))
+        : `milliseconds up to ${MAX_DURATION_MS}, e.g. duration=5000`,
+    fault: (v, p) =>
+      (FAULTS as readonly string[]).includes(v) ? void (p.fault = v as Fault) : `one of ${FAULTS.join(', ')}`,
+  } satisfies Record<string, (value: string, into: Preferences) => string | undefined>),
+);
 
 export function parsePrefer(header: string | undefined): Preferences {
   const preferences: Preferences = {};
@@ -44,10 +51,17 @@ export function parsePrefer(header: string | undefined): Preferences {
   for (const part of header.split(/[,;]/)) {
     const at = part.indexOf('=');
     const name = (at < 0 ? part : part.slice(0, at)).trim().toLowerCase();
-    const value = at < 0 ? '' : part.slice(at + 1).trim().replace(/^"(.*)"$/, '$1');
+    const value =
+      at < 0
+        ? ''
+        : part
+            .slice(at + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1');
     const read = READERS.get(name);
     const expected = read?.(value, preferences);
-    if (expected) (preferences.problems ??= []).push(`Prefer: ${name}=${value || '(empty)'} is not valid; expected ${expected}.`);
+    if (expected)
+      (preferences.problems ??= []).push(`Prefer: ${name}=${value || '(empty)'} is not valid; expected ${expected}.`);
   }
   return preferences;
 }

@@ -5,7 +5,16 @@ import { sendRaw } from './testing/raw-http';
  * Hostile input against a running mock (x-rules auth-required-401, error-shape, ratelimit-headers-every-response):
  * no crash, no 5xx, every answer in the error shape with the rate-limit headers, nothing half-applied.
  */
-const PROTOTYPE_KEYS = ['constructor', '__proto__', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'prototype'];
+const PROTOTYPE_KEYS = [
+  'constructor',
+  '__proto__',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'prototype',
+];
 
 describe('the mock under hostile input', () => {
   let m: Awaited<ReturnType<typeof startCheckedMock>>;
@@ -14,34 +23,55 @@ describe('the mock under hostile input', () => {
   });
   afterAll(() => m.close());
 
-  it.each(PROTOTYPE_KEYS)('should answer 401 to "Authorization: Bearer %s" on stateful and Prism-served operations', async (token) => {
-    for (const [method, path, body] of [
-      ['GET', '/mailboxManagement/suppressions', undefined],
-      ['POST', '/orchestration/query', { query: 'SELECT 1' }],
-      ['PUT', '/workspaceManagement/workspaces/current', { name: 'x' }],
-      ['GET', '/orchestration/workflows/3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', undefined],
-    ] as const) {
-      const res = await m.call(method, path, { token, body });
-      expect([method, path, res.status, res.body.reason]).toEqual([method, path, 401, 'unauthorized']);
-      expect(res.headers['ratelimit-limit']).toMatch(/^\d+$/);
-    }
-  });
+  it.each(PROTOTYPE_KEYS)(
+    'should answer 401 to "Authorization: Bearer %s" on stateful and Prism-served operations',
+    async (token) => {
+      for (const [method, path, body] of [
+        ['GET', '/mailboxManagement/suppressions', undefined],
+        ['POST', '/orchestration/query', { query: 'SELECT 1' }],
+        ['PUT', '/workspaceManagement/workspaces/current', { name: 'x' }],
+        ['GET', '/orchestration/workflows/3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', undefined],
+      ] as const) {
+        const res = await m.call(method, path, { token, body });
+        expect([method, path, res.status, res.body.reason]).toEqual([method, path, 401, 'unauthorized']);
+        expect(res.headers['ratelimit-limit']).toMatch(/^\d+$/);
+      }
+    },
+  );
 
-  it.each(PROTOTYPE_KEYS)('should not fail on %s as a query name, header name, JSON key or Idempotency-Key', async (key) => {
-    const list = await m.call('GET', '/mailboxManagement/suppressions', { query: `${key}=1&${key}[]=2&limit=2`, headers: { [key === '__proto__' ? 'x-proto' : key]: '1' } });
-    expect(list.status).toBe(200);
-    const put = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: `{"${key}": {"a": 1}, "metadata": {"${key}": [1]}}`, headers: { 'idempotency-key': key, 'content-type': 'application/json' } });
-    expect(put.status).toBe(200);
-    const replay = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: `{"${key}": {"a": 1}, "metadata": {"${key}": [1]}}`, headers: { 'idempotency-key': key, 'content-type': 'application/json' } });
-    expect(replay.status).toBe(200);
-    const query = await m.call('POST', '/orchestration/query', { body: { query: 'SELECT 1 AS one', [key]: 1 } });
-    expect(query.status).toBe(200);
-    const mcp = await m.call('POST', '/ai/mcpServers', { rawBody: `{"name": "n", "description": "d", "${key}": 1}`, headers: { 'content-type': 'application/json' } });
-    expect(mcp.status).toBeLessThan(300);
-  });
+  it.each(PROTOTYPE_KEYS)(
+    'should not fail on %s as a query name, header name, JSON key or Idempotency-Key',
+    async (key) => {
+      const list = await m.call('GET', '/mailboxManagement/suppressions', {
+        query: `${key}=1&${key}[]=2&limit=2`,
+        headers: { [key === '__proto__' ? 'x-proto' : key]: '1' },
+      });
+      expect(list.status).toBe(200);
+      const put = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        rawBody: `{"${key}": {"a": 1}, "metadata": {"${key}": [1]}}`,
+        headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      });
+      expect(put.status).toBe(200);
+      const replay = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+        rawBody: `{"${key}": {"a": 1}, "metadata": {"${key}": [1]}}`,
+        headers: { 'idempotency-key': key, 'content-type': 'application/json' },
+      });
+      expect(replay.status).toBe(200);
+      const query = await m.call('POST', '/orchestration/query', { body: { query: 'SELECT 1 AS one', [key]: 1 } });
+      expect(query.status).toBe(200);
+      const mcp = await m.call('POST', '/ai/mcpServers', {
+        rawBody: `{"name": "n", "description": "d", "${key}": 1}`,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(mcp.status).toBeLessThan(300);
+    },
+  );
 
   it('should hand prototype-named query parameters to Prism without failing', async () => {
-    const res = await m.call('GET', '/mailboxManagement/suppressions', { query: '__proto__=1&constructor=2&toString=3', headers: { prefer: 'code=200' } });
+    const res = await m.call('GET', '/mailboxManagement/suppressions', {
+      query: '__proto__=1&constructor=2&toString=3',
+      headers: { prefer: 'code=200' },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -80,33 +110,49 @@ describe('input bounds that protect the process (answered 4xx in the error shape
     const headers = { 'idempotency-key': 'deep-1', 'content-type': 'application/json' };
     const refused = await m.call('PUT', '/workspaceManagement/workspaces/current', { rawBody: deep, headers });
     expect([refused.status, refused.body.reason]).toEqual([400, 'json_too_deep']);
-    const retry = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { name: 'shallow' }, headers });
+    const retry = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+      body: { name: 'shallow' },
+      headers,
+    });
     expect(retry.status).toBe(200);
     expect(retry.body.workspace.name).toBe('shallow');
-    const later = await m.call('PUT', '/workspaceManagement/workspaces/current', { body: { allowedEmailDomains: ['example.com'] } });
+    const later = await m.call('PUT', '/workspaceManagement/workspaces/current', {
+      body: { allowedEmailDomains: ['example.com'] },
+    });
     expect(later.status).toBe(200);
   });
 
   it('should refuse 150 000 record ids at once, and 1001 by the contract bound, creating no run', async () => {
-    const count = async () => (await m.call('POST', '/orchestration/query', { body: { query: 'SELECT count(*) AS n FROM runs' } })).body.rows[0].n;
+    const count = async () =>
+      (await m.call('POST', '/orchestration/query', { body: { query: 'SELECT count(*) AS n FROM runs' } })).body.rows[0]
+        .n;
     const runsBefore = await count();
     const started = Date.now();
-    const huge = await m.call('POST', '/orchestration/batches', { rawBody: `{"recordIds":[${'"",'.repeat(149_999)}""]}`, headers: { 'content-type': 'application/json' } });
+    const huge = await m.call('POST', '/orchestration/batches', {
+      rawBody: `{"recordIds":[${'"",'.repeat(149_999)}""]}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect([huge.status, huge.body.reason]).toEqual([400, 'json_array_too_long']);
     expect(Date.now() - started).toBeLessThan(1000);
-    const over = await m.call('POST', '/orchestration/batches', { body: { recordIds: Array.from({ length: 1001 }, (_, i) => `r${i}`) } });
+    const over = await m.call('POST', '/orchestration/batches', {
+      body: { recordIds: Array.from({ length: 1001 }, (_, i) => `r${i}`) },
+    });
     expect([over.status, over.body.reason]).toEqual([400, 'invalid_request']);
     expect(await count()).toBe(runsBefore);
   });
 
   it('should create the largest batch allowed and answer its status and queries quickly', async () => {
-    const created = await m.call('POST', '/orchestration/batches', { body: { recordIds: Array.from({ length: 1000 }, (_, i) => `r${i}`) } });
+    const created = await m.call('POST', '/orchestration/batches', {
+      body: { recordIds: Array.from({ length: 1000 }, (_, i) => `r${i}`) },
+    });
     expect(created.status).toBe(202);
     const started = Date.now();
     const batch = await m.call('GET', `/orchestration/batches/${created.body.batch.uuid}`);
     expect(batch.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(500);
-    const rows = await m.call('POST', '/orchestration/query', { body: { query: `SELECT count(*) AS n FROM runs WHERE batchUuid = '${created.body.batch.uuid}'` } });
+    const rows = await m.call('POST', '/orchestration/query', {
+      body: { query: `SELECT count(*) AS n FROM runs WHERE batchUuid = '${created.body.batch.uuid}'` },
+    });
     expect(rows.body.rows).toEqual([{ n: 1000 }]);
   });
 });
@@ -118,25 +164,67 @@ describe('every answer carries the error shape and the rate-limit headers, Node-
   });
   afterAll(() => m.close());
   const host = () => new URL(m.mock.url).host;
-  const expectShaped = (answer: { status: number; headers: Record<string, string>; body: any }, status: number, reason: string) => {
+  const expectShaped = (
+    answer: { status: number; headers: Record<string, string>; body: any },
+    status: number,
+    reason: string,
+  ) => {
     expect([answer.status, answer.body?.reason, typeof answer.body?.errorMessage]).toEqual([status, reason, 'string']);
-    for (const name of ['ratelimit', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+    for (const name of [
+      'ratelimit',
+      'ratelimit-limit',
+      'ratelimit-remaining',
+      'ratelimit-reset',
+      'ratelimit-policy',
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+    ]) {
       expect([name, answer.headers[name]]).toEqual([name, expect.any(String)]);
     }
   };
 
   it.each([
-    ['an unknown method', () => `FOO /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\n\r\n`, 400, 'unknown_method'],
-    ['bad bytes in the request line', () => `GET /v1/\u0001 HTTP/1.1\r\nHost: ${host()}\r\n\r\n`, 400, 'malformed_http'],
-    ['headers too large', () => `GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
-    ['an Expect it cannot meet', () => `POST /v1/orchestration/query HTTP/1.1\r\nHost: ${host()}\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}`, 417, 'expectation_failed'],
-    ['HTTP/1.1 without Host', () => 'GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nAuthorization: Bearer mock-token-a\r\n\r\n', 400, 'missing_host'],
+    [
+      'an unknown method',
+      () => `FOO /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\n\r\n`,
+      400,
+      'unknown_method',
+    ],
+    [
+      'bad bytes in the request line',
+      () => `GET /v1/\u0001 HTTP/1.1\r\nHost: ${host()}\r\n\r\n`,
+      400,
+      'malformed_http',
+    ],
+    [
+      'headers too large',
+      () =>
+        `GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nHost: ${host()}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+    [
+      'an Expect it cannot meet',
+      () => `POST /v1/orchestration/query HTTP/1.1\r\nHost: ${host()}\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n{}`,
+      417,
+      'expectation_failed',
+    ],
+    [
+      'HTTP/1.1 without Host',
+      () => 'GET /v1/mailboxManagement/suppressions HTTP/1.1\r\nAuthorization: Bearer mock-token-a\r\n\r\n',
+      400,
+      'missing_host',
+    ],
   ])('should answer %s in the error shape with the rate-limit headers', async (_name, request, status, reason) => {
     expectShaped(await sendRaw(m.mock.url, request()), status, reason);
   });
 
   it('should answer HEAD like GET, without a body', async () => {
-    const answer = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, { method: 'HEAD', headers: { authorization: 'Bearer mock-token-a' } });
+    const answer = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, {
+      method: 'HEAD',
+      headers: { authorization: 'Bearer mock-token-a' },
+    });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('ratelimit-limit')).toMatch(/^\d+$/);
     expect(await answer.text()).toBe('');
@@ -156,7 +244,10 @@ describe('every answer carries the error shape and the rate-limit headers, Node-
       body: '{}',
     });
     expect(created.headers.get('location')).toMatch(/^https:\/\/mock\.example\.test:8443\/v1\/orchestration\/runs\//);
-    const exported = await m.call('POST', '/orchestration/runs/download', { body: {}, headers: { host: 'evil.example' } });
+    const exported = await m.call('POST', '/orchestration/runs/download', {
+      body: {},
+      headers: { host: 'evil.example' },
+    });
     expect(exported.body.url).toMatch(/^https:\/\/mock\.example\.test:8443\/downloads\//);
   });
 

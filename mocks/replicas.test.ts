@@ -25,14 +25,34 @@ const PUBLIC = 'http://mock.example';
 
 type Replica = RunningMock;
 async function startReplicas(count: number, prefix: string, options: MockOptions = {}): Promise<Replica[]> {
-  return Promise.all(Array.from({ length: count }, () => startMock({ port: 0, redisUrl: redis.url, redisPrefix: prefix, authUrl: `${PUBLIC}/auth`, runDurationMs: 300, ...options })));
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      startMock({
+        port: 0,
+        redisUrl: redis.url,
+        redisPrefix: prefix,
+        authUrl: `${PUBLIC}/auth`,
+        runDurationMs: 300,
+        ...options,
+      }),
+    ),
+  );
 }
 const closeAll = (replicas: Replica[]) => Promise.all(replicas.map((replica) => replica.close()));
 
-async function call(replica: Replica, method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; token?: string } = {}) {
+async function call(
+  replica: Replica,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; token?: string } = {},
+) {
   const response = await fetch(`${replica.url}${path}`, {
     method,
-    headers: { authorization: `Bearer ${options.token ?? TOKEN}`, ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers },
+    headers: {
+      authorization: `Bearer ${options.token ?? TOKEN}`,
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
@@ -54,11 +74,15 @@ describe('replicas sharing one Redis', () => {
     // A clock that stands still: every request falls in one window, whatever the wall clock does meanwhile.
     const frozen = await startReplicas(3, prefix(), { rateLimit: 25, now: () => Date.UTC(2026, 5, 1, 12, 0, 10) });
     try {
-      const answers = await Promise.all(Array.from({ length: 90 }, (_, i) => call(frozen[i % 3], 'GET', '/mailboxManagement/suppressions?limit=1')));
+      const answers = await Promise.all(
+        Array.from({ length: 90 }, (_, i) => call(frozen[i % 3], 'GET', '/mailboxManagement/suppressions?limit=1')),
+      );
       expect(answers.filter((a) => a.status !== 429)).toHaveLength(25);
       expect(answers.filter((a) => a.status === 429)).toHaveLength(65);
       expect(answers.every((a) => a.status === 200 || a.status === 429)).toBe(true);
-      const remaining = answers.filter((a) => a.status === 200).map((a) => Number(a.headers.get('ratelimit-remaining')));
+      const remaining = answers
+        .filter((a) => a.status === 200)
+        .map((a) => Number(a.headers.get('ratelimit-remaining')));
       expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 25 }, (_, i) => i));
     } finally {
       await closeAll(frozen);
@@ -68,7 +92,11 @@ describe('replicas sharing one Redis', () => {
   it('should create one record for concurrent requests with one Idempotency-Key spread over replicas', async () => {
     const before = (await replicas[0].store.snapshot(WORKSPACE_A)).mcpServers.size;
     const key = `replica-key-${randomUUID()}`;
-    const send = (replica: Replica) => call(replica, 'POST', '/ai/mcpServers', { body: { name: 'Shared', description: 'One of many' }, headers: { 'idempotency-key': key, prefer: 'latency=100' } });
+    const send = (replica: Replica) =>
+      call(replica, 'POST', '/ai/mcpServers', {
+        body: { name: 'Shared', description: 'One of many' },
+        headers: { 'idempotency-key': key, prefer: 'latency=100' },
+      });
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => send(replicas[i % 3])));
     expect(answers.every((a) => a.status === 201 || a.status === 409)).toBe(true);
     const created = new Set(answers.filter((a) => a.status === 201).map((a) => a.body.mcpServer.uuid));
@@ -79,7 +107,10 @@ describe('replicas sharing one Redis', () => {
     expect(retries.map((a) => [a.status, a.body.mcpServer.uuid])).toEqual(replicas.map(() => [201, [...created][0]]));
     expect((await replicas[2].store.snapshot(WORKSPACE_A)).mcpServers.size).toBe(before + 1);
     // The same key with another request is refused on every replica.
-    const other = await call(replicas[1], 'POST', '/ai/mcpServers', { body: { name: 'Other' }, headers: { 'idempotency-key': key } });
+    const other = await call(replicas[1], 'POST', '/ai/mcpServers', {
+      body: { name: 'Other' },
+      headers: { 'idempotency-key': key },
+    });
     expect([other.status, other.body.reason]).toEqual([422, 'idempotency_key_reused']);
   });
 
@@ -101,33 +132,51 @@ describe('replicas sharing one Redis', () => {
     const cancel = await call(replicas[1], 'POST', `/orchestration/runs/${second.body.run.uuid}/cancel`);
     expect([cancel.status, cancel.body.run.status]).toEqual([202, 'cancelling']);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await call(replicas[0], 'GET', `/orchestration/runs/${second.body.run.uuid}`)).body.run.status).toBe('cancelled');
+    expect((await call(replicas[0], 'GET', `/orchestration/runs/${second.body.run.uuid}`)).body.run.status).toBe(
+      'cancelled',
+    );
   });
 
   it('should let the SQL endpoint of every replica see runs created on another', async () => {
     const created = await call(replicas[1], 'POST', '/orchestration/runs', { body: { recordId: 'sql-shared' } });
     const answers = await Promise.all(
-      replicas.map((replica) => call(replica, 'POST', '/orchestration/query', { body: { query: `SELECT recordId FROM runs WHERE uuid = '${created.body.run.uuid}'` } })),
+      replicas.map((replica) =>
+        call(replica, 'POST', '/orchestration/query', {
+          body: { query: `SELECT recordId FROM runs WHERE uuid = '${created.body.run.uuid}'` },
+        }),
+      ),
     );
     expect(answers.map((a) => a.body.rows)).toEqual(replicas.map(() => [{ recordId: 'sql-shared' }]));
   });
 
   it('should seed a workspace once, not once per replica: a change on one replica holds on all', async () => {
     const envVar = [...(await replicas[0].store.snapshot(WORKSPACE_A)).envVars.keys()][0];
-    const removals = await Promise.all(replicas.map((replica) => call(replica, 'DELETE', `/workspaceManagement/env-vars/${envVar}`)));
+    const removals = await Promise.all(
+      replicas.map((replica) => call(replica, 'DELETE', `/workspaceManagement/env-vars/${envVar}`)),
+    );
     expect(removals.map((a) => a.status).sort()).toEqual([200, 404, 404]);
-    const renamed = await call(replicas[2], 'PUT', '/workspaceManagement/workspaces/current', { body: { name: 'Shared name' } });
+    const renamed = await call(replicas[2], 'PUT', '/workspaceManagement/workspaces/current', {
+      body: { name: 'Shared name' },
+    });
     expect(renamed.status).toBe(200);
     expect((await replicas[0].store.getWorkspace(WORKSPACE_A)).name).toBe('Shared name');
     // The next edit on another replica starts from the shared settings, not from a seed of its own.
-    const next = await call(replicas[1], 'PUT', '/workspaceManagement/workspaces/current', { body: { allowedLoginProviders: ['email'] } });
+    const next = await call(replicas[1], 'PUT', '/workspaceManagement/workspaces/current', {
+      body: { allowedLoginProviders: ['email'] },
+    });
     expect(next.body.workspace).toMatchObject({ name: 'Shared name', allowedLoginProviders: ['email'] });
   });
 
   it('should serve a runs download on every replica', async () => {
     const made = await call(replicas[0], 'POST', '/orchestration/runs/download', { body: { statuses: ['error'] } });
     const id = new URL(made.body.url).pathname;
-    const downloads = await Promise.all(replicas.map((replica) => fetch(`${replica.origin}${id}`, { headers: { authorization: 'Bearer mock-token-a' } }).then((r) => r.json() as Promise<{ runs: unknown[] }>)));
+    const downloads = await Promise.all(
+      replicas.map((replica) =>
+        fetch(`${replica.origin}${id}`, { headers: { authorization: 'Bearer mock-token-a' } }).then(
+          (r) => r.json() as Promise<{ runs: unknown[] }>,
+        ),
+      ),
+    );
     expect(downloads.every((d) => d.runs.length > 0 && d.runs.length === downloads[0].runs.length)).toBe(true);
   });
 
@@ -136,25 +185,61 @@ describe('replicas sharing one Redis', () => {
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const redirectUri = 'http://127.0.0.1:5173/callback';
     const authorize = new URL(`${replicas[0].origin}/auth/authorize`);
-    for (const [name, value] of Object.entries({ response_type: 'code', client_id: 'mock-frontend', redirect_uri: redirectUri, scope: 'openid offline_access', state: 's', code_challenge: challenge, code_challenge_method: 'S256', audience: PUBLIC })) {
+    for (const [name, value] of Object.entries({
+      response_type: 'code',
+      client_id: 'mock-frontend',
+      redirect_uri: redirectUri,
+      scope: 'openid offline_access',
+      state: 's',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      audience: PUBLIC,
+    })) {
       authorize.searchParams.set(name, value);
     }
     const redirect = await fetch(authorize, { redirect: 'manual' });
     const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!;
     expect(code).toBeTruthy();
-    const form = new URLSearchParams({ grant_type: 'authorization_code', client_id: 'mock-frontend', code, redirect_uri: redirectUri, code_verifier: verifier });
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'mock-frontend',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    });
     const exchange = await fetch(`${replicas[1].origin}/auth/oauth/token`, { method: 'POST', body: form });
     const tokens = (await exchange.json()) as { access_token: string; refresh_token: string };
     expect(exchange.status).toBe(200);
     // The code is single-use on every replica.
     expect((await fetch(`${replicas[2].origin}/auth/oauth/token`, { method: 'POST', body: form })).status).toBe(400);
-    const statuses = await Promise.all(replicas.map((replica) => call(replica, 'GET', '/mailboxManagement/suppressions?limit=1', { token: tokens.access_token }).then((a) => a.status)));
+    const statuses = await Promise.all(
+      replicas.map((replica) =>
+        call(replica, 'GET', '/mailboxManagement/suppressions?limit=1', { token: tokens.access_token }).then(
+          (a) => a.status,
+        ),
+      ),
+    );
     expect(statuses).toEqual([401, 401, 401]);
     // (The reused code revoked its grant, as RFC 9700 asks.) A fresh login, then a revocation on one replica:
     const fresh = await loginOn(replicas[2], replicas[0]);
-    expect((await Promise.all(replicas.map((r) => call(r, 'GET', '/mailboxManagement/suppressions?limit=1', { token: fresh.access_token })))).map((a) => a.status)).toEqual([200, 200, 200]);
-    await fetch(`${replicas[1].origin}/auth/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: fresh.access_token }) });
-    expect((await Promise.all(replicas.map((r) => call(r, 'GET', '/mailboxManagement/suppressions?limit=1', { token: fresh.access_token })))).map((a) => a.status)).toEqual([401, 401, 401]);
+    expect(
+      (
+        await Promise.all(
+          replicas.map((r) => call(r, 'GET', '/mailboxManagement/suppressions?limit=1', { token: fresh.access_token })),
+        )
+      ).map((a) => a.status),
+    ).toEqual([200, 200, 200]);
+    await fetch(`${replicas[1].origin}/auth/oauth/revoke`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: fresh.access_token }),
+    });
+    expect(
+      (
+        await Promise.all(
+          replicas.map((r) => call(r, 'GET', '/mailboxManagement/suppressions?limit=1', { token: fresh.access_token })),
+        )
+      ).map((a) => a.status),
+    ).toEqual([401, 401, 401]);
   });
 });
 
@@ -163,12 +248,29 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
   const verifier = randomBytes(32).toString('base64url');
   const redirectUri = 'http://127.0.0.1:5173/callback';
   const authorize = new URL(`${authorizeAt.origin}/auth/authorize`);
-  const params = { response_type: 'code', client_id: 'mock-frontend', redirect_uri: redirectUri, scope: 'openid', state: 's', code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', audience: PUBLIC };
+  const params = {
+    response_type: 'code',
+    client_id: 'mock-frontend',
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    state: 's',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    audience: PUBLIC,
+  };
   for (const [name, value] of Object.entries(params)) authorize.searchParams.set(name, value);
-  const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get('code')!;
+  const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get(
+    'code',
+  )!;
   const response = await fetch(`${exchangeAt.origin}/auth/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'authorization_code', client_id: 'mock-frontend', code, redirect_uri: redirectUri, code_verifier: verifier }),
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      client_id: 'mock-frontend',
+      code,
+      redirect_uri: redirectUri,
+      code_verifier: verifier,
+    }),
   });
   return (await response.json()) as { access_token: string };
 }
@@ -176,17 +278,27 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
 describe('a replica restarted mid-traffic', () => {
   it('should lose nothing: a retried create replays, runs and tokens still work', async () => {
     const shared = prefix();
-    let [first, other] = await startReplicas(2, shared);
+    const started = await startReplicas(2, shared);
+    let first = started[0];
+    const other = started[1];
     try {
       const key = `restart-${randomUUID()}`;
-      const created = await call(first, 'POST', '/orchestration/runs', { body: { recordId: 'before-restart' }, headers: { 'idempotency-key': key } });
+      const created = await call(first, 'POST', '/orchestration/runs', {
+        body: { recordId: 'before-restart' },
+        headers: { 'idempotency-key': key },
+      });
       const token = (await loginOn(first, first)).access_token;
       // Traffic keeps flowing to the other replica while this one restarts.
-      const traffic = Promise.all(Array.from({ length: 20 }, () => call(other, 'GET', `/orchestration/runs/${created.body.run.uuid}`)));
+      const traffic = Promise.all(
+        Array.from({ length: 20 }, () => call(other, 'GET', `/orchestration/runs/${created.body.run.uuid}`)),
+      );
       await first.close();
       first = (await startReplicas(1, shared))[0];
       expect((await traffic).every((a) => a.status === 200)).toBe(true);
-      const retried = await call(first, 'POST', '/orchestration/runs', { body: { recordId: 'before-restart' }, headers: { 'idempotency-key': key } });
+      const retried = await call(first, 'POST', '/orchestration/runs', {
+        body: { recordId: 'before-restart' },
+        headers: { 'idempotency-key': key },
+      });
       expect([retried.status, retried.body.run.uuid]).toEqual([202, created.body.run.uuid]);
       expect((await call(first, 'GET', `/orchestration/runs/${created.body.run.uuid}`)).status).toBe(200);
       expect((await call(first, 'GET', '/mailboxManagement/suppressions?limit=1', { token })).status).toBe(200);
@@ -201,7 +313,10 @@ describe('replicas started with MOCK_FIXTURES', () => {
     const dir = mkdtempSync(join(tmpdir(), 'replica-fixtures-'));
     const file = join(dir, 'fixtures.yaml');
     const variable = '/workspaceManagement/env-vars/5d0c8e1a-1111-4222-8333-444455556666';
-    writeFileSync(file, `workspaces:\n  mock-token-a:\n    envVars:\n      - uuid: 5d0c8e1a-1111-4222-8333-444455556666\n`);
+    writeFileSync(
+      file,
+      `workspaces:\n  mock-token-a:\n    envVars:\n      - uuid: 5d0c8e1a-1111-4222-8333-444455556666\n`,
+    );
     const shared = prefix();
     const [first] = await startReplicas(1, shared, { fixturesPath: file });
     let later: Replica | undefined;

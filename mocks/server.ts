@@ -9,7 +9,10 @@ const STOP_GRACE_MS = 10_000;
 async function main(): Promise<void> {
   const config = readConfigFromEnv();
   const onContractViolation =
-    process.env.MOCK_CHECK_RESPONSES === '1' ? (violations: string[]) => process.stderr.write(`mock: response breaks the contract:\n  ${violations.join('\n  ')}\n`) : undefined;
+    process.env.MOCK_CHECK_RESPONSES === '1'
+      ? (violations: string[]) =>
+          process.stderr.write(`mock: response breaks the contract:\n  ${violations.join('\n  ')}\n`)
+      : undefined;
   const mock = await startMock({ ...config, onContractViolation });
   const authUrl = config.authUrl ?? `${mock.origin}/auth`;
   const tokens = Object.entries(config.tokens)
@@ -28,7 +31,9 @@ async function main(): Promise<void> {
   const storage = config.redisUrl
     ? `Redis ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (key prefix "${config.redisPrefix}"), shared with every replica on it and kept across restarts`
     : 'in memory: lost when this process stops (MOCK_REDIS_URL keeps it in Redis)';
-  process.stdout.write(`Mock API listening on ${mock.url}\nState: ${storage}.\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\nControl plane (reset, fixtures, outcomes, faults): ${mock.origin}/__mock${config.adminToken ? ' (needs MOCK_ADMIN_TOKEN)' : ''}${config.fixturesPath ? `; fixtures from ${config.fixturesPath}` : ''}\n`);
+  process.stdout.write(
+    `Mock API listening on ${mock.url}\nState: ${storage}.\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\nControl plane (reset, fixtures, outcomes, faults): ${mock.origin}/__mock${config.adminToken ? ' (needs MOCK_ADMIN_TOKEN)' : ''}${config.fixturesPath ? `; fixtures from ${config.fixturesPath}` : ''}\n`,
+  );
   // SIGINT/SIGTERM: no new connections, requests in flight finish (up to 10 s), the port is freed, then exit.
   let stopping = false;
   const stop = (why: string) => {

@@ -7,7 +7,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { startRedisServer } from '../mocks/testing/redis-server';
-import { autocannon, freePort, launch, stop, waitFor200, type AutocannonOptions, type AutocannonResult } from './lib/bench/processes';
+import {
+  autocannon,
+  freePort,
+  launch,
+  stop,
+  waitFor200,
+  type AutocannonOptions,
+  type AutocannonResult,
+} from './lib/bench/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -28,7 +36,11 @@ const WORKLOADS: Workload[] = [
           method: 'POST',
           setupRequest: (request) => ({
             ...request,
-            headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'idempotency-key': `bench-${process.pid}-${++sequence}` },
+            headers: {
+              authorization: `Bearer ${TOKEN}`,
+              'content-type': 'application/json',
+              'idempotency-key': `bench-${process.pid}-${++sequence}`,
+            },
             body: JSON.stringify({ name: 'Bench', description: 'Created by bench:redis' }),
           }),
         },
@@ -47,10 +59,16 @@ const SETUPS: Setup[] = [
 type Row = { setup: string; workload: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
 
 /** Runs the workload against every replica at once (connections split between them); req/s add up, p99 is the worst. */
-async function measure(origins: string[], workload: Workload, duration: number): Promise<Omit<Row, 'setup' | 'workload'>> {
+async function measure(
+  origins: string[],
+  workload: Workload,
+  duration: number,
+): Promise<Omit<Row, 'setup' | 'workload'>> {
   const connections = Math.max(1, Math.floor(CONNECTIONS / origins.length));
   const results: AutocannonResult[] = await Promise.all(
-    origins.map((origin) => autocannon({ connections, duration, headers: { authorization: `Bearer ${TOKEN}` }, ...workload.options(origin) })),
+    origins.map((origin) =>
+      autocannon({ connections, duration, headers: { authorization: `Bearer ${TOKEN}` }, ...workload.options(origin) }),
+    ),
   );
   return {
     rps: results.reduce((sum, r) => sum + r.requests.average, 0),
@@ -69,7 +87,10 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   const children: ChildProcess[] = [];
   try {
-    const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
+    const load = os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ');
     process.stdout.write(
       `Benchmark: the mock in memory vs on Redis (${redis.url}), autocannon ${CONNECTIONS} connections × ${SECONDS} s per measure, ${ROUNDS} rounds alternating the setups (median shown), ${os.cpus().length} CPUs, load average ${load}\n\n`,
     );
@@ -122,8 +143,13 @@ async function main(): Promise<void> {
     await redis.stop();
   }
 
-  process.stdout.write('| workload | setup | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---|---:|---:|---:|---:|---:|\n');
-  for (const row of rows) process.stdout.write(`| ${row.workload} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`);
+  process.stdout.write(
+    '| workload | setup | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---|---:|---:|---:|---:|---:|\n',
+  );
+  for (const row of rows)
+    process.stdout.write(
+      `| ${row.workload} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`,
+    );
   process.stdout.write('\n');
   for (const workload of WORKLOADS) {
     const of = (setup: string) => rows.find((row) => row.workload === workload.name && row.setup === setup)!;

@@ -5,7 +5,16 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { autocannon, BIN, freePort, launch, stop, waitFor200 as waitFor200With, type AutocannonOptions, type AutocannonResult } from './lib/bench/processes';
+import {
+  autocannon,
+  BIN,
+  freePort,
+  launch,
+  stop,
+  waitFor200 as waitFor200With,
+  type AutocannonOptions,
+  type AutocannonResult,
+} from './lib/bench/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -19,7 +28,13 @@ type Row = { name: string; rps: number; p50: number; p99: number; errors: number
 const waitFor200 = (url: string) => waitFor200With(url, TOKEN);
 
 async function load(url: string, options: Partial<AutocannonOptions> = {}): Promise<AutocannonResult> {
-  return autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers: { authorization: `Bearer ${TOKEN}` }, ...options });
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    headers: { authorization: `Bearer ${TOKEN}` },
+    ...options,
+  });
 }
 
 const BARE_SERVER = `
@@ -40,9 +55,23 @@ async function throughput(): Promise<Row[]> {
       name: 'prism mock -v silent',
       url: `http://127.0.0.1:${prismPort}${PATH}`,
       command: 'prism mock -v silent',
-      child: launch(BIN('prism'), ['mock', '-v', 'silent', '-h', '127.0.0.1', '-p', String(prismPort), 'spec/openapi.yaml']),
+      child: launch(BIN('prism'), [
+        'mock',
+        '-v',
+        'silent',
+        '-h',
+        '127.0.0.1',
+        '-p',
+        String(prismPort),
+        'spec/openapi.yaml',
+      ]),
     },
-    { name: 'bare node:http', url: `http://127.0.0.1:${barePort}${PATH}`, command: 'node -e', child: launch(process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) }) },
+    {
+      name: 'bare node:http',
+      url: `http://127.0.0.1:${barePort}${PATH}`,
+      command: 'node -e',
+      child: launch(process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) }),
+    },
   ];
   try {
     await Promise.all(targets.map((t) => waitFor200(t.url)));
@@ -50,7 +79,14 @@ async function throughput(): Promise<Row[]> {
     for (const target of targets) {
       await load(target.url, { duration: 1 }); // warm-up: JIT, lazy compilation, connection pools
       const result = await load(target.url);
-      rows.push({ name: target.name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx });
+      rows.push({
+        name: target.name,
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors,
+        non2xx: result.non2xx,
+      });
     }
     return rows;
   } finally {
@@ -84,10 +120,19 @@ function rssMb(pid: number): number {
  * 100k POSTs, each with its own Idempotency-Key, against an export that selects no run (no record grows), in two
  * halves: the RSS after each half shows whether memory levels off (the key store is capped) or keeps growing.
  */
-async function memoryAfterPosts(): Promise<{ before: number; half: number; after: number; rps: number; non2xx: number }> {
+async function memoryAfterPosts(): Promise<{
+  before: number;
+  half: number;
+  after: number;
+  rps: number;
+  non2xx: number;
+}> {
   const port = await freePort();
   // One process (not the tsx CLI, whose own process would be the one measured).
-  const child = launch(process.execPath, ['--import', 'tsx', 'mocks/server.ts'], { PORT: String(port), MOCK_RATE_LIMIT: '1000000000' });
+  const child = launch(process.execPath, ['--import', 'tsx', 'mocks/server.ts'], {
+    PORT: String(port),
+    MOCK_RATE_LIMIT: '1000000000',
+  });
   try {
     await waitFor200(`http://127.0.0.1:${port}/v1${PATH}`);
     const before = rssMb(child.pid!);
@@ -102,7 +147,11 @@ async function memoryAfterPosts(): Promise<{ before: number; half: number; after
             method: 'POST',
             setupRequest: (request) => ({
               ...request,
-              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', 'idempotency-key': `bench-${n++}` },
+              headers: {
+                authorization: `Bearer ${TOKEN}`,
+                'content-type': 'application/json',
+                'idempotency-key': `bench-${n++}`,
+              },
               body: JSON.stringify({ statuses: ['idle'] }),
             }),
           },
@@ -112,7 +161,13 @@ async function memoryAfterPosts(): Promise<{ before: number; half: number; after
     const half = rssMb(child.pid!);
     const second = await post();
     await new Promise((resolve) => setTimeout(resolve, 500));
-    return { before, half, after: rssMb(child.pid!), rps: (first.requests.average + second.requests.average) / 2, non2xx: first.non2xx + second.non2xx };
+    return {
+      before,
+      half,
+      after: rssMb(child.pid!),
+      rps: (first.requests.average + second.requests.average) / 2,
+      non2xx: first.non2xx + second.non2xx,
+    };
   } finally {
     await stop(child);
   }
@@ -122,23 +177,38 @@ const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 async function main(): Promise<void> {
   const os = await import('node:os');
-  const load = os.loadavg().map((n) => n.toFixed(1)).join(' ');
-  process.stdout.write(`Benchmark: GET /v1${PATH} on loopback, autocannon ${CONNECTIONS} connections × ${SECONDS} s each, ${os.cpus().length} CPUs, load average ${load}\n\n`);
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
+  process.stdout.write(
+    `Benchmark: GET /v1${PATH} on loopback, autocannon ${CONNECTIONS} connections × ${SECONDS} s each, ${os.cpus().length} CPUs, load average ${load}\n\n`,
+  );
   const rows = await throughput();
   const [mock, prism, bare] = rows;
   process.stdout.write('| server | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|\n');
-  for (const row of rows) process.stdout.write(`| ${row.name} | ${fixed(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`);
+  for (const row of rows)
+    process.stdout.write(
+      `| ${row.name} | ${fixed(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`,
+    );
   process.stdout.write(`\nmock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
   process.stdout.write(`mock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s\n`);
   process.stdout.write(`mock p99 at ${CONNECTIONS} connections: ${mock.p99} ms (target ≤ 5 ms)\n`);
   // `npm start` loads tsx's CommonJS hook into one node process; the tsx CLI boots a second process, a baseline.
   const variants: [string, string, string[]][] = [
-    ['`node --require tsx/cjs mocks/server.ts` (npm start)', process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts']],
+    [
+      '`node --require tsx/cjs mocks/server.ts` (npm start)',
+      process.execPath,
+      ['--require', 'tsx/cjs', 'mocks/server.ts'],
+    ],
     ['`node --import tsx mocks/server.ts`', process.execPath, ['--import', 'tsx', 'mocks/server.ts']],
     ['`tsx mocks/server.ts`', BIN('tsx'), ['mocks/server.ts']],
   ];
-  process.stdout.write('\n| start command | spawn to first served request (median of 3; target ≤ 1000 ms) |\n|---|---:|\n');
-  for (const [label, command, args] of variants) process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
+  process.stdout.write(
+    '\n| start command | spawn to first served request (median of 3; target ≤ 1000 ms) |\n|---|---:|\n',
+  );
+  for (const [label, command, args] of variants)
+    process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
   process.stdout.write('\n');
   const memory = await memoryAfterPosts();
   process.stdout.write(

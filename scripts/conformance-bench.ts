@@ -13,11 +13,22 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 4);
 const SEED = process.env.BENCH_SEED ?? '1';
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 
-type Row = { label: string; command: string; seconds: number; requests: number; verdicts: Map<string, string>; exitCode: number };
+type Row = {
+  label: string;
+  command: string;
+  seconds: number;
+  requests: number;
+  verdicts: Map<string, string>;
+  exitCode: number;
+};
 
 /** Starts `npm start` on an ephemeral port and resolves with its base URL from the start banner. */
 function startMock(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], { cwd: ROOT, env: { ...process.env, PORT: '0', MOCK_LATENCY_MS: LATENCY }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', MOCK_LATENCY_MS: LATENCY },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let text = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -30,7 +41,19 @@ function startMock(): Promise<{ child: ChildProcess; url: string }> {
 }
 
 function runSuite(url: string, workers: number): Promise<Row> {
-  const args = ['conformance/cli.ts', '--target', url, '--token', 'mock-token-a', '--token-b', 'mock-token-b', '--seed', SEED, '--workers', String(workers)];
+  const args = [
+    'conformance/cli.ts',
+    '--target',
+    url,
+    '--token',
+    'mock-token-a',
+    '--token-b',
+    'mock-token-b',
+    '--seed',
+    SEED,
+    '--workers',
+    String(workers),
+  ];
   const command = `npm run conformance -- --target <mock>/v1 --token mock-token-a --token-b mock-token-b --seed ${SEED} --workers ${workers}`;
   const started = Date.now();
   return new Promise((resolve) => {
@@ -39,7 +62,14 @@ function runSuite(url: string, workers: number): Promise<Row> {
       const verdicts = new Map<string, string>();
       for (const match of stdout.matchAll(/^ {2}(PASS|FAIL|WARN|SKIP) (\S+) \[/gm)) verdicts.set(match[2], match[1]);
       const requests = Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0);
-      resolve({ label: `--workers ${workers}`, command, seconds, requests, verdicts, exitCode: error ? Number((error as { code?: number }).code ?? 1) : 0 });
+      resolve({
+        label: `--workers ${workers}`,
+        command,
+        seconds,
+        requests,
+        verdicts,
+        exitCode: error ? Number((error as { code?: number }).code ?? 1) : 0,
+      });
     });
   });
 }
@@ -50,14 +80,25 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     for (const workers of [1, WORKERS]) rows.push(await runSuite(url, workers));
     const [base, fast] = rows;
-    const same = base.verdicts.size > 0 && [...base.verdicts].every(([id, verdict]) => fast.verdicts.get(id) === verdict) && base.verdicts.size === fast.verdicts.size;
-    process.stdout.write(`Conformance suite against the mock with MOCK_LATENCY_MS=${LATENCY}, seed ${SEED} (wall time of the whole command, default settings)\n\n`);
-    process.stdout.write('| run | wall time | requests | exit | checks passed/warned/failed/skipped |\n|---|---|---|---|---|\n');
+    const same =
+      base.verdicts.size > 0 &&
+      [...base.verdicts].every(([id, verdict]) => fast.verdicts.get(id) === verdict) &&
+      base.verdicts.size === fast.verdicts.size;
+    process.stdout.write(
+      `Conformance suite against the mock with MOCK_LATENCY_MS=${LATENCY}, seed ${SEED} (wall time of the whole command, default settings)\n\n`,
+    );
+    process.stdout.write(
+      '| run | wall time | requests | exit | checks passed/warned/failed/skipped |\n|---|---|---|---|---|\n',
+    );
     for (const row of rows) {
       const count = (v: string) => [...row.verdicts.values()].filter((x) => x === v).length;
-      process.stdout.write(`| \`${row.label}\` | ${row.seconds.toFixed(1)} s | ${row.requests} | ${row.exitCode} | ${count('PASS')}/${count('WARN')}/${count('FAIL')}/${count('SKIP')} |\n`);
+      process.stdout.write(
+        `| \`${row.label}\` | ${row.seconds.toFixed(1)} s | ${row.requests} | ${row.exitCode} | ${count('PASS')}/${count('WARN')}/${count('FAIL')}/${count('SKIP')} |\n`,
+      );
     }
-    process.stdout.write(`\nspeed-up ${(base.seconds / fast.seconds).toFixed(1)}x; verdicts of every check ${same ? 'identical' : 'DIFFERENT'}\n`);
+    process.stdout.write(
+      `\nspeed-up ${(base.seconds / fast.seconds).toFixed(1)}x; verdicts of every check ${same ? 'identical' : 'DIFFERENT'}\n`,
+    );
     for (const row of rows) process.stdout.write(`  ${row.command}\n`);
     if (!same) process.exitCode = 1;
   } finally {

@@ -17,8 +17,13 @@ async function main(argv: string[]): Promise<void> {
   }
   const built = await buildDocs({ spec: positional[0] ?? DEFAULT_SPEC_PATH, output, root: process.cwd(), redoc });
   const size = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
-  console.log(`docs: ${relative(process.cwd(), built.output)} (${size(built.bytes)}, self-contained; open it from disk)`);
-  if (built.redoc) console.log(`docs: ${relative(process.cwd(), built.redoc.output)} (${size(built.redoc.bytes)}, Redoc; Redoc 3 routes by URL path: serve it as the site root)`);
+  console.log(
+    `docs: ${relative(process.cwd(), built.output)} (${size(built.bytes)}, self-contained; open it from disk)`,
+  );
+  if (built.redoc)
+    console.log(
+      `docs: ${relative(process.cwd(), built.redoc.output)} (${size(built.redoc.bytes)}, Redoc; Redoc 3 routes by URL path: serve it as the site root)`,
+    );
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
 type Args = { duration: number; window: number; connections: number };
@@ -25,7 +25,11 @@ function readArgs(argv: string[]): Args {
   return args;
 }
 
-const WORKSPACES = ['0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b', '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f', '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d'];
+const WORKSPACES = [
+  '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
+  '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
+  '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+];
 const TOKENS = WORKSPACES.map((ws, i) => `soak-${i}=${ws}`).join(',');
 
 async function startServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
@@ -64,23 +68,42 @@ function rssMb(pid: number): number {
 type Sample = { ms: number; status: number };
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-function request(base: string, method: string, path: string, token: string | null, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any; ms: number }> {
+function request(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any; ms: number }> {
   const started = performance.now();
   const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   return new Promise((resolve) => {
-    const req = http.request(`${base}${path}`, { method, agent, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(text ? { 'content-type': 'application/json' } : {}), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        } catch {
-          parsed = undefined;
-        }
-        resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - started });
-      });
-    });
+    const req = http.request(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(text ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          } catch {
+            parsed = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, body: parsed, ms: performance.now() - started });
+        });
+      },
+    );
     req.on('error', () => resolve({ status: 0, body: undefined, ms: performance.now() - started }));
     req.end(text);
   });
@@ -89,7 +112,13 @@ function request(base: string, method: string, path: string, token: string | nul
 /** One user's step: a weighted mix of reads, writes, polls, queries, exports and bad requests. */
 async function step(base: string, n: number, record: (s: Sample) => void): Promise<void> {
   const token = `soak-${n % WORKSPACES.length}`;
-  const call = async (method: string, p: string, body?: unknown, headers?: Record<string, string>, as: string | null = token) => {
+  const call = async (
+    method: string,
+    p: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+    as: string | null = token,
+  ) => {
     const answer = await request(base, method, p, as, body, headers);
     record({ ms: answer.ms, status: answer.status });
     return answer;
@@ -97,26 +126,54 @@ async function step(base: string, n: number, record: (s: Sample) => void): Promi
   const pick = n % 20;
   if (pick < 6) await call('GET', `/mailboxManagement/suppressions?limit=${1 + (n % 50)}`);
   else if (pick < 9) {
-    const created = await call('POST', '/orchestration/runs', { recordId: `soak-${n}` }, n % 2 ? { 'idempotency-key': `soak-${n % 5000}` } : {});
+    const created = await call(
+      'POST',
+      '/orchestration/runs',
+      { recordId: `soak-${n}` },
+      n % 2 ? { 'idempotency-key': `soak-${n % 5000}` } : {},
+    );
     const location = created.body?.run?.uuid;
     if (location) {
       await call('GET', `/orchestration/runs/${location}`);
       if (n % 3 === 0) await call('POST', `/orchestration/runs/${location}/cancel`);
     }
   } else if (pick < 11) {
-    const batch = await call('POST', '/orchestration/batches', { recordIds: Array.from({ length: 20 }, (_, i) => `b${n}-${i}`) });
+    const batch = await call('POST', '/orchestration/batches', {
+      recordIds: Array.from({ length: 20 }, (_, i) => `b${n}-${i}`),
+    });
     if (batch.body?.batch?.uuid) await call('GET', `/orchestration/batches/${batch.body.batch.uuid}`);
-  } else if (pick < 13) await call('POST', '/orchestration/query', { query: n % 2 ? 'SELECT status, count(*) AS n FROM runs GROUP BY status' : 'SELECT uuid, status FROM runs ORDER BY createdAt DESC LIMIT 20' });
-  else if (pick === 13) await call('PUT', '/workspaceManagement/workspaces/current', { name: `Soak ${n % 100}`, metadata: { mainGoal: ['soak'] } });
+  } else if (pick < 13)
+    await call('POST', '/orchestration/query', {
+      query:
+        n % 2
+          ? 'SELECT status, count(*) AS n FROM runs GROUP BY status'
+          : 'SELECT uuid, status FROM runs ORDER BY createdAt DESC LIMIT 20',
+    });
+  else if (pick === 13)
+    await call('PUT', '/workspaceManagement/workspaces/current', {
+      name: `Soak ${n % 100}`,
+      metadata: { mainGoal: ['soak'] },
+    });
   else if (pick === 14) {
-    const exported = await call('POST', '/orchestration/runs/download', { statuses: ['success'], createdAfter: new Date(Date.now() - 5_000).toISOString() });
+    const exported = await call('POST', '/orchestration/runs/download', {
+      statuses: ['success'],
+      createdAfter: new Date(Date.now() - 5_000).toISOString(),
+    });
     if (typeof exported.body?.url === 'string') {
       const answer = await request(exported.body.url, 'GET', '', token);
       record({ ms: answer.ms, status: answer.status });
     }
-  } else if (pick === 15) await call('POST', '/ai/mcpServers', { name: `s${n}`, description: 'soak', actions: [] }, { 'idempotency-key': `mcp-${n}` });
-  else if (pick === 16) await call('GET', '/mailboxManagement/suppressions', undefined, undefined, n % 2 ? 'constructor' : 'not-a-token');
-  else if (pick === 17) await call('POST', '/orchestration/runs', '{"recordId": ', { 'content-type': 'application/json' });
+  } else if (pick === 15)
+    await call(
+      'POST',
+      '/ai/mcpServers',
+      { name: `s${n}`, description: 'soak', actions: [] },
+      { 'idempotency-key': `mcp-${n}` },
+    );
+  else if (pick === 16)
+    await call('GET', '/mailboxManagement/suppressions', undefined, undefined, n % 2 ? 'constructor' : 'not-a-token');
+  else if (pick === 17)
+    await call('POST', '/orchestration/runs', '{"recordId": ', { 'content-type': 'application/json' });
   else if (pick === 18) await call('GET', '/expression/recipes/list?limit=5');
   else await call('GET', `/orchestration/workflows/00000000-0000-0000-0000-000000000000`);
 }
@@ -131,7 +188,9 @@ async function main(): Promise<void> {
   const server = await startServer();
   const base = server.url;
   process.stdout.write(
-    `soak: ${args.duration} s against ${base}, ${args.connections} connections, windows of ${args.window} s; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${require('node:os').cpus().length} cores\n`,
+    `soak: ${args.duration} s against ${base}, ${args.connections} connections, windows of ${args.window} s; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cores\n`,
   );
   process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB\n');
   const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];

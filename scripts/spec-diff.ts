@@ -19,8 +19,9 @@ import { renderMarkdown } from './lib/diff/render-markdown';
 import { type FailOn, runDiff } from './lib/diff/run-diff';
 import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
 
-const USAGE = 'usage: npm run spec:diff -- <base> [<head>] [--format markdown|json|junit|github] [--fail-on breaking|warning] '
-  + '[--waivers <file> | --no-waivers] [--output <file>] [--now <date>] [--no-cross-check] [--no-impact] [--spec <path>]';
+const USAGE =
+  'usage: npm run spec:diff -- <base> [<head>] [--format markdown|json|junit|github] [--fail-on breaking|warning] ' +
+  '[--waivers <file> | --no-waivers] [--output <file>] [--now <date>] [--no-cross-check] [--no-impact] [--spec <path>]';
 
 async function main(argv: string[]): Promise<number> {
   const positional: string[] = [];
@@ -64,9 +65,20 @@ async function main(argv: string[]): Promise<number> {
   if (positional.length < 1 || positional.length > 2) throw new UsageError('expected a base and an optional head');
   if (now && Number.isNaN(now.getTime())) throw new UsageError('--now is not a date');
   const cwd = process.cwd();
-  if (typeof waivers === 'string' && !existsSync(resolve(cwd, waivers))) throw new UsageError(`waiver file ${waivers} not found`);
+  if (typeof waivers === 'string' && !existsSync(resolve(cwd, waivers)))
+    throw new UsageError(`waiver file ${waivers} not found`);
   const waiversFile = waivers === null ? undefined : resolve(cwd, waivers ?? DEFAULT_WAIVERS_PATH);
-  const report = await runDiff({ base: positional[0], head: positional[1], cwd, specPath, now, crossCheck, failOn, waiversFile, impact });
+  const report = await runDiff({
+    base: positional[0],
+    head: positional[1],
+    cwd,
+    specPath,
+    now,
+    crossCheck,
+    failOn,
+    waiversFile,
+    impact,
+  });
   const render = { markdown: renderMarkdown, json: renderJson, junit: renderJunit, github: renderGithub }[format];
   const text = render(report);
   if (output) {
@@ -80,7 +92,9 @@ async function main(argv: string[]): Promise<number> {
 class UsageError extends Error {}
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code; },
+  (code) => {
+    process.exitCode = code;
+  },
   (error: Error) => {
     console.error(`spec:diff: ${error.message}${error instanceof UsageError ? `\n${USAGE}` : ''}`);
     process.exitCode = 2;

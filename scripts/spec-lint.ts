@@ -26,7 +26,9 @@ function main(argv: string[]): number {
     else files.push(arg);
   }
   if (now && Number.isNaN(now.getTime())) throw new Error('--now is not a date');
-  const results = (files.length > 0 ? files : [DEFAULT_SPEC_PATH]).map((file) => lintSpec(file, { waiversFile: waivers, now }));
+  const results = (files.length > 0 ? files : [DEFAULT_SPEC_PATH]).map((file) =>
+    lintSpec(file, { waiversFile: waivers, now }),
+  );
   if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   else for (const r of results) process.stdout.write(formatProblems(r, relative(process.cwd(), r.file) || r.file));
   return results.some((r) => r.problems.length > 0) ? 1 : 0;

@@ -13,13 +13,22 @@ function deref<T = Json>(node: any): T {
   return followRef(contract.document, node, '#').value as T;
 }
 
-const operations = contract.operations.map((op) => ({ path: op.path, method: op.method.toLowerCase(), operation: contract.at(op.pointer) as Json, id: op.operationId }));
+const operations = contract.operations.map((op) => ({
+  path: op.path,
+  method: op.method.toLowerCase(),
+  operation: contract.at(op.pointer) as Json,
+  id: op.operationId,
+}));
 const byId = (id: string) => operations.find((o) => o.id === id)!;
 const param = (id: string, name: string) =>
   (byId(id).operation.parameters as any[]).map((p) => deref(p)).find((p) => p.name === name) as Json;
 const schema = (name: string) => spec.components.schemas[name] as Json;
 const responses = operations.flatMap((o) =>
-  Object.entries(o.operation.responses as Json).map(([status, response]) => ({ ...o, status, response: deref(response) })),
+  Object.entries(o.operation.responses as Json).map(([status, response]) => ({
+    ...o,
+    status,
+    response: deref(response),
+  })),
 );
 const rateLimitHeaders = RATE_LIMIT_HEADER_NAMES;
 
@@ -65,7 +74,12 @@ describe('the contract (spec/openapi.yaml)', () => {
     expect(spec.security).toEqual([{ bearerAuth: [] }, { oauth2: [] }]);
     for (const { operation } of operations) expect(operation.security).toEqual(spec.security);
     const oauth = spec.components.securitySchemes.oauth2;
-    expect(Object.keys(oauth.flows.authorizationCode.scopes).sort()).toEqual(['email', 'offline_access', 'openid', 'profile']);
+    expect(Object.keys(oauth.flows.authorizationCode.scopes).sort()).toEqual([
+      'email',
+      'offline_access',
+      'openid',
+      'profile',
+    ]);
     expect(oauth.description).toMatch(/S256/);
     expect(oauth.description).toMatch(/audience/);
   });
@@ -85,7 +99,8 @@ describe('the contract (spec/openapi.yaml)', () => {
   );
 
   it('should put Retry-After on every 429 and Location on every 202', () => {
-    for (const r of responses.filter((x) => x.status === '429')) expect(deref(r.response.headers['Retry-After']).required).toBe(true);
+    for (const r of responses.filter((x) => x.status === '429'))
+      expect(deref(r.response.headers['Retry-After']).required).toBe(true);
     const accepted = responses.filter((x) => x.status === '202');
     expect(accepted.map((r) => r.id).sort()).toEqual(['cancelRun', 'createBatch', 'createRun']);
     for (const r of accepted) expect(deref(r.response.headers.Location).required).toBe(true);
@@ -97,24 +112,40 @@ describe('the contract (spec/openapi.yaml)', () => {
     expect(operations.filter((o) => o.operation.deprecated)).toEqual([]);
   });
 
-  it.each(operations.map((o) => [o.id, o] as const))('should list the error statuses the description names on %s', (_id, o) => {
-    const statuses = Object.keys(o.operation.responses).filter((s) => Number(s) >= 400);
-    const expected = ['400', '401', '404', '429', '500'];
-    if (['post', 'put', 'patch'].includes(o.method)) expected.push('409', '422');
-    expect(statuses).toEqual(expect.arrayContaining(expected));
-  });
+  it.each(operations.map((o) => [o.id, o] as const))(
+    'should list the error statuses the description names on %s',
+    (_id, o) => {
+      const statuses = Object.keys(o.operation.responses).filter((s) => Number(s) >= 400);
+      const expected = ['400', '401', '404', '429', '500'];
+      if (['post', 'put', 'patch'].includes(o.method)) expected.push('409', '422');
+      expect(statuses).toEqual(expect.arrayContaining(expected));
+    },
+  );
 
   it.each(operations.filter((o) => ['post', 'put', 'patch'].includes(o.method)).map((o) => [o.id] as const))(
     'should accept an Idempotency-Key of at most 255 characters on %s',
     (id) => {
-      expect(param(id, 'Idempotency-Key')).toMatchObject({ in: 'header', required: false, schema: { type: 'string', maxLength: 255 } });
+      expect(param(id, 'Idempotency-Key')).toMatchObject({
+        in: 'header',
+        required: false,
+        schema: { type: 'string', maxLength: 255 },
+      });
     },
   );
 
   it('should state the suppressions list parameters exactly', () => {
-    expect(deref(param('listSuppressions', 'reasons').schema.items).enum).toEqual(['unsubscribed', 'bounced', 'complained', 'manual']);
+    expect(deref(param('listSuppressions', 'reasons').schema.items).enum).toEqual([
+      'unsubscribed',
+      'bounced',
+      'complained',
+      'manual',
+    ]);
     expect(param('listSuppressions', 'limit').schema).toEqual({ type: 'integer', minimum: 1, maximum: 1000 });
-    expect(param('listSuppressions', 'offset').schema).toEqual({ type: 'integer', minimum: 0, maximum: 9007199254740991 });
+    expect(param('listSuppressions', 'offset').schema).toEqual({
+      type: 'integer',
+      minimum: 0,
+      maximum: 9007199254740991,
+    });
     expect(schema('ListSuppressionsResponse').additionalProperties).toBe(false);
     expect(schema('ListSuppressionsResponse').properties.count.minimum).toBe(0);
   });
@@ -130,7 +161,11 @@ describe('the contract (spec/openapi.yaml)', () => {
   it('should state the input limits of MCP servers, workspaces and queries', () => {
     expect(schema('CreateMcpServerRequest').properties.name).toMatchObject({ minLength: 1, maxLength: 255 });
     expect(schema('CreateMcpServerRequest').properties.description).toMatchObject({ minLength: 1, maxLength: 1000 });
-    expect(schema('UpdateWorkspaceRequest').properties.name).toMatchObject({ minLength: 1, maxLength: 255, pattern: '^[^<>]*$' });
+    expect(schema('UpdateWorkspaceRequest').properties.name).toMatchObject({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[^<>]*$',
+    });
     expect(schema('QueryRequest').properties.query.maxLength).toBe(10000);
   });
 
@@ -142,7 +177,9 @@ describe('the contract (spec/openapi.yaml)', () => {
     ['allowedLoginProviders', /null allows all/],
   ])('should make the workspace field %s nullable with its stated meaning', (field, meaning) => {
     const property = schema('UpdateWorkspaceRequest').properties[field];
-    const acceptsNull = (Array.isArray(property.type) && property.type.includes('null')) || property.anyOf?.some((s: Json) => s.type === 'null');
+    const acceptsNull =
+      (Array.isArray(property.type) && property.type.includes('null')) ||
+      property.anyOf?.some((s: Json) => s.type === 'null');
     expect(acceptsNull).toBe(true);
     expect(property.description).toMatch(meaning);
   });
@@ -150,7 +187,16 @@ describe('the contract (spec/openapi.yaml)', () => {
   it('should keep one-value enumerations open (examples, not enum) and the stated sets closed', () => {
     expect(schema('Domain').properties.status).toEqual(expect.objectContaining({ examples: ['pending'] }));
     expect(schema('Domain').properties.status.enum).toBeUndefined();
-    expect(schema('RunStatus').enum).toEqual(['idle', 'pending', 'running', 'success', 'error', 'cancelling', 'cancelled', 'skipped']);
+    expect(schema('RunStatus').enum).toEqual([
+      'idle',
+      'pending',
+      'running',
+      'success',
+      'error',
+      'cancelling',
+      'cancelled',
+      'skipped',
+    ]);
     expect(schema('TerminalRunStatus').enum).toEqual(['success', 'error', 'cancelled', 'skipped']);
     expect(schema('LoginProvider').enum).toHaveLength(5);
   });
@@ -160,9 +206,12 @@ describe('the contract (spec/openapi.yaml)', () => {
     expect(schema('Error').properties.reason.type).toBe('string');
   });
 
-  it.each(['Action', 'McpResource', 'Capability'])('should model %s as an open union with the known variant as one branch', (name) => {
-    expect(schema(name).anyOf).toHaveLength(2);
-  });
+  it.each(['Action', 'McpResource', 'Capability'])(
+    'should model %s as an open union with the known variant as one branch',
+    (name) => {
+      expect(schema(name).anyOf).toHaveLength(2);
+    },
+  );
 
   describe('the contract UUID rule', () => {
     const validate = new Ajv2020({ strict: false }).compile(schema('Uuid'));
@@ -185,12 +234,26 @@ describe('the contract (spec/openapi.yaml)', () => {
   it('should list every cross-cutting rule in x-rules with unique ids', () => {
     const ids = (spec['x-rules'] as { id: string; text: string }[]).map((r) => r.id);
     expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toEqual(expect.arrayContaining([
-      'idempotency-replay', 'idempotency-key-reuse-422', 'idempotency-concurrent-409', 'idempotency-key-expiry',
-      'idempotency-key-length', 'idempotency-no-multipart', 'ratelimit-headers-every-response', 'ratelimit-429-retry-after',
-      'error-shape', 'auth-required-401', 'async-202-location', 'async-poll-terminal', 'async-no-repeat-create',
-      'deprecation-sunset', 'unknown-fields-ignored', 'workspace-scoping',
-    ]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'idempotency-replay',
+        'idempotency-key-reuse-422',
+        'idempotency-concurrent-409',
+        'idempotency-key-expiry',
+        'idempotency-key-length',
+        'idempotency-no-multipart',
+        'ratelimit-headers-every-response',
+        'ratelimit-429-retry-after',
+        'error-shape',
+        'auth-required-401',
+        'async-202-location',
+        'async-poll-terminal',
+        'async-no-repeat-create',
+        'deprecation-sunset',
+        'unknown-fields-ignored',
+        'workspace-scoping',
+      ]),
+    );
   });
 
   it('should explain every parameter whose name the description does not show', () => {

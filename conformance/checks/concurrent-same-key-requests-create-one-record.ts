@@ -18,8 +18,19 @@ async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
   const create = ctx.contract.findOperation('POST', ctx.config.createRunPath);
   if (!create || !requestBodySchema(create)?.properties?.waitUntilFinished) return;
   const key = conformanceName(40);
-  const body = { ...(ctx.config.createRunBody as Record<string, unknown>), recordTitle: conformanceName(), waitUntilFinished: true };
-  const send = () => ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { 'Idempotency-Key': key }, operationId: create.operationId });
+  const body = {
+    ...(ctx.config.createRunBody as Record<string, unknown>),
+    recordTitle: conformanceName(),
+    waitUntilFinished: true,
+  };
+  const send = () =>
+    ctx.send({
+      method: 'POST',
+      path: ctx.config.createRunPath,
+      body,
+      headers: { 'Idempotency-Key': key },
+      operationId: create.operationId,
+    });
   const first = send();
   await new Promise((resolve) => setTimeout(resolve, 150));
   const second = await send();
@@ -33,7 +44,9 @@ async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
   if (status === 409) return;
   const waited = second.receivedAt >= original.receivedAt;
   ctx.report({
-    title: waited ? 'A concurrent same-key retry waited for the first request and replayed it instead of 409' : 'A concurrent same-key retry did not get 409',
+    title: waited
+      ? 'A concurrent same-key retry waited for the first request and replayed it instead of 409'
+      : 'A concurrent same-key retry did not get 409',
     expected: '409 (the first request with this key was still running)',
     received: `${describe(second)} (sent ${second.sentAt - original.sentAt} ms after the first, which answered ${original.receivedAt - original.sentAt} ms after it was sent)`,
     exchange: second,
@@ -43,7 +56,8 @@ async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
 export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   id: 'concurrent-same-key-requests-create-one-record',
   ruleId: 'idempotency-concurrent-409',
-  title: 'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
+  title:
+    'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
   fixture: 'concurrent-requests-create-records',
   async run(ctx) {
     await ctx.property(
@@ -58,19 +72,40 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
         for (const exchange of exchanges) {
           const status = exchange.response?.status;
           if (!isSuccess(exchange) && status !== 409)
-            throw new CheckFailure({ title: 'A concurrent same-key request got neither the response nor 409', expected: '2xx (the original response) or 409', received: describe(exchange), exchange });
+            throw new CheckFailure({
+              title: 'A concurrent same-key request got neither the response nor 409',
+              expected: '2xx (the original response) or 409',
+              received: describe(exchange),
+              exchange,
+            });
           if (status === 409 && errorShapeProblems(exchange).length > 0)
-            throw new CheckFailure({ ruleId: 'error-shape', title: '409 not in the error shape', expected: '{ errorMessage: string }', received: errorShapeProblems(exchange).join('; '), exchange });
+            throw new CheckFailure({
+              ruleId: 'error-shape',
+              title: '409 not in the error shape',
+              expected: '{ errorMessage: string }',
+              received: errorShapeProblems(exchange).join('; '),
+              exchange,
+            });
         }
         if (successes.length === 0)
-          throw new CheckFailure({ title: 'Every concurrent same-key request got 409', expected: 'the first request to succeed', received: exchanges.map(describe).join(' | '), exchange: exchanges[0] });
+          throw new CheckFailure({
+            title: 'Every concurrent same-key request got 409',
+            expected: 'the first request to succeed',
+            received: exchanges.map(describe).join(' | '),
+            exchange: exchanges[0],
+          });
         // Settle: once the first has finished, a replay must return what the successes returned.
         const replay = await post(real, key, body);
         for (const exchange of [...successes.slice(1), replay]) {
-          if (exchange.response?.status !== successes[0].response!.status || !deepEqual(exchange.response?.body, successes[0].response!.body)) {
+          if (
+            exchange.response?.status !== successes[0].response!.status ||
+            !deepEqual(exchange.response?.body, successes[0].response!.body)
+          ) {
             const distinct = createdUuid(exchange) !== createdUuid(successes[0]);
             throw new CheckFailure({
-              title: distinct ? 'Concurrent same-key requests created more than one record' : 'A same-key request got a different response',
+              title: distinct
+                ? 'Concurrent same-key requests created more than one record'
+                : 'A same-key request got a different response',
               expected: `${successes[0].response!.status} with the record ${String(createdUuid(successes[0]))}`,
               received: describe(exchange),
               exchange,

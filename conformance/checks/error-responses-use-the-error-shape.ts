@@ -16,6 +16,11 @@ export const errorResponsesUseTheErrorShape: Check = {
     if (status === undefined || status < 400) return;
     const problems = errorShapeProblems(exchange);
     if (problems.length > 0)
-      ctx.report({ title: `Error response ${status} is not in the error shape`, expected: '{ errorMessage: string, reason?: string, ... } as JSON', received: problems.join('; '), exchange });
+      ctx.report({
+        title: `Error response ${status} is not in the error shape`,
+        expected: '{ errorMessage: string, reason?: string, ... } as JSON',
+        received: problems.join('; '),
+        exchange,
+      });
   },
 };

@@ -15,7 +15,10 @@ import type { Check } from './registry';
 /** Sequential requests of one burst; a window reset may interrupt one step, never all of them. */
 export const BURST = 6;
 
-const remainingOf = (exchange: Exchange) => (exchange.response && exchange.response.status !== 429 ? parseInteger(exchange.response.headers['ratelimit-remaining']) : undefined);
+const remainingOf = (exchange: Exchange) =>
+  exchange.response && exchange.response.status !== 429
+    ? parseInteger(exchange.response.headers['ratelimit-remaining'])
+    : undefined;
 
 /** Whether Remaining went down at least once across consecutive readings (undefined when too few to judge). */
 export function decreasedAcross(readings: Array<number | undefined>): boolean | undefined {
@@ -27,7 +30,8 @@ export function decreasedAcross(readings: Array<number | undefined>): boolean | 
 export const everyResponseCarriesRateLimitHeaders: Check = {
   id: 'every-response-carries-rate-limit-headers',
   ruleId: 'ratelimit-headers-every-response',
-  title: 'Every response carries consistent rate-limit headers, Retry-After only on 429, and a burst of requests lowers RateLimit-Remaining.',
+  title:
+    'Every response carries consistent rate-limit headers, Retry-After only on 429, and a burst of requests lowers RateLimit-Remaining.',
   fixture: 'rate-limit-remaining-does-not-decrease',
   onExchange(exchange, ctx) {
     const res = exchange.response;
@@ -49,10 +53,12 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));
     if (!probe) return;
     const burst: Exchange[] = [];
-    for (let i = 0; i < BURST; i++) burst.push(await ctx.send({ method: 'GET', path: probe.path, operationId: probe.operationId }));
+    for (let i = 0; i < BURST; i++)
+      burst.push(await ctx.send({ method: 'GET', path: probe.path, operationId: probe.operationId }));
     const readings = burst.map(remainingOf);
     const decreased = decreasedAcross(readings);
-    if (decreased === undefined) ctx.note(`a burst of ${BURST} requests gave too few RateLimit-Remaining readings to judge`);
+    if (decreased === undefined)
+      ctx.note(`a burst of ${BURST} requests gave too few RateLimit-Remaining readings to judge`);
     else if (!decreased)
       ctx.report({
         title: 'RateLimit-Remaining did not decrease across a burst of requests',

@@ -30,15 +30,29 @@ export const invalidRequestsAreRejectedWith400: Check = {
       for (const invalid of invalidRequestsOf(op)) {
         const request = shapeRequest(op, invalid.request, ctx.config.allowWrites, false);
         // Only the broken spot is broken: a valid path id elsewhere is one of nothing, so nothing existing is touched.
-        if (changesExistingState(op) && invalid.location !== 'path') for (const name of Object.keys(request.pathParams)) request.pathParams[name] = unknownUuid();
+        if (changesExistingState(op) && invalid.location !== 'path')
+          for (const name of Object.keys(request.pathParams)) request.pathParams[name] = unknownUuid();
         cases++;
-        const exchange = await ctx.send({ method: op.method, path: targetOf(op, request), headers: request.headers, body: request.body, operationId: op.operationId });
+        const exchange = await ctx.send({
+          method: op.method,
+          path: targetOf(op, request),
+          headers: request.headers,
+          body: request.body,
+          operationId: op.operationId,
+        });
         const why = `breaks ${invalid.breaks} at ${invalid.path || 'the body'}`;
         const assumed = assumedAt(op, invalid.location, invalid.path);
         const status = exchange.response?.status ?? 0;
         // A parameter whose very name is assumed may be unknown to the server, which then ignores it.
         if (assumed && status >= 200 && status < 300) {
-          ctx.report({ severity: 'warning', title: `${op.operationId} accepted ${invalid.description}`, expected: `400 (${why})`, received: describe(exchange), assumption: assumed, exchange });
+          ctx.report({
+            severity: 'warning',
+            title: `${op.operationId} accepted ${invalid.description}`,
+            expected: `400 (${why})`,
+            received: describe(exchange),
+            assumption: assumed,
+            exchange,
+          });
           continue;
         }
         judgeRefusal(ctx, op, exchange, `${invalid.description}`, why, stated(op, invalid.location, invalid.path));
@@ -64,7 +78,13 @@ export function judgeRefusal(
   const status = exchange.response?.status;
   const problems = status !== undefined && status >= 400 ? errorShapeProblems(exchange) : [];
   if (status !== undefined && status >= 400 && status < 500 && problems.length > 0) {
-    ctx.report({ ruleId: 'error-shape', title: `${status} for ${op.operationId} not in the error shape`, expected: '{ errorMessage: string }', received: problems.join('; '), exchange });
+    ctx.report({
+      ruleId: 'error-shape',
+      title: `${status} for ${op.operationId} not in the error shape`,
+      expected: '{ errorMessage: string }',
+      received: problems.join('; '),
+      exchange,
+    });
     return;
   }
   if (status === 400) return;

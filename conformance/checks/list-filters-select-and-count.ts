@@ -10,10 +10,22 @@ import type { Check, CheckContext } from './registry';
 
 type Page = { exchange: Exchange; count?: number; items: Array<{ reason?: unknown }> };
 
-async function list(ctx: CheckContext, path: string, operationId: string, query: Array<[string, string]>): Promise<Page> {
+async function list(
+  ctx: CheckContext,
+  path: string,
+  operationId: string,
+  query: Array<[string, string]>,
+): Promise<Page> {
   const exchange = await ctx.send({ method: 'GET', path, query, operationId });
-  const body = exchange.response?.status === 200 ? (exchange.response.body as { count?: unknown; suppressions?: unknown }) : undefined;
-  return { exchange, count: typeof body?.count === 'number' ? body.count : undefined, items: Array.isArray(body?.suppressions) ? body.suppressions : [] };
+  const body =
+    exchange.response?.status === 200
+      ? (exchange.response.body as { count?: unknown; suppressions?: unknown })
+      : undefined;
+  return {
+    exchange,
+    count: typeof body?.count === 'number' ? body.count : undefined,
+    items: Array.isArray(body?.suppressions) ? body.suppressions : [],
+  };
 }
 
 export const listFiltersSelectAndCount: Check = {
@@ -32,20 +44,48 @@ export const listFiltersSelectAndCount: Check = {
     const byReason = (wanted: string[]) => all.items.filter((item) => wanted.includes(item.reason as string)).length;
     const selections = [...reasons.map((r) => [r]), reasons.slice(0, 2), reasons.slice(1, 4), reasons];
     for (const wanted of selections) {
-      const page = await list(ctx, op.path, op.operationId, [...wanted.map((r): [string, string] => ['reasons', r]), ['limit', '1000']]);
+      const page = await list(ctx, op.path, op.operationId, [
+        ...wanted.map((r): [string, string] => ['reasons', r]),
+        ['limit', '1000'],
+      ]);
       if (page.count === undefined) continue;
       const stray = page.items.find((item) => !wanted.includes(item.reason as string));
-      if (stray) ctx.report({ title: `reasons=${wanted.join('&reasons=')} answered a suppression of another reason`, expected: `only reasons ${wanted.join(', ')}`, received: `reason ${String(stray.reason)}`, exchange: page.exchange });
+      if (stray)
+        ctx.report({
+          title: `reasons=${wanted.join('&reasons=')} answered a suppression of another reason`,
+          expected: `only reasons ${wanted.join(', ')}`,
+          received: `reason ${String(stray.reason)}`,
+          exchange: page.exchange,
+        });
       if (complete) {
         const expected = byReason(wanted);
         if (page.items.length !== expected && page.items.length < 1000)
-          ctx.report({ title: `reasons=${wanted.join('&reasons=')} did not answer every suppression of those reasons`, expected: `${expected} suppressions (as the unfiltered list shows)`, received: `${page.items.length}`, exchange: page.exchange });
-        if (page.count !== expected) ctx.report({ title: `count is not the total matching reasons=${wanted.join('&reasons=')}`, expected: `count ${expected}`, received: `count ${page.count}`, exchange: page.exchange });
+          ctx.report({
+            title: `reasons=${wanted.join('&reasons=')} did not answer every suppression of those reasons`,
+            expected: `${expected} suppressions (as the unfiltered list shows)`,
+            received: `${page.items.length}`,
+            exchange: page.exchange,
+          });
+        if (page.count !== expected)
+          ctx.report({
+            title: `count is not the total matching reasons=${wanted.join('&reasons=')}`,
+            expected: `count ${expected}`,
+            received: `count ${page.count}`,
+            exchange: page.exchange,
+          });
       }
       // The total does not depend on the page.
-      const one = await list(ctx, op.path, op.operationId, [...wanted.map((r): [string, string] => ['reasons', r]), ['limit', '1']]);
+      const one = await list(ctx, op.path, op.operationId, [
+        ...wanted.map((r): [string, string] => ['reasons', r]),
+        ['limit', '1'],
+      ]);
       if (one.count !== undefined && one.count !== page.count)
-        ctx.report({ title: 'count changes with limit', expected: `count ${page.count} (the total matching the filters) with limit=1`, received: `count ${one.count}`, exchange: one.exchange });
+        ctx.report({
+          title: 'count changes with limit',
+          expected: `count ${page.count} (the total matching the filters) with limit=1`,
+          received: `count ${one.count}`,
+          exchange: one.exchange,
+        });
     }
     if (!complete) ctx.note(`more than 1000 suppressions: counts per reason not compared with the unfiltered list`);
   },

@@ -18,7 +18,11 @@ type Probe = { name: string; contentType: string; body: () => string };
 
 const PROBES: Probe[] = [
   { name: 'a malformed JSON body', contentType: 'application/json', body: () => `{"name": "${conformanceName()}", ` },
-  { name: 'a form body (non-JSON Content-Type)', contentType: 'application/x-www-form-urlencoded', body: () => `name=${conformanceName()}&description=form` },
+  {
+    name: 'a form body (non-JSON Content-Type)',
+    contentType: 'application/x-www-form-urlencoded',
+    body: () => `name=${conformanceName()}&description=form`,
+  },
 ];
 
 const OVERSIZED: Probe = {
@@ -31,27 +35,54 @@ function judge(ctx: CheckContext, exchange: Exchange, where: string): void {
   const res = exchange.response;
   if (!res || res.status < 400 || res.status >= 500) {
     const accepted = res !== undefined && res.status < 300;
-    ctx.report({ title: `${accepted ? 'Accepted' : 'Did not refuse with a 4xx'} ${where}`, expected: '4xx (400, 413 or 415) in the error shape', received: describe(exchange), exchange });
+    ctx.report({
+      title: `${accepted ? 'Accepted' : 'Did not refuse with a 4xx'} ${where}`,
+      expected: '4xx (400, 413 or 415) in the error shape',
+      received: describe(exchange),
+      exchange,
+    });
     return;
   }
   const problems = errorShapeProblems(exchange);
-  if (problems.length > 0) ctx.report({ ruleId: 'error-shape', title: `${res.status} not in the error shape for ${where}`, expected: '{ errorMessage: string, ... } as JSON', received: problems.join('; '), exchange });
+  if (problems.length > 0)
+    ctx.report({
+      ruleId: 'error-shape',
+      title: `${res.status} not in the error shape for ${where}`,
+      expected: '{ errorMessage: string, ... } as JSON',
+      received: problems.join('; '),
+      exchange,
+    });
   const missing = RATE_LIMIT_HEADERS.filter((name) => res.headers[name] === undefined);
   if (missing.length > 0)
-    ctx.report({ ruleId: 'ratelimit-headers-every-response', title: `${res.status} without rate-limit headers for ${where}`, expected: RATE_LIMIT_HEADERS.join(', '), received: `missing ${missing.join(', ')}`, exchange });
+    ctx.report({
+      ruleId: 'ratelimit-headers-every-response',
+      title: `${res.status} without rate-limit headers for ${where}`,
+      expected: RATE_LIMIT_HEADERS.join(', '),
+      received: `missing ${missing.join(', ')}`,
+      exchange,
+    });
 }
 
 export const malformedOrOversizedBodiesGet4xx: Check = {
   id: 'malformed-or-oversized-bodies-get-4xx',
   ruleId: 'request-validation',
-  title: 'Malformed JSON, a non-JSON Content-Type and an oversized body get a 4xx in the error shape with the rate-limit headers.',
+  title:
+    'Malformed JSON, a non-JSON Content-Type and an oversized body get a 4xx in the error shape with the rate-limit headers.',
   fixture: 'malformed-json-gets-framework-500',
   async run(ctx) {
-    const targets = ctx.contract.operations.filter((op) => requestBodySchema(op) && (ctx.config.allowWrites || !changesExistingState(op)));
+    const targets = ctx.contract.operations.filter(
+      (op) => requestBodySchema(op) && (ctx.config.allowWrites || !changesExistingState(op)),
+    );
     for (const op of targets) {
       const probes = op.operationId === 'createMcpServer' ? [...PROBES, OVERSIZED] : PROBES;
       for (const probe of probes) {
-        const exchange = await ctx.send({ method: op.method, path: fillPath(op, {}), headers: { 'Content-Type': probe.contentType }, body: probe.body(), operationId: op.operationId });
+        const exchange = await ctx.send({
+          method: op.method,
+          path: fillPath(op, {}),
+          headers: { 'Content-Type': probe.contentType },
+          body: probe.body(),
+          operationId: op.operationId,
+        });
         judge(ctx, exchange, `${probe.name} on ${op.operationId}`);
       }
     }

@@ -17,7 +17,9 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
   async run(ctx) {
     const op = idempotencyOperation(ctx);
     const name = conformanceName();
-    const body = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="name"', '', name, `--${BOUNDARY}--`, ''].join('\r\n');
+    const body = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="name"', '', name, `--${BOUNDARY}--`, ''].join(
+      '\r\n',
+    );
     const exchange = await ctx.send({
       method: op.method,
       path: op.path,
@@ -28,14 +30,32 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
     const status = exchange.response?.status ?? 0;
     if (status === 400) {
       const problems = errorShapeProblems(exchange);
-      if (problems.length > 0) ctx.report({ ruleId: 'error-shape', title: '400 not in the error shape', expected: '{ errorMessage: string }', received: problems.join('; '), exchange });
+      if (problems.length > 0)
+        ctx.report({
+          ruleId: 'error-shape',
+          title: '400 not in the error shape',
+          expected: '{ errorMessage: string }',
+          received: problems.join('; '),
+          exchange,
+        });
       return;
     }
     if (status >= 400 && status < 500) {
       // Refused, which is what the rule asks; the status for it is not stated beyond "bad request".
-      ctx.report({ severity: 'warning', title: 'A multipart request with Idempotency-Key was refused, but not with 400', expected: '400', received: describe(exchange), exchange });
+      ctx.report({
+        severity: 'warning',
+        title: 'A multipart request with Idempotency-Key was refused, but not with 400',
+        expected: '400',
+        received: describe(exchange),
+        exchange,
+      });
       return;
     }
-    ctx.report({ title: 'A multipart request with Idempotency-Key was not refused', expected: '400', received: describe(exchange), exchange });
+    ctx.report({
+      title: 'A multipart request with Idempotency-Key was not refused',
+      expected: '400',
+      received: describe(exchange),
+      exchange,
+    });
   },
 };

@@ -14,6 +14,11 @@ export const noRequestGetsAServerError: Check = {
   onExchange(exchange, ctx) {
     const status = exchange.response?.status;
     if (status === undefined || status < 500) return;
-    ctx.report({ title: `Server error ${status}`, expected: 'an answer to the request: 2xx, or a 4xx refusing it', received: describe(exchange), exchange });
+    ctx.report({
+      title: `Server error ${status}`,
+      expected: 'an answer to the request: 2xx, or a 4xx refusing it',
+      received: describe(exchange),
+      exchange,
+    });
   },
 };

@@ -19,7 +19,13 @@ export const overlongIdempotencyKeyGets400: Check = {
     const real = newReal(ctx);
     const key255 = `${real.nonce}-`.padEnd(255, 'k');
     const accepted = await post(real, key255, bodyFor(real, 'key255', 'longest key'));
-    if (!isSuccess(accepted)) ctx.report({ title: 'A 255-character Idempotency-Key was refused', expected: '2xx (255 characters is the maximum)', received: describe(accepted), exchange: accepted });
+    if (!isSuccess(accepted))
+      ctx.report({
+        title: 'A 255-character Idempotency-Key was refused',
+        expected: '2xx (255 characters is the maximum)',
+        received: describe(accepted),
+        exchange: accepted,
+      });
     await ctx.property(
       'key-length',
       fc.record({ length: fc.integer({ min: 256, max: 2048 }), fill: keyChar }),
@@ -27,9 +33,21 @@ export const overlongIdempotencyKeyGets400: Check = {
         const key = `${newReal(ctx).nonce}-`.padEnd(length, fill);
         const exchange = await post(real, key, bodyFor(real, 'longkey', `key of ${length}`));
         if (exchange.response?.status !== 400)
-          throw new CheckFailure({ title: `An Idempotency-Key of ${length} characters was not refused with 400`, expected: '400', received: describe(exchange), exchange });
+          throw new CheckFailure({
+            title: `An Idempotency-Key of ${length} characters was not refused with 400`,
+            expected: '400',
+            received: describe(exchange),
+            exchange,
+          });
         const problems = errorShapeProblems(exchange);
-        if (problems.length > 0) throw new CheckFailure({ ruleId: 'error-shape', title: '400 not in the error shape', expected: '{ errorMessage: string }', received: problems.join('; '), exchange });
+        if (problems.length > 0)
+          throw new CheckFailure({
+            ruleId: 'error-shape',
+            title: '400 not in the error shape',
+            expected: '{ errorMessage: string }',
+            received: problems.join('; '),
+            exchange,
+          });
       },
       { examples: [{ length: 256, fill: 'k' }], numRuns: Math.max(3, Math.min(ctx.config.runs, 10)) },
     );

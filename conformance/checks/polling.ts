@@ -11,7 +11,13 @@ import type { Exchange } from '../lib/http-client';
 import { conformanceName, RUN_STATUSES, TERMINAL_STATUSES } from '../lib/operations';
 
 export type Finding = FailureInput & { ruleId: string };
-export type PollScenario = { findings: Finding[]; notes: string[]; creates: number; createPaths: Set<string>; checkId: string };
+export type PollScenario = {
+  findings: Finding[];
+  notes: string[];
+  creates: number;
+  createPaths: Set<string>;
+  checkId: string;
+};
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -26,7 +32,14 @@ type Job = { kind: 'run' | 'batch'; name: string };
  * Polls a Location until a terminal status, then twice more to see that it stays terminal. `uuid` is the job's
  * own (from the create answer): the Location points at that job, so a poll answering another one is a failure.
  */
-async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, location: string, create: Exchange, uuid: string | undefined): Promise<string | undefined> {
+async function poll(
+  ctx: CheckContext,
+  scenario: PollScenario,
+  job: Job,
+  location: string,
+  create: Exchange,
+  uuid: string | undefined,
+): Promise<string | undefined> {
   const started = Date.now();
   const deadline = started + ctx.config.pollTimeoutMs;
   let delay = 200;
@@ -37,28 +50,58 @@ async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, locatio
     const exchange = await ctx.send({ method: 'GET', path: location });
     const res = exchange.response;
     if (!res || res.status !== 200) {
-      scenario.findings.push({ ruleId: 'async-202-location', title: `The Location of the ${job.name} does not resolve`, expected: `200 from GET ${location}`, received: describe(exchange), exchange });
+      scenario.findings.push({
+        ruleId: 'async-202-location',
+        title: `The Location of the ${job.name} does not resolve`,
+        expected: `200 from GET ${location}`,
+        received: describe(exchange),
+        exchange,
+      });
       return undefined;
     }
     const polled = envelope(res.body, job.kind);
     if (uuid !== undefined && typeof polled?.uuid === 'string' && polled.uuid !== uuid) {
-      scenario.findings.push({ ruleId: 'async-202-location', title: `The Location of the ${job.name} points at another ${job.kind}`, expected: `the ${job.kind} ${uuid} from GET ${location}`, received: `${job.kind} ${polled.uuid}`, exchange });
+      scenario.findings.push({
+        ruleId: 'async-202-location',
+        title: `The Location of the ${job.name} points at another ${job.kind}`,
+        expected: `the ${job.kind} ${uuid} from GET ${location}`,
+        received: `${job.kind} ${polled.uuid}`,
+        exchange,
+      });
       return undefined;
     }
     const status = polled?.status;
     if (typeof status !== 'string') {
-      scenario.findings.push({ ruleId: 'async-poll-terminal', title: `The polled ${job.name} has no status`, expected: `{ ${job.kind}: { status } }`, received: describe(exchange), exchange });
+      scenario.findings.push({
+        ruleId: 'async-poll-terminal',
+        title: `The polled ${job.name} has no status`,
+        expected: `{ ${job.kind}: { status } }`,
+        received: describe(exchange),
+        exchange,
+      });
       return undefined;
     }
     seen.push(status);
     if (!RUN_STATUSES.includes(status)) {
-      const finding: Finding = { ruleId: 'async-poll-terminal', title: `The polled ${job.name} has a status outside the run status set`, expected: RUN_STATUSES.join(', '), received: status, exchange };
+      const finding: Finding = {
+        ruleId: 'async-poll-terminal',
+        title: `The polled ${job.name} has a status outside the run status set`,
+        expected: RUN_STATUSES.join(', '),
+        received: status,
+        exchange,
+      };
       // The run status set is stated in full; the batch's is not (only `pending` is listed).
       scenario.findings.push(job.kind === 'run' ? finding : { ...finding, severity: 'warning' });
     }
     if (terminal !== undefined) {
       if (status !== terminal) {
-        scenario.findings.push({ ruleId: 'async-poll-terminal', title: `The ${job.name} left its terminal status`, expected: `${terminal} (a terminal status is final)`, received: `${status} (statuses seen: ${seen.join(' → ')})`, exchange });
+        scenario.findings.push({
+          ruleId: 'async-poll-terminal',
+          title: `The ${job.name} left its terminal status`,
+          expected: `${terminal} (a terminal status is final)`,
+          received: `${status} (statuses seen: ${seen.join(' → ')})`,
+          exchange,
+        });
         return terminal;
       }
       if (++extraPolls >= 2) return terminal;
@@ -101,34 +144,67 @@ async function poll(ctx: CheckContext, scenario: PollScenario, job: Job, locatio
   return undefined;
 }
 
-async function createAndPoll(ctx: CheckContext, scenario: PollScenario, job: Job, path: string, body: unknown): Promise<{ location?: string; uuid?: string; terminal?: string }> {
+async function createAndPoll(
+  ctx: CheckContext,
+  scenario: PollScenario,
+  job: Job,
+  path: string,
+  body: unknown,
+): Promise<{ location?: string; uuid?: string; terminal?: string }> {
   scenario.creates++;
   scenario.createPaths.add(path);
   const create = await ctx.send({ method: 'POST', path, body, headers: { 'Idempotency-Key': conformanceName(40) } });
   const res = create.response;
   if (!res || res.status !== 202) {
-    scenario.findings.push({ ruleId: 'async-202-location', title: `Creating a ${job.name} did not answer 202`, expected: '202 with a Location header', received: describe(create), exchange: create });
+    scenario.findings.push({
+      ruleId: 'async-202-location',
+      title: `Creating a ${job.name} did not answer 202`,
+      expected: '202 with a Location header',
+      received: describe(create),
+      exchange: create,
+    });
     return {};
   }
   const location = res.headers.location;
   if (!location) {
-    scenario.findings.push({ ruleId: 'async-202-location', title: `The 202 for a ${job.name} has no Location`, expected: 'a Location header pointing at the job', received: 'no Location header', exchange: create });
+    scenario.findings.push({
+      ruleId: 'async-202-location',
+      title: `The 202 for a ${job.name} has no Location`,
+      expected: 'a Location header pointing at the job',
+      received: 'no Location header',
+      exchange: create,
+    });
     return {};
   }
   const uuid = envelope(res.body, job.kind)?.uuid;
   const url = resolveLocation(create, location);
   if (typeof uuid === 'string' && !url.includes(uuid))
-    scenario.findings.push({ ruleId: 'async-202-location', severity: 'warning', title: `The Location of the ${job.name} does not name its uuid`, expected: `a URL containing ${uuid}`, received: location, exchange: create });
+    scenario.findings.push({
+      ruleId: 'async-202-location',
+      severity: 'warning',
+      title: `The Location of the ${job.name} does not name its uuid`,
+      expected: `a URL containing ${uuid}`,
+      received: location,
+      exchange: create,
+    });
   const terminal = await poll(ctx, scenario, job, url, create, typeof uuid === 'string' ? uuid : undefined);
   return { location: url, uuid: typeof uuid === 'string' ? uuid : undefined, terminal };
 }
 
 export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
   return ctx.shared('poll-scenario', async () => {
-    const scenario: PollScenario = { findings: [], notes: [], creates: 0, createPaths: new Set(), checkId: ctx.client.currentCheck };
+    const scenario: PollScenario = {
+      findings: [],
+      notes: [],
+      creates: 0,
+      createPaths: new Set(),
+      checkId: ctx.client.currentCheck,
+    };
     const createRunPath = ctx.config.createRunPath;
     const usesContractRun = ctx.contract.findOperation('POST', createRunPath)?.operationId === 'createRun';
-    const tasks: Array<Promise<unknown>> = [createAndPoll(ctx, scenario, { kind: 'run', name: 'run' }, createRunPath, ctx.config.createRunBody)];
+    const tasks: Array<Promise<unknown>> = [
+      createAndPoll(ctx, scenario, { kind: 'run', name: 'run' }, createRunPath, ctx.config.createRunBody),
+    ];
     if (usesContractRun) {
       tasks.push(waitUntilFinished(ctx, scenario, createRunPath));
       tasks.push(cancelOwnRun(ctx, scenario, createRunPath));
@@ -138,11 +214,23 @@ export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
     await Promise.all(tasks);
     // async-no-repeat-create: the suite itself never repeats a create (a 429 was not processed, so its retry is no repeat).
     const sent = ctx.client.exchanges.filter(
-      (ex) => ex.checkId === scenario.checkId && ex.request.method === 'POST' && scenario.createPaths.has(ex.request.path.split('?')[0]) && ex.response?.status !== 429,
+      (ex) =>
+        ex.checkId === scenario.checkId &&
+        ex.request.method === 'POST' &&
+        scenario.createPaths.has(ex.request.path.split('?')[0]) &&
+        ex.response?.status !== 429,
     ).length;
     if (sent > scenario.creates)
-      scenario.findings.push({ ruleId: 'async-no-repeat-create', title: 'The suite repeated a create request', expected: `${scenario.creates} create requests`, received: `${sent}` });
-    else scenario.notes.push(`${sent} create requests, none repeated; every wait bounded by ${ctx.config.pollTimeoutMs} ms and honouring Retry-After`);
+      scenario.findings.push({
+        ruleId: 'async-no-repeat-create',
+        title: 'The suite repeated a create request',
+        expected: `${scenario.creates} create requests`,
+        received: `${sent}`,
+      });
+    else
+      scenario.notes.push(
+        `${sent} create requests, none repeated; every wait bounded by ${ctx.config.pollTimeoutMs} ms and honouring Retry-After`,
+      );
     return scenario;
   });
 }
@@ -150,37 +238,82 @@ export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
 /** With waitUntilFinished the create answers 200 with a finished run instead of 202. */
 async function waitUntilFinished(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
   scenario.creates++;
-  const exchange = await ctx.send({ method: 'POST', path, body: { ...(ctx.config.createRunBody as object), waitUntilFinished: true }, headers: { 'Idempotency-Key': conformanceName(40) } });
+  const exchange = await ctx.send({
+    method: 'POST',
+    path,
+    body: { ...(ctx.config.createRunBody as object), waitUntilFinished: true },
+    headers: { 'Idempotency-Key': conformanceName(40) },
+  });
   const status = envelope(exchange.response?.body, 'run')?.status;
   if (exchange.response?.status !== 200 || typeof status !== 'string' || !TERMINAL_STATUSES.includes(status))
-    scenario.findings.push({ ruleId: 'async-poll-terminal', title: 'waitUntilFinished did not answer 200 with a finished run', expected: `200 with a run in ${TERMINAL_STATUSES.join(', ')}`, received: describe(exchange), exchange });
+    scenario.findings.push({
+      ruleId: 'async-poll-terminal',
+      title: 'waitUntilFinished did not answer 200 with a finished run',
+      expected: `200 with a run in ${TERMINAL_STATUSES.join(', ')}`,
+      received: describe(exchange),
+      exchange,
+    });
 }
 
 /** Cancels a run the suite created itself: 202 (cancelling) with a Location, ending in a terminal status. */
 async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
   scenario.creates++;
-  const create = await ctx.send({ method: 'POST', path, body: ctx.config.createRunBody, headers: { 'Idempotency-Key': conformanceName(40) } });
+  const create = await ctx.send({
+    method: 'POST',
+    path,
+    body: ctx.config.createRunBody,
+    headers: { 'Idempotency-Key': conformanceName(40) },
+  });
   const uuid = envelope(create.response?.body, 'run')?.uuid;
   if (create.response?.status !== 202 || typeof uuid !== 'string') return; // reported by the main scenario
   const cancel = ctx.contract.operation('cancelRun');
   if (!cancel) return;
-  const exchange = await ctx.send({ method: 'POST', path: cancel.path.replace('{uuid}', uuid), headers: { 'Idempotency-Key': conformanceName(40) }, operationId: cancel.operationId });
+  const exchange = await ctx.send({
+    method: 'POST',
+    path: cancel.path.replace('{uuid}', uuid),
+    headers: { 'Idempotency-Key': conformanceName(40) },
+    operationId: cancel.operationId,
+  });
   const res = exchange.response;
   if (res?.status === 200) return; // already finished: returned unchanged
   if (res?.status !== 202 || !res.headers.location) {
-    scenario.findings.push({ ruleId: 'async-202-location', title: 'Cancelling a running run did not answer 202 with a Location', expected: '202 with Location', received: describe(exchange), exchange });
+    scenario.findings.push({
+      ruleId: 'async-202-location',
+      title: 'Cancelling a running run did not answer 202 with a Location',
+      expected: '202 with Location',
+      received: describe(exchange),
+      exchange,
+    });
     return;
   }
-  const terminal = await poll(ctx, scenario, { kind: 'run', name: 'cancelled run' }, resolveLocation(exchange, res.headers.location), exchange, uuid);
+  const terminal = await poll(
+    ctx,
+    scenario,
+    { kind: 'run', name: 'cancelled run' },
+    resolveLocation(exchange, res.headers.location),
+    exchange,
+    uuid,
+  );
   if (terminal !== undefined && terminal !== 'cancelled')
-    scenario.findings.push({ ruleId: 'async-poll-terminal', severity: 'warning', title: 'A cancelled run ended in another terminal status', expected: 'cancelled', received: terminal, exchange });
+    scenario.findings.push({
+      ruleId: 'async-poll-terminal',
+      severity: 'warning',
+      title: 'A cancelled run ended in another terminal status',
+      expected: 'cancelled',
+      received: terminal,
+      exchange,
+    });
 }
 
 /** Reports the scenario's findings of one rule, and counts creates against the requests sent (never repeated). */
 export async function reportScenario(ctx: CheckContext, ruleId: string): Promise<void> {
   const scenario = await pollScenario(ctx);
   if (scenario.checkId !== ctx.client.currentCheck)
-    ctx.note(`judged the async scenario run by ${scenario.checkId} (${ctx.client.exchanges.filter((ex) => ex.checkId === scenario.checkId).length} requests there)`);
-  for (const finding of scenario.findings) if (finding.ruleId === ruleId || (ruleId === 'async-poll-terminal' && finding.ruleId === 'async-no-repeat-create')) ctx.report(finding);
+    ctx.note(
+      `judged the async scenario run by ${scenario.checkId} (${ctx.client.exchanges.filter((ex) => ex.checkId === scenario.checkId).length} requests there)`,
+    );
+  for (const finding of scenario.findings)
+    if (finding.ruleId === ruleId || (ruleId === 'async-poll-terminal' && finding.ruleId === 'async-no-repeat-create'))
+      ctx.report(finding);
   if (ruleId === 'async-poll-terminal') for (const note of scenario.notes) ctx.note(note);
 }

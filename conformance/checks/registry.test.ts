@@ -10,13 +10,16 @@ describe('CheckRegistry', () => {
   });
 
   it('should refuse an id that is not a kebab-case sentence', () => {
-    expect(() => new CheckRegistry().register({ id: 'Some Rule', ruleId: 'r', title: 't', fixture: 'f' })).toThrow(/kebab-case/);
+    expect(() => new CheckRegistry().register({ id: 'Some Rule', ruleId: 'r', title: 't', fixture: 'f' })).toThrow(
+      /kebab-case/,
+    );
   });
 
   it('should cite an x-rules id of the contract in every check', async () => {
     const { loadContract } = await import('../../spec/lib');
     const contract = await loadContract();
     const ids = new Set(contract.rules.map((rule) => rule.id));
-    for (const check of allChecks()) expect({ check: check.id, cited: ids.has(check.ruleId) }).toEqual({ check: check.id, cited: true });
+    for (const check of allChecks())
+      expect({ check: check.id, cited: ids.has(check.ruleId) }).toEqual({ check: check.id, cited: true });
   });
 });

@@ -22,7 +22,12 @@ export type CheckContext = {
    * Runs a fast-check property; a CheckFailure thrown by the predicate fails it, fast-check shrinks
    * it, and the shrunk failure is reported with the seed and path that replay it.
    */
-  property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>, options?: { numRuns?: number; examples?: T[] }): Promise<void>;
+  property<T>(
+    name: string,
+    arbitrary: fc.Arbitrary<T>,
+    predicate: (value: T) => Promise<void>,
+    options?: { numRuns?: number; examples?: T[] },
+  ): Promise<void>;
   /** Scenarios several checks observe (a polled run, created resources), computed once per run. */
   shared<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** For `fc.commands`: the replay path of the named property when a run replays it (`--path`), else undefined. */
@@ -57,7 +62,8 @@ export class CheckRegistry {
 
   register(check: Check): void {
     if (this.checks.has(check.id)) throw new Error(`check "${check.id}" is already registered`);
-    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(check.id)) throw new Error(`check id "${check.id}" is not a kebab-case rule sentence`);
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(check.id))
+      throw new Error(`check id "${check.id}" is not a kebab-case rule sentence`);
     this.checks.set(check.id, check);
   }
 

@@ -15,7 +15,8 @@ import type { Check, CheckContext } from './registry';
 async function replayAsyncCreate(ctx: CheckContext): Promise<void> {
   const key = conformanceName(40);
   const body = { ...(ctx.config.createRunBody as Record<string, unknown>), recordTitle: conformanceName() };
-  const send = () => ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { 'Idempotency-Key': key } });
+  const send = () =>
+    ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { 'Idempotency-Key': key } });
   const first = await send();
   if (!first.response || first.response.status >= 300) {
     ctx.note(`the async create at ${ctx.config.createRunPath} answered ${describe(first)}; its replay was not tried`);
@@ -27,11 +28,20 @@ async function replayAsyncCreate(ctx: CheckContext): Promise<void> {
     return location === undefined ? undefined : new URL(location, exchange.request.url).toString();
   };
   const problems: string[] = [];
-  if (again.response?.status !== first.response.status) problems.push(`status ${String(again.response?.status)} instead of ${first.response.status}`);
+  if (again.response?.status !== first.response.status)
+    problems.push(`status ${String(again.response?.status)} instead of ${first.response.status}`);
   if (!deepEqual(again.response?.body, first.response.body)) problems.push('another body');
-  if (resolved(first) !== resolved(again)) problems.push(`Location ${String(again.response?.headers.location)} instead of ${String(first.response.headers.location)}`);
+  if (resolved(first) !== resolved(again))
+    problems.push(
+      `Location ${String(again.response?.headers.location)} instead of ${String(first.response.headers.location)}`,
+    );
   if (problems.length > 0)
-    ctx.report({ title: 'A replayed async create did not return the original response', expected: `${first.response.status} with the original body and Location ${String(first.response.headers.location)}`, received: `${problems.join('; ')}: ${describe(again)}`, exchange: again });
+    ctx.report({
+      title: 'A replayed async create did not return the original response',
+      expected: `${first.response.status} with the original body and Location ${String(first.response.headers.location)}`,
+      received: `${problems.join('; ')}: ${describe(again)}`,
+      exchange: again,
+    });
 }
 
 export const replayedRequestReturnsOriginalResponse: Check = {

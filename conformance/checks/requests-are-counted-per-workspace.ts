@@ -12,7 +12,8 @@ import type { Check } from './registry';
 /** Requests of workspace B sent between A's two readings, one attempt each. */
 const ATTEMPTS = [3, 5];
 
-const remainingOf = (exchange: Exchange) => (exchange.response?.status === 429 ? undefined : parseInteger(exchange.response?.headers['ratelimit-remaining']));
+const remainingOf = (exchange: Exchange) =>
+  exchange.response?.status === 429 ? undefined : parseInteger(exchange.response?.headers['ratelimit-remaining']);
 
 export const requestsAreCountedPerWorkspace: Check = {
   id: 'requests-are-counted-per-workspace',
@@ -24,7 +25,8 @@ export const requestsAreCountedPerWorkspace: Check = {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));
     if (!probe) throw new CheckSkipped('the contract has no GET operation without parameters to count requests on');
-    const send = (auth: 'a' | 'b') => ctx.send({ method: 'GET', path: probe.path, auth, operationId: probe.operationId });
+    const send = (auth: 'a' | 'b') =>
+      ctx.send({ method: 'GET', path: probe.path, auth, operationId: probe.operationId });
     const shared: Array<{ others: number; before: Exchange; after: Exchange; drop: number }> = [];
     for (const others of ATTEMPTS) {
       const before = await send('a');

@@ -19,6 +19,12 @@ export const responsesArriveWithinMaxResponseTime: Check = {
     const bound = ctx.config.maxResponseTimeMs;
     if (bound === undefined || !exchange.response) return;
     const took = exchange.receivedAt - exchange.sentAt;
-    if (took > bound) ctx.report({ title: 'A response took longer than --max-response-time', expected: `at most ${bound} ms`, received: `${took} ms (${exchange.response.status})`, exchange });
+    if (took > bound)
+      ctx.report({
+        title: 'A response took longer than --max-response-time',
+        expected: `at most ${bound} ms`,
+        received: `${took} ms (${exchange.response.status})`,
+        exchange,
+      });
   },
 };

@@ -13,7 +13,12 @@ import { changesExistingState, fillPath, hasPathParameters, minimalBody, unknown
 import type { Check, CheckContext } from './registry';
 
 function formatErrors(errors: ErrorObject[]): string {
-  const shown = errors.slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}${e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`);
+  const shown = errors
+    .slice(0, 5)
+    .map(
+      (e) =>
+        `${e.instancePath || '/'} ${e.message}${e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : ''}`,
+    );
   return shown.join('; ') + (errors.length > 5 ? `; and ${errors.length - 5} more` : '');
 }
 
@@ -23,15 +28,27 @@ function present(violation: Violation, exchange: Exchange): { title: string; exp
     case 'undeclared-status':
       return { title: 'Undeclared status', expected: violation.expected, received: describe(exchange) };
     case 'missing-header':
-      return { title: `Declared header ${violation.header} missing`, expected: violation.expected, received: violation.received };
+      return {
+        title: `Declared header ${violation.header} missing`,
+        expected: violation.expected,
+        received: violation.received,
+      };
     case 'invalid-header':
-      return { title: `Header ${violation.header} is invalid`, expected: "a value valid against the header's schema", received: `${violation.header}: ${exchange.response?.headers[violation.header!.toLowerCase()]} (${formatErrors(violation.errors ?? [])})` };
+      return {
+        title: `Header ${violation.header} is invalid`,
+        expected: "a value valid against the header's schema",
+        received: `${violation.header}: ${exchange.response?.headers[violation.header!.toLowerCase()]} (${formatErrors(violation.errors ?? [])})`,
+      };
     case 'not-json':
       return violation.expected === 'application/json'
         ? { title: 'Content-Type is not JSON', expected: violation.expected, received: violation.received }
         : { title: 'Body is not JSON', expected: violation.expected, received: violation.received };
     case 'invalid-body':
-      return { title: 'Body does not match the declared schema', expected: violation.expected, received: formatErrors(violation.errors ?? []) };
+      return {
+        title: 'Body does not match the declared schema',
+        expected: violation.expected,
+        received: formatErrors(violation.errors ?? []),
+      };
     default:
       return { title: violation.message, expected: violation.expected, received: violation.received };
   }
@@ -44,14 +61,27 @@ export function inspectResponse(exchange: Exchange, ctx: CheckContext): void {
   // Paths the contract does not have are the error-shape and rate-limit checks' business.
   const op = ctx.contract.findOperation(exchange.request.method, exchange.request.path);
   if (!op) return;
-  const violations = ctx.contract.validateResponse({ method: exchange.request.method, path: exchange.request.path, status: res.status, headers: res.headers, body: res.body, text: res.text });
+  const violations = ctx.contract.validateResponse({
+    method: exchange.request.method,
+    path: exchange.request.path,
+    status: res.status,
+    headers: res.headers,
+    body: res.body,
+    text: res.text,
+  });
   for (const violation of violations) {
     const { title, expected, received } = present(violation, exchange);
     ctx.report({ title: `${title} (${op.operationId} ${res.status})`, expected, received, exchange });
   }
   if (!violations.some((v) => v.kind === 'invalid-body' || v.kind === 'not-json' || v.kind === 'undeclared-status')) {
     const short = countBelowPage(res.body, exchange.request.path);
-    if (short) ctx.report({ title: `count is below the items the page shows (${op.operationId} ${res.status})`, expected: short.expected, received: short.received, exchange });
+    if (short)
+      ctx.report({
+        title: `count is below the items the page shows (${op.operationId} ${res.status})`,
+        expected: short.expected,
+        received: short.received,
+        exchange,
+      });
   }
 }
 
@@ -67,7 +97,10 @@ export function countBelowPage(body: unknown, requestPath: string): { expected: 
   const offset = Number(new URLSearchParams(requestPath.split('?')[1] ?? '').get('offset') ?? 0);
   const atLeast = page[1].length + (Number.isSafeInteger(offset) && offset > 0 ? offset : 0);
   if (count >= atLeast) return undefined;
-  return { expected: `count >= ${atLeast} (${page[1].length} ${page[0]} on the page${atLeast > page[1].length ? ` after offset ${atLeast - page[1].length}` : ''})`, received: `count ${count}` };
+  return {
+    expected: `count >= ${atLeast} (${page[1].length} ${page[0]} on the page${atLeast > page[1].length ? ` after offset ${atLeast - page[1].length}` : ''})`,
+    received: `count ${count}`,
+  };
 }
 
 /** Ids the read-only SQL query can reveal (workflows, models), so that GETs by id can see a 200. */
@@ -79,7 +112,12 @@ async function discoverIds(ctx: CheckContext): Promise<Record<string, string[]>>
     ['workflow', 'SELECT DISTINCT workflowUuid AS id FROM runs WHERE workflowUuid IS NOT NULL LIMIT 2'],
     ['model', 'SELECT DISTINCT modelUuid AS id FROM records WHERE modelUuid IS NOT NULL LIMIT 2'],
   ] as const) {
-    const ex = await ctx.send({ method: query.method, path: query.path, body: { query: sql }, operationId: query.operationId });
+    const ex = await ctx.send({
+      method: query.method,
+      path: query.path,
+      body: { query: sql },
+      operationId: query.operationId,
+    });
     const rows = (ex.response?.body as { rows?: Array<{ id?: unknown }> } | undefined)?.rows;
     if (Array.isArray(rows)) for (const row of rows) if (typeof row?.id === 'string') found[kind].push(row.id);
   }
@@ -95,7 +133,8 @@ function idsFor(op: Operation, discovered: Record<string, string[]>): string[] {
 export const responsesMatchTheContract: Check = {
   id: 'responses-match-the-contract',
   ruleId: 'response-conformance',
-  title: 'Every response has a declared status, JSON Content-Type, its declared headers and a body valid against its schema.',
+  title:
+    'Every response has a declared status, JSON Content-Type, its declared headers and a body valid against its schema.',
   fixture: 'suppression-with-extra-property',
   onExchange: inspectResponse,
   async run(ctx) {
@@ -110,7 +149,10 @@ export const responsesMatchTheContract: Check = {
       // Runs and batches get their own scenario (polling checks); here a uuid of nothing is enough.
       const ids = writes ? [unknownUuid()] : [...idsFor(op, discovered), unknownUuid()];
       for (const id of ids) {
-        const path = fillPath(op, Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])));
+        const path = fillPath(
+          op,
+          Object.fromEntries(op.parameters.filter((p) => p.in === 'path').map((p) => [p.name, id])),
+        );
         await ctx.send({ method: op.method, path, body: minimalBody(op), operationId: op.operationId });
         if (!hasPathParameters(op)) break;
       }

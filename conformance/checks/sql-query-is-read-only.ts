@@ -19,7 +19,8 @@ export const sqlQueryIsReadOnly: Check = {
   async run(ctx) {
     if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
     const uuid = await createOwnRun(ctx, 'a');
-    if (!uuid) throw new CheckSkipped(`could not create a run at ${ctx.config.createRunPath} to aim the write statements at`);
+    if (!uuid)
+      throw new CheckSkipped(`could not create a run at ${ctx.config.createRunPath} to aim the write statements at`);
     const count = async (id: string) => {
       // Tried twice: a busy server may stop a query for its running time (a refusal the contract leaves open).
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -30,22 +31,44 @@ export const sqlQueryIsReadOnly: Check = {
       return undefined;
     };
     const before = await count(uuid);
-    if (before !== 1) throw new CheckSkipped(`the runs table does not show the suite's run by a uuid column (COUNT gave ${String(before)}); the columns are not shown`);
-    for (const statement of [`DELETE FROM runs WHERE uuid = '${uuid}'`, `SELECT 1; DELETE FROM runs WHERE uuid = '${uuid}'`, `WITH x AS (SELECT 1) DELETE FROM runs WHERE uuid = '${uuid}'`]) {
+    if (before !== 1)
+      throw new CheckSkipped(
+        `the runs table does not show the suite's run by a uuid column (COUNT gave ${String(before)}); the columns are not shown`,
+      );
+    for (const statement of [
+      `DELETE FROM runs WHERE uuid = '${uuid}'`,
+      `SELECT 1; DELETE FROM runs WHERE uuid = '${uuid}'`,
+      `WITH x AS (SELECT 1) DELETE FROM runs WHERE uuid = '${uuid}'`,
+    ]) {
       const write = await runQuery(ctx, statement);
       const after = await count(uuid);
       if (after !== undefined && after !== 1)
-        ctx.report({ title: 'A DELETE sent to the SQL query endpoint removed a row', expected: `the suite's run ${uuid} still counted once after: ${statement}`, received: `${describe(write.exchange)}; a later SELECT no longer sees the run`, exchange: write.exchange });
+        ctx.report({
+          title: 'A DELETE sent to the SQL query endpoint removed a row',
+          expected: `the suite's run ${uuid} still counted once after: ${statement}`,
+          received: `${describe(write.exchange)}; a later SELECT no longer sees the run`,
+          exchange: write.exchange,
+        });
     }
     const inserted = unknownUuid();
     const insert = await runQuery(ctx, `INSERT INTO runs (uuid) VALUES ('${inserted}')`);
     const added = await count(inserted);
     if (added !== undefined && added !== 0)
-      ctx.report({ title: 'An INSERT sent to the SQL query endpoint added a row', expected: `no run ${inserted} in a later SELECT`, received: describe(insert.exchange), exchange: insert.exchange });
+      ctx.report({
+        title: 'An INSERT sent to the SQL query endpoint added a row',
+        expected: `no run ${inserted} in a later SELECT`,
+        received: describe(insert.exchange),
+        exchange: insert.exchange,
+      });
     const table = `conformance_probe_${randomBytes(4).toString('hex')}`;
     const create = await runQuery(ctx, `CREATE TABLE ${table} (x TEXT)`);
     const probe = await runQuery(ctx, `SELECT * FROM ${table}`);
     if (probe.exchange.response?.status === 200)
-      ctx.report({ title: 'A CREATE TABLE sent to the SQL query endpoint created a table', expected: `SELECT * FROM ${table} to be refused (no such table)`, received: `${describe(probe.exchange)} after ${describe(create.exchange)}`, exchange: create.exchange });
+      ctx.report({
+        title: 'A CREATE TABLE sent to the SQL query endpoint created a table',
+        expected: `SELECT * FROM ${table} to be refused (no such table)`,
+        received: `${describe(probe.exchange)} after ${describe(create.exchange)}`,
+        exchange: create.exchange,
+      });
   },
 };

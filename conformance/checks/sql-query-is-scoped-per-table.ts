@@ -26,23 +26,40 @@ export const sqlQueryIsScopedPerTable: Check = {
     if (run) needles.push(run);
     const batchOp = ctx.contract.operation('createBatch');
     if (batchOp) {
-      const batch = await ctx.send({ method: batchOp.method, path: batchOp.path, body: {}, auth: 'b', operationId: batchOp.operationId });
+      const batch = await ctx.send({
+        method: batchOp.method,
+        path: batchOp.path,
+        body: {},
+        auth: 'b',
+        operationId: batchOp.operationId,
+      });
       const uuid = envelope(batch.response?.body, 'batch')?.uuid;
       if (typeof uuid === 'string') needles.push(uuid);
     }
-    if (needles.length === 0) throw new CheckSkipped("workspace B showed neither its workspace uuid nor a run to look for");
+    if (needles.length === 0)
+      throw new CheckSkipped('workspace B showed neither its workspace uuid nor a run to look for');
     for (const table of QUERY_TABLES) {
       const { exchange, rows } = await runQuery(ctx, `SELECT * FROM ${table} LIMIT 1000`);
       const leaked = rows ? rowsMention(rows, needles) : undefined;
       if (leaked) {
-        ctx.report({ title: `The ${table} table shows workspace B's rows to workspace A`, expected: `no row naming ${needles.join(' or ')}`, received: JSON.stringify(leaked).slice(0, 300), exchange });
+        ctx.report({
+          title: `The ${table} table shows workspace B's rows to workspace A`,
+          expected: `no row naming ${needles.join(' or ')}`,
+          received: JSON.stringify(leaked).slice(0, 300),
+          exchange,
+        });
         continue;
       }
       if (!workspaceB || workspaceB === workspaceA) continue;
       // Narrowed by a column when the table has one by that name (a large table may page B's rows out of the first 1000).
       const narrowed = await runQuery(ctx, `SELECT * FROM ${table} WHERE workspaceUuid = '${workspaceB}' LIMIT 5`);
       if (narrowed.rows && narrowed.rows.length > 0)
-        ctx.report({ title: `The ${table} table shows workspace B's rows to workspace A`, expected: `no row of workspace ${workspaceB}`, received: JSON.stringify(narrowed.rows[0]).slice(0, 300), exchange: narrowed.exchange });
+        ctx.report({
+          title: `The ${table} table shows workspace B's rows to workspace A`,
+          expected: `no row of workspace ${workspaceB}`,
+          received: JSON.stringify(narrowed.rows[0]).slice(0, 300),
+          exchange: narrowed.exchange,
+        });
     }
   },
 };

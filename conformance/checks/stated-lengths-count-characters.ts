@@ -33,55 +33,146 @@ function judgeAccepted(ctx: CheckContext, op: Operation, exchange: Exchange, wha
   if (status >= 200 && status < 300) return;
   // A query stopped for its running time is refused for something the contract leaves open, not for its length.
   if (/time|took|longer than \d+ ?ms/i.test(exchange.response?.text ?? '') && op.operationId === 'executeQuery') {
-    ctx.report({ severity: 'warning', title: `${op.operationId} stopped ${what} for its running time`, expected: '2xx', received: describe(exchange), assumption: assumptionOf(op.node), exchange });
+    ctx.report({
+      severity: 'warning',
+      title: `${op.operationId} stopped ${what} for its running time`,
+      expected: '2xx',
+      received: describe(exchange),
+      assumption: assumptionOf(op.node),
+      exchange,
+    });
     return;
   }
   const open = requiredNotShown(op);
-  if (open && namedClientErrors(op).includes(status) && omittedFields(op, exchange.request.body).length > 0 && /requir|missing/i.test(exchange.response?.text ?? '')) {
-    ctx.report({ severity: 'warning', title: `${op.operationId} requires body fields the contract does not show as required`, expected: '2xx', received: describe(exchange), assumption: open, exchange });
+  if (
+    open &&
+    namedClientErrors(op).includes(status) &&
+    omittedFields(op, exchange.request.body).length > 0 &&
+    /requir|missing/i.test(exchange.response?.text ?? '')
+  ) {
+    ctx.report({
+      severity: 'warning',
+      title: `${op.operationId} requires body fields the contract does not show as required`,
+      expected: '2xx',
+      received: describe(exchange),
+      assumption: open,
+      exchange,
+    });
     return;
   }
-  ctx.report({ title: `${op.operationId} refused ${what}`, expected: '2xx (the value keeps the stated rule, counted in characters)', received: describe(exchange), stated, exchange });
+  ctx.report({
+    title: `${op.operationId} refused ${what}`,
+    expected: '2xx (the value keeps the stated rule, counted in characters)',
+    received: describe(exchange),
+    stated,
+    exchange,
+  });
 }
 
 export const statedLengthsCountCharacters: Check = {
   id: 'stated-lengths-count-characters',
   ruleId: 'request-validation',
-  title: 'Stated lengths count characters (astral ones included), overlong valid values are refused, and every excluded character is.',
+  title:
+    'Stated lengths count characters (astral ones included), overlong valid values are refused, and every excluded character is.',
   fixture: 'length-in-utf16',
   async run(ctx) {
     const create = ctx.contract.operation('createMcpServer');
     if (create) {
       const props = requestBodySchema(create)?.properties ?? {};
-      for (const [field, max] of [['name', props.name?.maxLength], ['description', props.description?.maxLength]] as const) {
+      for (const [field, max] of [
+        ['name', props.name?.maxLength],
+        ['description', props.description?.maxLength],
+      ] as const) {
         if (typeof max !== 'number') continue;
         const stated = props[field]?.['x-stated'];
         const base = field === 'name' ? {} : { name: conformanceName() };
-        const send = (value: string) => ctx.send({ method: create.method, path: create.path, body: { ...base, [field]: value }, operationId: create.operationId });
-        judgeAccepted(ctx, create, await send(astralText(max)), `a ${field} of ${max} characters (${max * 2 - NAME_PREFIX.length} UTF-16 units)`, stated);
-        judgeRefusal(ctx, create, await send(astralText(max + 1)), `a ${field} of ${max + 1} characters`, `${field}: at most ${max} characters`, stated);
+        const send = (value: string) =>
+          ctx.send({
+            method: create.method,
+            path: create.path,
+            body: { ...base, [field]: value },
+            operationId: create.operationId,
+          });
+        judgeAccepted(
+          ctx,
+          create,
+          await send(astralText(max)),
+          `a ${field} of ${max} characters (${max * 2 - NAME_PREFIX.length} UTF-16 units)`,
+          stated,
+        );
+        judgeRefusal(
+          ctx,
+          create,
+          await send(astralText(max + 1)),
+          `a ${field} of ${max + 1} characters`,
+          `${field}: at most ${max} characters`,
+          stated,
+        );
       }
     }
     const query = ctx.contract.operation('executeQuery');
-    const max = (query && requestBodySchema(query)?.properties?.query?.maxLength);
+    const max = query && requestBodySchema(query)?.properties?.query?.maxLength;
     if (query && typeof max === 'number') {
       const stated = requestBodySchema(query)?.properties?.query?.['x-stated'];
-      const send = (text: string) => ctx.send({ method: query.method, path: query.path, body: { query: text }, operationId: query.operationId });
+      const send = (text: string) =>
+        ctx.send({ method: query.method, path: query.path, body: { query: text }, operationId: query.operationId });
       judgeAccepted(ctx, query, await send(selectOf(max)), `a valid SELECT of ${max} characters`, stated);
-      judgeRefusal(ctx, query, await send(selectOf(max + 1)), `a valid SELECT of ${max + 1} characters`, `query: at most ${max} characters`, stated);
-      judgeRefusal(ctx, query, await send(`SELECT 1${' '.repeat(max + 1 - 'SELECT 1'.length)}`), `a valid SELECT of ${max + 1} characters (padded with spaces)`, `query: at most ${max} characters`, stated);
+      judgeRefusal(
+        ctx,
+        query,
+        await send(selectOf(max + 1)),
+        `a valid SELECT of ${max + 1} characters`,
+        `query: at most ${max} characters`,
+        stated,
+      );
+      judgeRefusal(
+        ctx,
+        query,
+        await send(`SELECT 1${' '.repeat(max + 1 - 'SELECT 1'.length)}`),
+        `a valid SELECT of ${max + 1} characters (padded with spaces)`,
+        `query: at most ${max} characters`,
+        stated,
+      );
     }
     const update = ctx.contract.operation('updateCurrentWorkspace');
     if (update && ctx.config.allowWrites) {
       const name = requestBodySchema(update)?.properties?.name;
       const excluded = typeof name?.pattern === 'string' ? (/^\^\[\^(.+)\]\*\$$/.exec(name.pattern)?.[1] ?? '') : '';
       for (const character of Array.from(excluded)) {
-        const exchange = await ctx.send({ method: update.method, path: update.path, body: { name: `${conformanceName(20)}${character}` }, operationId: update.operationId });
-        judgeRefusal(ctx, update, exchange, `a workspace name containing ${character}`, `name: must match ${name.pattern}`, name['x-stated']);
+        const exchange = await ctx.send({
+          method: update.method,
+          path: update.path,
+          body: { name: `${conformanceName(20)}${character}` },
+          operationId: update.operationId,
+        });
+        judgeRefusal(
+          ctx,
+          update,
+          exchange,
+          `a workspace name containing ${character}`,
+          `name: must match ${name.pattern}`,
+          name['x-stated'],
+        );
       }
-      judgeAccepted(ctx, update, await ctx.send({ method: update.method, path: update.path, body: { name: astralText(name?.maxLength ?? 255) }, operationId: update.operationId }), 'a workspace name of 255 characters', name?.['x-stated']);
+      judgeAccepted(
+        ctx,
+        update,
+        await ctx.send({
+          method: update.method,
+          path: update.path,
+          body: { name: astralText(name?.maxLength ?? 255) },
+          operationId: update.operationId,
+        }),
+        'a workspace name of 255 characters',
+        name?.['x-stated'],
+      );
       // Leave a recognisable name behind rather than a row of emoji.
-      await ctx.send({ method: update.method, path: update.path, body: { name: conformanceName() }, operationId: update.operationId });
+      await ctx.send({
+        method: update.method,
+        path: update.path,
+        body: { name: conformanceName() },
+        operationId: update.operationId,
+      });
     } else if (update) ctx.note('workspace name rules not tried without --allow-writes');
   },
 };

@@ -32,10 +32,13 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     const limit = parseInteger(headers['ratelimit-limit'] ?? headers['x-ratelimit-limit']) ?? remaining ?? 0;
     const left = ctx.client.remainingBudget - RESERVE;
     if (first.response?.status !== 429) {
-      if (remaining === undefined) throw new CheckSkipped('no RateLimit-Remaining header to size the request budget by');
+      if (remaining === undefined)
+        throw new CheckSkipped('no RateLimit-Remaining header to size the request budget by');
       const needed = remaining + 1;
       if (needed > left)
-        throw new CheckSkipped(`the limit lies beyond the request budget: reaching 429 needs ${needed} requests (RateLimit-Remaining ${remaining}), ${left} are left of --max-requests ${ctx.config.maxRequests}`);
+        throw new CheckSkipped(
+          `the limit lies beyond the request budget: reaching 429 needs ${needed} requests (RateLimit-Remaining ${remaining}), ${left} are left of --max-requests ${ctx.config.maxRequests}`,
+        );
     }
     let limited: Exchange | undefined = first.response?.status === 429 ? first : undefined;
     let sent = 1;
@@ -51,28 +54,75 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     // sent within one window proves a missing 429.
     const windowSeconds = parseWindow(headers['ratelimit-policy']);
     if (!limited && windowSeconds !== undefined && Date.now() - started > windowSeconds * 1000) {
-      ctx.note(`no 429 within ${sent} requests, but they took ${((Date.now() - started) / 1000).toFixed(1)} s, longer than the ${windowSeconds} s window: inconclusive`);
+      ctx.note(
+        `no 429 within ${sent} requests, but they took ${((Date.now() - started) / 1000).toFixed(1)} s, longer than the ${windowSeconds} s window: inconclusive`,
+      );
       return;
     }
     if (!limited) {
-      ctx.report({ title: 'No 429 past the limit', expected: `429 within ${cap} requests (RateLimit-Remaining was ${remaining})`, received: `${sent} requests without 429`, exchange: first });
+      ctx.report({
+        title: 'No 429 past the limit',
+        expected: `429 within ${cap} requests (RateLimit-Remaining was ${remaining})`,
+        received: `${sent} requests without 429`,
+        exchange: first,
+      });
       return;
     }
     const res = limited.response!;
     const retryAfter = parseInteger(res.headers['retry-after']);
-    if (res.headers['retry-after'] === undefined) ctx.report({ title: '429 without Retry-After', expected: 'Retry-After: <integer seconds>', received: 'no Retry-After header', exchange: limited });
-    else if (retryAfter === undefined) ctx.report({ title: 'Retry-After is not integer seconds', expected: 'Retry-After: <integer seconds>', received: `Retry-After: ${res.headers['retry-after']}`, exchange: limited });
+    if (res.headers['retry-after'] === undefined)
+      ctx.report({
+        title: '429 without Retry-After',
+        expected: 'Retry-After: <integer seconds>',
+        received: 'no Retry-After header',
+        exchange: limited,
+      });
+    else if (retryAfter === undefined)
+      ctx.report({
+        title: 'Retry-After is not integer seconds',
+        expected: 'Retry-After: <integer seconds>',
+        received: `Retry-After: ${res.headers['retry-after']}`,
+        exchange: limited,
+      });
     const problems = errorShapeProblems(limited);
-    if (problems.length > 0) ctx.report({ ruleId: 'error-shape', title: '429 not in the error shape', expected: '{ errorMessage: string, retryAfter: integer, ... }', received: problems.join('; '), exchange: limited });
+    if (problems.length > 0)
+      ctx.report({
+        ruleId: 'error-shape',
+        title: '429 not in the error shape',
+        expected: '{ errorMessage: string, retryAfter: integer, ... }',
+        received: problems.join('; '),
+        exchange: limited,
+      });
     // retryAfter is given "for example" of the open error object: its absence or another value is a reading, not a breach.
     const forExample = propertyAssumption(ctx.contract, 'Error', 'retryAfter');
     const bodyReport = (input: { title: string; expected: string; received: string }) =>
-      ctx.report(forExample ? { ...input, severity: 'warning', assumption: forExample, exchange: limited } : { ...input, exchange: limited });
+      ctx.report(
+        forExample
+          ? { ...input, severity: 'warning', assumption: forExample, exchange: limited }
+          : { ...input, exchange: limited },
+      );
     const bodyRetryAfter = (res.body as Record<string, unknown> | undefined)?.retryAfter;
-    if (bodyRetryAfter === undefined) bodyReport({ title: '429 body without retryAfter', expected: 'retryAfter (integer seconds) in the error body', received: describe(limited) });
-    else if (!Number.isInteger(bodyRetryAfter)) bodyReport({ title: 'retryAfter in the 429 body is not an integer', expected: 'an integer', received: JSON.stringify(bodyRetryAfter) });
+    if (bodyRetryAfter === undefined)
+      bodyReport({
+        title: '429 body without retryAfter',
+        expected: 'retryAfter (integer seconds) in the error body',
+        received: describe(limited),
+      });
+    else if (!Number.isInteger(bodyRetryAfter))
+      bodyReport({
+        title: 'retryAfter in the 429 body is not an integer',
+        expected: 'an integer',
+        received: JSON.stringify(bodyRetryAfter),
+      });
     else if (retryAfter !== undefined && Math.abs((bodyRetryAfter as number) - retryAfter) > 1)
-      ctx.report({ severity: 'warning', title: 'retryAfter in the body differs from Retry-After', expected: String(retryAfter), received: String(bodyRetryAfter), assumption: forExample, exchange: limited });
+      ctx.report({
+        severity: 'warning',
+        title: 'retryAfter in the body differs from Retry-After',
+        expected: String(retryAfter),
+        received: String(bodyRetryAfter),
+        assumption: forExample,
+        exchange: limited,
+      });
     const waitSeconds = retryAfter ?? 1;
     if (waitSeconds * 1000 > ctx.config.maxWaitMs) {
       ctx.note(`Retry-After ${waitSeconds} s is beyond --max-wait; the request after the wait was not tried`);
@@ -81,7 +131,12 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     await new Promise((resolve) => setTimeout(resolve, waitSeconds * 1000 + 100));
     const after = await cheap();
     if (after.response?.status === 429)
-      ctx.report({ title: 'Still 429 after waiting Retry-After', expected: `a non-429 answer after ${waitSeconds} s`, received: describe(after), exchange: after });
+      ctx.report({
+        title: 'Still 429 after waiting Retry-After',
+        expected: `a non-429 answer after ${waitSeconds} s`,
+        received: describe(after),
+        exchange: after,
+      });
     ctx.note(`429 reached after ${sent} requests; retried after ${waitSeconds} s`);
   },
 };

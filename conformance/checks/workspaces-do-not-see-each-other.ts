@@ -18,19 +18,41 @@ function listItems(body: unknown): Listed[] {
 }
 
 async function compareLists(ctx: CheckContext): Promise<void> {
-  const lists = ctx.contract.operations.filter((op) => op.method === 'GET' && !op.path.includes('{') && op.parameters.every((p) => !p.required));
+  const lists = ctx.contract.operations.filter(
+    (op) => op.method === 'GET' && !op.path.includes('{') && op.parameters.every((p) => !p.required),
+  );
   for (const op of lists) {
-    const [a, b] = await Promise.all(['a', 'b'].map((auth) => ctx.send({ method: 'GET', path: op.path, auth: auth as 'a' | 'b', operationId: op.operationId })));
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((auth) =>
+        ctx.send({ method: 'GET', path: op.path, auth: auth as 'a' | 'b', operationId: op.operationId }),
+      ),
+    );
     // Public items (recipes marked isPublic) are shared by design; everything else belongs to one workspace.
     const own = (items: Listed[]) => items.filter((item) => item.isPublic !== true);
     const itemsA = own(listItems(a.response?.body));
     const itemsB = own(listItems(b.response?.body));
-    const uuidsB = new Set<unknown>(itemsB.map((item) => item.uuid).filter((uuid) => uuid !== undefined && uuid !== null));
+    const uuidsB = new Set<unknown>(
+      itemsB.map((item) => item.uuid).filter((uuid) => uuid !== undefined && uuid !== null),
+    );
     const shared = itemsA.find((item) => uuidsB.has(item.uuid));
-    if (shared) ctx.report({ title: `${op.operationId} lists an item to both workspaces`, expected: 'disjoint lists', received: `uuid ${String(shared.uuid)} in both`, exchange: b });
+    if (shared)
+      ctx.report({
+        title: `${op.operationId} lists an item to both workspaces`,
+        expected: 'disjoint lists',
+        received: `uuid ${String(shared.uuid)} in both`,
+        exchange: b,
+      });
     const workspacesA = new Set<unknown>(itemsA.map((item) => item.workspaceUuid).filter((w) => typeof w === 'string'));
-    const leaked = itemsB.find((item) => typeof item.workspaceUuid === 'string' && workspacesA.has(item.workspaceUuid as string));
-    if (leaked) ctx.report({ title: `${op.operationId} shows workspace A's items to workspace B`, expected: `no item of workspace ${String(leaked.workspaceUuid)}`, received: JSON.stringify(leaked).slice(0, 300), exchange: b });
+    const leaked = itemsB.find(
+      (item) => typeof item.workspaceUuid === 'string' && workspacesA.has(item.workspaceUuid as string),
+    );
+    if (leaked)
+      ctx.report({
+        title: `${op.operationId} shows workspace A's items to workspace B`,
+        expected: `no item of workspace ${String(leaked.workspaceUuid)}`,
+        received: JSON.stringify(leaked).slice(0, 300),
+        exchange: b,
+      });
   }
 }
 
@@ -43,9 +65,21 @@ async function otherKinds(ctx: CheckContext): Promise<void> {
   const batchOp = ctx.contract.operation('createBatch');
   const getBatch = ctx.contract.operation('getBatch');
   if (batchOp && getBatch) {
-    const created = await ctx.send({ method: batchOp.method, path: batchOp.path, body: {}, auth: 'b', operationId: batchOp.operationId });
+    const created = await ctx.send({
+      method: batchOp.method,
+      path: batchOp.path,
+      body: {},
+      auth: 'b',
+      operationId: batchOp.operationId,
+    });
     const uuid = envelope(created.response?.body, 'batch')?.uuid;
-    if (typeof uuid === 'string') targets.push({ kind: 'batch', op: getBatch.operationId, method: 'GET', path: () => getBatch.path.replace('{uuid}', uuid) });
+    if (typeof uuid === 'string')
+      targets.push({
+        kind: 'batch',
+        op: getBatch.operationId,
+        method: 'GET',
+        path: () => getBatch.path.replace('{uuid}', uuid),
+      });
   }
   const query = ctx.contract.operation('executeQuery');
   for (const [kind, opId, sql] of [
@@ -54,23 +88,54 @@ async function otherKinds(ctx: CheckContext): Promise<void> {
   ] as const) {
     const op = ctx.contract.operation(opId);
     if (!op || !query) continue;
-    const found = await ctx.send({ method: query.method, path: query.path, body: { query: sql }, auth: 'b', operationId: query.operationId });
+    const found = await ctx.send({
+      method: query.method,
+      path: query.path,
+      body: { query: sql },
+      auth: 'b',
+      operationId: query.operationId,
+    });
     const rows = (found.response?.body as { rows?: Array<{ id?: unknown }> } | undefined)?.rows;
-    for (const id of (Array.isArray(rows) ? rows : []).map((row) => row?.id).filter((id): id is string => typeof id === 'string').slice(0, 1)) {
-      const own = await ctx.send({ method: 'GET', path: op.path.replace('{uuid}', id), auth: 'b', operationId: op.operationId });
-      if (own.response?.status === 200) targets.push({ kind, op: op.operationId, method: 'GET', path: () => op.path.replace('{uuid}', id) });
+    for (const id of (Array.isArray(rows) ? rows : [])
+      .map((row) => row?.id)
+      .filter((id): id is string => typeof id === 'string')
+      .slice(0, 1)) {
+      const own = await ctx.send({
+        method: 'GET',
+        path: op.path.replace('{uuid}', id),
+        auth: 'b',
+        operationId: op.operationId,
+      });
+      if (own.response?.status === 200)
+        targets.push({ kind, op: op.operationId, method: 'GET', path: () => op.path.replace('{uuid}', id) });
     }
   }
   const cancel = ctx.contract.operation('cancelRun');
   if (cancel) {
-    const created = await ctx.send({ method: 'POST', path: ctx.config.createRunPath, body: ctx.config.createRunBody, auth: 'b' });
+    const created = await ctx.send({
+      method: 'POST',
+      path: ctx.config.createRunPath,
+      body: ctx.config.createRunBody,
+      auth: 'b',
+    });
     const uuid = envelope(created.response?.body, 'run')?.uuid;
-    if (typeof uuid === 'string') targets.push({ kind: 'run (cancel)', op: cancel.operationId, method: 'POST', path: () => cancel.path.replace('{uuid}', uuid) });
+    if (typeof uuid === 'string')
+      targets.push({
+        kind: 'run (cancel)',
+        op: cancel.operationId,
+        method: 'POST',
+        path: () => cancel.path.replace('{uuid}', uuid),
+      });
   }
   for (const target of targets) {
     const seen = await ctx.send({ method: target.method, path: target.path(''), auth: 'a', operationId: target.op });
     if (seen.response?.status !== 404)
-      ctx.report({ title: `Workspace A can reach workspace B's ${target.kind} (${target.op})`, expected: '404', received: describe(seen), exchange: seen });
+      ctx.report({
+        title: `Workspace A can reach workspace B's ${target.kind} (${target.op})`,
+        expected: '404',
+        received: describe(seen),
+        exchange: seen,
+      });
   }
   ctx.note(`cross-workspace access tried on: run, ${targets.map((t) => t.kind).join(', ') || 'nothing else'}`);
 }
@@ -86,16 +151,44 @@ export const workspacesDoNotSeeEachOther: Check = {
     const getRun = ctx.contract.operation('getRun');
     const query = ctx.contract.operation('executeQuery');
     if (createRun && getRun) {
-      const created = await ctx.send({ method: 'POST', path: ctx.config.createRunPath, body: ctx.config.createRunBody, auth: 'b', operationId: createRun.operationId });
+      const created = await ctx.send({
+        method: 'POST',
+        path: ctx.config.createRunPath,
+        body: ctx.config.createRunBody,
+        auth: 'b',
+        operationId: createRun.operationId,
+      });
       const uuid = envelope(created.response?.body, 'run')?.uuid;
       if (typeof uuid === 'string') {
-        const seen = await ctx.send({ method: 'GET', path: getRun.path.replace('{uuid}', uuid), auth: 'a', operationId: getRun.operationId });
+        const seen = await ctx.send({
+          method: 'GET',
+          path: getRun.path.replace('{uuid}', uuid),
+          auth: 'a',
+          operationId: getRun.operationId,
+        });
         if (seen.response?.status !== 404)
-          ctx.report({ title: "Workspace A can fetch workspace B's run", expected: '404', received: describe(seen), exchange: seen });
+          ctx.report({
+            title: "Workspace A can fetch workspace B's run",
+            expected: '404',
+            received: describe(seen),
+            exchange: seen,
+          });
         if (query) {
-          const rows = await ctx.send({ method: 'POST', path: query.path, body: { query: `SELECT uuid FROM runs WHERE uuid = '${uuid}'` }, auth: 'a', operationId: query.operationId });
+          const rows = await ctx.send({
+            method: 'POST',
+            path: query.path,
+            body: { query: `SELECT uuid FROM runs WHERE uuid = '${uuid}'` },
+            auth: 'a',
+            operationId: query.operationId,
+          });
           const found = (rows.response?.body as { rows?: unknown[] } | undefined)?.rows;
-          if (Array.isArray(found) && found.length > 0) ctx.report({ title: "Workspace A's SQL query sees workspace B's run", expected: 'no rows', received: describe(rows), exchange: rows });
+          if (Array.isArray(found) && found.length > 0)
+            ctx.report({
+              title: "Workspace A's SQL query sees workspace B's run",
+              expected: 'no rows',
+              received: describe(rows),
+              exchange: rows,
+            });
         }
       } else ctx.note(`workspace B could not create a run (${describe(created)}); GET-by-id isolation not tried`);
     }
@@ -103,11 +196,25 @@ export const workspacesDoNotSeeEachOther: Check = {
     const createServer = ctx.contract.operation('createMcpServer');
     if (createServer) {
       const [a, b] = await Promise.all(
-        (['a', 'b'] as const).map((auth) => ctx.send({ method: 'POST', path: createServer.path, body: { name: conformanceName() }, auth, operationId: createServer.operationId })),
+        (['a', 'b'] as const).map((auth) =>
+          ctx.send({
+            method: 'POST',
+            path: createServer.path,
+            body: { name: conformanceName() },
+            auth,
+            operationId: createServer.operationId,
+          }),
+        ),
       );
       const wa = envelope(a.response?.body, 'mcpServer')?.workspaceUuid;
       const wb = envelope(b.response?.body, 'mcpServer')?.workspaceUuid;
-      if (typeof wa === 'string' && wa === wb) ctx.report({ title: 'MCP servers of both tokens land in one workspace', expected: 'different workspaceUuid', received: wa, exchange: b });
+      if (typeof wa === 'string' && wa === wb)
+        ctx.report({
+          title: 'MCP servers of both tokens land in one workspace',
+          expected: 'different workspaceUuid',
+          received: wa,
+          exchange: b,
+        });
     }
     await compareLists(ctx);
   },

@@ -25,7 +25,10 @@ describe('the independent server', () => {
     expect(summary.exitCode).toBe(0);
     // Its other readings are reported, never silently: 404 for malformed ids, name required, no retryAfter.
     const warnings = summary.results.flatMap((r) => r.warnings);
-    expect(warnings.map((w) => w.title)).toContainEqual(expect.stringMatching(/refused an invalid request with 404, not 400/));
-    for (const warning of warnings.filter((w) => /with 404, not 400|requires body fields/.test(w.title))) expect(warning.assumption).toBeTruthy();
+    expect(warnings.map((w) => w.title)).toContainEqual(
+      expect.stringMatching(/refused an invalid request with 404, not 400/),
+    );
+    for (const warning of warnings.filter((w) => /with 404, not 400|requires body fields/.test(w.title)))
+      expect(warning.assumption).toBeTruthy();
   });
 });

@@ -7,10 +7,17 @@ import { parseConfig, type RunConfig } from '../config';
 import { runConformance, type Reporter, type RunSummary } from '../runner';
 import { startIndependentServer, type IndependentOptions } from './server';
 
-export async function runAgainstIndependent(options: IndependentOptions = {}, overrides: Partial<RunConfig> = {}, reporters: Reporter[] = []): Promise<RunSummary> {
+export async function runAgainstIndependent(
+  options: IndependentOptions = {},
+  overrides: Partial<RunConfig> = {},
+  reporters: Reporter[] = [],
+): Promise<RunSummary> {
   const server = await startIndependentServer(options);
   try {
-    const config: RunConfig = { ...parseConfig(['--target', server.url, '--token', server.tokenA, '--token-b', server.tokenB], {}), ...overrides };
+    const config: RunConfig = {
+      ...parseConfig(['--target', server.url, '--token', server.tokenA, '--token-b', server.tokenB], {}),
+      ...overrides,
+    };
     return await runConformance(config, { checks: allChecks(), reporters });
   } finally {
     await server.close();

@@ -58,7 +58,18 @@ const PROVIDERS = ['email', 'social-oauth2', 'enterprise-directory', 'single-sig
 const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const MAX_KEYS = 10_000;
 
-type Run = { uuid: string; workspaceUuid: string; recordId: string | null; recordTitle: string | null; workflowUuid: string | null; batchUuid: string | null; createdAt: number; finishAt: number; cancelledAt?: number; status?: string };
+type Run = {
+  uuid: string;
+  workspaceUuid: string;
+  recordId: string | null;
+  recordTitle: string | null;
+  workflowUuid: string | null;
+  batchUuid: string | null;
+  createdAt: number;
+  finishAt: number;
+  cancelledAt?: number;
+  status?: string;
+};
 type Batch = { uuid: string; workspaceUuid: string; workflowUuid: string | null; runs: string[]; createdAt: number };
 type Workspace = {
   uuid: string;
@@ -73,7 +84,15 @@ type Workspace = {
   settings: Record<string, unknown>;
   records: Array<Record<string, unknown>>;
 };
-type Stored = { fingerprint: string; done: boolean; expires: number; status?: number; headers?: Record<string, string>; body?: unknown; waiters: Array<() => void> };
+type Stored = {
+  fingerprint: string;
+  done: boolean;
+  expires: number;
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  waiters: Array<() => void>;
+};
 
 class HttpError extends Error {
   constructor(
@@ -112,7 +131,16 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   for (const ws of Object.values(workspaces)) {
     const uuid = randomUUID();
     const at = Date.now() - 3_600_000;
-    runs.set(uuid, { uuid, workspaceUuid: ws.uuid, recordId: 'seed', recordTitle: 'Seeded run', workflowUuid: [...ws.workflows.keys()][0], batchUuid: null, createdAt: at, finishAt: at + 1000 });
+    runs.set(uuid, {
+      uuid,
+      workspaceUuid: ws.uuid,
+      recordId: 'seed',
+      recordTitle: 'Seeded run',
+      workflowUuid: [...ws.workflows.keys()][0],
+      batchUuid: null,
+      createdAt: at,
+      finishAt: at + 1000,
+    });
   }
   const batches = new Map<string, Batch>();
   const hits = new Map<string, number[]>();
@@ -139,7 +167,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (!over) list.push(now);
     hits.set(bucket, list);
     const remaining = broken('remaining-constant') ? limit - 1 : Math.max(0, limit - list.length);
-    const resetMs = readings.limiter === 'fixed' ? windowStart + windowMs - now : list.length > 0 ? list[0] + windowMs - now : windowMs;
+    const resetMs =
+      readings.limiter === 'fixed'
+        ? windowStart + windowMs - now
+        : list.length > 0
+          ? list[0] + windowMs - now
+          : windowMs;
     const reset = Math.max(1, Math.min(windowMs / 1000, Math.ceil(resetMs / 1000)));
     const window = windowMs / 1000;
     const headers: Record<string, string> = {
@@ -157,7 +190,11 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (over) {
       const extra = readings.retryAfterInBody ? { retryAfter: reset } : {};
       if (!broken('429-without-retry-after')) res.set('Retry-After', String(reset));
-      res.status(broken('status 429') ? 503 : 429).json({ errorMessage: `Slow down: the workspace quota of ${limit} requests per ${window} s is spent.`, reason: 'quota_exhausted', ...extra });
+      res.status(broken('status 429') ? 503 : 429).json({
+        errorMessage: `Slow down: the workspace quota of ${limit} requests per ${window} s is spent.`,
+        reason: 'quota_exhausted',
+        ...extra,
+      });
       return;
     }
     next();
@@ -169,7 +206,13 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         res.locals.caller = workspaces.a;
         return next();
       }
-      return next(new HttpError(broken('status 401') ? 403 : 401, 'credential_missing', 'Send Authorization: Bearer <API token>.'));
+      return next(
+        new HttpError(
+          broken('status 401') ? 403 : 401,
+          'credential_missing',
+          'Send Authorization: Bearer <API token>.',
+        ),
+      );
     }
     next();
   });
@@ -198,31 +241,46 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       req.body = name === undefined ? {} : { name };
       return next();
     }
-    if (req.headers['idempotency-key'] !== undefined && type.startsWith('multipart/') && !broken('multipart-key-accepted'))
-      return next(new HttpError(400, 'idempotency_key_not_allowed', 'Multipart uploads do not take an Idempotency-Key.'));
+    if (
+      req.headers['idempotency-key'] !== undefined &&
+      type.startsWith('multipart/') &&
+      !broken('multipart-key-accepted')
+    )
+      return next(
+        new HttpError(400, 'idempotency_key_not_allowed', 'Multipart uploads do not take an Idempotency-Key.'),
+      );
     next();
   });
   // body-parser's defaults (strict JSON, its own error pages) are a mutant; this server reads any JSON value.
-  app.use('/v1', broken('body-parser-defaults') ? express.json() : express.json({ limit: '10mb', strict: false, type: () => true }));
+  app.use(
+    '/v1',
+    broken('body-parser-defaults') ? express.json() : express.json({ limit: '10mb', strict: false, type: () => true }),
+  );
 
   // Idempotency: same key and request replays, another request is 422, a concurrent one 409.
   app.use('/v1', (req, res, next) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
-    if (Array.from(key).length > 255 && !broken('overlong-key-accepted')) return next(new HttpError(400, 'idempotency_key_too_long', 'Idempotency-Key takes at most 255 characters.'));
+    if (Array.from(key).length > 255 && !broken('overlong-key-accepted'))
+      return next(new HttpError(400, 'idempotency_key_too_long', 'Idempotency-Key takes at most 255 characters.'));
     const caller = res.locals.caller as Workspace;
     const id = `${caller.uuid}|${key}`;
-    const fingerprint = createHash('sha256').update(`${req.method} ${req.path} ${JSON.stringify(req.body ?? null)}`).digest('hex');
+    const fingerprint = createHash('sha256')
+      .update(`${req.method} ${req.path} ${JSON.stringify(req.body ?? null)}`)
+      .digest('hex');
     const now = Date.now();
     const stored = keys.get(id);
     if (stored && stored.expires > now && !broken('replay-creates-new-record')) {
-      if (stored.fingerprint !== fingerprint && !broken('key-reuse-accepted')) return next(new HttpError(422, 'key_mismatch', 'This Idempotency-Key belongs to another request.'));
+      if (stored.fingerprint !== fingerprint && !broken('key-reuse-accepted'))
+        return next(new HttpError(422, 'key_mismatch', 'This Idempotency-Key belongs to another request.'));
       if (!stored.done) {
         if (broken('concurrent-retry-waits')) {
           stored.waiters.push(() => replay(res, stored));
           return;
         }
-        return next(new HttpError(409, 'key_in_flight', 'The first request with this Idempotency-Key is still running.'));
+        return next(
+          new HttpError(409, 'key_in_flight', 'The first request with this Idempotency-Key is still running.'),
+        );
       }
       return replay(res, stored);
     }
@@ -253,7 +311,10 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   const problems = (scope: string, checks: (out: Problem[]) => void) => {
     const out: Problem[] = [];
     checks(out);
-    if (out.length > 0) throw new HttpError(400, 'validation_failed', out.map((p) => p.message).join('; '), { fields: out.map((p) => p.key.split(':')[1]) });
+    if (out.length > 0)
+      throw new HttpError(400, 'validation_failed', out.map((p) => p.message).join('; '), {
+        fields: out.map((p) => p.key.split(':')[1]),
+      });
   };
   const queryOf = (req: Request, scope: string, fields: Record<string, Field>) => {
     const values: Record<string, unknown> = {};
@@ -272,10 +333,13 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     const body = empty ? undefined : req.body;
     problems(scope, (out) => {
       if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-        if (!validation.off.has(`${scope}:body:type`)) out.push({ key: `${scope}:body:type`, message: 'the body must be a JSON object' });
+        if (!validation.off.has(`${scope}:body:type`))
+          out.push({ key: `${scope}:body:type`, message: 'the body must be a JSON object' });
         return;
       }
-      for (const name of required) if (body[name] === undefined && !validation.off.has(`${scope}:${name}:required`)) out.push({ key: `${scope}:${name}:required`, message: `${name} is required` });
+      for (const name of required)
+        if (body[name] === undefined && !validation.off.has(`${scope}:${name}:required`))
+          out.push({ key: `${scope}:${name}:required`, message: `${name} is required` });
       validateField({ type: 'object', fields }, body, scope, '', validation, out);
     });
     return (body ?? {}) as Record<string, any>;
@@ -283,7 +347,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   const pathId = (req: Request, scope: string) => {
     const id = String(req.params.uuid);
     if (!UUID.test(id) && !validation.off.has(`${scope}:uuid:pattern`)) {
-      if (readings.malformedPathId === 404) throw new HttpError(404, 'no_such_resource', `Nothing is identified by ${JSON.stringify(id)}.`);
+      if (readings.malformedPathId === 404)
+        throw new HttpError(404, 'no_such_resource', `Nothing is identified by ${JSON.stringify(id)}.`);
       throw new HttpError(400, 'validation_failed', 'uuid: must be a UUID');
     }
     return id.toLowerCase();
@@ -294,13 +359,14 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     throw new HttpError(404, 'no_such_resource', `No ${what} with this uuid in your workspace.`);
   };
   const caller = (res: Response) => res.locals.caller as Workspace;
-  const route = (handler: (req: Request, res: Response) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      await handler(req, res);
-    } catch (error) {
-      next(error);
-    }
-  };
+  const route =
+    (handler: (req: Request, res: Response) => unknown) => async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        await handler(req, res);
+      } catch (error) {
+        next(error);
+      }
+    };
   const absolute = (req: Request, path: string) => `${req.protocol}://${req.get('host')}${path}`;
   const locate = (req: Request, res: Response, kind: 'runs' | 'batches', uuid: string) => {
     const base = broken('location-without-v1') ? '' : '/v1';
@@ -313,107 +379,205 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (broken('retry-after-on-202')) res.set('Retry-After', '1');
   };
 
-  const extra = (object: Record<string, unknown>) => (readings.extraFields ? { ...object, revision: 1, links: { self: `urn:x:${String(object.uuid)}` } } : object);
+  const extra = (object: Record<string, unknown>) =>
+    readings.extraFields ? { ...object, revision: 1, links: { self: `urn:x:${String(object.uuid)}` } } : object;
 
   // 1. List suppressions
-  app.get('/v1/mailboxManagement/suppressions', route((req, res) => {
-    const scope = 'listSuppressions query';
-    const q = queryOf(req, scope, {
-      reasons: { type: 'array', items: { type: 'string', enum: REASONS } },
-      limit: { type: 'integer', min: broken('limit-zero-accepted') ? 0 : 1, max: 1000 },
-      offset: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER },
-    });
-    const wanted = q.reasons as string[] | undefined;
-    const filter = broken('reasons-first-value-only') && wanted ? wanted.slice(0, 1) : wanted;
-    const all = [...caller(res).suppressions].sort((x, y) => String(x.email).localeCompare(String(y.email)));
-    const matching = filter ? all.filter((s) => filter.includes(s.reason as string)) : all;
-    const offset = (q.offset as number | undefined) ?? 0;
-    const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
-    const count = broken('count-ignores-filter') ? all.length : broken('count-is-page-length') ? page.length : matching.length;
-    // The Suppression is closed (no additional properties): an extra field is a mutant.
-    res.json({ count, suppressions: broken('suppression-extra-field') ? page.map((s) => ({ ...s, source: 'import' })) : page });
-  }));
+  app.get(
+    '/v1/mailboxManagement/suppressions',
+    route((req, res) => {
+      const scope = 'listSuppressions query';
+      const q = queryOf(req, scope, {
+        reasons: { type: 'array', items: { type: 'string', enum: REASONS } },
+        limit: { type: 'integer', min: broken('limit-zero-accepted') ? 0 : 1, max: 1000 },
+        offset: { type: 'integer', min: 0, max: Number.MAX_SAFE_INTEGER },
+      });
+      const wanted = q.reasons as string[] | undefined;
+      const filter = broken('reasons-first-value-only') && wanted ? wanted.slice(0, 1) : wanted;
+      const all = [...caller(res).suppressions].sort((x, y) => String(x.email).localeCompare(String(y.email)));
+      const matching = filter ? all.filter((s) => filter.includes(s.reason as string)) : all;
+      const offset = (q.offset as number | undefined) ?? 0;
+      const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
+      const count = broken('count-ignores-filter')
+        ? all.length
+        : broken('count-is-page-length')
+          ? page.length
+          : matching.length;
+      // The Suppression is closed (no additional properties): an extra field is a mutant.
+      res.json({
+        count,
+        suppressions: broken('suppression-extra-field') ? page.map((s) => ({ ...s, source: 'import' })) : page,
+      });
+    }),
+  );
 
   // 2. Create MCP server
   const text = (min: number, max: number): Field => ({ type: 'string', min, max });
-  app.post('/v1/ai/mcpServers', route((req, res) => {
-    const scope = 'createMcpServer body';
-    const body = bodyOf(req, scope, {
-      name: text(1, 255),
-      description: text(1, 1000),
-      actions: { type: 'array', items: { type: 'object' } },
-      resources: { type: 'array', items: { type: 'object' } },
-      capabilities: { type: 'array', items: { type: 'object' } },
-      folderUuid: { type: 'string', uuid: true },
-    }, readings.requireMcpName ? ['name'] : []);
-    const now = iso(Date.now());
-    const server = { uuid: randomUUID(), workspaceUuid: caller(res).uuid, userUuid: null, name: body.name ?? null, description: body.description ?? null, actions: body.actions ?? [], resources: body.resources ?? [], capabilities: body.capabilities ?? [], folderUuid: body.folderUuid ?? null, templateSlug: null, isReadOnly: false, createdAt: now, updatedAt: now, deletedAt: null };
-    caller(res).mcpServers.set(server.uuid, server);
-    res.status(readings.mcpCreatedStatus).json({ mcpServer: extra(server) });
-  }));
+  app.post(
+    '/v1/ai/mcpServers',
+    route((req, res) => {
+      const scope = 'createMcpServer body';
+      const body = bodyOf(
+        req,
+        scope,
+        {
+          name: text(1, 255),
+          description: text(1, 1000),
+          actions: { type: 'array', items: { type: 'object' } },
+          resources: { type: 'array', items: { type: 'object' } },
+          capabilities: { type: 'array', items: { type: 'object' } },
+          folderUuid: { type: 'string', uuid: true },
+        },
+        readings.requireMcpName ? ['name'] : [],
+      );
+      const now = iso(Date.now());
+      const server = {
+        uuid: randomUUID(),
+        workspaceUuid: caller(res).uuid,
+        userUuid: null,
+        name: body.name ?? null,
+        description: body.description ?? null,
+        actions: body.actions ?? [],
+        resources: body.resources ?? [],
+        capabilities: body.capabilities ?? [],
+        folderUuid: body.folderUuid ?? null,
+        templateSlug: null,
+        isReadOnly: false,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      };
+      caller(res).mcpServers.set(server.uuid, server);
+      res.status(readings.mcpCreatedStatus).json({ mcpServer: extra(server) });
+    }),
+  );
 
   // 3. Download runs
   const uuidField: Field = { type: 'string', uuid: true };
-  app.post('/v1/orchestration/runs/download', route((req, res) => {
-    bodyOf(req, 'downloadRuns body', {
-      workflowUuid: uuidField, releaseUuid: uuidField, batchUuid: uuidField, parentBatchUuid: uuidField, parentUuid: uuidField, parentNodeUuid: uuidField,
-      uuids: { type: 'array', items: uuidField },
-      statuses: { type: 'array', items: { type: 'string', enum: RUN_STATUSES } },
-      recordId: { type: 'string' }, recordTitle: { type: 'string' }, recordTitleOrId: { type: 'string' },
-      isFinished: { type: 'boolean' }, isGroupParent: { type: 'boolean' },
-      createdAfter: { type: 'string' }, createdBefore: { type: 'string' }, updatedAfter: { type: 'string' }, updatedBefore: { type: 'string' },
-    });
-    res.json({ url: `https://exports.invalid/runs/${randomUUID()}.ndjson`, expiresInSeconds: 900 });
-  }));
+  app.post(
+    '/v1/orchestration/runs/download',
+    route((req, res) => {
+      bodyOf(req, 'downloadRuns body', {
+        workflowUuid: uuidField,
+        releaseUuid: uuidField,
+        batchUuid: uuidField,
+        parentBatchUuid: uuidField,
+        parentUuid: uuidField,
+        parentNodeUuid: uuidField,
+        uuids: { type: 'array', items: uuidField },
+        statuses: { type: 'array', items: { type: 'string', enum: RUN_STATUSES } },
+        recordId: { type: 'string' },
+        recordTitle: { type: 'string' },
+        recordTitleOrId: { type: 'string' },
+        isFinished: { type: 'boolean' },
+        isGroupParent: { type: 'boolean' },
+        createdAfter: { type: 'string' },
+        createdBefore: { type: 'string' },
+        updatedAfter: { type: 'string' },
+        updatedBefore: { type: 'string' },
+      });
+      res.json({ url: `https://exports.invalid/runs/${randomUUID()}.ndjson`, expiresInSeconds: 900 });
+    }),
+  );
 
   // 4. Update current workspace (a full replacement: omitted fields go back to their defaults)
   const nullable = <T extends Field>(field: T): T => ({ ...field, nullable: true });
-  app.put('/v1/workspaceManagement/workspaces/current', route((req, res) => {
-    const scope = 'updateCurrentWorkspace body';
-    const stringArray: Field = { type: 'array', items: { type: 'string' } };
-    const body = bodyOf(req, scope, {
-      syncs: { type: 'array', items: { type: 'object', fields: { cron: { type: 'string' } } } },
-      name: { type: 'string', min: 1, max: 255, excluded: broken('pattern-allows-gt') ? ['<'] : ['<', '>'] },
-      allowedEmailDomains: stringArray,
-      logoBase64: nullable({ type: 'string' }),
-      metadata: { type: 'object', fields: { mainGoal: nullable(stringArray), salesRepCount: nullable({ type: 'string' }), gtmStackList: nullable(stringArray), referralSource: nullable(stringArray) } },
-      browserExtensionMasterAgentUuid: nullable(uuidField),
-      browserExtensionAvailableAgentUuids: nullable(stringArray),
-      defaultRoleUuid: nullable(uuidField),
-      allowedLoginProviders: nullable({ type: 'array', items: { type: 'string', enum: PROVIDERS } }),
-    }, readings.putReplaces ? ['name'] : []);
-    const ws = caller(res);
-    const base = readings.putReplaces ? { name: null, allowedEmailDomains: [], logoUrl: null, metadata: null, syncs: [], browserExtensionMasterAgentUuid: null, browserExtensionAvailableAgentUuids: null, defaultRoleUuid: null, allowedLoginProviders: null } : ws.settings;
-    const { logoBase64, ...rest } = body;
-    ws.settings = { ...base, ...rest, logoUrl: logoBase64 === null ? null : logoBase64 !== undefined ? 'https://logos.invalid/logo.png' : (base.logoUrl ?? null), updatedAt: iso(Date.now()) };
-    res.json({ workspace: extra({ uuid: ws.uuid, createdAt: iso(0), ...ws.settings }) });
-  }));
+  app.put(
+    '/v1/workspaceManagement/workspaces/current',
+    route((req, res) => {
+      const scope = 'updateCurrentWorkspace body';
+      const stringArray: Field = { type: 'array', items: { type: 'string' } };
+      const body = bodyOf(
+        req,
+        scope,
+        {
+          syncs: { type: 'array', items: { type: 'object', fields: { cron: { type: 'string' } } } },
+          name: { type: 'string', min: 1, max: 255, excluded: broken('pattern-allows-gt') ? ['<'] : ['<', '>'] },
+          allowedEmailDomains: stringArray,
+          logoBase64: nullable({ type: 'string' }),
+          metadata: {
+            type: 'object',
+            fields: {
+              mainGoal: nullable(stringArray),
+              salesRepCount: nullable({ type: 'string' }),
+              gtmStackList: nullable(stringArray),
+              referralSource: nullable(stringArray),
+            },
+          },
+          browserExtensionMasterAgentUuid: nullable(uuidField),
+          browserExtensionAvailableAgentUuids: nullable(stringArray),
+          defaultRoleUuid: nullable(uuidField),
+          allowedLoginProviders: nullable({ type: 'array', items: { type: 'string', enum: PROVIDERS } }),
+        },
+        readings.putReplaces ? ['name'] : [],
+      );
+      const ws = caller(res);
+      const base = readings.putReplaces
+        ? {
+            name: null,
+            allowedEmailDomains: [],
+            logoUrl: null,
+            metadata: null,
+            syncs: [],
+            browserExtensionMasterAgentUuid: null,
+            browserExtensionAvailableAgentUuids: null,
+            defaultRoleUuid: null,
+            allowedLoginProviders: null,
+          }
+        : ws.settings;
+      const { logoBase64, ...rest } = body;
+      ws.settings = {
+        ...base,
+        ...rest,
+        logoUrl:
+          logoBase64 === null
+            ? null
+            : logoBase64 !== undefined
+              ? 'https://logos.invalid/logo.png'
+              : (base.logoUrl ?? null),
+        updatedAt: iso(Date.now()),
+      };
+      res.json({ workspace: extra({ uuid: ws.uuid, createdAt: iso(0), ...ws.settings }) });
+    }),
+  );
 
   // 5. Execute SQL query: one read-only SELECT, over a database that holds only the caller's rows.
-  app.post('/v1/orchestration/query', route((req, res) => {
-    const scope = 'executeQuery body';
-    const body = bodyOf(req, scope, { query: broken('query-length-unchecked') ? { type: 'string' } : { type: 'string', max: 10000 } }, ['query']);
-    // Without its rules the handler meets a query that is not text, as real code would: it throws (a 500).
-    const query = body.query as string;
-    const statement = query.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
-    if (!broken('sql-executes-writes') && !/^(select|with)\b/i.test(statement)) throw new HttpError(400, 'not_a_select', 'Only one read-only SELECT statement is run.');
-    const db = broken('sql-executes-writes') ? lastingDatabase() : buildDatabase(caller(res).uuid);
-    try {
-      if (!broken('sql-executes-writes')) {
-        let count = 0;
-        for (const _ of db.iterateStatements(query)) if (++count > 1) throw new HttpError(400, 'not_a_select', 'Only one statement is run.');
+  app.post(
+    '/v1/orchestration/query',
+    route((req, res) => {
+      const scope = 'executeQuery body';
+      const body = bodyOf(
+        req,
+        scope,
+        { query: broken('query-length-unchecked') ? { type: 'string' } : { type: 'string', max: 10000 } },
+        ['query'],
+      );
+      // Without its rules the handler meets a query that is not text, as real code would: it throws (a 500).
+      const query = body.query as string;
+      const statement = query.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
+      if (!broken('sql-executes-writes') && !/^(select|with)\b/i.test(statement))
+        throw new HttpError(400, 'not_a_select', 'Only one read-only SELECT statement is run.');
+      const db = broken('sql-executes-writes') ? lastingDatabase() : buildDatabase(caller(res).uuid);
+      try {
+        if (!broken('sql-executes-writes')) {
+          let count = 0;
+          for (const _ of db.iterateStatements(query))
+            if (++count > 1) throw new HttpError(400, 'not_a_select', 'Only one statement is run.');
+        }
+        const results = db.exec(query);
+        const first = results[0];
+        const rows = first
+          ? first.values.map((values) => Object.fromEntries(first.columns.map((c, i) => [c, values[i]])))
+          : [];
+        res.json({ rows });
+      } catch (error) {
+        if (error instanceof HttpError) throw error;
+        throw new HttpError(400, 'sql_error', `The query failed: ${(error as Error).message}`);
+      } finally {
+        if (db !== sharedDb) db.close();
       }
-      const results = db.exec(query);
-      const first = results[0];
-      const rows = first ? first.values.map((values) => Object.fromEntries(first.columns.map((c, i) => [c, values[i]]))) : [];
-      res.json({ rows });
-    } catch (error) {
-      if (error instanceof HttpError) throw error;
-      throw new HttpError(400, 'sql_error', `The query failed: ${(error as Error).message}`);
-    } finally {
-      if (db !== sharedDb) db.close();
-    }
-  }));
+    }),
+  );
 
   /** The broken endpoint's one database: runs created since are added, and whatever a statement did stays. */
   function lastingDatabase(): Database {
@@ -424,7 +588,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     for (const run of runs.values()) {
       if (synced.has(run.uuid)) continue;
       synced.add(run.uuid);
-      sharedDb.run('INSERT INTO runs (uuid, workspaceUuid, recordTitle, status) VALUES (?, ?, ?, ?)', [run.uuid, run.workspaceUuid, run.recordTitle, 'pending']);
+      sharedDb.run('INSERT INTO runs (uuid, workspaceUuid, recordTitle, status) VALUES (?, ?, ?, ?)', [
+        run.uuid,
+        run.workspaceUuid,
+        run.recordTitle,
+        'pending',
+      ]);
     }
     return sharedDb;
   }
@@ -432,15 +601,50 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   function buildDatabase(workspaceUuid: string | undefined): Database {
     const db = new SQL.Database();
     const unscoped = (table: string) => workspaceUuid === undefined || broken(`sql-table-unscoped ${table}`);
-    const mine = <T extends { workspaceUuid: string }>(table: string, rows: T[]) => rows.filter((row) => unscoped(table) || row.workspaceUuid === workspaceUuid);
+    const mine = <T extends { workspaceUuid: string }>(table: string, rows: T[]) =>
+      rows.filter((row) => unscoped(table) || row.workspaceUuid === workspaceUuid);
     const now = Date.now();
-    const runRows = mine('runs', [...runs.values()]).map((run) => ({ uuid: run.uuid, workspaceUuid: run.workspaceUuid, workflowUuid: run.workflowUuid, batchUuid: run.batchUuid, recordId: run.recordId, recordTitle: run.recordTitle, status: statusOf(run, now), createdAt: iso(run.createdAt) }));
-    const batchRows = mine('batches', [...batches.values()]).map((batch) => ({ uuid: batch.uuid, workspaceUuid: batch.workspaceUuid, workflowUuid: batch.workflowUuid, status: batchStatus(batch, now), createdAt: iso(batch.createdAt) }));
-    const logRows = mine('logs', [...runs.values()]).map((run) => ({ uuid: createHash('md5').update(`log${run.uuid}`).digest('hex'), workspaceUuid: run.workspaceUuid, runUuid: run.uuid, level: 'info', message: `run ${run.uuid} started`, createdAt: iso(run.createdAt) }));
-    const spanRows = mine('spans', [...runs.values()]).map((run) => ({ uuid: createHash('md5').update(`span${run.uuid}`).digest('hex'), workspaceUuid: run.workspaceUuid, runUuid: run.uuid, name: 'run', durationMs: runDurationMs }));
-    const recordRows = mine('records', [...workspaces.a.records, ...workspaces.b.records] as Array<{ workspaceUuid: string }>);
+    const runRows = mine('runs', [...runs.values()]).map((run) => ({
+      uuid: run.uuid,
+      workspaceUuid: run.workspaceUuid,
+      workflowUuid: run.workflowUuid,
+      batchUuid: run.batchUuid,
+      recordId: run.recordId,
+      recordTitle: run.recordTitle,
+      status: statusOf(run, now),
+      createdAt: iso(run.createdAt),
+    }));
+    const batchRows = mine('batches', [...batches.values()]).map((batch) => ({
+      uuid: batch.uuid,
+      workspaceUuid: batch.workspaceUuid,
+      workflowUuid: batch.workflowUuid,
+      status: batchStatus(batch, now),
+      createdAt: iso(batch.createdAt),
+    }));
+    const logRows = mine('logs', [...runs.values()]).map((run) => ({
+      uuid: createHash('md5').update(`log${run.uuid}`).digest('hex'),
+      workspaceUuid: run.workspaceUuid,
+      runUuid: run.uuid,
+      level: 'info',
+      message: `run ${run.uuid} started`,
+      createdAt: iso(run.createdAt),
+    }));
+    const spanRows = mine('spans', [...runs.values()]).map((run) => ({
+      uuid: createHash('md5').update(`span${run.uuid}`).digest('hex'),
+      workspaceUuid: run.workspaceUuid,
+      runUuid: run.uuid,
+      name: 'run',
+      durationMs: runDurationMs,
+    }));
+    const recordRows = mine('records', [...workspaces.a.records, ...workspaces.b.records] as Array<{
+      workspaceUuid: string;
+    }>);
     for (const [table, rows, columns] of [
-      ['runs', runRows, ['uuid', 'workspaceUuid', 'workflowUuid', 'batchUuid', 'recordId', 'recordTitle', 'status', 'createdAt']],
+      [
+        'runs',
+        runRows,
+        ['uuid', 'workspaceUuid', 'workflowUuid', 'batchUuid', 'recordId', 'recordTitle', 'status', 'createdAt'],
+      ],
       ['batches', batchRows, ['uuid', 'workspaceUuid', 'workflowUuid', 'status', 'createdAt']],
       ['logs', logRows, ['uuid', 'workspaceUuid', 'runUuid', 'level', 'message', 'createdAt']],
       ['spans', spanRows, ['uuid', 'workspaceUuid', 'runUuid', 'name', 'durationMs']],
@@ -448,7 +652,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     ] as const) {
       db.run(`CREATE TABLE ${table} (${columns.map((c) => `"${c}"`).join(', ')})`);
       const insert = db.prepare(`INSERT INTO ${table} VALUES (${columns.map(() => '?').join(', ')})`);
-      for (const row of rows as Array<Record<string, unknown>>) insert.run(columns.map((c) => (row[c] ?? null) as string | number | null));
+      for (const row of rows as Array<Record<string, unknown>>)
+        insert.run(columns.map((c) => (row[c] ?? null) as string | number | null));
       insert.free();
     }
     return db;
@@ -459,61 +664,93 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     ['/v1/orchestration/workflows/:uuid', 'workflows', 'getWorkflow'],
     ['/v1/storage/models/:uuid', 'models', 'getModel'],
   ] as const) {
-    app.get(path, route((req, res) => {
-      const id = pathId(req, `${op} path`);
-      const owner = broken(`${kind}-readable-cross-workspace`) ? [workspaces.a, workspaces.b].find((w) => w[kind].has(id)) : caller(res);
-      const found = owner?.[kind].get(id) ?? notFound(kind === 'workflows' ? 'workflow' : 'model');
-      res.json(kind === 'workflows' ? { workflow: extra(found) } : { model: extra(found) });
-    }));
+    app.get(
+      path,
+      route((req, res) => {
+        const id = pathId(req, `${op} path`);
+        const owner = broken(`${kind}-readable-cross-workspace`)
+          ? [workspaces.a, workspaces.b].find((w) => w[kind].has(id))
+          : caller(res);
+        const found = owner?.[kind].get(id) ?? notFound(kind === 'workflows' ? 'workflow' : 'model');
+        res.json(kind === 'workflows' ? { workflow: extra(found) } : { model: extra(found) });
+      }),
+    );
   }
 
   // 8. Cancel domain (credits stay charged)
-  app.delete('/v1/domainManagement/domains/:uuid', route((req, res) => {
-    const id = pathId(req, 'cancelDomain path');
-    const domain = caller(res).domains.get(id) ?? notFound('domain');
-    Object.assign(domain, { status: 'cancelled', autoRenew: false, updatedAt: iso(Date.now()) });
-    res.json({ domain: extra(domain) });
-  }));
+  app.delete(
+    '/v1/domainManagement/domains/:uuid',
+    route((req, res) => {
+      const id = pathId(req, 'cancelDomain path');
+      const domain = caller(res).domains.get(id) ?? notFound('domain');
+      Object.assign(domain, { status: 'cancelled', autoRenew: false, updatedAt: iso(Date.now()) });
+      res.json({ domain: extra(domain) });
+    }),
+  );
 
   // 9. List allocations
-  app.get('/v1/revenueOrganization/allocations/list', route((req, res) => {
-    const q = queryOf(req, 'listAllocations query', {
-      memberUuids: { type: 'array', items: { type: 'string' } },
-      capacityUuid: uuidField,
-      territoryUuid: uuidField,
-      limit: { type: 'integer', min: 1, max: 500 },
-      offset: { type: 'integer', min: 0 },
-    });
-    let list = caller(res).allocations;
-    if (q.memberUuids) list = list.filter((a) => (q.memberUuids as string[]).includes(a.memberUuid as string));
-    if (q.capacityUuid) list = list.filter((a) => a.capacityUuid === q.capacityUuid);
-    const offset = (q.offset as number | undefined) ?? 0;
-    res.json({ allocations: list.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize)).map(extra) });
-  }));
+  app.get(
+    '/v1/revenueOrganization/allocations/list',
+    route((req, res) => {
+      const q = queryOf(req, 'listAllocations query', {
+        memberUuids: { type: 'array', items: { type: 'string' } },
+        capacityUuid: uuidField,
+        territoryUuid: uuidField,
+        limit: { type: 'integer', min: 1, max: 500 },
+        offset: { type: 'integer', min: 0 },
+      });
+      let list = caller(res).allocations;
+      if (q.memberUuids) list = list.filter((a) => (q.memberUuids as string[]).includes(a.memberUuid as string));
+      if (q.capacityUuid) list = list.filter((a) => a.capacityUuid === q.capacityUuid);
+      const offset = (q.offset as number | undefined) ?? 0;
+      res.json({
+        allocations: list.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize)).map(extra),
+      });
+    }),
+  );
 
   // 10. Remove environment variable
-  app.delete('/v1/workspaceManagement/env-vars/:uuid', route((req, res) => {
-    const id = pathId(req, 'removeEnvironmentVariable path');
-    if (!caller(res).envVars.delete(id)) notFound('environment variable');
-    res.json({});
-  }));
+  app.delete(
+    '/v1/workspaceManagement/env-vars/:uuid',
+    route((req, res) => {
+      const id = pathId(req, 'removeEnvironmentVariable path');
+      if (!caller(res).envVars.delete(id)) notFound('environment variable');
+      res.json({});
+    }),
+  );
 
   // 11. List recipes
-  app.get('/v1/expression/recipes/list', route((req, res) => {
-    const q = queryOf(req, 'listRecipes query', {
-      uiTypes: { type: 'array', items: { type: 'string', enum: ['ai', 'js'] } },
-      tab: { type: 'string', enum: ['all', 'user', 'workspace', 'favorites'] },
-      categories: { type: 'array', items: { type: 'string', enum: ['other', 'classification', 'cleaning', 'marketing', 'sales', 'event', 'copywriting'] } },
-      name: { type: 'string' },
-      limit: { type: 'integer', min: 1, max: 200 },
-      offset: { type: 'integer', min: 0 },
-    });
-    let list = caller(res).recipes;
-    if (broken('deprecation-header')) res.set('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
-    if (typeof q.name === 'string') list = list.filter((r) => String(r.name).toLowerCase().includes((q.name as string).toLowerCase()));
-    const offset = (q.offset as number | undefined) ?? 0;
-    res.json({ recipes: list.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize)).map(extra) });
-  }));
+  app.get(
+    '/v1/expression/recipes/list',
+    route((req, res) => {
+      const q = queryOf(req, 'listRecipes query', {
+        uiTypes: { type: 'array', items: { type: 'string', enum: ['ai', 'js'] } },
+        tab: { type: 'string', enum: ['all', 'user', 'workspace', 'favorites'] },
+        categories: {
+          type: 'array',
+          items: {
+            type: 'string',
+            enum: ['other', 'classification', 'cleaning', 'marketing', 'sales', 'event', 'copywriting'],
+          },
+        },
+        name: { type: 'string' },
+        limit: { type: 'integer', min: 1, max: 200 },
+        offset: { type: 'integer', min: 0 },
+      });
+      let list = caller(res).recipes;
+      if (broken('deprecation-header')) res.set('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
+      if (typeof q.name === 'string')
+        list = list.filter((r) =>
+          String(r.name)
+            .toLowerCase()
+            .includes((q.name as string).toLowerCase()),
+        );
+      const offset = (q.offset as number | undefined) ?? 0;
+      res.json({
+        recipes: list.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize)).map(extra),
+      });
+    }),
+  );
 
   // Runs and batches (the contract's provisional operations)
   function statusOf(run: Run, now: number): string {
@@ -525,78 +762,173 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   function runView(run: Run, now = Date.now()) {
     let status = statusOf(run, now);
     if (broken('run-leaves-terminal') && TERMINAL.includes(status) && now - run.finishAt > 150) status = 'running';
-    return extra({ uuid: run.uuid, status, workflowUuid: run.workflowUuid, batchUuid: run.batchUuid, recordId: run.recordId, recordTitle: run.recordTitle, createdAt: iso(run.createdAt), updatedAt: iso(Math.min(now, run.finishAt)), finishedAt: TERMINAL.includes(status) ? iso(run.finishAt) : null });
+    return extra({
+      uuid: run.uuid,
+      status,
+      workflowUuid: run.workflowUuid,
+      batchUuid: run.batchUuid,
+      recordId: run.recordId,
+      recordTitle: run.recordTitle,
+      createdAt: iso(run.createdAt),
+      updatedAt: iso(Math.min(now, run.finishAt)),
+      finishedAt: TERMINAL.includes(status) ? iso(run.finishAt) : null,
+    });
   }
   function batchStatus(batch: Batch, now: number): string {
     const statuses = batch.runs.map((id) => statusOf(runs.get(id)!, now));
-    if (statuses.every((s) => TERMINAL.includes(s))) return statuses.every((s) => s === 'cancelled') && statuses.length > 0 ? 'cancelled' : 'success';
+    if (statuses.every((s) => TERMINAL.includes(s)))
+      return statuses.every((s) => s === 'cancelled') && statuses.length > 0 ? 'cancelled' : 'success';
     return 'pending';
   }
   const ownRun = (req: Request, res: Response, op: string) => {
     const id = pathId(req, `${op} path`);
     const run = runs.get(id);
-    if (!run || (run.workspaceUuid !== caller(res).uuid && !broken(op === 'cancelRun' ? 'cancel-cross-workspace' : 'runs-readable-cross-workspace'))) return notFound('run');
+    if (
+      !run ||
+      (run.workspaceUuid !== caller(res).uuid &&
+        !broken(op === 'cancelRun' ? 'cancel-cross-workspace' : 'runs-readable-cross-workspace'))
+    )
+      return notFound('run');
     return run;
   };
 
-  app.post('/v1/orchestration/runs', route(async (req, res) => {
-    const body = bodyOf(req, 'createRun body', { workflowUuid: uuidField, releaseUuid: uuidField, recordId: { type: 'string' }, recordTitle: { type: 'string' }, input: { type: 'object' }, waitUntilFinished: { type: 'boolean' } });
-    const now = Date.now();
-    const run: Run = { uuid: randomUUID(), workspaceUuid: caller(res).uuid, recordId: body.recordId ?? null, recordTitle: body.recordTitle ?? null, workflowUuid: body.workflowUuid ?? null, batchUuid: null, createdAt: now, finishAt: now + runDurationMs };
-    runs.set(run.uuid, run);
-    if (body.waitUntilFinished === true) {
-      await new Promise((resolve) => setTimeout(resolve, runDurationMs + 5));
-      res.status(200).json({ run: runView(run) });
-      return;
-    }
-    locate(req, res, 'runs', run.uuid);
-    res.status(broken('status 202') ? 200 : 202).json({ run: runView(run) });
-  }));
-  app.get('/v1/orchestration/runs/:uuid', route((req, res) => {
-    res.json({ run: runView(ownRun(req, res, 'getRun')) });
-  }));
-  app.post('/v1/orchestration/runs/:uuid/cancel', route((req, res) => {
-    const run = ownRun(req, res, 'cancelRun');
-    const now = Date.now();
-    if (TERMINAL.includes(statusOf(run, now))) return res.status(200).json({ run: runView(run, now) });
-    run.cancelledAt ??= now;
-    run.finishAt = Math.min(run.finishAt, now + 100);
-    run.status = undefined;
-    locate(req, res, 'runs', run.uuid);
-    res.status(202).json({ run: runView(run, now) });
-  }));
-  app.post('/v1/orchestration/batches', route((req, res) => {
-    const body = bodyOf(req, 'createBatch body', { workflowUuid: uuidField, recordIds: { type: 'array', items: { type: 'string' } } });
-    const now = Date.now();
-    const batch: Batch = { uuid: randomUUID(), workspaceUuid: caller(res).uuid, workflowUuid: body.workflowUuid ?? null, runs: [], createdAt: now };
-    for (const recordId of (body.recordIds as string[] | undefined) ?? ['conformance-record']) {
-      const run: Run = { uuid: randomUUID(), workspaceUuid: batch.workspaceUuid, recordId, recordTitle: null, workflowUuid: batch.workflowUuid, batchUuid: batch.uuid, createdAt: now, finishAt: now + runDurationMs };
+  app.post(
+    '/v1/orchestration/runs',
+    route(async (req, res) => {
+      const body = bodyOf(req, 'createRun body', {
+        workflowUuid: uuidField,
+        releaseUuid: uuidField,
+        recordId: { type: 'string' },
+        recordTitle: { type: 'string' },
+        input: { type: 'object' },
+        waitUntilFinished: { type: 'boolean' },
+      });
+      const now = Date.now();
+      const run: Run = {
+        uuid: randomUUID(),
+        workspaceUuid: caller(res).uuid,
+        recordId: body.recordId ?? null,
+        recordTitle: body.recordTitle ?? null,
+        workflowUuid: body.workflowUuid ?? null,
+        batchUuid: null,
+        createdAt: now,
+        finishAt: now + runDurationMs,
+      };
       runs.set(run.uuid, run);
-      batch.runs.push(run.uuid);
-    }
-    batches.set(batch.uuid, batch);
-    locate(req, res, 'batches', batch.uuid);
-    res.status(202).json({ batch: extra({ uuid: batch.uuid, status: batchStatus(batch, now), runsStatus: 'healthy', createdAt: iso(now) }) });
-  }));
-  app.get('/v1/orchestration/batches/:uuid', route((req, res) => {
-    const id = pathId(req, 'getBatch path');
-    const batch = batches.get(id);
-    if (!batch || (batch.workspaceUuid !== caller(res).uuid && !broken('batches-readable-cross-workspace'))) return notFound('batch');
-    const now = Date.now();
-    const status = batchStatus(batch, now);
-    res.json({ batch: extra({ uuid: batch.uuid, status, runsStatus: 'healthy', workflowUuid: batch.workflowUuid, createdAt: iso(batch.createdAt), finishedAt: TERMINAL.includes(status) ? iso(now) : null }) });
-  }));
+      if (body.waitUntilFinished === true) {
+        await new Promise((resolve) => setTimeout(resolve, runDurationMs + 5));
+        res.status(200).json({ run: runView(run) });
+        return;
+      }
+      locate(req, res, 'runs', run.uuid);
+      res.status(broken('status 202') ? 200 : 202).json({ run: runView(run) });
+    }),
+  );
+  app.get(
+    '/v1/orchestration/runs/:uuid',
+    route((req, res) => {
+      res.json({ run: runView(ownRun(req, res, 'getRun')) });
+    }),
+  );
+  app.post(
+    '/v1/orchestration/runs/:uuid/cancel',
+    route((req, res) => {
+      const run = ownRun(req, res, 'cancelRun');
+      const now = Date.now();
+      if (TERMINAL.includes(statusOf(run, now))) return res.status(200).json({ run: runView(run, now) });
+      run.cancelledAt ??= now;
+      run.finishAt = Math.min(run.finishAt, now + 100);
+      run.status = undefined;
+      locate(req, res, 'runs', run.uuid);
+      res.status(202).json({ run: runView(run, now) });
+    }),
+  );
+  app.post(
+    '/v1/orchestration/batches',
+    route((req, res) => {
+      const body = bodyOf(req, 'createBatch body', {
+        workflowUuid: uuidField,
+        recordIds: { type: 'array', items: { type: 'string' } },
+      });
+      const now = Date.now();
+      const batch: Batch = {
+        uuid: randomUUID(),
+        workspaceUuid: caller(res).uuid,
+        workflowUuid: body.workflowUuid ?? null,
+        runs: [],
+        createdAt: now,
+      };
+      for (const recordId of (body.recordIds as string[] | undefined) ?? ['conformance-record']) {
+        const run: Run = {
+          uuid: randomUUID(),
+          workspaceUuid: batch.workspaceUuid,
+          recordId,
+          recordTitle: null,
+          workflowUuid: batch.workflowUuid,
+          batchUuid: batch.uuid,
+          createdAt: now,
+          finishAt: now + runDurationMs,
+        };
+        runs.set(run.uuid, run);
+        batch.runs.push(run.uuid);
+      }
+      batches.set(batch.uuid, batch);
+      locate(req, res, 'batches', batch.uuid);
+      res.status(202).json({
+        batch: extra({
+          uuid: batch.uuid,
+          status: batchStatus(batch, now),
+          runsStatus: 'healthy',
+          createdAt: iso(now),
+        }),
+      });
+    }),
+  );
+  app.get(
+    '/v1/orchestration/batches/:uuid',
+    route((req, res) => {
+      const id = pathId(req, 'getBatch path');
+      const batch = batches.get(id);
+      if (!batch || (batch.workspaceUuid !== caller(res).uuid && !broken('batches-readable-cross-workspace')))
+        return notFound('batch');
+      const now = Date.now();
+      const status = batchStatus(batch, now);
+      res.json({
+        batch: extra({
+          uuid: batch.uuid,
+          status,
+          runsStatus: 'healthy',
+          workflowUuid: batch.workflowUuid,
+          createdAt: iso(batch.createdAt),
+          finishedAt: TERMINAL.includes(status) ? iso(now) : null,
+        }),
+      });
+    }),
+  );
 
   // Anything else is not found, in the error shape (a framework's own 404 page is a mutant).
-  if (!broken('framework-404-page')) app.use((req, _res, next) => next(new HttpError(404, 'no_such_route', `${req.method} ${req.path} is not an operation of this API.`)));
+  if (!broken('framework-404-page'))
+    app.use((req, _res, next) =>
+      next(new HttpError(404, 'no_such_route', `${req.method} ${req.path} is not an operation of this API.`)),
+    );
   if (!broken('framework-error-body'))
     app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
-      if (broken('error-body-message-key') && error instanceof HttpError) return res.status(error.status).json({ message: error.message, code: error.reason });
-      if (error instanceof HttpError) return res.status(error.status).json({ errorMessage: error.message, reason: error.reason, ...error.extra });
-      if ((broken('framework-404-page') && (error as { status?: number }).status === 404) || (broken('body-parser-defaults') && (error as { type?: string }).type !== undefined)) return next(error);
+      if (broken('error-body-message-key') && error instanceof HttpError)
+        return res.status(error.status).json({ message: error.message, code: error.reason });
+      if (error instanceof HttpError)
+        return res.status(error.status).json({ errorMessage: error.message, reason: error.reason, ...error.extra });
+      if (
+        (broken('framework-404-page') && (error as { status?: number }).status === 404) ||
+        (broken('body-parser-defaults') && (error as { type?: string }).type !== undefined)
+      )
+        return next(error);
       const status = (error as { status?: number; type?: string }).status;
-      if (status === 413) return res.status(413).json({ errorMessage: 'The body is over 10 MB.', reason: 'body_too_large' });
-      if (status !== undefined && status >= 400 && status < 500) return res.status(400).json({ errorMessage: `The body is not valid JSON: ${(error as Error).message}`, reason: 'malformed_body' });
+      if (status === 413)
+        return res.status(413).json({ errorMessage: 'The body is over 10 MB.', reason: 'body_too_large' });
+      if (status !== undefined && status >= 400 && status < 500)
+        return res
+          .status(400)
+          .json({ errorMessage: `The body is not valid JSON: ${(error as Error).message}`, reason: 'malformed_body' });
       res.status(500).json({ errorMessage: 'Something went wrong on our side.', reason: 'internal' });
     });
 
@@ -633,26 +965,93 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     const models = new Map<string, Record<string, unknown>>();
     for (let i = 0; i < 2; i++) {
       const w = randomUUID();
-      workflows.set(w, { uuid: w, workspaceUuid: uuid, nodes: [], createdAt: iso(now), updatedAt: iso(now), deletedAt: null, template: null, lastBatch: null, deployedRelease: null });
+      workflows.set(w, {
+        uuid: w,
+        workspaceUuid: uuid,
+        nodes: [],
+        createdAt: iso(now),
+        updatedAt: iso(now),
+        deletedAt: null,
+        template: null,
+        lastBatch: null,
+        deployedRelease: null,
+      });
       const m = randomUUID();
-      models.set(m, { uuid: m, workspaceUuid: uuid, slug: `model-${i}`, name: `Model ${i}`, columns: [], kind: 'connector', isPaused: false, createdAt: iso(now) });
+      models.set(m, {
+        uuid: m,
+        workspaceUuid: uuid,
+        slug: `model-${i}`,
+        name: `Model ${i}`,
+        columns: [],
+        kind: 'connector',
+        isPaused: false,
+        createdAt: iso(now),
+      });
     }
     const domain = randomUUID();
-    const records = [...models.keys()].map((modelUuid, i) => ({ id: `rec-${label}-${i}`, workspaceUuid: uuid, modelUuid, title: `Record ${i}`, createdAt: iso(now) }));
+    const records = [...models.keys()].map((modelUuid, i) => ({
+      id: `rec-${label}-${i}`,
+      workspaceUuid: uuid,
+      modelUuid,
+      title: `Record ${i}`,
+      createdAt: iso(now),
+    }));
     return {
       uuid,
       suppressions,
       mcpServers: new Map(),
       workflows,
       models,
-      domains: new Map([[domain, { uuid: domain, workspaceUuid: uuid, name: `mail-${label}.example.org`, status: 'pending', priceCredits: 120, autoRenew: true, dnsRecords: [], createdAt: iso(now) }]]),
+      domains: new Map([
+        [
+          domain,
+          {
+            uuid: domain,
+            workspaceUuid: uuid,
+            name: `mail-${label}.example.org`,
+            status: 'pending',
+            priceCredits: 120,
+            autoRenew: true,
+            dnsRecords: [],
+            createdAt: iso(now),
+          },
+        ],
+      ]),
       envVars: new Set([randomUUID()]),
-      allocations: Array.from({ length: 3 }, (_, i) => ({ uuid: randomUUID(), memberUuid: `member-${i}`, workspaceUuid: uuid, capacityUuid: randomUUID(), isFallbackMember: false, recordIds: [], createdAt: iso(now) })),
+      allocations: Array.from({ length: 3 }, (_, i) => ({
+        uuid: randomUUID(),
+        memberUuid: `member-${i}`,
+        workspaceUuid: uuid,
+        capacityUuid: randomUUID(),
+        isFallbackMember: false,
+        recordIds: [],
+        createdAt: iso(now),
+      })),
       recipes: [
-        { uuid: randomUUID(), workspaceUuid: uuid, name: `Clean emails ${label}`, expression: 'lower(email)', isPublic: false, version: 1 },
-        { uuid: randomUUID(), workspaceUuid: uuid, name: `Score lead ${label}`, expression: 'score(x)', isPublic: false, version: 2 },
+        {
+          uuid: randomUUID(),
+          workspaceUuid: uuid,
+          name: `Clean emails ${label}`,
+          expression: 'lower(email)',
+          isPublic: false,
+          version: 1,
+        },
+        {
+          uuid: randomUUID(),
+          workspaceUuid: uuid,
+          name: `Score lead ${label}`,
+          expression: 'score(x)',
+          isPublic: false,
+          version: 2,
+        },
       ],
-      settings: { name: `Workspace ${label.toUpperCase()}`, allowedEmailDomains: [], logoUrl: null, metadata: null, syncs: [] },
+      settings: {
+        name: `Workspace ${label.toUpperCase()}`,
+        allowedEmailDomains: [],
+        logoUrl: null,
+        metadata: null,
+        syncs: [],
+      },
       records,
     };
   }

@@ -5,7 +5,15 @@
  */
 
 export type Field =
-  | { type: 'string'; min?: number; max?: number; uuid?: boolean; excluded?: string[]; enum?: string[]; nullable?: boolean }
+  | {
+      type: 'string';
+      min?: number;
+      max?: number;
+      uuid?: boolean;
+      excluded?: string[];
+      enum?: string[];
+      nullable?: boolean;
+    }
   | { type: 'integer'; min?: number; max?: number; nullable?: boolean }
   | { type: 'boolean'; nullable?: boolean }
   | { type: 'object'; fields?: Record<string, Field>; nullable?: boolean }
@@ -14,7 +22,8 @@ export type Field =
 
 export type Problem = { key: string; message: string };
 
-export const UUID = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$/;
+export const UUID =
+  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|[fF]{8}-[fF]{4}-[fF]{4}-[fF]{4}-[fF]{12})$/;
 
 export type Lengths = 'code-points' | 'utf16';
 
@@ -39,7 +48,14 @@ function typeOf(value: unknown): string {
 }
 
 /** Validates a value against a field; `at` is the field path (`name`, `actions[]`, `metadata.mainGoal[]`). */
-export function validateField(field: Field, value: unknown, scope: string, at: string, options: ValidateOptions, out: Problem[]): void {
+export function validateField(
+  field: Field,
+  value: unknown,
+  scope: string,
+  at: string,
+  options: ValidateOptions,
+  out: Problem[],
+): void {
   const rule = (keyword: string) => `${scope}:${at}:${keyword}`;
   const fail = (keyword: string, message: string) => {
     if (!options.off.has(rule(keyword))) out.push({ key: rule(keyword), message: `${at || 'body'}: ${message}` });
@@ -61,10 +77,12 @@ export function validateField(field: Field, value: unknown, scope: string, at: s
       if (field.enum && !field.enum.includes(text)) fail('enum', `must be one of ${field.enum.join(', ')}`);
       if (field.uuid && !UUID.test(text)) fail('pattern', 'must be a UUID');
       const length = lengthOf(text, options.lengths);
-      if (field.min !== undefined && length < field.min) fail('minLength', `must have at least ${field.min} characters`);
+      if (field.min !== undefined && length < field.min)
+        fail('minLength', `must have at least ${field.min} characters`);
       const max = field.max !== undefined && options.loose.has(rule('maxLength')) ? field.max + 1 : field.max;
       if (max !== undefined && length > max) fail('maxLength', `must have at most ${field.max} characters`);
-      if (field.excluded?.some((c) => text.includes(c))) fail('pattern', `must not contain ${field.excluded.join(' or ')}`);
+      if (field.excluded?.some((c) => text.includes(c)))
+        fail('pattern', `must not contain ${field.excluded.join(' or ')}`);
       return;
     }
     case 'integer': {
@@ -81,7 +99,8 @@ export function validateField(field: Field, value: unknown, scope: string, at: s
       }
       return;
     case 'array':
-      if (field.items) (value as unknown[]).forEach((item) => validateField(field.items!, item, scope, `${at}[]`, options, out));
+      if (field.items)
+        (value as unknown[]).forEach((item) => validateField(field.items!, item, scope, `${at}[]`, options, out));
       return;
     default:
       return;
@@ -89,21 +108,33 @@ export function validateField(field: Field, value: unknown, scope: string, at: s
 }
 
 /** Reads a query parameter as its field says: integers must be integer text, arrays are repeated keys. */
-export function readQuery(field: Field, raw: string[], scope: string, name: string, options: ValidateOptions, out: Problem[]): unknown {
+export function readQuery(
+  field: Field,
+  raw: string[],
+  scope: string,
+  name: string,
+  options: ValidateOptions,
+  out: Problem[],
+): unknown {
   if (raw.length === 0) return undefined;
   if (field.type === 'array') {
     const items = field.items ?? { type: 'string' };
     const values = raw.map((text) => readScalar(items, text));
     values.forEach((value, i) => {
       if (value === INVALID) {
-        if (!options.off.has(`${scope}:${name}[]:type`)) out.push({ key: `${scope}:${name}[]:type`, message: `${name}: ${raw[i]} is not valid` });
+        if (!options.off.has(`${scope}:${name}[]:type`))
+          out.push({ key: `${scope}:${name}[]:type`, message: `${name}: ${raw[i]} is not valid` });
       } else validateField(items, value, scope, `${name}[]`, options, out);
     });
     return values;
   }
   const value = readScalar(field, raw[raw.length - 1]);
   if (value === INVALID) {
-    if (!options.off.has(`${scope}:${name}:type`)) out.push({ key: `${scope}:${name}:type`, message: `${name}: "${raw[raw.length - 1]}" is not ${field.type === 'integer' ? 'an integer' : `a ${field.type}`}` });
+    if (!options.off.has(`${scope}:${name}:type`))
+      out.push({
+        key: `${scope}:${name}:type`,
+        message: `${name}: "${raw[raw.length - 1]}" is not ${field.type === 'integer' ? 'an integer' : `a ${field.type}`}`,
+      });
     return undefined;
   }
   validateField(field, value, scope, name, options, out);

@@ -23,15 +23,22 @@ export function errorShapeProblems(exchange: Exchange): string[] {
   const res = exchange.response;
   if (!res) return [];
   const problems: string[] = [];
-  if (!isJsonContentType(res.headers['content-type'])) problems.push(`Content-Type is ${res.headers['content-type'] ?? 'missing'}, not JSON`);
+  if (!isJsonContentType(res.headers['content-type']))
+    problems.push(`Content-Type is ${res.headers['content-type'] ?? 'missing'}, not JSON`);
   const body = res.body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     problems.push(`body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}`);
     return problems;
   }
   const record = body as Record<string, unknown>;
-  if (typeof record.errorMessage !== 'string') problems.push(record.errorMessage === undefined ? 'errorMessage is missing' : `errorMessage is ${typeof record.errorMessage}, not a string`);
-  if (record.reason !== undefined && typeof record.reason !== 'string') problems.push(`reason is ${typeof record.reason}, not a string`);
+  if (typeof record.errorMessage !== 'string')
+    problems.push(
+      record.errorMessage === undefined
+        ? 'errorMessage is missing'
+        : `errorMessage is ${typeof record.errorMessage}, not a string`,
+    );
+  if (record.reason !== undefined && typeof record.reason !== 'string')
+    problems.push(`reason is ${typeof record.reason}, not a string`);
   return problems;
 }
 
@@ -39,7 +46,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
+  if (Array.isArray(a))
+    return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
   return ka.length === kb.length && ka.every((key) => deepEqual((a as any)[key], (b as any)[key]));

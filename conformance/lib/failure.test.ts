@@ -5,7 +5,14 @@ const exchange = {
   id: 1,
   checkId: 'c',
   tokenLabel: 'a',
-  request: { method: 'POST', url: 'http://127.0.0.1:4010/v1/ai/mcpServers', path: '/ai/mcpServers', headers: { Authorization: 'Bearer secret', 'Content-Type': 'application/json' }, body: { name: "it's" }, rawBody: '{"name":"it\'s"}' },
+  request: {
+    method: 'POST',
+    url: 'http://127.0.0.1:4010/v1/ai/mcpServers',
+    path: '/ai/mcpServers',
+    headers: { Authorization: 'Bearer secret', 'Content-Type': 'application/json' },
+    body: { name: "it's" },
+    rawBody: '{"name":"it\'s"}',
+  },
   response: { status: 400, headers: {}, body: { errorMessage: 'x' }, text: '{"errorMessage":"x"}' },
   sentAt: 0,
   receivedAt: 0,
@@ -24,7 +31,12 @@ describe('toCurl', () => {
 describe('toFailure', () => {
   it('should type a failure with its rule, the exchange and a reproduction, never the token', () => {
     const failure = toFailure({ title: 'T', expected: 'e', received: 'r', exchange }, 'check-id', 'rule-id');
-    expect(failure).toMatchObject({ ruleId: 'rule-id', checkId: 'check-id', severity: 'failure', response: { status: 400 } });
+    expect(failure).toMatchObject({
+      ruleId: 'rule-id',
+      checkId: 'check-id',
+      severity: 'failure',
+      response: { status: 400 },
+    });
     expect(JSON.stringify(failure)).not.toContain('secret');
     expect(failure.reproduce).toMatch(/^curl /);
   });

@@ -82,7 +82,8 @@ export function toCurl(exchange: Exchange, credentials: Credentials = TOKEN_VARI
     const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
     if (token?.startsWith('$')) parts.push('-H', `"${name}: Bearer ${token}"`);
     else if (token !== undefined) parts.push('-H', shellQuote(`${name}: Bearer ${token}`));
-    else if (name.toLowerCase() === 'authorization' && exchange.authShell) parts.push('-H', `"${name}: ${exchange.authShell}"`);
+    else if (name.toLowerCase() === 'authorization' && exchange.authShell)
+      parts.push('-H', `"${name}: ${exchange.authShell}"`);
     else parts.push('-H', shellQuote(`${name}: ${value}`));
   }
   if (exchange.request.rawBody !== undefined) parts.push('--data-raw', shellQuote(exchange.request.rawBody));
@@ -100,7 +101,12 @@ export function redactHeaders(exchange: Exchange, credentials: Credentials = TOK
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.request.headers)) {
     const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
-    headers[name] = token !== undefined ? `Bearer ${token}` : name.toLowerCase() === 'authorization' && exchange.authShell ? exchange.authShell : value;
+    headers[name] =
+      token !== undefined
+        ? `Bearer ${token}`
+        : name.toLowerCase() === 'authorization' && exchange.authShell
+          ? exchange.authShell
+          : value;
   }
   return headers;
 }
@@ -114,7 +120,13 @@ export function toCurlSequence(exchanges: Exchange[], credentials: Credentials =
 /** The contract's rules as far as a failure needs them: the description's words each rests on (`x-stated` of the entry). */
 export type StatedRules = ReadonlyArray<{ id: string; node?: unknown }>;
 
-export function toFailure(input: FailureInput, checkId: string, defaultRuleId: string, credentials: Credentials = TOKEN_VARIABLES, rules: StatedRules = []): Failure {
+export function toFailure(
+  input: FailureInput,
+  checkId: string,
+  defaultRuleId: string,
+  credentials: Credentials = TOKEN_VARIABLES,
+  rules: StatedRules = [],
+): Failure {
   const { exchange, sequence, ...rest } = input;
   const ruleId = input.ruleId ?? defaultRuleId;
   const failure: Failure = {
@@ -142,7 +154,10 @@ export function toFailure(input: FailureInput, checkId: string, defaultRuleId: s
         body: truncate(exchange.response.body ?? exchange.response.text),
       };
     }
-    failure.reproduce = toCurlSequence([...(sequence ?? []).filter((earlier) => earlier.id < exchange.id), exchange], credentials);
+    failure.reproduce = toCurlSequence(
+      [...(sequence ?? []).filter((earlier) => earlier.id < exchange.id), exchange],
+      credentials,
+    );
   }
   return failure;
 }

@@ -19,13 +19,32 @@ describe('inspectRateLimitHeaders', () => {
   it.each([
     ['a missing header', { ...good, 'x-ratelimit-reset': undefined }, 'Rate-limit headers missing'],
     ['an unquoted policy name', { ...good, ratelimit: 'workspace;r=99;t=60' }, 'RateLimit policy name is not quoted'],
-    ['a legacy header that disagrees', { ...good, 'x-ratelimit-remaining': '98' }, 'x-ratelimit-remaining disagrees with ratelimit-remaining'],
-    ['remaining above the limit', { ...good, 'ratelimit-remaining': '101', 'x-ratelimit-remaining': '101', ratelimit: '"workspace";r=101;t=60' }, 'RateLimit-Remaining exceeds RateLimit-Limit'],
-    ['reset beyond the window', { ...good, 'ratelimit-reset': '61', 'x-ratelimit-reset': '61' }, 'RateLimit-Reset exceeds the window'],
+    [
+      'a legacy header that disagrees',
+      { ...good, 'x-ratelimit-remaining': '98' },
+      'x-ratelimit-remaining disagrees with ratelimit-remaining',
+    ],
+    [
+      'remaining above the limit',
+      { ...good, 'ratelimit-remaining': '101', 'x-ratelimit-remaining': '101', ratelimit: '"workspace";r=101;t=60' },
+      'RateLimit-Remaining exceeds RateLimit-Limit',
+    ],
+    [
+      'reset beyond the window',
+      { ...good, 'ratelimit-reset': '61', 'x-ratelimit-reset': '61' },
+      'RateLimit-Reset exceeds the window',
+    ],
     ['a non-integer limit', { ...good, 'ratelimit-limit': '1e2' }, 'ratelimit-limit is not an integer'],
-    ['t neither window nor reset', { ...good, ratelimit: '"workspace";r=99;t=7' }, 'RateLimit t is neither the window nor the seconds to reset'],
+    [
+      't neither window nor reset',
+      { ...good, ratelimit: '"workspace";r=99;t=7' },
+      'RateLimit t is neither the window nor the seconds to reset',
+    ],
   ])('should fail on %s', (_name, headers, title) => {
-    const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<string, string>;
+    const clean = Object.fromEntries(Object.entries(headers).filter(([, v]) => v !== undefined)) as Record<
+      string,
+      string
+    >;
     const findings = inspectRateLimitHeaders(clean).findings;
     expect(findings.filter((f) => f.severity === 'failure').map((f) => f.title)).toContain(title);
   });
@@ -54,13 +73,35 @@ describe('parseDeprecation', () => {
 
 describe('inspectVersioningHeaders', () => {
   it.each([
-    ['Deprecation on a live operation', { deprecation: '@1798761600' }, false, ['Deprecation on an operation the contract does not deprecate']],
+    [
+      'Deprecation on a live operation',
+      { deprecation: '@1798761600' },
+      false,
+      ['Deprecation on an operation the contract does not deprecate'],
+    ],
     ['Sunset without Deprecation', { sunset: 'Sat, 01 Jan 2028 00:00:00 GMT' }, true, ['Sunset without Deprecation']],
-    ['Sunset 90 days after Deprecation', { deprecation: '@1798761600', sunset: 'Fri, 01 Apr 2027 00:00:00 GMT' }, true, ['Sunset is too soon after Deprecation']],
-    ['Sunset not an IMF-fixdate', { deprecation: '@1798761600', sunset: '2028-01-01' }, true, ['Sunset is not an IMF-fixdate']],
-    ['a valid pair on a deprecated operation', { deprecation: '@1798761600', sunset: 'Tue, 20 Jul 2027 00:00:00 GMT' }, true, []],
+    [
+      'Sunset 90 days after Deprecation',
+      { deprecation: '@1798761600', sunset: 'Fri, 01 Apr 2027 00:00:00 GMT' },
+      true,
+      ['Sunset is too soon after Deprecation'],
+    ],
+    [
+      'Sunset not an IMF-fixdate',
+      { deprecation: '@1798761600', sunset: '2028-01-01' },
+      true,
+      ['Sunset is not an IMF-fixdate'],
+    ],
+    [
+      'a valid pair on a deprecated operation',
+      { deprecation: '@1798761600', sunset: 'Tue, 20 Jul 2027 00:00:00 GMT' },
+      true,
+      [],
+    ],
   ])('should judge %s', (_name, headers, deprecated, titles) => {
-    const failures = inspectVersioningHeaders(headers as Record<string, string>, deprecated).filter((f) => f.severity === 'failure');
+    const failures = inspectVersioningHeaders(headers as Record<string, string>, deprecated).filter(
+      (f) => f.severity === 'failure',
+    );
     expect(failures.map((f) => f.title)).toEqual(titles);
   });
 

@@ -170,7 +170,8 @@ export class HttpClient {
     if (/^https?:\/\//.test(path)) {
       const url = new URL(path);
       origin = url.origin;
-      const below = url.origin === this.origin && (url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`));
+      const below =
+        url.origin === this.origin && (url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`));
       root = below ? this.basePath : '';
       path = (below ? url.pathname.slice(this.basePath.length) : url.pathname) + url.search;
     }
@@ -183,7 +184,8 @@ export class HttpClient {
     let rawBody: string | undefined;
     if (options.body !== undefined) {
       rawBody = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+        headers['Content-Type'] = 'application/json';
     }
     const exchange: Exchange = {
       id: this.nextId++,
@@ -191,7 +193,14 @@ export class HttpClient {
       operationId: options.operationId,
       tokenLabel: label,
       authShell: typeof options.auth === 'object' ? options.auth.shell : undefined,
-      request: { method: options.method.toUpperCase(), url: origin + root + path, path: root === this.basePath && origin === this.origin ? path : origin + path, headers, body: options.body, rawBody },
+      request: {
+        method: options.method.toUpperCase(),
+        url: origin + root + path,
+        path: root === this.basePath && origin === this.origin ? path : origin + path,
+        headers,
+        body: options.body,
+        rawBody,
+      },
       sentAt: Date.now(),
       receivedAt: 0,
       sentTick: ++this.tick,
@@ -201,7 +210,10 @@ export class HttpClient {
       const agent = request(origin) as unknown as Record<string, (url: string) => request.Test>;
       let test = agent[options.method.toLowerCase()](root + path);
       for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, headerValue);
-      test = test.timeout({ response: this.options.timeoutMs ?? 15000, deadline: (this.options.timeoutMs ?? 15000) * 2 });
+      test = test.timeout({
+        response: this.options.timeoutMs ?? 15000,
+        deadline: (this.options.timeoutMs ?? 15000) * 2,
+      });
       test = test.ok(() => true);
       // Keep the body exactly as sent, so malformed and raw bodies reach the server unchanged.
       if (rawBody !== undefined) test = test.send(rawBody);

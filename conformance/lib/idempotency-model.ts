@@ -17,7 +17,9 @@ export type IdempotencyReal = { ctx: CheckContext; op: Operation; nonce: string 
 
 /** The operation idempotency is exercised on: it creates a record whose uuid identifies it. */
 export function idempotencyOperation(ctx: CheckContext): Operation {
-  const op = ctx.contract.operation('createMcpServer') ?? ctx.contract.operations.find((o) => o.method === 'POST' && !o.path.includes('{'));
+  const op =
+    ctx.contract.operation('createMcpServer') ??
+    ctx.contract.operations.find((o) => o.method === 'POST' && !o.path.includes('{'));
   if (!op) throw new Error('the contract has no POST operation to exercise idempotency on');
   return op;
 }
@@ -35,8 +37,20 @@ export function bodyFor(real: IdempotencyReal, label: string, description: strin
   return { name: `${NAME_PREFIX}${real.nonce}-${label}`.slice(0, 255), description };
 }
 
-export async function post(real: IdempotencyReal, key: string, body: unknown, auth: 'a' | 'b' = 'a'): Promise<Exchange> {
-  return real.ctx.send({ method: real.op.method, path: real.op.path, headers: { 'Idempotency-Key': key }, body, auth, operationId: real.op.operationId });
+export async function post(
+  real: IdempotencyReal,
+  key: string,
+  body: unknown,
+  auth: 'a' | 'b' = 'a',
+): Promise<Exchange> {
+  return real.ctx.send({
+    method: real.op.method,
+    path: real.op.path,
+    headers: { 'Idempotency-Key': key },
+    body,
+    auth,
+    operationId: real.op.operationId,
+  });
 }
 
 export function createdUuid(exchange: Exchange): unknown {
@@ -60,7 +74,10 @@ function fail(ruleId: string, title: string, expected: string, exchange: Exchang
 
 /** Sends a new request with a fresh key; it must succeed. */
 export class CreateCommand implements fc.AsyncCommand<IdempotencyModel, IdempotencyReal> {
-  constructor(readonly suffix: string, readonly description: string) {}
+  constructor(
+    readonly suffix: string,
+    readonly description: string,
+  ) {}
   check(): boolean {
     return true;
   }
@@ -69,7 +86,13 @@ export class CreateCommand implements fc.AsyncCommand<IdempotencyModel, Idempote
     if (model.keys.some((k) => k.key === key)) return;
     const body = bodyFor(real, this.suffix, this.description);
     const exchange = await post(real, key, body);
-    if (!isSuccess(exchange)) fail('idempotency-replay', 'A fresh Idempotency-Key was not accepted', '2xx for a new request with a fresh key', exchange);
+    if (!isSuccess(exchange))
+      fail(
+        'idempotency-replay',
+        'A fresh Idempotency-Key was not accepted',
+        '2xx for a new request with a fresh key',
+        exchange,
+      );
     model.keys.push({ key, body, status: exchange.response!.status, response: exchange.response!.body });
   }
   toString(): string {
@@ -91,7 +114,10 @@ export class ReplayCommand implements fc.AsyncCommand<IdempotencyModel, Idempote
       const now = createdUuid(exchange);
       throw new CheckFailure({
         ruleId: 'idempotency-replay',
-        title: before !== undefined && now !== undefined && before !== now ? 'A replay created a second record' : 'A replay did not return the original response',
+        title:
+          before !== undefined && now !== undefined && before !== now
+            ? 'A replay created a second record'
+            : 'A replay did not return the original response',
         expected: `${record.status} ${JSON.stringify(record.response).slice(0, 300)}`,
         received: describe(exchange),
         exchange,
@@ -105,7 +131,10 @@ export class ReplayCommand implements fc.AsyncCommand<IdempotencyModel, Idempote
 
 /** Reuses a key with a changed request: 422 in the error shape. */
 export class ReuseChangedCommand implements fc.AsyncCommand<IdempotencyModel, IdempotencyReal> {
-  constructor(readonly index: number, readonly change: string) {}
+  constructor(
+    readonly index: number,
+    readonly change: string,
+  ) {}
   check(model: Readonly<IdempotencyModel>): boolean {
     return model.keys.length > 0;
   }
@@ -113,9 +142,16 @@ export class ReuseChangedCommand implements fc.AsyncCommand<IdempotencyModel, Id
     const record = model.keys[this.index % model.keys.length];
     const changed = { ...record.body, description: `${String(record.body.description)} ${this.change}`.slice(0, 1000) };
     const exchange = await post(real, record.key, changed);
-    if (exchange.response?.status !== 422) fail('idempotency-key-reuse-422', 'A reused key with a changed request was not refused with 422', '422 in the error shape', exchange);
+    if (exchange.response?.status !== 422)
+      fail(
+        'idempotency-key-reuse-422',
+        'A reused key with a changed request was not refused with 422',
+        '422 in the error shape',
+        exchange,
+      );
     const problems = errorShapeProblems(exchange);
-    if (problems.length > 0) fail('error-shape', '422 not in the error shape', `{ errorMessage: string } (${problems.join('; ')})`, exchange);
+    if (problems.length > 0)
+      fail('error-shape', '422 not in the error shape', `{ errorMessage: string } (${problems.join('; ')})`, exchange);
   }
   toString(): string {
     return `reuseChanged(${this.index})`;
@@ -132,23 +168,40 @@ export class OtherWorkspaceCommand implements fc.AsyncCommand<IdempotencyModel, 
     const record = model.keys[this.index % model.keys.length];
     const body = { ...record.body, description: `${String(record.body.description)} (workspace B)`.slice(0, 1000) };
     const exchange = await post(real, record.key, body, 'b');
-    if (!isSuccess(exchange)) fail('workspace-scoping', "Workspace A's Idempotency-Key affected workspace B", '2xx: keys are scoped to the workspace', exchange);
+    if (!isSuccess(exchange))
+      fail(
+        'workspace-scoping',
+        "Workspace A's Idempotency-Key affected workspace B",
+        '2xx: keys are scoped to the workspace',
+        exchange,
+      );
     const theirs = createdUuid(exchange);
     if (theirs !== undefined && theirs === createdUuid({ response: { body: record.response } } as Exchange))
-      fail('workspace-scoping', "Workspace B got workspace A's replayed record", 'a new record for workspace B', exchange);
+      fail(
+        'workspace-scoping',
+        "Workspace B got workspace A's replayed record",
+        'a new record for workspace B',
+        exchange,
+      );
   }
   toString(): string {
     return `otherWorkspace(${this.index})`;
   }
 }
 
-const suffix = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')), minLength: 4, maxLength: 12 });
+const suffix = fc.string({
+  unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'.split('')),
+  minLength: 4,
+  maxLength: 12,
+});
 const description = fc.string({ minLength: 1, maxLength: 40 }).map((s) => s.replace(/[<>]/g, '') || 'd');
 
 export const commandArbitraries = {
   create: suffix.chain((s) => description.map((d) => new CreateCommand(s, d))),
   replay: fc.nat(20).map((i) => new ReplayCommand(i)),
-  reuseChanged: fc.tuple(fc.nat(20), fc.string({ minLength: 1, maxLength: 10 })).map(([i, c]) => new ReuseChangedCommand(i, `changed ${c}`)),
+  reuseChanged: fc
+    .tuple(fc.nat(20), fc.string({ minLength: 1, maxLength: 10 }))
+    .map(([i, c]) => new ReuseChangedCommand(i, `changed ${c}`)),
   otherWorkspace: fc.nat(20).map((i) => new OtherWorkspaceCommand(i)),
 };
 
@@ -156,7 +209,9 @@ export type CommandName = keyof typeof commandArbitraries;
 
 /** Runs the model with the named commands as one property of the check. */
 export async function runIdempotencyModel(ctx: CheckContext, name: string, commands: CommandName[]): Promise<void> {
-  const arbitraries = commands.map((c) => commandArbitraries[c]) as Array<fc.Arbitrary<fc.AsyncCommand<IdempotencyModel, IdempotencyReal>>>;
+  const arbitraries = commands.map((c) => commandArbitraries[c]) as Array<
+    fc.Arbitrary<fc.AsyncCommand<IdempotencyModel, IdempotencyReal>>
+  >;
   await ctx.property(
     name,
     fc.commands(arbitraries, { maxCommands: 6, replayPath: ctx.commandsReplayPath(name) }),

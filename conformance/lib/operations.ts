@@ -54,7 +54,8 @@ export function minimalBody(op: Operation): unknown {
   if (properties.name) body.name = conformanceName();
   // Runs have no name; their record title makes them recognisable instead.
   if (properties.recordTitle) body.recordTitle = conformanceName();
-  for (const name of schema?.required ?? []) if (!(name in body)) body[name] = properties[name]?.type === 'string' ? 'x' : {};
+  for (const name of schema?.required ?? [])
+    if (!(name in body)) body[name] = properties[name]?.type === 'string' ? 'x' : {};
   return body;
 }
 

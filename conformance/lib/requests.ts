@@ -41,15 +41,26 @@ export function prefixedName(name: string): string {
 }
 
 /** Applies the safety rules to a request; `valid` tells whether the request is meant to be accepted. */
-export function shapeRequest(op: Operation, request: GeneratedRequest, allowWrites: boolean, valid: boolean): GeneratedRequest {
+export function shapeRequest(
+  op: Operation,
+  request: GeneratedRequest,
+  allowWrites: boolean,
+  valid: boolean,
+): GeneratedRequest {
   const shaped: GeneratedRequest = structuredClone(request);
-  if (changesExistingState(op) && !allowWrites) for (const name of Object.keys(shaped.pathParams)) if (valid) shaped.pathParams[name] = unknownUuid();
+  if (changesExistingState(op) && !allowWrites)
+    for (const name of Object.keys(shaped.pathParams)) if (valid) shaped.pathParams[name] = unknownUuid();
   const body = shaped.body;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     if (valid && typeof record.name === 'string') record.name = prefixedName(record.name);
-    if (typeof record.recordTitle === 'string' || (valid && record.recordTitle === undefined && op.method === 'POST' && hasRecordTitle(op)))
-      record.recordTitle = prefixedName(typeof record.recordTitle === 'string' && record.recordTitle.length > 0 ? record.recordTitle : NAME_PREFIX);
+    if (
+      typeof record.recordTitle === 'string' ||
+      (valid && record.recordTitle === undefined && op.method === 'POST' && hasRecordTitle(op))
+    )
+      record.recordTitle = prefixedName(
+        typeof record.recordTitle === 'string' && record.recordTitle.length > 0 ? record.recordTitle : NAME_PREFIX,
+      );
     if (valid && typeof record.query === 'string') record.query = selectOfLength(Array.from(record.query).length);
     // waitUntilFinished blocks for the whole run; the polling checks exercise it once.
     if (record.waitUntilFinished === true) delete record.waitUntilFinished;
@@ -66,7 +77,10 @@ export function targetOf(op: Operation, request: GeneratedRequest): string {
 }
 
 /** Valid requests of an operation: each boundary (always tried, as examples) and random ones. */
-export function validRequests(op: Operation): { arbitrary: fc.Arbitrary<GeneratedRequest>; boundaries: GeneratedRequest[] } {
+export function validRequests(op: Operation): {
+  arbitrary: fc.Arbitrary<GeneratedRequest>;
+  boundaries: GeneratedRequest[];
+} {
   const arbitrary = validRequest(operationObject(op), [], OPTIONS);
   const base = canonicalRequest(operationObject(op), [], OPTIONS);
   const boundaries: GeneratedRequest[] = [];
@@ -119,9 +133,12 @@ function hasOpenConstraints(schema: unknown, seen = new Set<unknown>()): boolean
  */
 export function openConstraintsTouched(op: Operation, request: GeneratedRequest): string[] {
   const touched = op.parameters
-    .filter((p) => (p.node['x-constraints-not-shown'] === true || hasOpenConstraints(p.schema)) && p.name in request.query)
+    .filter(
+      (p) => (p.node['x-constraints-not-shown'] === true || hasOpenConstraints(p.schema)) && p.name in request.query,
+    )
     .map((p) => p.name);
-  const properties = op.requestBody?.content?.['application/json']?.schema?.properties as Record<string, unknown> | undefined;
+  const properties = op.requestBody?.content?.['application/json']?.schema?.properties as
+    Record<string, unknown> | undefined;
   const body = request.body;
   if (properties && body && typeof body === 'object' && !Array.isArray(body)) {
     for (const name of Object.keys(body)) if (hasOpenConstraints(properties[name])) touched.push(name);

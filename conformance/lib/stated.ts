@@ -40,17 +40,20 @@ export function omittedFields(op: Operation, body: unknown): string[] {
 
 /** The assumption on a property of a component schema (e.g. Error.retryAfter, given "for example"). */
 export function propertyAssumption(contract: Contract, schemaName: string, property: string): string | undefined {
-  const schema = contract.resolve(`#/components/schemas/${schemaName}`) as { properties?: Record<string, unknown> } | undefined;
+  const schema = contract.resolve(`#/components/schemas/${schemaName}`) as
+    { properties?: Record<string, unknown> } | undefined;
   return assumptionOf(schema?.properties?.[property]);
 }
 
 /** The 4xx statuses an operation declares, apart from those that answer something other than the request's content. */
 export function namedClientErrors(op: Operation): number[] {
-  return Object.keys(op.responses)
-    .filter((key) => /^4\d\d$/.test(key))
-    .map(Number)
-    // 401 says the (valid) credential was refused and 429 that the quota is spent: neither judges the request itself.
-    .filter((status) => status !== 401 && status !== 429);
+  return (
+    Object.keys(op.responses)
+      .filter((key) => /^4\d\d$/.test(key))
+      .map(Number)
+      // 401 says the (valid) credential was refused and 429 that the quota is spent: neither judges the request itself.
+      .filter((status) => status !== 401 && status !== 429)
+  );
 }
 
 /** The contract nodes behind a parameter or top-level body field: the node itself, its schema and its items. */
@@ -63,7 +66,9 @@ export function nodesAt(op: Operation, location: string, path: string): unknown[
 
 /** The description's words behind a parameter or body field, when the contract records them. */
 export function statedAt(op: Operation, location: string, path: string): string | undefined {
-  return nodesAt(op, location, path).map(statedOf).find((text) => text !== undefined);
+  return nodesAt(op, location, path)
+    .map(statedOf)
+    .find((text) => text !== undefined);
 }
 
 /** The assumption a parameter or body field rests on (its name, its bounds), when the contract records one. */

@@ -33,7 +33,8 @@ const REQUEST_CHECKS = ['invalid-requests-are-rejected-with-400', 'stated-length
 /** The independent server's rule key for an invalid case: `<operationId> <location>:<field>:<keyword>`. */
 function ruleKey(operationId: string, location: string, path: string, breaks: string): string {
   const field = path.replace(/\[\d+\]/g, '[]');
-  if (location === 'body') return field === '' ? `${operationId} body:body:type` : `${operationId} body:${field}:${breaks}`;
+  if (location === 'body')
+    return field === '' ? `${operationId} body:body:type` : `${operationId} body:${field}:${breaks}`;
   return `${operationId} ${location}:${field}:${breaks}`;
 }
 
@@ -52,34 +53,77 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
         continue;
       }
       // With the contract's reading of required fields, so that no other refusal (a missing name) hides the broken rule.
-      if (!mutants.has(key)) mutants.set(key, { id: key, source: 'generated', breaks: `${op.operationId} ${invalid.path || 'body'} ${invalid.breaks}`, options: { mutations: [key], readings: OPEN_REQUIRED, ...FAST }, checks: REQUEST_CHECKS, operations: [op.operationId] });
+      if (!mutants.has(key))
+        mutants.set(key, {
+          id: key,
+          source: 'generated',
+          breaks: `${op.operationId} ${invalid.path || 'body'} ${invalid.breaks}`,
+          options: { mutations: [key], readings: OPEN_REQUIRED, ...FAST },
+          checks: REQUEST_CHECKS,
+          operations: [op.operationId],
+        });
     }
   }
   const headers = Object.keys((contract.resolve('#/components/headers') as Record<string, unknown>) ?? {});
   for (const name of headers.filter((h) => /ratelimit/i.test(h)))
-    mutants.set(`drop-header ${name}`, { id: `drop-header ${name}`, source: 'generated', breaks: `header ${name} on every response`, options: { mutations: [`drop-header ${name}`] }, checks: ['every-response-carries-rate-limit-headers'] });
+    mutants.set(`drop-header ${name}`, {
+      id: `drop-header ${name}`,
+      source: 'generated',
+      breaks: `header ${name} on every response`,
+      options: { mutations: [`drop-header ${name}`] },
+      checks: ['every-response-carries-rate-limit-headers'],
+    });
   if (headers.includes('Location'))
-    mutants.set('drop-header Location', { id: 'drop-header Location', source: 'generated', breaks: 'header Location on 202', options: { mutations: ['drop-header Location'], ...FAST }, checks: ['async-create-answers-202-with-location'] });
+    mutants.set('drop-header Location', {
+      id: 'drop-header Location',
+      source: 'generated',
+      breaks: 'header Location on 202',
+      options: { mutations: ['drop-header Location'], ...FAST },
+      checks: ['async-create-answers-202-with-location'],
+    });
   if (headers.includes('Retry-After'))
-    mutants.set('429-without-retry-after', { id: '429-without-retry-after', source: 'generated', breaks: 'header Retry-After on 429', options: { mutations: ['429-without-retry-after'], ...SMALL_LIMIT }, checks: ['too-many-requests-carry-retry-after'] });
+    mutants.set('429-without-retry-after', {
+      id: '429-without-retry-after',
+      source: 'generated',
+      breaks: 'header Retry-After on 429',
+      options: { mutations: ['429-without-retry-after'], ...SMALL_LIMIT },
+      checks: ['too-many-requests-carry-retry-after'],
+    });
   const statuses: Array<[string, string[], IndependentOptions]> = [
     ['401', ['requests-without-valid-credential-get-401'], {}],
     ['429', ['too-many-requests-carry-retry-after'], SMALL_LIMIT],
     ['202', ['async-create-answers-202-with-location'], FAST],
   ];
   for (const [status, checks, extra] of statuses) {
-    const stated = contract.operations.some((op) => op.responses[status] !== undefined && jsonContent(op.responses[status].content) !== undefined);
-    if (stated) mutants.set(`status ${status}`, { id: `status ${status}`, source: 'generated', breaks: `status ${status} answered as another`, options: { mutations: [`status ${status}`], ...extra }, checks });
+    const stated = contract.operations.some(
+      (op) => op.responses[status] !== undefined && jsonContent(op.responses[status].content) !== undefined,
+    );
+    if (stated)
+      mutants.set(`status ${status}`, {
+        id: `status ${status}`,
+        source: 'generated',
+        breaks: `status ${status} answered as another`,
+        options: { mutations: [`status ${status}`], ...extra },
+        checks,
+      });
   }
   return { mutants: [...mutants.values()], equivalent: [...equivalent] };
 }
 
-const hand = (id: string, breaks: string, checks: string[], options: IndependentOptions = {}): Mutant => ({ id, source: 'hand-written', breaks, checks, options: { mutations: [id], readings: OPEN_REQUIRED, ...FAST, ...options } });
+const hand = (id: string, breaks: string, checks: string[], options: IndependentOptions = {}): Mutant => ({
+  id,
+  source: 'hand-written',
+  breaks,
+  checks,
+  options: { mutations: [id], readings: OPEN_REQUIRED, ...FAST, ...options },
+});
 
 /** Realistic defects, each breaking one stated rule once. */
 export const HAND_WRITTEN: Mutant[] = [
   hand('sql-executes-writes', 'query-read-only-scoped', ['sql-query-is-read-only']),
-  ...['logs', 'runs', 'batches', 'records', 'spans'].map((table) => hand(`sql-table-unscoped ${table}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table'])),
+  ...['logs', 'runs', 'batches', 'records', 'spans'].map((table) =>
+    hand(`sql-table-unscoped ${table}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
+  ),
   hand('runs-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('batches-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('workflows-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
@@ -89,7 +133,9 @@ export const HAND_WRITTEN: Mutant[] = [
   hand('token-suffix-accepted', 'auth-required-401', ['requests-without-valid-credential-get-401']),
   hand('token-case-insensitive', 'auth-required-401', ['requests-without-valid-credential-get-401']),
   hand('endpoint-without-auth', 'auth-required-401', ['requests-without-valid-credential-get-401']),
-  hand('401-without-rate-limit-headers', 'ratelimit-headers-every-response', ['requests-without-valid-credential-get-401']),
+  hand('401-without-rate-limit-headers', 'ratelimit-headers-every-response', [
+    'requests-without-valid-credential-get-401',
+  ]),
   hand('reasons-first-value-only', 'list-filters-and-count', ['list-filters-select-and-count']),
   hand('count-ignores-filter', 'list-filters-and-count', ['list-filters-select-and-count']),
   hand('count-is-page-length', 'list-filters-and-count', ['list-filters-select-and-count']),
@@ -98,7 +144,11 @@ export const HAND_WRITTEN: Mutant[] = [
   hand('pattern-allows-gt', 'request-validation', ['stated-lengths-count-characters']),
   hand('loose listSuppressions query:limit:maximum', 'request-validation (limit 1001 accepted)', REQUEST_CHECKS),
   hand('loose createMcpServer body:name:maxLength', 'request-validation (name of 256 accepted)', REQUEST_CHECKS),
-  hand('loose updateCurrentWorkspace body:name:maxLength', 'request-validation (workspace name of 256 accepted)', REQUEST_CHECKS),
+  hand(
+    'loose updateCurrentWorkspace body:name:maxLength',
+    'request-validation (workspace name of 256 accepted)',
+    REQUEST_CHECKS,
+  ),
   hand('limit-zero-accepted', 'request-validation (limit 0 accepted)', REQUEST_CHECKS),
   hand('concurrent-retry-waits', 'idempotency-concurrent-409', ['concurrent-same-key-requests-create-one-record']),
   hand('replay-drops-location', 'idempotency-replay', ['replayed-request-returns-original-response']),
@@ -106,18 +156,35 @@ export const HAND_WRITTEN: Mutant[] = [
   hand('key-reuse-accepted', 'idempotency-key-reuse-422', ['reused-key-with-changed-request-gets-422']),
   hand('overlong-key-accepted', 'idempotency-key-length', ['overlong-idempotency-key-gets-400']),
   hand('multipart-key-accepted', 'idempotency-no-multipart', ['multipart-request-with-idempotency-key-gets-400']),
-  hand('retry-after-on-202', 'ratelimit-429-retry-after', ['async-create-answers-202-with-location', 'every-response-carries-rate-limit-headers']),
+  hand('retry-after-on-202', 'ratelimit-429-retry-after', [
+    'async-create-answers-202-with-location',
+    'every-response-carries-rate-limit-headers',
+  ]),
   hand('location-without-v1', 'async-202-location', ['async-create-answers-202-with-location']),
   hand('run-leaves-terminal', 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
   hand('remaining-constant', 'ratelimit-headers-every-response', ['every-response-carries-rate-limit-headers']),
-  hand('rate-limit-shared-across-workspaces', 'ratelimit-headers-every-response', ['requests-are-counted-per-workspace']),
+  hand('rate-limit-shared-across-workspaces', 'ratelimit-headers-every-response', [
+    'requests-are-counted-per-workspace',
+  ]),
   hand('no-429', 'ratelimit-429-retry-after', ['too-many-requests-carry-retry-after'], SMALL_LIMIT),
-  hand('framework-error-body', 'error-shape', ['invalid-requests-are-rejected-with-400', 'error-responses-use-the-error-shape']),
+  hand('framework-error-body', 'error-shape', [
+    'invalid-requests-are-rejected-with-400',
+    'error-responses-use-the-error-shape',
+  ]),
   hand('framework-404-page', 'error-shape', ['responses-match-the-contract', 'error-responses-use-the-error-shape']),
-  hand('body-parser-defaults', 'error-shape', ['invalid-requests-are-rejected-with-400', 'error-responses-use-the-error-shape']),
-  hand('error-body-message-key', 'error-shape', ['invalid-requests-are-rejected-with-400', 'error-responses-use-the-error-shape']),
+  hand('body-parser-defaults', 'error-shape', [
+    'invalid-requests-are-rejected-with-400',
+    'error-responses-use-the-error-shape',
+  ]),
+  hand('error-body-message-key', 'error-shape', [
+    'invalid-requests-are-rejected-with-400',
+    'error-responses-use-the-error-shape',
+  ]),
   hand('suppression-extra-field', 'response-conformance', ['responses-match-the-contract']),
-  hand('deprecation-header', 'deprecation-sunset', ['responses-match-the-contract', 'deprecation-and-sunset-headers-are-valid']),
+  hand('deprecation-header', 'deprecation-sunset', [
+    'responses-match-the-contract',
+    'deprecation-and-sunset-headers-are-valid',
+  ]),
 ];
 
 /** The contract's own reading of each open point where the independent server takes the other one. */
@@ -135,8 +202,16 @@ const CONTRACT_READINGS: { [K in keyof Readings]: [Readings[K], string] } = {
 
 /** The independent server as it is, and one variant per open point switched to the contract's reading. */
 export function correctVariants(): Variant[] {
-  const variants: Variant[] = [{ id: 'independent (its own readings)', assumption: 'every open point read otherwise than the contract', options: {} }];
-  for (const [key, [value, assumption]] of Object.entries(CONTRACT_READINGS) as Array<[keyof Readings, [never, string]]>) {
+  const variants: Variant[] = [
+    {
+      id: 'independent (its own readings)',
+      assumption: 'every open point read otherwise than the contract',
+      options: {},
+    },
+  ];
+  for (const [key, [value, assumption]] of Object.entries(CONTRACT_READINGS) as Array<
+    [keyof Readings, [never, string]]
+  >) {
     if (DEFAULT_READINGS[key] === value) continue;
     variants.push({ id: `${key}=${String(value)}`, assumption, options: { readings: { [key]: value } } });
   }

@@ -12,22 +12,52 @@ import type { RunSummary } from '../runner';
 import { correctVariants, generatedMutants, HAND_WRITTEN, type Mutant, type Variant } from './catalogue';
 
 export type MutantResult = { mutant: Mutant; killed: boolean; by: string[]; ms: number };
-export type VariantResult = { variant: Variant; seed: number; allowWrites: boolean; passed: boolean; failures: string[]; ms: number };
-export type HarnessReport = { mutants: MutantResult[]; variants: VariantResult[]; equivalent: string[]; score: number; falseAlarms: number };
+export type VariantResult = {
+  variant: Variant;
+  seed: number;
+  allowWrites: boolean;
+  passed: boolean;
+  failures: string[];
+  ms: number;
+};
+export type HarnessReport = {
+  mutants: MutantResult[];
+  variants: VariantResult[];
+  equivalent: string[];
+  score: number;
+  falseAlarms: number;
+};
 
-const failuresOf = (summary: RunSummary) => summary.results.flatMap((r) => r.failures.map((f) => `${r.id}: ${f.title}`));
+const failuresOf = (summary: RunSummary) =>
+  summary.results.flatMap((r) => r.failures.map((f) => `${r.id}: ${f.title}`));
 
 export async function runMutant(mutant: Mutant, seed = 1): Promise<MutantResult> {
   const started = Date.now();
-  const summary = await runAgainstIndependent(mutant.options, { only: mutant.checks, operations: mutant.operations, allowWrites: true, runs: 5, seed });
+  const summary = await runAgainstIndependent(mutant.options, {
+    only: mutant.checks,
+    operations: mutant.operations,
+    allowWrites: true,
+    runs: 5,
+    seed,
+  });
   const by = failuresOf(summary);
   return { mutant, killed: summary.exitCode === 1, by, ms: Date.now() - started };
 }
 
 export async function runVariant(variant: Variant, seed: number, allowWrites: boolean): Promise<VariantResult> {
   const started = Date.now();
-  const summary = await runAgainstIndependent({ ...variant.options, runDurationMs: 300 }, { allowWrites, runs: 5, seed });
-  return { variant, seed, allowWrites, passed: summary.exitCode === 0, failures: failuresOf(summary), ms: Date.now() - started };
+  const summary = await runAgainstIndependent(
+    { ...variant.options, runDurationMs: 300 },
+    { allowWrites, runs: 5, seed },
+  );
+  return {
+    variant,
+    seed,
+    allowWrites,
+    passed: summary.exitCode === 0,
+    failures: failuresOf(summary),
+    ms: Date.now() - started,
+  };
 }
 
 /** Every n-th item, so a sample spreads over the whole catalogue. */
@@ -37,7 +67,9 @@ function spread<T>(items: T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]);
 }
 
-export async function runHarness(options: { sample?: number; seeds?: number[]; log?: (line: string) => void } = {}): Promise<HarnessReport> {
+export async function runHarness(
+  options: { sample?: number; seeds?: number[]; log?: (line: string) => void } = {},
+): Promise<HarnessReport> {
   const log = options.log ?? (() => {});
   const contract = await loadContract();
   const generated = generatedMutants(contract);
@@ -45,30 +77,45 @@ export async function runHarness(options: { sample?: number; seeds?: number[]; l
   let variants = correctVariants();
   const seeds = options.seeds ?? [1, 2, 3];
   if (options.sample !== undefined) {
-    mutants = [...spread(generated.mutants, Math.ceil(options.sample / 2)), ...spread(HAND_WRITTEN, Math.floor(options.sample / 2))];
+    mutants = [
+      ...spread(generated.mutants, Math.ceil(options.sample / 2)),
+      ...spread(HAND_WRITTEN, Math.floor(options.sample / 2)),
+    ];
     variants = variants.slice(1, 2);
   }
   const results: MutantResult[] = [];
   for (const mutant of mutants) {
     const result = await runMutant(mutant);
     results.push(result);
-    log(`${result.killed ? 'killed  ' : 'SURVIVED'} ${mutant.source.padEnd(12)} ${mutant.id}${result.killed ? ` — ${result.by[0]}` : ` (breaks ${mutant.breaks}; checks ${mutant.checks.join(', ')})`}`);
+    log(
+      `${result.killed ? 'killed  ' : 'SURVIVED'} ${mutant.source.padEnd(12)} ${mutant.id}${result.killed ? ` — ${result.by[0]}` : ` (breaks ${mutant.breaks}; checks ${mutant.checks.join(', ')})`}`,
+    );
   }
   // The independent server itself at every seed, default and --allow-writes; each other variant once each way.
   const plan: Array<[Variant, number, boolean]> = [];
   variants.forEach((variant, v) => {
     const ownSeeds = v === 0 ? seeds : [seeds[v % seeds.length]];
-    for (const seed of ownSeeds) for (const allowWrites of [false, true]) plan.push([variant, v === 0 ? seed : seed + (allowWrites ? 1 : 0), allowWrites]);
+    for (const seed of ownSeeds)
+      for (const allowWrites of [false, true])
+        plan.push([variant, v === 0 ? seed : seed + (allowWrites ? 1 : 0), allowWrites]);
   });
   if (options.sample !== undefined) plan.splice(1);
   const variantResults: VariantResult[] = [];
   for (const [variant, seed, allowWrites] of plan) {
     const result = await runVariant(variant, seed, allowWrites);
     variantResults.push(result);
-    log(`${result.passed ? 'passed  ' : 'FALSE ALARM'} correct      ${variant.id} (seed ${seed}${allowWrites ? ', --allow-writes' : ''})${result.passed ? '' : ` — ${result.failures.join('; ')}`}`);
+    log(
+      `${result.passed ? 'passed  ' : 'FALSE ALARM'} correct      ${variant.id} (seed ${seed}${allowWrites ? ', --allow-writes' : ''})${result.passed ? '' : ` — ${result.failures.join('; ')}`}`,
+    );
   }
   const killed = results.filter((r) => r.killed).length;
-  return { mutants: results, variants: variantResults, equivalent: generated.equivalent, score: results.length === 0 ? 1 : killed / results.length, falseAlarms: variantResults.filter((v) => !v.passed).length };
+  return {
+    mutants: results,
+    variants: variantResults,
+    equivalent: generated.equivalent,
+    score: results.length === 0 ? 1 : killed / results.length,
+    falseAlarms: variantResults.filter((v) => !v.passed).length,
+  };
 }
 
 function summaryLines(report: HarnessReport): string[] {

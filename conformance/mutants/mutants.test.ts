@@ -12,14 +12,33 @@ describe('the mutation harness', () => {
   it('should generate a mutant from every stated request rule, rate-limit header and stated status', async () => {
     const { mutants } = generatedMutants(await loadContract());
     const ids = mutants.map((m) => m.id);
-    expect(ids).toEqual(expect.arrayContaining(['listSuppressions query:limit:maximum', 'createMcpServer body:name:maxLength', 'executeQuery body:query:maxLength', 'updateCurrentWorkspace body:name:pattern', 'drop-header RateLimit-Policy', 'status 401']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'listSuppressions query:limit:maximum',
+        'createMcpServer body:name:maxLength',
+        'executeQuery body:query:maxLength',
+        'updateCurrentWorkspace body:name:pattern',
+        'drop-header RateLimit-Policy',
+        'status 401',
+      ]),
+    );
     // Assumed facts are no defect when broken: the allocation filters' names are not shown.
     expect(ids.some((id) => id.startsWith('listAllocations query:capacityUuid'))).toBe(false);
   });
 
   it('should cover every cross-cutting rule a check verifies with a hand-written mutant', () => {
     const broken = new Set(HAND_WRITTEN.map((m) => m.breaks.split(' ')[0]));
-    for (const rule of ['workspace-scoping', 'auth-required-401', 'idempotency-replay', 'idempotency-concurrent-409', 'idempotency-key-reuse-422', 'ratelimit-429-retry-after', 'error-shape', 'query-read-only-scoped', 'list-filters-and-count'])
+    for (const rule of [
+      'workspace-scoping',
+      'auth-required-401',
+      'idempotency-replay',
+      'idempotency-concurrent-409',
+      'idempotency-key-reuse-422',
+      'ratelimit-429-retry-after',
+      'error-shape',
+      'query-read-only-scoped',
+      'list-filters-and-count',
+    ])
       expect({ rule, covered: broken.has(rule) }).toEqual({ rule, covered: true });
   });
 
@@ -30,6 +49,8 @@ describe('the mutation harness', () => {
   it('should catch every mutant of a spread sample and raise no false alarm', async () => {
     const report = await runHarness({ sample: 6 });
     expect(report.mutants.filter((r) => !r.killed).map((r) => r.mutant.id)).toEqual([]);
-    expect(report.variants.filter((v) => !v.passed).map((v) => `${v.variant.id}: ${v.failures.join('; ')}`)).toEqual([]);
+    expect(report.variants.filter((v) => !v.passed).map((v) => `${v.variant.id}: ${v.failures.join('; ')}`)).toEqual(
+      [],
+    );
   });
 });

@@ -29,13 +29,20 @@ export function formatFailure(failure: Failure): string {
   if (failure.response) {
     lines.push(`  Response: ${failure.response.status}`);
     for (const [name, value] of Object.entries(failure.response.headers)) lines.push(`            ${name}: ${value}`);
-    if (failure.response.body !== undefined && failure.response.body !== '') lines.push(indent(show(failure.response.body), '            '));
+    if (failure.response.body !== undefined && failure.response.body !== '')
+      lines.push(indent(show(failure.response.body), '            '));
   }
-  for (const example of failure.examples ?? []) lines.push(`  Also seen: ${example.request}${example.status !== undefined ? ` → ${example.status}` : ''}`);
-  if (failure.occurrences && failure.occurrences > 1 + (failure.examples?.length ?? 0)) lines.push(`            … and ${failure.occurrences - 1 - (failure.examples?.length ?? 0)} more`);
+  for (const example of failure.examples ?? [])
+    lines.push(`  Also seen: ${example.request}${example.status !== undefined ? ` → ${example.status}` : ''}`);
+  if (failure.occurrences && failure.occurrences > 1 + (failure.examples?.length ?? 0))
+    lines.push(`            … and ${failure.occurrences - 1 - (failure.examples?.length ?? 0)} more`);
   if (failure.seed !== undefined) lines.push(`  Seed: ${failure.seed}  Path: ${failure.path}`);
   if (failure.replay) lines.push(`  Replay with: ${failure.replay}`);
-  if (failure.reproduce) lines.push(failure.reproduce.includes('\n') ? '  Reproduce with (in order):' : '  Reproduce with:', indent(failure.reproduce, '    '));
+  if (failure.reproduce)
+    lines.push(
+      failure.reproduce.includes('\n') ? '  Reproduce with (in order):' : '  Reproduce with:',
+      indent(failure.reproduce, '    '),
+    );
   return lines.join('\n');
 }
 
@@ -45,7 +52,14 @@ function pad(text: string, width: number): string {
 
 export function formatSummaryTable(results: CheckResult[]): string {
   const header = ['check', 'rule', 'result', 'failed', 'warned', 'requests'];
-  const rows = results.map((r) => [r.id, r.ruleId, MARK[r.status], String(r.failures.length), String(r.warnings.length), String(r.requests)]);
+  const rows = results.map((r) => [
+    r.id,
+    r.ruleId,
+    MARK[r.status],
+    String(r.failures.length),
+    String(r.warnings.length),
+    String(r.requests),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => pad(cell, widths[i])).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
@@ -63,19 +77,29 @@ export class ConsoleReporter implements Reporter {
       case 'finding': {
         if (!this.live) break;
         const f = event.failure;
-        this.write(`${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${f.title}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${f.expected}\n  Received: ${f.received}\n`);
+        this.write(
+          `${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${f.title}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${f.expected}\n  Received: ${f.received}\n`,
+        );
         break;
       }
       case 'run-start':
-        this.write(`Conformance of ${event.target} against ${event.specPath}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`);
+        this.write(
+          `Conformance of ${event.target} against ${event.specPath}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`,
+        );
         break;
       case 'check-start':
         if (!this.live) this.write(`  ... ${event.check.id} [${event.check.ruleId}]\n`);
         break;
       case 'check-end': {
         const r = event.result;
-        const detail = r.skippedReason ? ` — ${r.skippedReason}` : r.failures.length || r.warnings.length ? ` — ${r.failures.length} failed, ${r.warnings.length} warned` : '';
-        this.write(`  ${MARK[r.status]} ${r.id} [${r.ruleId}] ${r.requests} requests, ${(r.durationMs / 1000).toFixed(1)} s${detail}\n`);
+        const detail = r.skippedReason
+          ? ` — ${r.skippedReason}`
+          : r.failures.length || r.warnings.length
+            ? ` — ${r.failures.length} failed, ${r.warnings.length} warned`
+            : '';
+        this.write(
+          `  ${MARK[r.status]} ${r.id} [${r.ruleId}] ${r.requests} requests, ${(r.durationMs / 1000).toFixed(1)} s${detail}\n`,
+        );
         for (const note of r.notes) this.write(`       ${note}\n`);
         break;
       }

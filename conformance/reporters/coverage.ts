@@ -27,20 +27,34 @@ function statusMatches(key: string, status: number): boolean {
   return key === String(status);
 }
 
-export function buildCoverage(contract: Contract, target: string, operationIds: string[] | undefined, checks: Check[], results: CheckResult[], exchanges: Exchange[]): Coverage {
+export function buildCoverage(
+  contract: Contract,
+  target: string,
+  operationIds: string[] | undefined,
+  checks: Check[],
+  results: CheckResult[],
+  exchanges: Exchange[],
+): Coverage {
   const base = new URL(target).pathname.replace(/\/+$/, '');
   const opOfPath = (method: string, url: string) => {
     const pathname = new URL(url).pathname;
-    return contract.findOperation(method, pathname.startsWith(base) ? pathname.slice(base.length) : pathname)?.operationId;
+    return contract.findOperation(method, pathname.startsWith(base) ? pathname.slice(base.length) : pathname)
+      ?.operationId;
   };
-  const opOfExchange = (exchange: Exchange) => exchange.operationId ?? opOfPath(exchange.request.method, exchange.request.url);
-  const opOfFailure = (failure: Failure) => (failure.request ? opOfPath(failure.request.method, failure.request.url) : undefined);
+  const opOfExchange = (exchange: Exchange) =>
+    exchange.operationId ?? opOfPath(exchange.request.method, exchange.request.url);
+  const opOfFailure = (failure: Failure) =>
+    failure.request ? opOfPath(failure.request.method, failure.request.url) : undefined;
 
   const ran = new Set(results.filter((r) => r.status !== 'skipped').map((r) => r.id));
   const hooks = checks.filter((c) => c.onExchange && ran.has(c.id));
   const checkRule = new Map(checks.map((c) => [c.id, c.ruleId]));
   const ruleIds = new Set([...contract.rules.map((r) => r.id), ...checks.map((c) => c.ruleId)]);
-  const rules = [...ruleIds].map((id) => ({ id, text: contract.rules.find((r) => r.id === id)?.text ?? '', checks: checks.filter((c) => c.ruleId === id).map((c) => c.id) }));
+  const rules = [...ruleIds].map((id) => ({
+    id,
+    text: contract.rules.find((r) => r.id === id)?.text ?? '',
+    checks: checks.filter((c) => c.ruleId === id).map((c) => c.id),
+  }));
   const findings = results.flatMap((r) => [...r.failures, ...r.warnings]);
 
   const byOp = new Map<string, Exchange[]>();
@@ -54,21 +68,34 @@ export function buildCoverage(contract: Contract, target: string, operationIds: 
     const opFindings = findings.filter((f) => opOfFailure(f) === op.operationId);
     const statuses = Object.keys(op.responses).map((key) => {
       const seen = mine.filter((e) => e.response && statusMatches(key, e.response.status)).length;
-      const failed = opFindings.some((f) => f.severity === 'failure' && f.response && statusMatches(key, f.response.status));
+      const failed = opFindings.some(
+        (f) => f.severity === 'failure' && f.response && statusMatches(key, f.response.status),
+      );
       return { status: key, seen, state: (failed ? 'failed' : seen > 0 ? 'passed' : 'not reached') as CellState };
     });
     const counts = new Map<number, number>();
-    for (const e of mine) if (e.response && !Object.keys(op.responses).some((key) => statusMatches(key, e.response!.status))) counts.set(e.response.status, (counts.get(e.response.status) ?? 0) + 1);
+    for (const e of mine)
+      if (e.response && !Object.keys(op.responses).some((key) => statusMatches(key, e.response!.status)))
+        counts.set(e.response.status, (counts.get(e.response.status) ?? 0) + 1);
     const ruleStates: Record<string, CellState> = {};
     for (const rule of rules) {
-      const judged = hooks.some((h) => h.ruleId === rule.id) ? mine.length > 0 : mine.some((e) => checkRule.get(e.checkId) === rule.id);
+      const judged = hooks.some((h) => h.ruleId === rule.id)
+        ? mine.length > 0
+        : mine.some((e) => checkRule.get(e.checkId) === rule.id);
       const cited = opFindings.filter((f) => f.ruleId === rule.id);
       if (cited.some((f) => f.severity === 'failure')) ruleStates[rule.id] = 'failed';
       else if (cited.length > 0) ruleStates[rule.id] = 'warned';
       else if (judged) ruleStates[rule.id] = 'passed';
       else ruleStates[rule.id] = rule.checks.some((id) => ran.has(id)) ? 'not reached' : 'not run';
     }
-    return { operationId: op.operationId, method: op.method, path: op.path, statuses, undeclared: [...counts].map(([status, seen]) => ({ status, seen })), rules: ruleStates };
+    return {
+      operationId: op.operationId,
+      method: op.method,
+      path: op.path,
+      statuses,
+      undeclared: [...counts].map(([status, seen]) => ({ status, seen })),
+      rules: ruleStates,
+    };
   });
   return { rules, rows };
 }

@@ -11,7 +11,9 @@ const pairs = (headers: Record<string, string>) => Object.entries(headers).map((
 export function toHarEntry(exchange: Exchange, credentials: Credentials = TOKEN_VARIABLES): Record<string, unknown> {
   const record = exchangeRecord(exchange, credentials);
   const url = new URL(record.request.url);
-  const requestType = Object.entries(record.request.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  const requestType = Object.entries(record.request.headers).find(
+    ([name]) => name.toLowerCase() === 'content-type',
+  )?.[1];
   const response = record.response;
   return {
     startedDateTime: record.startedAt,
@@ -23,7 +25,9 @@ export function toHarEntry(exchange: Exchange, credentials: Credentials = TOKEN_
       cookies: [],
       headers: pairs(record.request.headers),
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(record.request.body !== undefined ? { postData: { mimeType: requestType ?? 'application/octet-stream', text: record.request.body } } : {}),
+      ...(record.request.body !== undefined
+        ? { postData: { mimeType: requestType ?? 'application/octet-stream', text: record.request.body } }
+        : {}),
       headersSize: -1,
       bodySize: record.request.body === undefined ? 0 : Buffer.byteLength(record.request.body),
     },
@@ -33,7 +37,11 @@ export function toHarEntry(exchange: Exchange, credentials: Credentials = TOKEN_
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(response?.headers ?? {}),
-      content: { size: Buffer.byteLength(response?.body ?? ''), mimeType: response?.headers['content-type'] ?? 'x-unknown', text: response?.body ?? '' },
+      content: {
+        size: Buffer.byteLength(response?.body ?? ''),
+        mimeType: response?.headers['content-type'] ?? 'x-unknown',
+        text: response?.body ?? '',
+      },
       redirectURL: response?.headers.location ?? '',
       headersSize: -1,
       bodySize: Buffer.byteLength(response?.body ?? ''),
@@ -57,6 +65,20 @@ export class HarReporter implements Reporter {
   onEvent(event: RunEvent): void {
     if (event.type === 'exchange') this.entries.push(toHarEntry(event.exchange, this.credentials));
     if (event.type === 'run-end')
-      writeFileSync(this.file, JSON.stringify({ log: { version: '1.2', creator: { name: 'workspace-automation-api conformance', version: '0.1.0' }, pages: [], entries: this.entries } }, null, 1));
+      writeFileSync(
+        this.file,
+        JSON.stringify(
+          {
+            log: {
+              version: '1.2',
+              creator: { name: 'workspace-automation-api conformance', version: '0.1.0' },
+              pages: [],
+              entries: this.entries,
+            },
+          },
+          null,
+          1,
+        ),
+      );
   }
 }

@@ -18,31 +18,69 @@ export function escapeHtml(text: string): string {
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 /** Fields every failure has; any other text field (the description's words, an assumption) is shown as a quote. */
-const KNOWN = new Set(['ruleId', 'checkId', 'title', 'expected', 'received', 'severity', 'request', 'response', 'reproduce', 'seed', 'path', 'replay', 'occurrences', 'examples']);
+const KNOWN = new Set([
+  'ruleId',
+  'checkId',
+  'title',
+  'expected',
+  'received',
+  'severity',
+  'request',
+  'response',
+  'reproduce',
+  'seed',
+  'path',
+  'replay',
+  'occurrences',
+  'examples',
+]);
 
 function quotes(failure: Failure, ruleText: string | undefined): string {
-  const extra = Object.entries(failure as Record<string, unknown>).filter(([key, value]) => !KNOWN.has(key) && typeof value === 'string' && value.length > 0);
-  const items = extra.map(([key, value]) => `<dt>${escapeHtml(key)}</dt><dd><blockquote>${escapeHtml(value as string)}</blockquote></dd>`);
-  if (ruleText) items.push(`<dt>rule ${escapeHtml(failure.ruleId)}</dt><dd><blockquote>${escapeHtml(ruleText)}</blockquote></dd>`);
+  const extra = Object.entries(failure as Record<string, unknown>).filter(
+    ([key, value]) => !KNOWN.has(key) && typeof value === 'string' && value.length > 0,
+  );
+  const items = extra.map(
+    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd><blockquote>${escapeHtml(value as string)}</blockquote></dd>`,
+  );
+  if (ruleText)
+    items.push(`<dt>rule ${escapeHtml(failure.ruleId)}</dt><dd><blockquote>${escapeHtml(ruleText)}</blockquote></dd>`);
   return items.length ? `<dl class="quotes">${items.join('')}</dl>` : '';
 }
 
 function message(failure: Failure): string {
-  const headers = (h: Record<string, string>) => Object.entries(h).map(([n, v]) => `${n}: ${v}`).join('\n');
-  const parts = [`<table class="kv"><tr><th>Expected</th><td>${escapeHtml(failure.expected)}</td></tr><tr><th>Received</th><td>${escapeHtml(failure.received)}</td></tr></table>`];
+  const headers = (h: Record<string, string>) =>
+    Object.entries(h)
+      .map(([n, v]) => `${n}: ${v}`)
+      .join('\n');
+  const parts = [
+    `<table class="kv"><tr><th>Expected</th><td>${escapeHtml(failure.expected)}</td></tr><tr><th>Received</th><td>${escapeHtml(failure.received)}</td></tr></table>`,
+  ];
   if (failure.request)
-    parts.push(`<h4>Request</h4><pre>${escapeHtml(`${failure.request.method} ${failure.request.url}\n${headers(failure.request.headers)}${failure.request.body !== undefined ? `\n\n${show(failure.request.body)}` : ''}`)}</pre>`);
+    parts.push(
+      `<h4>Request</h4><pre>${escapeHtml(`${failure.request.method} ${failure.request.url}\n${headers(failure.request.headers)}${failure.request.body !== undefined ? `\n\n${show(failure.request.body)}` : ''}`)}</pre>`,
+    );
   if (failure.response)
-    parts.push(`<h4>Response</h4><pre>${escapeHtml(`${failure.response.status}\n${headers(failure.response.headers)}${failure.response.body !== undefined && failure.response.body !== '' ? `\n\n${show(failure.response.body)}` : ''}`)}</pre>`);
+    parts.push(
+      `<h4>Response</h4><pre>${escapeHtml(`${failure.response.status}\n${headers(failure.response.headers)}${failure.response.body !== undefined && failure.response.body !== '' ? `\n\n${show(failure.response.body)}` : ''}`)}</pre>`,
+    );
   if (failure.examples?.length)
-    parts.push(`<h4>Also seen</h4><ul>${failure.examples.map((e) => `<li><code>${escapeHtml(e.request)}</code>${e.status !== undefined ? ` → ${e.status}` : ''}</li>`).join('')}</ul>`);
-  if (failure.reproduce) parts.push(`<h4>Reproduce with${failure.reproduce.includes('\n') ? ' (in order)' : ''}</h4><pre class="cmd">${escapeHtml(failure.reproduce)}</pre>`);
-  if (failure.replay) parts.push(`<h4>Replay with</h4><pre class="cmd">${escapeHtml(failure.replay)}</pre><p class="muted">seed ${failure.seed}, path ${escapeHtml(failure.path ?? '')}</p>`);
+    parts.push(
+      `<h4>Also seen</h4><ul>${failure.examples.map((e) => `<li><code>${escapeHtml(e.request)}</code>${e.status !== undefined ? ` → ${e.status}` : ''}</li>`).join('')}</ul>`,
+    );
+  if (failure.reproduce)
+    parts.push(
+      `<h4>Reproduce with${failure.reproduce.includes('\n') ? ' (in order)' : ''}</h4><pre class="cmd">${escapeHtml(failure.reproduce)}</pre>`,
+    );
+  if (failure.replay)
+    parts.push(
+      `<h4>Replay with</h4><pre class="cmd">${escapeHtml(failure.replay)}</pre><p class="muted">seed ${failure.seed}, path ${escapeHtml(failure.path ?? '')}</p>`,
+    );
   return parts.join('\n');
 }
 
 function finding(failure: Failure, ruleText: string | undefined): string {
-  const count = failure.occurrences && failure.occurrences > 1 ? ` <span class="count">seen ${failure.occurrences}×</span>` : '';
+  const count =
+    failure.occurrences && failure.occurrences > 1 ? ` <span class="count">seen ${failure.occurrences}×</span>` : '';
   return `<details class="finding ${failure.severity}"${failure.severity === 'failure' ? ' open' : ''}><summary><span class="rule">${escapeHtml(failure.ruleId)}</span> ${escapeHtml(failure.title)}${count}<span class="muted"> — ${escapeHtml(failure.checkId)}</span></summary>${quotes(failure, failure.severity === 'warning' ? ruleText : undefined)}${message(failure)}</details>`;
 }
 
@@ -53,13 +91,21 @@ function coverageTables(coverage: Coverage): string {
     .map(
       (row) =>
         `<tr><th><code>${escapeHtml(row.method)} ${escapeHtml(row.path)}</code><br><span class="muted">${escapeHtml(row.operationId)}</span></th><td>${row.statuses
-          .map((s) => `<span class="cell ${s.state.replace(' ', '-')}" title="${s.state}">${escapeHtml(s.status)}${s.seen ? ` ×${s.seen}` : ''}</span>`)
-          .join(' ')}</td><td>${row.undeclared.map((u) => `<span class="cell failed">${u.status} ×${u.seen}</span>`).join(' ')}</td></tr>`,
+          .map(
+            (s) =>
+              `<span class="cell ${s.state.replace(' ', '-')}" title="${s.state}">${escapeHtml(s.status)}${s.seen ? ` ×${s.seen}` : ''}</span>`,
+          )
+          .join(
+            ' ',
+          )}</td><td>${row.undeclared.map((u) => `<span class="cell failed">${u.status} ×${u.seen}</span>`).join(' ')}</td></tr>`,
     )
     .join('')}</tbody></table>`;
   const rules = coverage.rules;
   const ruleTable = `<table class="matrix rules"><thead><tr><th>operation</th>${rules.map((r) => `<th class="vertical" title="${escapeHtml(r.text)}"><span>${escapeHtml(r.id)}</span></th>`).join('')}</tr></thead><tbody>${coverage.rows
-    .map((row) => `<tr><th>${escapeHtml(row.operationId)}</th>${rules.map((r) => `<td class="cell ${row.rules[r.id].replace(' ', '-')}" title="${escapeHtml(`${r.id}: ${row.rules[r.id]}`)}">${MARK[row.rules[r.id]]}</td>`).join('')}</tr>`)
+    .map(
+      (row) =>
+        `<tr><th>${escapeHtml(row.operationId)}</th>${rules.map((r) => `<td class="cell ${row.rules[r.id].replace(' ', '-')}" title="${escapeHtml(`${r.id}: ${row.rules[r.id]}`)}">${MARK[row.rules[r.id]]}</td>`).join('')}</tr>`,
+    )
     .join('')}</tbody></table>`;
   return `<h2 id="coverage">Coverage</h2>
 <p class="legend"><span class="cell passed">✓ passed</span> <span class="cell warned">! warned</span> <span class="cell failed">✗ failed</span> <span class="cell not-reached">· not reached</span> <span class="cell not-run">not run (no selected check verifies it)</span></p>
@@ -81,7 +127,13 @@ summary{cursor:pointer;font-weight:600}.rule{font-family:monospace;background:#e
 th.vertical{height:170px;white-space:nowrap;vertical-align:bottom;padding:4px 2px}th.vertical span{writing-mode:vertical-rl;transform:rotate(180deg);font-family:monospace;font-size:12px}
 .status-PASS{color:#1f7a44;font-weight:700}.status-FAIL{color:#b3261e;font-weight:700}.status-WARN{color:#c77700;font-weight:700}.status-SKIP{color:#687385;font-weight:700}`;
 
-export type HtmlInput = { summary: RunSummary; contract?: Contract; checks: Check[]; exchanges: Exchange[]; specPath: string };
+export type HtmlInput = {
+  summary: RunSummary;
+  contract?: Contract;
+  checks: Check[];
+  exchanges: Exchange[];
+  specPath: string;
+};
 
 export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlInput): string {
   const failures = summary.results.flatMap((r) => r.failures);
@@ -91,9 +143,14 @@ export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlI
   const passed = summary.exitCode === 0;
   const mark = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' } as const;
   const checkRows = summary.results
-    .map((r) => `<tr><td><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.ruleId)}</td><td class="status-${mark[r.status]}">${mark[r.status]}</td><td>${r.failures.length}</td><td>${r.warnings.length}</td><td>${r.requests}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${escapeHtml([r.skippedReason, ...r.notes].filter(Boolean).join('; '))}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.ruleId)}</td><td class="status-${mark[r.status]}">${mark[r.status]}</td><td>${r.failures.length}</td><td>${r.warnings.length}</td><td>${r.requests}</td><td>${(r.durationMs / 1000).toFixed(1)} s</td><td>${escapeHtml([r.skippedReason, ...r.notes].filter(Boolean).join('; '))}</td></tr>`,
+    )
     .join('');
-  const coverage = contract ? coverageTables(buildCoverage(contract, summary.target, summary.operations, checks, summary.results, exchanges)) : '';
+  const coverage = contract
+    ? coverageTables(buildCoverage(contract, summary.target, summary.operations, checks, summary.results, exchanges))
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance ${passed ? 'passed' : 'failed'} — ${escapeHtml(summary.target)}</title><style>${STYLE}</style></head>
@@ -124,6 +181,16 @@ export class HtmlReporter implements Reporter {
       this.specPath = event.specPath;
     }
     if (event.type === 'exchange') this.exchanges.push(event.exchange);
-    if (event.type === 'run-end') writeFileSync(this.file, toHtml({ summary: event.summary, contract: this.contract, checks: this.checks, exchanges: this.exchanges, specPath: this.specPath }));
+    if (event.type === 'run-end')
+      writeFileSync(
+        this.file,
+        toHtml({
+          summary: event.summary,
+          contract: this.contract,
+          checks: this.checks,
+          exchanges: this.exchanges,
+          specPath: this.specPath,
+        }),
+      );
   }
 }

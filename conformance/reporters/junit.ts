@@ -4,7 +4,9 @@ import { formatFailure } from './console';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
 
 function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return text
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 export function toJunitXml(summary: RunSummary): string {
@@ -15,7 +17,9 @@ export function toJunitXml(summary: RunSummary): string {
     const body: string[] = [];
     if (r.status === 'failed') {
       const text = r.failures.map(formatFailure).join('\n\n');
-      body.push(`<failure message="${escapeXml(r.failures[0].title)}" type="${escapeXml(r.failures[0].ruleId)}">${escapeXml(text)}</failure>`);
+      body.push(
+        `<failure message="${escapeXml(r.failures[0].title)}" type="${escapeXml(r.failures[0].ruleId)}">${escapeXml(text)}</failure>`,
+      );
     }
     if (r.status === 'skipped') body.push(`<skipped message="${escapeXml(r.skippedReason ?? '')}"/>`);
     const out = [...r.notes, ...r.warnings.map(formatFailure), `requests: ${r.requests}`].join('\n');

@@ -13,8 +13,17 @@ export function exchangeRecord(exchange: Exchange, credentials: Credentials) {
     id: exchange.id,
     checkId: exchange.checkId,
     operationId: exchange.operationId,
-    request: { method: exchange.request.method, url: exchange.request.url, headers: redactHeaders(exchange, credentials), body: exchange.request.rawBody },
-    response: exchange.response && { status: exchange.response.status, headers: exchange.response.headers, body: exchange.response.text },
+    request: {
+      method: exchange.request.method,
+      url: exchange.request.url,
+      headers: redactHeaders(exchange, credentials),
+      body: exchange.request.rawBody,
+    },
+    response: exchange.response && {
+      status: exchange.response.status,
+      headers: exchange.response.headers,
+      body: exchange.response.text,
+    },
     error: exchange.error,
     startedAt: new Date(exchange.sentAt).toISOString(),
     durationMs: exchange.receivedAt - exchange.sentAt,
@@ -25,7 +34,18 @@ export function toNdjsonRecord(event: RunEvent, credentials: Credentials = TOKEN
   const time = new Date().toISOString();
   switch (event.type) {
     case 'run-start':
-      return { event: 'run', phase: 'start', time, target: event.target, seed: event.seed, specPath: event.specPath, checks: event.checks.map((c) => c.id), operations: event.operations, shard: event.shard, workers: event.workers };
+      return {
+        event: 'run',
+        phase: 'start',
+        time,
+        target: event.target,
+        seed: event.seed,
+        specPath: event.specPath,
+        checks: event.checks.map((c) => c.id),
+        operations: event.operations,
+        shard: event.shard,
+        workers: event.workers,
+      };
     case 'check-start':
       return { event: 'check', phase: 'start', time, id: event.check.id, ruleId: event.check.ruleId };
     case 'check-end': {
@@ -33,14 +53,33 @@ export function toNdjsonRecord(event: RunEvent, credentials: Credentials = TOKEN
       return { event: 'check', phase: 'end', time, ...rest, failures: failures.length, warnings: warnings.length };
     }
     case 'case':
-      return { event: 'case', time, checkId: event.checkId, property: event.property, index: event.index, passed: event.passed, value: event.value };
+      return {
+        event: 'case',
+        time,
+        checkId: event.checkId,
+        property: event.property,
+        index: event.index,
+        passed: event.passed,
+        value: event.value,
+      };
     case 'exchange':
       return { event: 'exchange', time, ...exchangeRecord(event.exchange, credentials) };
     case 'finding':
       return { event: event.failure.severity === 'failure' ? 'failure' : 'warning', time, ...event.failure };
     case 'run-end': {
       const { results, ...rest } = event.summary;
-      return { event: 'run', phase: 'end', time, ...rest, checks: results.map((r) => ({ id: r.id, status: r.status, failures: r.failures.length, warnings: r.warnings.length })) };
+      return {
+        event: 'run',
+        phase: 'end',
+        time,
+        ...rest,
+        checks: results.map((r) => ({
+          id: r.id,
+          status: r.status,
+          failures: r.failures.length,
+          warnings: r.warnings.length,
+        })),
+      };
     }
   }
 }

@@ -28,7 +28,12 @@ if (!chromium.bin) console.warn(`HTML report render test skipped: ${chromium.rea
 const brokenAndOpen: Fixture = {
   name: 'broken-and-open',
   description: 'error-without-error-message and t-as-seconds-to-reset at once',
-  checks: ['requests-without-valid-credential-get-401', 'replayed-request-returns-original-response', 'every-response-carries-rate-limit-headers', 'error-responses-use-the-error-shape'],
+  checks: [
+    'requests-without-valid-credential-get-401',
+    'replayed-request-returns-original-response',
+    'every-response-carries-rate-limit-headers',
+    'error-responses-use-the-error-shape',
+  ],
   options() {
     const open = tAsSecondsToReset.options();
     const broken = errorWithoutErrorMessage.options();
@@ -51,7 +56,11 @@ const file = (name: string) => path.join(dir, name);
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'conformance-reports-'));
   // Tokens reproduced as environment variables, as when they come from CI secrets.
-  summary = await runAgainstFixture(brokenAndOpen, { runs: 3 }, [new NdjsonReporter(file('run.ndjson'), TOKEN_VARIABLES), new HarReporter(file('run.har'), TOKEN_VARIABLES), new HtmlReporter(file('report.html'))]);
+  summary = await runAgainstFixture(brokenAndOpen, { runs: 3 }, [
+    new NdjsonReporter(file('run.ndjson'), TOKEN_VARIABLES),
+    new HarReporter(file('run.har'), TOKEN_VARIABLES),
+    new HtmlReporter(file('report.html')),
+  ]);
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,12 +72,25 @@ describe('reports', () => {
   });
 
   it('should stream one JSON event a line: run, check, case, exchange, failure and warning', () => {
-    const events = readFileSync(file('run.ndjson'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+    const events = readFileSync(file('run.ndjson'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ event: 'run', phase: 'start', seed: summary.seed });
-    expect(events[events.length - 1]).toMatchObject({ event: 'run', phase: 'end', exitCode: 1, requests: summary.requests });
-    expect(new Set(events.map((e) => e.event))).toEqual(new Set(['run', 'check', 'case', 'exchange', 'failure', 'warning']));
+    expect(events[events.length - 1]).toMatchObject({
+      event: 'run',
+      phase: 'end',
+      exitCode: 1,
+      requests: summary.requests,
+    });
+    expect(new Set(events.map((e) => e.event))).toEqual(
+      new Set(['run', 'check', 'case', 'exchange', 'failure', 'warning']),
+    );
     expect(events.filter((e) => e.event === 'exchange')).toHaveLength(summary.requests);
-    expect(events.find((e) => e.event === 'failure')).toMatchObject({ ruleId: 'error-shape', reproduce: expect.stringMatching(/^curl /) });
+    expect(events.find((e) => e.event === 'failure')).toMatchObject({
+      ruleId: 'error-shape',
+      reproduce: expect.stringMatching(/^curl /),
+    });
   });
 
   it('should write every exchange as HAR 1.2, tokens as the variables that held them', () => {
@@ -76,7 +98,10 @@ describe('reports', () => {
     const har = JSON.parse(text);
     expect(har.log.version).toBe('1.2');
     expect(har.log.entries).toHaveLength(summary.requests);
-    expect(har.log.entries[0]).toMatchObject({ request: { method: 'GET', httpVersion: 'HTTP/1.1' }, response: { status: 200 } });
+    expect(har.log.entries[0]).toMatchObject({
+      request: { method: 'GET', httpVersion: 'HTTP/1.1' },
+      response: { status: 200 },
+    });
     expect(text).not.toContain('mock-token-a');
     expect(text).toContain('Bearer $CONFORMANCE_TOKEN');
   });

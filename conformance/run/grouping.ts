@@ -25,7 +25,9 @@ export class FailureGroups {
     if (!exchange) return '';
     if (exchange.operationId) return exchange.operationId;
     const path = exchange.request.path.split('?')[0];
-    return this.contract.findOperation(exchange.request.method, path)?.operationId ?? `${exchange.request.method} ${path}`;
+    return (
+      this.contract.findOperation(exchange.request.method, path)?.operationId ?? `${exchange.request.method} ${path}`
+    );
   }
 
   /** Records a failure or warning of a check; returns the failure that stands for its group. */
@@ -38,7 +40,12 @@ export class FailureGroups {
     if (earlier) {
       earlier.occurrences = (earlier.occurrences ?? 1) + 1;
       const examples = (earlier.examples ??= []);
-      if (examples.length < MAX_EXAMPLES && failure.request) examples.push({ request: `${failure.request.method} ${failure.request.url}`, status: failure.response?.status, reproduce: failure.reproduce });
+      if (examples.length < MAX_EXAMPLES && failure.request)
+        examples.push({
+          request: `${failure.request.method} ${failure.request.url}`,
+          status: failure.response?.status,
+          reproduce: failure.reproduce,
+        });
       return earlier;
     }
     this.seen.set(key, failure);

@@ -2,7 +2,9 @@ import { ConfigError } from '../config';
 import type { Contract } from '../../spec/lib';
 import { checkBasePath, contractBasePath } from './preflight';
 
-const contract = { document: { servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010/v1' } } }] } } as unknown as Contract;
+const contract = {
+  document: { servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010/v1' } } }] },
+} as unknown as Contract;
 
 describe('checkBasePath', () => {
   it("should read the contract's base path from its first server", () => {

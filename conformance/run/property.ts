@@ -63,13 +63,27 @@ export async function runProperty<T>(
       const caseIndex = index++;
       try {
         await executionLog.run(log, () => predicate(value));
-        env.onCase?.({ type: 'case', checkId: env.checkId, property: name, index: caseIndex, passed: true, value: fc.stringify(value).slice(0, 500) });
+        env.onCase?.({
+          type: 'case',
+          checkId: env.checkId,
+          property: name,
+          index: caseIndex,
+          passed: true,
+          value: fc.stringify(value).slice(0, 500),
+        });
       } catch (error) {
         if (isRunStop(error)) {
           stop = error;
           return;
         }
-        env.onCase?.({ type: 'case', checkId: env.checkId, property: name, index: caseIndex, passed: false, value: fc.stringify(value).slice(0, 500) });
+        env.onCase?.({
+          type: 'case',
+          checkId: env.checkId,
+          property: name,
+          index: caseIndex,
+          passed: false,
+          value: fc.stringify(value).slice(0, 500),
+        });
         failed = true;
         lastFailing = log;
         throw error;
@@ -87,9 +101,24 @@ export async function runProperty<T>(
   if (details.failed) {
     const error = details.errorInstance;
     const base: FailureInput =
-      error instanceof CheckFailure ? error.input : { title: `Property ${name} raised an error`, expected: 'no error', received: error instanceof Error ? error.message : String(error) };
-    const target: ReplayTarget = { property: name, path: details.counterexamplePath ?? '', commands: commandsReplayPath(details.counterexample) };
-    const failure = env.record({ ...base, sequence: [...(base.sequence ?? []), ...lastFailing], seed: env.config.seed, path: `${name}:${target.path}` });
+      error instanceof CheckFailure
+        ? error.input
+        : {
+            title: `Property ${name} raised an error`,
+            expected: 'no error',
+            received: error instanceof Error ? error.message : String(error),
+          };
+    const target: ReplayTarget = {
+      property: name,
+      path: details.counterexamplePath ?? '',
+      commands: commandsReplayPath(details.counterexample),
+    };
+    const failure = env.record({
+      ...base,
+      sequence: [...(base.sequence ?? []), ...lastFailing],
+      seed: env.config.seed,
+      path: `${name}:${target.path}`,
+    });
     if (failure.path === `${name}:${target.path}`) failure.replay = replayCommand(env.config, env.checkId, target);
   } else if (replaying) env.note(`the replayed case of ${name} passed: the defect no longer reproduces`);
   if (stop !== undefined) throw stop;

@@ -14,7 +14,11 @@ export function parseReplayPath(text: string | undefined): ReplayTarget | undefi
   const head = at >= 0 ? text.slice(0, at) : text;
   const colon = head.indexOf(':');
   if (colon <= 0) return { property: head, path: '' };
-  return { property: head.slice(0, colon), path: head.slice(colon + 1), commands: at >= 0 ? text.slice(at + 1) : undefined };
+  return {
+    property: head.slice(0, colon),
+    path: head.slice(colon + 1),
+    commands: at >= 0 ? text.slice(at + 1) : undefined,
+  };
 }
 
 export function formatReplayPath(target: ReplayTarget): string {

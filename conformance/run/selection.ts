@@ -18,13 +18,22 @@ export function tagsOf(op: Operation): string[] {
   return op.tags;
 }
 
-export function selectOperations(contract: Contract, config: Pick<RunConfig, 'operations' | 'tags' | 'skipTags'>): Operation[] {
+export function selectOperations(
+  contract: Contract,
+  config: Pick<RunConfig, 'operations' | 'tags' | 'skipTags'>,
+): Operation[] {
   const known = new Set(contract.operations.map((op) => op.operationId));
   const unknown = (config.operations ?? []).filter((id) => !known.has(id));
-  if (unknown.length > 0) throw new ConfigError(`unknown operation id(s) in --operations: ${unknown.join(', ')}\nknown: ${[...known].join(', ')}`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      `unknown operation id(s) in --operations: ${unknown.join(', ')}\nknown: ${[...known].join(', ')}`,
+    );
   const tags = new Set(contract.operations.flatMap(tagsOf));
   const unknownTags = [...(config.tags ?? []), ...(config.skipTags ?? [])].filter((tag) => !tags.has(tag));
-  if (unknownTags.length > 0) throw new ConfigError(`unknown tag(s) in --tags/--skip-tags: ${unknownTags.join(', ')}\nknown: ${[...tags].join(', ')}`);
+  if (unknownTags.length > 0)
+    throw new ConfigError(
+      `unknown tag(s) in --tags/--skip-tags: ${unknownTags.join(', ')}\nknown: ${[...tags].join(', ')}`,
+    );
   return contract.operations.filter(
     (op) =>
       (!config.operations || config.operations.includes(op.operationId)) &&
@@ -49,7 +58,9 @@ export class Selection {
     this.ids = new Set(this.operations.map((op) => op.operationId));
     const restricted = this.operations.length < full.operations.length;
     // The checks see only the selected operations; routing still knows them all, to refuse the others.
-    this.contract = restricted ? { ...full, operations: this.operations, operation: (id) => (this.ids.has(id) ? full.operation(id) : undefined) } : full;
+    this.contract = restricted
+      ? { ...full, operations: this.operations, operation: (id) => (this.ids.has(id) ? full.operation(id) : undefined) }
+      : full;
   }
 
   get restricted(): boolean {

@@ -36,10 +36,27 @@ export type RunSummary = {
 };
 
 /** One generated case of a property: its input and verdict (a failing case may be followed by shrinking). */
-export type CaseEvent = { type: 'case'; checkId: string; property: string; index: number; passed: boolean; value: string };
+export type CaseEvent = {
+  type: 'case';
+  checkId: string;
+  property: string;
+  index: number;
+  passed: boolean;
+  value: string;
+};
 
 export type RunEvent =
-  | { type: 'run-start'; target: string; seed: number; checks: Check[]; specPath: string; contract?: Contract; operations?: string[]; shard?: string; workers?: number }
+  | {
+      type: 'run-start';
+      target: string;
+      seed: number;
+      checks: Check[];
+      specPath: string;
+      contract?: Contract;
+      operations?: string[];
+      shard?: string;
+      workers?: number;
+    }
   | { type: 'check-start'; check: Check }
   | CaseEvent
   | { type: 'exchange'; exchange: Exchange }
@@ -50,7 +67,18 @@ export type RunEvent =
 export type Reporter = { onEvent(event: RunEvent): void | Promise<void> };
 
 export function newResult(check: Check): CheckResult {
-  return { id: check.id, ruleId: check.ruleId, title: check.title, fixture: check.fixture, status: 'passed', failures: [], warnings: [], notes: [], requests: 0, durationMs: 0 };
+  return {
+    id: check.id,
+    ruleId: check.ruleId,
+    title: check.title,
+    fixture: check.fixture,
+    status: 'passed',
+    failures: [],
+    warnings: [],
+    notes: [],
+    requests: 0,
+    durationMs: 0,
+  };
 }
 
 export function settle(result: CheckResult): void {

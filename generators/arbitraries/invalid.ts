@@ -60,7 +60,9 @@ export function invalidValue(schema: JsonSchema, options: InvalidOptions = {}): 
   const ctx: Ctx = { resolve: options.resolve, maxDepth: options.maxDepth ?? DEFAULT_NEST_DEPTH };
   const variants = randomVariants(normalize(schema, ctx), options.path ?? '', ctx);
   const fixed = fc.constantFrom(...cases);
-  return variants.length === 0 ? fixed : fc.oneof({ weight: 2, arbitrary: fixed }, ...variants.map((v) => ({ weight: 1, arbitrary: v })));
+  return variants.length === 0
+    ? fixed
+    : fc.oneof({ weight: 2, arbitrary: fixed }, ...variants.map((v) => ({ weight: 1, arbitrary: v })));
 }
 
 function describe(path: string, text: string): string {
@@ -109,7 +111,8 @@ type Local = (value: unknown, breaks: string, text: string, without?: SchemaObje
 /** Values of a JSON type the schema does not allow, most telling first. */
 function wrongTypeValues(s: SchemaObject, declared: JsonType[]): unknown[] {
   const out: unknown[] = [];
-  if (!typeAllows(declared, 'string')) out.push(declared.includes('integer') || declared.includes('number') ? 'abc' : 'text');
+  if (!typeAllows(declared, 'string'))
+    out.push(declared.includes('integer') || declared.includes('number') ? 'abc' : 'text');
   else if (!typeAllows(declared, 'integer')) out.push(123);
   if (declared.includes('integer') && !declared.includes('number')) {
     const r = integerRange(s);
@@ -143,7 +146,8 @@ function stringCases(s: SchemaObject, ctx: Ctx, depth: number, local: Local): vo
   const excluded = pattern?.kind === 'excluded-chars' ? pattern.chars : [];
   const valid = safeCanonical(s, ctx);
   const sample = typeof valid === 'string' ? valid : fixedString(6, excluded);
-  const lengthAround = (n: number) => (pattern?.kind === 'regex' ? stretch(sample, n) : fixedString(n, excluded, 'sample'));
+  const lengthAround = (n: number) =>
+    pattern?.kind === 'regex' ? stretch(sample, n) : fixedString(n, excluded, 'sample');
   if (typeof s.minLength === 'number' && s.minLength > 0) {
     local(lengthAround(s.minLength - 1), 'minLength', `too short (${s.minLength - 1} < minLength ${s.minLength})`);
   }
@@ -151,7 +155,8 @@ function stringCases(s: SchemaObject, ctx: Ctx, depth: number, local: Local): vo
     local(lengthAround(s.maxLength + 1), 'maxLength', `too long (${s.maxLength + 1} > maxLength ${s.maxLength})`);
   }
   if (pattern?.kind === 'uuid') {
-    for (const m of depth === 0 ? MALFORMED_UUIDS : MALFORMED_UUIDS.slice(0, 2)) local(m.value, 'pattern', `${m.description} (${m.value})`);
+    for (const m of depth === 0 ? MALFORMED_UUIDS : MALFORMED_UUIDS.slice(0, 2))
+      local(m.value, 'pattern', `${m.description} (${m.value})`);
   } else if (pattern?.kind === 'excluded-chars') {
     for (const c of excluded.slice(0, depth === 0 ? 4 : 1)) {
       const min = (s.minLength as number | undefined) ?? 0;
@@ -162,11 +167,24 @@ function stringCases(s: SchemaObject, ctx: Ctx, depth: number, local: Local): vo
       const at = Math.floor(n / 2);
       const chars = [...base];
       chars[at] = c;
-      local(chars.join(''), 'pattern', `contains ${JSON.stringify(c)}, which the pattern ${s.pattern as string} rules out`);
+      local(
+        chars.join(''),
+        'pattern',
+        `contains ${JSON.stringify(c)}, which the pattern ${s.pattern as string} rules out`,
+      );
     }
   } else if (pattern?.kind === 'regex') {
     const min = (s.minLength as number | undefined) ?? 0;
-    const candidates = ['', ' ', '<>', '!!!', '-', fixedString(Math.max(min, 1), [], 'sample'), `${sample} `, `<${sample}>`];
+    const candidates = [
+      '',
+      ' ',
+      '<>',
+      '!!!',
+      '-',
+      fixedString(Math.max(min, 1), [], 'sample'),
+      `${sample} `,
+      `<${sample}>`,
+    ];
     // a couple of non-matching strings are enough; the rest of the list only covers unusual patterns
     const wanted = depth === 0 ? 3 : 1;
     let found = 0;
@@ -207,7 +225,8 @@ function arrayCases(s: SchemaObject, path: string, ctx: Ctx, depth: number, loca
   const items = s.items as JsonSchema | undefined;
   const minItems = (s.minItems as number | undefined) ?? 0;
   const maxItems = (s.maxItems as number | undefined) ?? Infinity;
-  const distinct = (n: number) => (n <= MAX_GENERATED_ITEMS ? safe(() => distinctValidValues(items, n, ctx)) : undefined);
+  const distinct = (n: number) =>
+    n <= MAX_GENERATED_ITEMS ? safe(() => distinctValidValues(items, n, ctx)) : undefined;
   if (minItems > 0) {
     const v = distinct(minItems - 1);
     if (v) local(v, 'minItems', `too few items (${minItems - 1} < minItems ${minItems})`);
@@ -237,12 +256,24 @@ function objectCases(s: SchemaObject, path: string, ctx: Ctx, depth: number, loc
   const properties = (isObject(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
   for (const name of (s.required as string[] | undefined) ?? []) {
     const { [name]: _omit, ...rest } = base;
-    local(rest, 'required', `missing required property "${name}"`, withoutKeyword(s, 'required', name), joinPath(path, name));
+    local(
+      rest,
+      'required',
+      `missing required property "${name}"`,
+      withoutKeyword(s, 'required', name),
+      joinPath(path, name),
+    );
   }
   const extraKey = ['unexpectedProperty', 'unexpectedProperty2'].find((k) => !(k in properties)) ?? 'zzUnexpected';
   if (s.additionalProperties === false) {
     const text = `extra property "${extraKey}" is not allowed`;
-    local({ ...base, [extraKey]: 'x' }, 'additionalProperties', text, withoutKeyword(s, 'additionalProperties'), joinPath(path, extraKey));
+    local(
+      { ...base, [extraKey]: 'x' },
+      'additionalProperties',
+      text,
+      withoutKeyword(s, 'additionalProperties'),
+      joinPath(path, extraKey),
+    );
   }
   if (depth >= ctx.maxDepth) return [];
   const nested: InvalidCase[] = [];
@@ -272,7 +303,12 @@ function branchCases(s: SchemaObject, path: string, ctx: Ctx, depth: number): In
     const allowed = [...new Set(branchTypes.flat())];
     for (const value of wrongTypeValues(s, allowed).slice(0, depth === 0 ? 4 : 2)) {
       if (!isValid(s, value, ctx)) {
-        out.push({ value, breaks: 'type', path, description: describe(path, `wrong type ${JSON.stringify(value)} (expected ${allowed.join(' or ')})`) });
+        out.push({
+          value,
+          breaks: 'type',
+          path,
+          description: describe(path, `wrong type ${JSON.stringify(value)} (expected ${allowed.join(' or ')})`),
+        });
       }
     }
   }
@@ -300,20 +336,37 @@ function safeCanonical(s: SchemaObject, ctx: Ctx): unknown {
 // ---- random variants ---------------------------------------------------------------------------------------
 
 function randomVariants(s: SchemaObject, path: string, ctx: Ctx): fc.Arbitrary<InvalidCase>[] {
-  if (s === NEVER || Array.isArray(s.oneOf) || Array.isArray(s.anyOf) || Array.isArray(s.enum) || 'const' in s) return [];
+  if (s === NEVER || Array.isArray(s.oneOf) || Array.isArray(s.anyOf) || Array.isArray(s.enum) || 'const' in s)
+    return [];
   const types = generationTypes(s);
   const out: fc.Arbitrary<InvalidCase>[] = [];
-  const keep = (breaks: string) => (value: unknown) => !isValid(s, value, ctx) && isValid(withoutKeyword(s, breaks), value, ctx);
-  const asCase = (breaks: string, text: string) => (value: unknown): InvalidCase => ({ value, breaks, path, description: describe(path, `${text} (${JSON.stringify(value).slice(0, 40)})`) });
+  const keep = (breaks: string) => (value: unknown) =>
+    !isValid(s, value, ctx) && isValid(withoutKeyword(s, breaks), value, ctx);
+  const asCase =
+    (breaks: string, text: string) =>
+    (value: unknown): InvalidCase => ({
+      value,
+      breaks,
+      path,
+      description: describe(path, `${text} (${JSON.stringify(value).slice(0, 40)})`),
+    });
   if (types.includes('integer') && !types.includes('number')) {
     const r = integerRange(s);
     if (typeof s.maximum === 'number' && r.hi + 1 < Number.MAX_SAFE_INTEGER) {
       const hi = Math.min(Number.MAX_SAFE_INTEGER, r.hi + 1_000_000);
-      out.push(integerBetween(r.hi + 1, hi).filter(keep('maximum')).map(asCase('maximum', 'above maximum')));
+      out.push(
+        integerBetween(r.hi + 1, hi)
+          .filter(keep('maximum'))
+          .map(asCase('maximum', 'above maximum')),
+      );
     }
     if (typeof s.minimum === 'number' && r.lo - 1 > -Number.MAX_SAFE_INTEGER) {
       const lo = Math.max(-Number.MAX_SAFE_INTEGER, r.lo - 1_000_000);
-      out.push(integerBetween(lo, r.lo - 1).filter(keep('minimum')).map(asCase('minimum', 'below minimum')));
+      out.push(
+        integerBetween(lo, r.lo - 1)
+          .filter(keep('minimum'))
+          .map(asCase('minimum', 'below minimum')),
+      );
     }
   }
   const pattern = typeof s.pattern === 'string' ? classifyPattern(s.pattern) : undefined;
@@ -322,14 +375,23 @@ function randomVariants(s: SchemaObject, path: string, ctx: Ctx): fc.Arbitrary<I
     const unit = charArbitrary('unicode', excluded);
     if (typeof s.maxLength === 'number') {
       const max = s.maxLength;
-      out.push(fc.string({ unit, minLength: max + 1, maxLength: max + 16 }).filter(keep('maxLength')).map(asCase('maxLength', `longer than ${max}`)));
+      out.push(
+        fc
+          .string({ unit, minLength: max + 1, maxLength: max + 16 })
+          .filter(keep('maxLength'))
+          .map(asCase('maxLength', `longer than ${max}`)),
+      );
     }
     if (excluded.length > 0) {
       const max = (s.maxLength as number | undefined) ?? 64;
       const half = Math.max(0, Math.floor((Math.min(max, 64) - 1) / 2));
       out.push(
         fc
-          .tuple(fc.string({ unit, maxLength: half }), fc.constantFrom(...excluded), fc.string({ unit, maxLength: half }))
+          .tuple(
+            fc.string({ unit, maxLength: half }),
+            fc.constantFrom(...excluded),
+            fc.string({ unit, maxLength: half }),
+          )
           .map(([a, c, b]) => a + c + b)
           .filter(keep('pattern'))
           .map(asCase('pattern', `contains a character ruled out by ${s.pattern as string}`)),

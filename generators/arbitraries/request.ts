@@ -5,7 +5,15 @@
  * @see https://spec.openapis.org/oas/v3.1.0#style-values
  */
 import fc from 'fast-check';
-import { type JsonSchema, type SchemaObject, type SchemaOptions, deepEqual, generationTypes, isObject, normalize } from './schema';
+import {
+  type JsonSchema,
+  type SchemaObject,
+  type SchemaOptions,
+  deepEqual,
+  generationTypes,
+  isObject,
+  normalize,
+} from './schema';
 import { isValid } from './validate';
 import { type ValidOptions, boundaryValues, canonicalValue, makeContext, validArbitrary } from './valid';
 import { type InvalidCase, invalidCases } from './invalid';
@@ -41,11 +49,16 @@ type Parameter = {
 };
 
 /** Operation parameters override path-item parameters of the same name and location. */
-export function operationParameters(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): Parameter[] {
+export function operationParameters(
+  operation: object,
+  pathItemParams: object[] = [],
+  options: RequestOptions = {},
+): Parameter[] {
   const own = ((operation as { parameters?: object[] }).parameters ?? []) as Parameter[];
   const byKey = new Map<string, Parameter>();
   for (const p of [...(pathItemParams as Parameter[]), ...own]) {
-    if (typeof (p as { $ref?: unknown }).$ref === 'string') throw new Error('Parameter $ref found: dereference the spec first');
+    if (typeof (p as { $ref?: unknown }).$ref === 'string')
+      throw new Error('Parameter $ref found: dereference the spec first');
     byKey.set(`${p.in}:${p.name}`, p);
   }
   const omitted = (options.omitHeaders ?? DEFAULT_OMITTED_HEADERS).map((h) => h.toLowerCase());
@@ -56,7 +69,9 @@ export function operationParameters(operation: object, pathItemParams: object[] 
 
 /** The JSON schema of the request body and whether the body is required; undefined without a JSON body. */
 export function jsonBody(operation: object): { schema: JsonSchema; required: boolean } | undefined {
-  const body = (operation as { requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } }).requestBody;
+  const body = (
+    operation as { requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } }
+  ).requestBody;
   if (!body?.content) return undefined;
   const type = Object.keys(body.content).find((t) => /^application\/(?:[\w.+-]+\+)?json\b/.test(t));
   if (!type) return undefined;
@@ -109,14 +124,19 @@ export function parseParameter(p: Parameter, raw: string | string[], options: Sc
 
 function parseScalar(s: SchemaObject, text: string): unknown {
   const types = generationTypes(s);
-  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text)) return Number(text);
+  if ((types.includes('integer') || types.includes('number')) && /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/.test(text))
+    return Number(text);
   if (types.includes('boolean') && (text === 'true' || text === 'false')) return text === 'true';
   if (types.includes('null') && text === 'null' && !types.includes('string')) return null;
   return text;
 }
 
 /** Valid requests: required parameters always, optional ones sometimes, the JSON body when the operation has one. */
-export function validRequest(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): fc.Arbitrary<GeneratedRequest> {
+export function validRequest(
+  operation: object,
+  pathItemParams: object[] = [],
+  options: RequestOptions = {},
+): fc.Arbitrary<GeneratedRequest> {
   const params = operationParameters(operation, pathItemParams, options);
   const ctx = makeContext(options);
   const group = (location: ParameterLocation) => {
@@ -142,11 +162,17 @@ export function validRequest(operation: object, pathItemParams: object[] = [], o
       headers: group('header') as fc.Arbitrary<Record<string, string>>,
       body: body ? validArbitrary(body.schema, ctx) : fc.constant(undefined),
     })
-    .map(({ pathParams, query, headers, body: b }) => (body ? { pathParams, query, headers, body: b } : { pathParams, query, headers }));
+    .map(({ pathParams, query, headers, body: b }) =>
+      body ? { pathParams, query, headers, body: b } : { pathParams, query, headers },
+    );
 }
 
 /** The canonical valid request: required parameters and the body at their canonical values. */
-export function canonicalRequest(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): GeneratedRequest {
+export function canonicalRequest(
+  operation: object,
+  pathItemParams: object[] = [],
+  options: RequestOptions = {},
+): GeneratedRequest {
   const request: GeneratedRequest = { pathParams: {}, query: {}, headers: {} };
   for (const p of operationParameters(operation, pathItemParams, options)) {
     if (!p.required && p.in !== 'path') continue;
@@ -157,14 +183,23 @@ export function canonicalRequest(operation: object, pathItemParams: object[] = [
   return request;
 }
 
-export type BoundaryRequest = { request: GeneratedRequest; location: ParameterLocation | 'body'; path: string; value: unknown };
+export type BoundaryRequest = {
+  request: GeneratedRequest;
+  location: ParameterLocation | 'body';
+  path: string;
+  value: unknown;
+};
 
 /**
  * Valid requests at the edges, deterministic: the canonical request with one parameter at one of its boundary
  * values (limit=1000, offset=9007199254740991, ...) or the body at one of its boundaries (a 255-character name,
  * a 10000-character query). Every one is valid, so a server must accept it.
  */
-export function boundaryRequests(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): BoundaryRequest[] {
+export function boundaryRequests(
+  operation: object,
+  pathItemParams: object[] = [],
+  options: RequestOptions = {},
+): BoundaryRequest[] {
   const base = canonicalRequest(operation, pathItemParams, options);
   const out: BoundaryRequest[] = [];
   for (const p of operationParameters(operation, pathItemParams, options)) {
@@ -179,7 +214,8 @@ export function boundaryRequests(operation: object, pathItemParams: object[] = [
   }
   const body = jsonBody(operation);
   if (body) {
-    for (const value of boundaryValues(body.schema, options)) out.push({ request: { ...structuredClone(base), body: value }, location: 'body', path: '', value });
+    for (const value of boundaryValues(body.schema, options))
+      out.push({ request: { ...structuredClone(base), body: value }, location: 'body', path: '', value });
   }
   return out;
 }
@@ -208,7 +244,8 @@ function parameterCases(p: Parameter, options: SchemaOptions): InvalidCase[] {
     // (so the stated reason still holds), or a wrong type that stays unparsed text.
     const parsed = parseParameter(p, wire, options);
     const sameValue = deepEqual(parsed, c.value);
-    const stillWrongType = c.breaks === 'type' && c.path === p.name && typeof parsed === 'string' && !types.includes('string');
+    const stillWrongType =
+      c.breaks === 'type' && c.path === p.name && typeof parsed === 'string' && !types.includes('string');
     if (!(sameValue || stillWrongType) || isValid(s, parsed, options)) continue;
     seen.add(key);
     out.push(c);
@@ -221,7 +258,11 @@ function parameterCases(p: Parameter, options: SchemaOptions): InvalidCase[] {
  * starting from the canonical valid request. A missing required parameter or body is a 'required' case.
  * Header parameters are all included unless `options.omitHeaders` says otherwise.
  */
-export function invalidRequests(operation: object, pathItemParams: object[] = [], options: RequestOptions = {}): InvalidRequest[] {
+export function invalidRequests(
+  operation: object,
+  pathItemParams: object[] = [],
+  options: RequestOptions = {},
+): InvalidRequest[] {
   const base = canonicalRequest(operation, pathItemParams, options);
   const clone = (): GeneratedRequest => structuredClone(base);
   const out: InvalidRequest[] = [];
@@ -236,7 +277,14 @@ export function invalidRequests(operation: object, pathItemParams: object[] = []
     if (p.required && location !== 'path') {
       const request = clone();
       deleteParameter(request, p);
-      out.push({ value: undefined, breaks: 'required', path: p.name, description: `${p.name}: missing required ${location} parameter`, request, location });
+      out.push({
+        value: undefined,
+        breaks: 'required',
+        path: p.name,
+        description: `${p.name}: missing required ${location} parameter`,
+        request,
+        location,
+      });
     }
   }
   const body = jsonBody(operation);
@@ -249,7 +297,14 @@ export function invalidRequests(operation: object, pathItemParams: object[] = []
     if (body.required) {
       const request = clone();
       delete request.body;
-      out.push({ value: undefined, breaks: 'required', path: '', description: 'missing required request body', request, location: 'body' });
+      out.push({
+        value: undefined,
+        breaks: 'required',
+        path: '',
+        description: 'missing required request body',
+        request,
+        location: 'body',
+      });
     }
   }
   return out;
@@ -257,7 +312,9 @@ export function invalidRequests(operation: object, pathItemParams: object[] = []
 
 /** The request target for a path template: '/things/{uuid}' + request -> '/things/3f1b...?limit=5&reasons=a&reasons=b'. */
 export function requestTarget(pathTemplate: string, request: GeneratedRequest): string {
-  const path = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams[name] ?? ''));
+  const path = pathTemplate.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(request.pathParams[name] ?? ''),
+  );
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(request.query)) {
     for (const v of Array.isArray(value) ? value : [value]) search.append(name, v);

@@ -114,7 +114,10 @@ export function normalize(schema: JsonSchema | undefined, options: SchemaOptions
   }
   if (Array.isArray(result.allOf)) {
     const { allOf, ...rest } = result;
-    result = (allOf as JsonSchema[]).reduce<SchemaObject>((acc, part) => mergeSchemas(acc, normalize(part, options)), rest);
+    result = (allOf as JsonSchema[]).reduce<SchemaObject>(
+      (acc, part) => mergeSchemas(acc, normalize(part, options)),
+      rest,
+    );
   }
   if (!options.resolve) normalizedCache.set(schema, result);
   return result;
@@ -136,10 +139,12 @@ export function generationTypes(schema: SchemaObject): JsonType[] {
   if (declared) return declared;
   if ('const' in schema) return [jsonTypeOf(schema.const) ?? 'null'];
   if (Array.isArray(schema.enum)) return [...new Set(schema.enum.map((v) => jsonTypeOf(v) ?? 'null'))];
-  if (['properties', 'required', 'additionalProperties', 'patternProperties'].some((k) => k in schema)) return ['object'];
+  if (['properties', 'required', 'additionalProperties', 'patternProperties'].some((k) => k in schema))
+    return ['object'];
   if (['items', 'prefixItems', 'minItems', 'maxItems', 'uniqueItems'].some((k) => k in schema)) return ['array'];
   if (['minLength', 'maxLength', 'pattern', 'format'].some((k) => k in schema)) return ['string'];
-  if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'].some((k) => k in schema)) return ['number'];
+  if (['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'].some((k) => k in schema))
+    return ['number'];
   return [...ALL_TYPES];
 }
 
@@ -179,11 +184,18 @@ export function mergeSchemas(a: SchemaObject, b: SchemaObject): SchemaObject {
         merged[name] = name in merged ? { allOf: [merged[name], sub] } : sub;
       }
       out.properties = merged;
-    } else if (key === 'enum') out.enum = (current as unknown[]).filter((x) => (value as unknown[]).some((y) => deepEqual(x, y)));
+    } else if (key === 'enum')
+      out.enum = (current as unknown[]).filter((x) => (value as unknown[]).some((y) => deepEqual(x, y)));
     else if (key === 'uniqueItems') out.uniqueItems = current === true || value === true;
     else if (key === 'items' || key === 'additionalProperties') {
       out[key] = current === false || value === false ? false : { allOf: [current, value] };
-    } else if (key === 'examples' || key === 'example' || key === 'description' || key === 'title' || key === 'default') {
+    } else if (
+      key === 'examples' ||
+      key === 'example' ||
+      key === 'description' ||
+      key === 'title' ||
+      key === 'default'
+    ) {
       // annotations of one part need not hold for the merge; examples are re-validated before use
     } else if (key === 'allOf') residue.push(...(value as JsonSchema[]));
     else if (!deepEqual(current, value)) residue.push({ [key]: value });

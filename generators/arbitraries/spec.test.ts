@@ -17,17 +17,28 @@ describe('the contract spec/openapi.yaml', () => {
   beforeAll(() => {
     // Dereferenced with recursive references kept as `$ref` (the generators follow them with a resolver).
     const contract = loadContract();
-    schemas = (contract.dereferenced.components as { schemas?: Record<string, Record<string, unknown>> } | undefined)?.schemas ?? {};
-    operations = contract.operations.map((op) => ({ id: op.operationId, operation: { ...op.node, parameters: op.parameters.map((p) => p.node) } as Operation, pathItemParams: [] }));
+    schemas =
+      (contract.dereferenced.components as { schemas?: Record<string, Record<string, unknown>> } | undefined)
+        ?.schemas ?? {};
+    operations = contract.operations.map((op) => ({
+      id: op.operationId,
+      operation: { ...op.node, parameters: op.parameters.map((p) => p.node) } as Operation,
+      pathItemParams: [],
+    }));
   });
 
   it('should find the operations of the contract', () => {
-    expect(operations.map((o) => o.id)).toEqual(expect.arrayContaining(['listSuppressions', 'createMcpServer', 'executeQuery', 'updateCurrentWorkspace']));
+    expect(operations.map((o) => o.id)).toEqual(
+      expect.arrayContaining(['listSuppressions', 'createMcpServer', 'executeQuery', 'updateCurrentWorkspace']),
+    );
   });
 
   it('should generate valid requests for every operation', () => {
     for (const { id, operation, pathItemParams } of operations) {
-      expect({ id, problems: requestProblems(operation, pathItemParams, canonicalRequest(operation, pathItemParams)) }).toEqual({ id, problems: [] });
+      expect({
+        id,
+        problems: requestProblems(operation, pathItemParams, canonicalRequest(operation, pathItemParams)),
+      }).toEqual({ id, problems: [] });
       fc.assert(
         fc.property(validRequest(operation, pathItemParams), (request) => {
           const problems = requestProblems(operation, pathItemParams, request);
@@ -44,7 +55,8 @@ describe('the contract spec/openapi.yaml', () => {
       const cases = invalidRequests(operation, pathItemParams);
       counts[id] = cases.length;
       for (const c of cases) {
-        if (requestProblems(operation, pathItemParams, c.request).length === 0) throw new Error(`${id}: ajv accepts ${c.location} ${c.description}`);
+        if (requestProblems(operation, pathItemParams, c.request).length === 0)
+          throw new Error(`${id}: ajv accepts ${c.location} ${c.description}`);
       }
     }
     for (const id of ['listSuppressions', 'createMcpServer', 'executeQuery', 'updateCurrentWorkspace', 'getWorkflow']) {
@@ -58,9 +70,21 @@ describe('the contract spec/openapi.yaml', () => {
       const { operation, pathItemParams } = find(id);
       return invalidRequests(operation, pathItemParams).map((c) => `${c.location}:${c.path}:${c.breaks}`);
     };
-    expect(summary('listSuppressions')).toEqual(expect.arrayContaining(['query:limit:minimum', 'query:limit:maximum', 'query:limit:type', 'query:offset:maximum', 'query:reasons[0]:enum']));
-    expect(summary('executeQuery')).toEqual(expect.arrayContaining(['body:query:maxLength', 'header:Idempotency-Key:maxLength']));
-    expect(summary('updateCurrentWorkspace')).toEqual(expect.arrayContaining(['body:name:pattern', 'body:name:maxLength']));
+    expect(summary('listSuppressions')).toEqual(
+      expect.arrayContaining([
+        'query:limit:minimum',
+        'query:limit:maximum',
+        'query:limit:type',
+        'query:offset:maximum',
+        'query:reasons[0]:enum',
+      ]),
+    );
+    expect(summary('executeQuery')).toEqual(
+      expect.arrayContaining(['body:query:maxLength', 'header:Idempotency-Key:maxLength']),
+    );
+    expect(summary('updateCurrentWorkspace')).toEqual(
+      expect.arrayContaining(['body:name:pattern', 'body:name:maxLength']),
+    );
     expect(summary('getWorkflow')).toEqual(expect.arrayContaining(['path:uuid:pattern']));
   });
 

@@ -20,7 +20,12 @@ export const SCHEMAS: [string, JsonSchema][] = [
   ['reasons filter', { type: 'array', items: reason, uniqueItems: true }],
   [
     'sql query body',
-    { type: 'object', required: ['query'], additionalProperties: false, properties: { query: { type: 'string', minLength: 1, maxLength: 10000 } } },
+    {
+      type: 'object',
+      required: ['query'],
+      additionalProperties: false,
+      properties: { query: { type: 'string', minLength: 1, maxLength: 10000 } },
+    },
   ],
   [
     'suppression',
@@ -49,14 +54,27 @@ export const SCHEMAS: [string, JsonSchema][] = [
           {
             type: 'object',
             required: ['kind', 'name'],
-            properties: { kind: { const: 'tool' }, name: { type: 'string', minLength: 1 }, toolUuid: uuid, waitUntilFinished: { type: 'boolean' } },
+            properties: {
+              kind: { const: 'tool' },
+              name: { type: 'string', minLength: 1 },
+              toolUuid: uuid,
+              waitUntilFinished: { type: 'boolean' },
+            },
           },
           { type: 'object', required: ['kind'], properties: { kind: { type: 'string' } } },
         ],
       },
     },
   ],
-  ['string or integer', { anyOf: [{ type: 'string', maxLength: 5 }, { type: 'integer', minimum: 0 }] }],
+  [
+    'string or integer',
+    {
+      anyOf: [
+        { type: 'string', maxLength: 5 },
+        { type: 'integer', minimum: 0 },
+      ],
+    },
+  ],
   [
     'allOf merge',
     {
@@ -70,7 +88,12 @@ export const SCHEMAS: [string, JsonSchema][] = [
   ['map of counts', { type: 'object', additionalProperties: { type: 'integer', minimum: 0 } }],
   [
     'nested arrays',
-    { type: 'array', minItems: 1, maxItems: 3, items: { type: 'array', maxItems: 2, items: { type: 'string', maxLength: 2 } } },
+    {
+      type: 'array',
+      minItems: 1,
+      maxItems: 3,
+      items: { type: 'array', maxItems: 2, items: { type: 'string', maxLength: 2 } },
+    },
   ],
   ['timestamp', timestamp],
   ['const', { const: 'tool' }],
@@ -85,7 +108,10 @@ export const SCHEMAS: [string, JsonSchema][] = [
     {
       type: 'object',
       properties: {
-        syncs: { type: 'array', items: { type: 'object', required: ['cron'], properties: { cron: { type: 'string' } } } },
+        syncs: {
+          type: 'array',
+          items: { type: 'object', required: ['cron'], properties: { cron: { type: 'string' } } },
+        },
         name: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[^<>]*$' },
         allowedEmailDomains: { type: 'array', items: { type: 'string' } },
         logoBase64: { type: ['string', 'null'] },
@@ -105,19 +131,42 @@ export const SCHEMAS: [string, JsonSchema][] = [
   ],
   [
     'nullable object as oneOf with null',
-    { oneOf: [{ type: 'object', required: ['x'], additionalProperties: false, properties: { x: { type: 'number', minimum: 0, maximum: 1 } } }, { type: 'null' }] },
+    {
+      oneOf: [
+        {
+          type: 'object',
+          required: ['x'],
+          additionalProperties: false,
+          properties: { x: { type: 'number', minimum: 0, maximum: 1 } },
+        },
+        { type: 'null' },
+      ],
+    },
   ],
   [
     'closed variants told apart by const',
     {
       oneOf: [
-        { type: 'object', required: ['slug'], additionalProperties: false, properties: { slug: { const: 'sandbox' }, config: { type: 'object' } } },
-        { type: 'object', required: ['slug', 'scope'], additionalProperties: false, properties: { slug: { const: 'chat' }, scope: { enum: ['chat', 'all'] } } },
+        {
+          type: 'object',
+          required: ['slug'],
+          additionalProperties: false,
+          properties: { slug: { const: 'sandbox' }, config: { type: 'object' } },
+        },
+        {
+          type: 'object',
+          required: ['slug', 'scope'],
+          additionalProperties: false,
+          properties: { slug: { const: 'chat' }, scope: { enum: ['chat', 'all'] } },
+        },
       ],
     },
   ],
   ['string that is not an excluded word', { type: 'string', minLength: 1, not: { enum: ['viewer'] } }],
-  ['object with pattern properties and a size', { type: 'object', minProperties: 1, maxProperties: 3, patternProperties: { '^x-': { type: 'integer' } } }],
+  [
+    'object with pattern properties and a size',
+    { type: 'object', minProperties: 1, maxProperties: 3, patternProperties: { '^x-': { type: 'integer' } } },
+  ],
   ['OpenAPI 3.0 nullable', { type: 'integer', nullable: true, minimum: 1 }],
   ['any value', true],
 ];

@@ -57,7 +57,9 @@ export function requestProblems(operation: object, pathItemParams: object[], req
   if (!schemas) {
     schemas = {};
     for (const location of ['path', 'query', 'header'] as const) {
-      const params = operationParameters(operation, pathItemParams, { omitHeaders: [] }).filter((p) => p.in === location);
+      const params = operationParameters(operation, pathItemParams, { omitHeaders: [] }).filter(
+        (p) => p.in === location,
+      );
       schemas[location] = {
         type: 'object',
         properties: Object.fromEntries(params.map((p) => [p.name, p.schema ?? {}])),

@@ -81,7 +81,10 @@ export function validArbitrary(schema: JsonSchema | undefined, ctx: Ctx): fc.Arb
     arb = arb.filter((v) => isValid(s, v, ctx));
   }
   const examples = exampleValues(s, ctx);
-  return withSeeds(arb, examples.map((e) => fc.constant(e)));
+  return withSeeds(
+    arb,
+    examples.map((e) => fc.constant(e)),
+  );
 }
 
 function exampleValues(s: SchemaObject, ctx: SchemaOptions): unknown[] {
@@ -169,7 +172,8 @@ export function integerRange(s: SchemaObject): IntegerRange {
   if (typeof s.exclusiveMinimum === 'number') lo = Math.max(lo, Math.floor(s.exclusiveMinimum) + 1);
   if (typeof s.maximum === 'number') hi = Math.min(hi, Math.floor(s.maximum));
   if (typeof s.exclusiveMaximum === 'number') hi = Math.min(hi, Math.ceil(s.exclusiveMaximum) - 1);
-  const step = typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0 ? s.multipleOf : 1;
+  const step =
+    typeof s.multipleOf === 'number' && Number.isInteger(s.multipleOf) && s.multipleOf > 0 ? s.multipleOf : 1;
   if (step > 1) {
     lo = Math.ceil(lo / step) * step;
     hi = Math.floor(hi / step) * step;
@@ -226,7 +230,7 @@ export function nextDouble(x: number, direction: 1 | -1 = 1): number {
   const buffer = new DataView(new ArrayBuffer(8));
   buffer.setFloat64(0, x);
   const bits = buffer.getBigInt64(0);
-  buffer.setBigInt64(0, (x > 0) === (direction > 0) ? bits + 1n : bits - 1n);
+  buffer.setBigInt64(0, x > 0 === direction > 0 ? bits + 1n : bits - 1n);
   return buffer.getFloat64(0);
 }
 
@@ -253,8 +257,10 @@ function numberArbitrary(s: SchemaObject): fc.Arbitrary<unknown> {
     // Multiples are generated as k * multipleOf so every value is exact.
     const m = s.multipleOf;
     const b = numberBounds(s);
-    const kLo = b.min === undefined ? -1e6 : Math.ceil(b.min / m) + (b.minExcluded && Number.isInteger(b.min / m) ? 1 : 0);
-    const kHi = b.max === undefined ? 1e6 : Math.floor(b.max / m) - (b.maxExcluded && Number.isInteger(b.max / m) ? 1 : 0);
+    const kLo =
+      b.min === undefined ? -1e6 : Math.ceil(b.min / m) + (b.minExcluded && Number.isInteger(b.min / m) ? 1 : 0);
+    const kHi =
+      b.max === undefined ? 1e6 : Math.floor(b.max / m) - (b.maxExcluded && Number.isInteger(b.max / m) ? 1 : 0);
     return integerBetween(kLo, kHi)
       .map((k) => k * m)
       .filter((v) => isValid(s, v));
@@ -359,7 +365,8 @@ function arrayArbitrary(s: SchemaObject, ctx: Ctx): fc.Arbitrary<unknown> {
       : fc.array(item, { minLength: min, maxLength: max });
   const seeds: fc.Arbitrary<unknown[]>[] = [];
   if (typeof s.minItems === 'number') seeds.push(ofLength(minItems, minItems));
-  if (typeof stated === 'number' && stated === maxItems && stated <= MAX_BOUNDARY_ITEMS) seeds.push(ofLength(stated, stated));
+  if (typeof stated === 'number' && stated === maxItems && stated <= MAX_BOUNDARY_ITEMS)
+    seeds.push(ofLength(stated, stated));
   return withSeeds(ofLength(minItems, maxItems), seeds);
 }
 
@@ -372,7 +379,8 @@ function objectArbitrary(s: SchemaObject, ctx: Ctx): fc.Arbitrary<unknown> {
   const required = ((s.required as string[] | undefined) ?? []).slice();
   const additional = s.additionalProperties as JsonSchema | undefined;
   const shallow = ctx.depth >= ctx.maxDepth;
-  const names = shallow || ctx.includeOptional === 'none' ? required : [...new Set([...Object.keys(properties), ...required])];
+  const names =
+    shallow || ctx.includeOptional === 'none' ? required : [...new Set([...Object.keys(properties), ...required])];
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   for (const name of names) {
     const schema = name in properties ? properties[name] : additional === false ? false : additional;
@@ -385,7 +393,10 @@ function objectArbitrary(s: SchemaObject, ctx: Ctx): fc.Arbitrary<unknown> {
   if (isObject(additional) && Object.keys(additional).length > 0) extraValue = validArbitrary(additional, deeper(ctx));
   else if (Object.keys(properties).length === 0) extraValue = anyJsonScalar(ctx); // a free-form object: a few entries
   if (!extraValue) return record;
-  const extras = fc.dictionary(extraKeyArbitrary(Object.keys(properties)), extraValue, { maxKeys: 3, noNullPrototype: true });
+  const extras = fc.dictionary(extraKeyArbitrary(Object.keys(properties)), extraValue, {
+    maxKeys: 3,
+    noNullPrototype: true,
+  });
   return fc.tuple(extras, record).map(([e, r]) => ({ ...e, ...r }));
 }
 
@@ -469,9 +480,10 @@ function simpleValue(s: SchemaObject, ctx: Ctx): { ok: boolean; value?: unknown 
   }
 }
 
-function simpleString(s: SchemaObject, ctx: Ctx): { ok: boolean; value?: unknown } {
+function simpleString(s: SchemaObject, _ctx: Ctx): { ok: boolean; value?: unknown } {
   const pattern = typeof s.pattern === 'string' ? classifyPattern(s.pattern) : undefined;
-  if (pattern?.kind === 'uuid' || (pattern === undefined && s.format === 'uuid')) return { ok: true, value: SAMPLE_UUID };
+  if (pattern?.kind === 'uuid' || (pattern === undefined && s.format === 'uuid'))
+    return { ok: true, value: SAMPLE_UUID };
   if (pattern === undefined && s.format === 'date-time') return { ok: true, value: '2024-01-01T00:00:00.000Z' };
   if (pattern === undefined && s.format === 'email') return { ok: true, value: 'someone@example.com' };
   if (pattern?.kind === 'regex') return { ok: false };
@@ -489,14 +501,21 @@ export function fixedString(n: number, excluded: string[] = [], prefix = ''): st
 }
 
 /** n distinct (when possible) valid values, canonical first, for arrays at their boundaries. */
-export function distinctValidValues(items: JsonSchema | undefined, n: number, options: ValidOptions & { depth?: number }): unknown[] | undefined {
+export function distinctValidValues(
+  items: JsonSchema | undefined,
+  n: number,
+  options: ValidOptions & { depth?: number },
+): unknown[] | undefined {
   if (n === 0) return [];
   const ctx = { ...makeContext(options), depth: (options.depth ?? 0) + 1 };
   const first = canonicalValue(items, ctx, ctx.depth);
   const out: unknown[] = [first];
   const seen = new Set([canonicalJson(first)]);
   if (n > 1) {
-    const pool = fc.sample(validArbitrary(items, { ...ctx, includeOptional: 'none' }), { numRuns: Math.max(50, n * 4), seed: 42 });
+    const pool = fc.sample(validArbitrary(items, { ...ctx, includeOptional: 'none' }), {
+      numRuns: Math.max(50, n * 4),
+      seed: 42,
+    });
     for (const v of pool) {
       if (out.length >= n) break;
       const key = canonicalJson(v);
@@ -526,7 +545,8 @@ function boundaryList(schema: JsonSchema | undefined, ctx: Ctx): unknown[] {
   for (const keyword of ['oneOf', 'anyOf'] as const) {
     if (!Array.isArray(s[keyword])) continue;
     const base = withoutKeyword(s, keyword);
-    for (const branch of s[keyword] as JsonSchema[]) out.push(...boundaryList(mergeSchemas(base, normalize(branch, ctx)), ctx));
+    for (const branch of s[keyword] as JsonSchema[])
+      out.push(...boundaryList(mergeSchemas(base, normalize(branch, ctx)), ctx));
     return dedupe(out.filter((v) => isValid(s, v, ctx)));
   }
   const types = generationTypes(s);
@@ -540,13 +560,17 @@ function boundaryList(schema: JsonSchema | undefined, ctx: Ctx): unknown[] {
       for (const n of stringBoundaryLengths(s)) out.push(fixedString(n, excludedChars(s)));
     } else {
       for (const n of stringBoundaryLengths(s)) {
-        const found = fc.sample(fc.stringMatching(patternRegExp(pattern.pattern)), { numRuns: 200, seed: 42 }).find((v) => codePointLength(v) === n);
+        const found = fc
+          .sample(fc.stringMatching(patternRegExp(pattern.pattern)), { numRuns: 200, seed: 42 })
+          .find((v) => codePointLength(v) === n);
         if (found !== undefined) out.push(found);
       }
     }
   }
   if (types.includes('array')) {
-    const lengths = [s.minItems, s.maxItems].filter((n): n is number => typeof n === 'number' && n <= MAX_BOUNDARY_ITEMS);
+    const lengths = [s.minItems, s.maxItems].filter(
+      (n): n is number => typeof n === 'number' && n <= MAX_BOUNDARY_ITEMS,
+    );
     for (const n of [...new Set(lengths)]) {
       const items = distinctValidValues(s.items as JsonSchema | undefined, n, { ...ctx, depth: ctx.depth });
       if (items) out.push(items);
@@ -573,4 +597,3 @@ function dedupe(values: unknown[]): unknown[] {
     return true;
   });
 }
-

@@ -85,7 +85,11 @@ export function isValid(schema: JsonSchema | undefined, value: unknown, options:
           if (!isValid(sub, value[key], options)) return false;
         }
       }
-      if (!matched && s.additionalProperties !== undefined && !isValid(s.additionalProperties as JsonSchema, value[key], options)) {
+      if (
+        !matched &&
+        s.additionalProperties !== undefined &&
+        !isValid(s.additionalProperties as JsonSchema, value[key], options)
+      ) {
         return false;
       }
     }

@@ -37,7 +37,13 @@ export type WorkspaceFixtures = {
 };
 /** Workspaces by token (`mock-token-a`) or uuid. */
 export type Fixtures = { workspaces: Record<string, WorkspaceFixtures> };
-export type CreatedEntry = { kind: 'mcpServer' | 'run' | 'batch' | 'download'; uuid: string; workspaceUuid: string; createdAt: string | null; status?: string };
+export type CreatedEntry = {
+  kind: 'mcpServer' | 'run' | 'batch' | 'download';
+  uuid: string;
+  workspaceUuid: string;
+  createdAt: string | null;
+  status?: string;
+};
 
 export type MockControlOptions = {
   /** The mock's origin or its API URL (`…/v1` is dropped); default `MOCK_URL` or http://127.0.0.1:4010. */
@@ -49,8 +55,13 @@ export type MockControlOptions = {
 
 /** A control-plane answer that was not 2xx: the mock's error body, with its `problems` when it lists them. */
 export class MockControlError extends Error {
-  constructor(readonly status: number, readonly body: { errorMessage?: string; reason?: string; problems?: string[] }) {
-    super(`mock control: ${status} ${body.reason ?? ''}: ${body.errorMessage ?? ''}${body.problems ? `\n  ${body.problems.join('\n  ')}` : ''}`);
+  constructor(
+    readonly status: number,
+    readonly body: { errorMessage?: string; reason?: string; problems?: string[] },
+  ) {
+    super(
+      `mock control: ${status} ${body.reason ?? ''}: ${body.errorMessage ?? ''}${body.problems ? `\n  ${body.problems.join('\n  ')}` : ''}`,
+    );
     this.name = 'MockControlError';
   }
 }
@@ -67,7 +78,11 @@ export function createMockControl(options: MockControlOptions = {}) {
     const headers: Record<string, string> = {};
     if (adminToken) headers['x-mock-admin-token'] = adminToken;
     if (body !== undefined) headers['content-type'] = contentType;
-    const response = await doFetch(`${origin}/__mock${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const response = await doFetch(`${origin}/__mock${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const text = await response.text();
     const parsed = text ? JSON.parse(text) : {};
     if (!response.ok) throw new MockControlError(response.status, parsed);
@@ -79,14 +94,28 @@ export function createMockControl(options: MockControlOptions = {}) {
     reset: (workspace?: string) => call<{ reset: string }>('POST', '/reset', workspace ? { workspace } : {}),
     /** Replaces the given collections of each workspace; nothing loads unless every item matches the contract. A string is sent as YAML. */
     loadFixtures: (fixtures: Fixtures | string) =>
-      call<{ loaded: Record<string, Record<string, number>> }>('POST', '/fixtures', fixtures, typeof fixtures === 'string' ? 'application/yaml' : 'application/json'),
+      call<{ loaded: Record<string, Record<string, number>> }>(
+        'POST',
+        '/fixtures',
+        fixtures,
+        typeof fixtures === 'string' ? 'application/yaml' : 'application/json',
+      ),
     /** What clients created since start or the last reset. */
-    created: async (workspace?: string) => (await call<{ created: CreatedEntry[] }>('GET', `/created${workspace ? `?workspace=${encodeURIComponent(workspace)}` : ''}`)).created,
+    created: async (workspace?: string) =>
+      (
+        await call<{ created: CreatedEntry[] }>(
+          'GET',
+          `/created${workspace ? `?workspace=${encodeURIComponent(workspace)}` : ''}`,
+        )
+      ).created,
     settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
-    updateSettings: async (change: SettingsChange) => (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,
+    updateSettings: async (change: SettingsChange) =>
+      (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,
     /** Runs and batches the workspace creates from now on end in `outcome` (after `runDurationMs`, when given). */
     forceOutcome: (workspace: string, outcome: Outcome | null, runDurationMs?: number) =>
-      call<{ settings: MockSettings }>('PATCH', '/settings', { workspaces: { [workspace]: { outcome, ...(runDurationMs === undefined ? {} : { runDurationMs }) } } }),
+      call<{ settings: MockSettings }>('PATCH', '/settings', {
+        workspaces: { [workspace]: { outcome, ...(runDurationMs === undefined ? {} : { runDurationMs }) } },
+      }),
     /** Faults for a share of requests (e.g. `{ operation: 'getRun', fault: 'reset', share: 0.5 }`); replaces the rules in force. */
     setFaults: (rules: FaultRule[]) => call<{ settings: MockSettings }>('PATCH', '/settings', { faults: rules }),
   };
@@ -95,5 +124,7 @@ export function createMockControl(options: MockControlOptions = {}) {
 export type MockControl = ReturnType<typeof createMockControl>;
 
 /** One-line set-ups: `beforeEach(() => resetMock())`. */
-export const resetMock = (workspace?: string, options?: MockControlOptions) => createMockControl(options).reset(workspace);
-export const loadFixtures = (fixtures: Fixtures | string, options?: MockControlOptions) => createMockControl(options).loadFixtures(fixtures);
+export const resetMock = (workspace?: string, options?: MockControlOptions) =>
+  createMockControl(options).reset(workspace);
+export const loadFixtures = (fixtures: Fixtures | string, options?: MockControlOptions) =>
+  createMockControl(options).loadFixtures(fixtures);

@@ -37,7 +37,10 @@ describe('control plane (/__mock)', () => {
       const domain = (await m.mock.store.list(WORKSPACE_A, 'domains'))[0].uuid as string;
       await m.call('DELETE', `/domainManagement/domains/${domain}`);
       expect((await control.created()).map((entry) => [entry.kind, entry.uuid])).toEqual(
-        expect.arrayContaining([['run', run.body.run.uuid], ['mcpServer', server.body.mcpServer.uuid]]),
+        expect.arrayContaining([
+          ['run', run.body.run.uuid],
+          ['mcpServer', server.body.mcpServer.uuid],
+        ]),
       );
       expect(await control.created('mock-token-b')).toEqual([]);
 
@@ -52,8 +55,12 @@ describe('control plane (/__mock)', () => {
       const a = await m.call('POST', '/orchestration/runs', { body: {}, token: 'mock-token-a' });
       const b = await m.call('POST', '/orchestration/runs', { body: {}, token: 'mock-token-b' });
       await control.reset('mock-token-a');
-      expect((await m.call('GET', `/orchestration/runs/${a.body.run.uuid}`, { token: 'mock-token-a' })).status).toBe(404);
-      expect((await m.call('GET', `/orchestration/runs/${b.body.run.uuid}`, { token: 'mock-token-b' })).status).toBe(200);
+      expect((await m.call('GET', `/orchestration/runs/${a.body.run.uuid}`, { token: 'mock-token-a' })).status).toBe(
+        404,
+      );
+      expect((await m.call('GET', `/orchestration/runs/${b.body.run.uuid}`, { token: 'mock-token-b' })).status).toBe(
+        200,
+      );
       expect((await control.created(WORKSPACE_B)).map((entry) => entry.uuid)).toEqual([b.body.run.uuid]);
     });
 
@@ -67,34 +74,65 @@ describe('control plane (/__mock)', () => {
     });
 
     it('should refuse an unknown workspace with a 400 in the error shape', async () => {
-      await expect(control.reset('no-such-token')).rejects.toMatchObject({ status: 400, body: { reason: 'unknown_workspace' } });
+      await expect(control.reset('no-such-token')).rejects.toMatchObject({
+        status: 400,
+        body: { reason: 'unknown_workspace' },
+      });
     });
   });
 
   describe('fixtures', () => {
     it('should replace a collection from JSON, filling the workspace uuid', async () => {
-      const loaded = await control.loadFixtures({ workspaces: { 'mock-token-a': { suppressions: [suppression('team@example.com')] } } });
+      const loaded = await control.loadFixtures({
+        workspaces: { 'mock-token-a': { suppressions: [suppression('team@example.com')] } },
+      });
       expect(loaded.loaded[WORKSPACE_A]).toEqual({ suppressions: 1 });
       const list = await m.call('GET', '/mailboxManagement/suppressions');
-      expect(list.body).toEqual({ count: 1, suppressions: [{ ...suppression('team@example.com'), workspaceUuid: WORKSPACE_A }] });
+      expect(list.body).toEqual({
+        count: 1,
+        suppressions: [{ ...suppression('team@example.com'), workspaceUuid: WORKSPACE_A }],
+      });
     });
 
     it('should read YAML, and keep runs at the status given', async () => {
       const uuid = 'a1b2c3d4-0000-4000-8000-000000000001';
-      await control.loadFixtures(`workspaces:\n  ${WORKSPACE_B}:\n    runs:\n      - uuid: ${uuid}\n        status: running\n    recipes:\n      - name: Only one\n        uiType: ai\n        category: sales\n`);
+      await control.loadFixtures(
+        `workspaces:\n  ${WORKSPACE_B}:\n    runs:\n      - uuid: ${uuid}\n        status: running\n    recipes:\n      - name: Only one\n        uiType: ai\n        category: sales\n`,
+      );
       clock += 10 * 60_000;
-      expect((await m.call('GET', `/orchestration/runs/${uuid}`, { token: 'mock-token-b' })).body.run.status).toBe('running');
-      const recipes = await m.call('GET', '/expression/recipes/list', { token: 'mock-token-b', query: 'uiTypes=ai&categories=sales' });
+      expect((await m.call('GET', `/orchestration/runs/${uuid}`, { token: 'mock-token-b' })).body.run.status).toBe(
+        'running',
+      );
+      const recipes = await m.call('GET', '/expression/recipes/list', {
+        token: 'mock-token-b',
+        query: 'uiTypes=ai&categories=sales',
+      });
       expect(recipes.body.recipes.map((r: { name: string }) => r.name)).toEqual(['Only one']);
       expect(await control.created('mock-token-b')).toEqual([]);
     });
 
     it.each([
-      ['a missing required field', { workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com' }] } } }, 'workspaces.mock-token-a.suppressions[0]'],
-      ['a value outside an enum', { workspaces: { 'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), reason: 'angry' }] } } }, 'reason: must be equal to one of the allowed values'],
+      [
+        'a missing required field',
+        { workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com' }] } } },
+        'workspaces.mock-token-a.suppressions[0]',
+      ],
+      [
+        'a value outside an enum',
+        { workspaces: { 'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), reason: 'angry' }] } } },
+        'reason: must be equal to one of the allowed values',
+      ],
       ['an unknown collection', { workspaces: { 'mock-token-a': { widgets: [] } } }, 'widgets: is not a collection'],
       ['an unknown workspace', { workspaces: { nobody: {} } }, 'workspaces.nobody: is neither a token'],
-      ['another workspace in an item', { workspaces: { 'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), workspaceUuid: WORKSPACE_B }] } } }, 'loaded into workspace'],
+      [
+        'another workspace in an item',
+        {
+          workspaces: {
+            'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), workspaceUuid: WORKSPACE_B }] },
+          },
+        },
+        'loaded into workspace',
+      ],
       ['no workspaces', { suppressions: [] }, 'expected an object with `workspaces'],
     ])('should refuse %s with a clear 400 and load nothing', async (_name, fixtures, want) => {
       const before = await m.call('GET', '/mailboxManagement/suppressions');
@@ -107,7 +145,10 @@ describe('control plane (/__mock)', () => {
     });
 
     it('should refuse text that is neither JSON nor YAML', async () => {
-      await expect(control.loadFixtures('workspaces: [unclosed')).rejects.toMatchObject({ status: 400, body: { reason: 'invalid_fixtures' } });
+      await expect(control.loadFixtures('workspaces: [unclosed')).rejects.toMatchObject({
+        status: 400,
+        body: { reason: 'invalid_fixtures' },
+      });
     });
   });
 
@@ -135,7 +176,11 @@ describe('control plane (/__mock)', () => {
       ['a negative latency', { latencyMs: -1 }, 'settings.latencyMs'],
       ['an unknown setting', { speed: 3 }, 'settings.speed: is not allowed'],
       ['an unknown outcome', { workspaces: { 'mock-token-a': { outcome: 'exploded' } } }, 'outcome'],
-      ['a fault rule for an unknown operation', { faults: [{ operation: 'listWidgets', fault: 'reset' }] }, 'no operation "listWidgets"'],
+      [
+        'a fault rule for an unknown operation',
+        { faults: [{ operation: 'listWidgets', fault: 'reset' }] },
+        'no operation "listWidgets"',
+      ],
       ['a share above 1', { faults: [{ fault: 'reset', share: 2 }] }, 'share'],
     ])('should refuse %s and change nothing', async (_name, change, want) => {
       const before = await control.settings();
@@ -157,7 +202,10 @@ describe('control plane (/__mock)', () => {
       const wrong = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'GET' });
       expect(wrong.status).toBe(405);
       expect(wrong.headers.get('allow')).toBe('POST');
-      const preflight = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+      const preflight = await fetch(`${m.mock.origin}/__mock/reset`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
+      });
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     });
@@ -178,12 +226,20 @@ describe('control plane with MOCK_ADMIN_TOKEN and MOCK_FIXTURES', () => {
 
   it('should need the admin token, and load the fixtures at start and after each reset', async () => {
     const file = join(dir, 'fixtures.yaml');
-    writeFileSync(file, `workspaces:\n  mock-token-a:\n    envVars:\n      - uuid: 5d0c8e1a-1111-4222-8333-444455556666\n`);
+    writeFileSync(
+      file,
+      `workspaces:\n  mock-token-a:\n    envVars:\n      - uuid: 5d0c8e1a-1111-4222-8333-444455556666\n`,
+    );
     m = await startCheckedMock({ adminToken: 's3cret', fixturesPath: file });
     const variable = '/workspaceManagement/env-vars/5d0c8e1a-1111-4222-8333-444455556666';
     expect((await m.call('DELETE', variable)).status).toBe(200);
-    await expect(createMockControl({ url: m.mock.origin }).reset()).rejects.toMatchObject({ status: 401, body: { reason: 'unauthorized' } });
-    await expect(createMockControl({ url: m.mock.origin, adminToken: 'wrong' }).reset()).rejects.toMatchObject({ status: 401 });
+    await expect(createMockControl({ url: m.mock.origin }).reset()).rejects.toMatchObject({
+      status: 401,
+      body: { reason: 'unauthorized' },
+    });
+    await expect(createMockControl({ url: m.mock.origin, adminToken: 'wrong' }).reset()).rejects.toMatchObject({
+      status: 401,
+    });
     await createMockControl({ url: m.mock.origin, adminToken: 's3cret' }).reset();
     expect((await m.call('DELETE', variable)).status).toBe(200);
   });

@@ -9,7 +9,15 @@ import type { BatchRecord, JsonRecord, RecipeEntry, RunRecord, RunStatus, Suppre
 
 /** The recipe filters of listRecipes (uiTypes, categories) read these two fields. */
 export const RECIPE_UI_TYPES = ['ai', 'js'] as const;
-export const RECIPE_CATEGORIES = ['other', 'classification', 'cleaning', 'marketing', 'sales', 'event', 'copywriting'] as const;
+export const RECIPE_CATEGORIES = [
+  'other',
+  'classification',
+  'cleaning',
+  'marketing',
+  'sales',
+  'event',
+  'copywriting',
+] as const;
 
 /** Each collection a fixture may give, and the contract schema every item of it must match. */
 const COLLECTIONS = {
@@ -45,7 +53,9 @@ export function parseFixtureText(text: string): { value?: unknown; problem?: str
   try {
     return { value: trimmed.startsWith('{') ? JSON.parse(trimmed) : parseYaml(trimmed) };
   } catch (error) {
-    return { problem: `fixtures: not valid ${trimmed.startsWith('{') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      problem: `fixtures: not valid ${trimmed.startsWith('{') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
 }
 
@@ -64,9 +74,14 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
   const problems: string[] = [];
   const report = (line: string) => void (problems.length < MAX_PROBLEMS && problems.push(line));
   if (!isRecord(document) || !isRecord(document.workspaces)) {
-    return { problems: ['fixtures: expected an object with `workspaces: { <token or workspace uuid>: { <collection>: [...] } }`.'] };
+    return {
+      problems: [
+        'fixtures: expected an object with `workspaces: { <token or workspace uuid>: { <collection>: [...] } }`.',
+      ],
+    };
   }
-  for (const key of Object.keys(document)) if (key !== 'workspaces') report(`fixtures.${key}: is not allowed (only \`workspaces\`).`);
+  for (const key of Object.keys(document))
+    if (key !== 'workspaces') report(`fixtures.${key}: is not allowed (only \`workspaces\`).`);
   const workspaces = new Map<string, WorkspaceFixture>();
   const counts = safeDict<SafeDict<number>>();
   for (const [ref, given] of Object.entries(document.workspaces)) {
@@ -102,10 +117,13 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
         const where = `${at}.${name}[${i}]`;
         if (!isRecord(raw)) return report(`${where}: must be an object.`);
         const item: JsonRecord = { ...raw };
-        if (collection !== 'envVars' && collection !== 'runs' && collection !== 'batches') item.workspaceUuid ??= workspaceUuid;
+        if (collection !== 'envVars' && collection !== 'runs' && collection !== 'batches')
+          item.workspaceUuid ??= workspaceUuid;
         item.uuid ??= randomUUID();
         if (item.workspaceUuid !== undefined && item.workspaceUuid !== workspaceUuid) {
-          return report(`${where}.workspaceUuid: is ${JSON.stringify(item.workspaceUuid)}, but the item is loaded into workspace ${workspaceUuid}.`);
+          return report(
+            `${where}.workspaceUuid: is ${JSON.stringify(item.workspaceUuid)}, but the item is loaded into workspace ${workspaceUuid}.`,
+          );
         }
         if (collection === 'recipes' && !checkRecipeFilters(item, where, report)) return;
         if (check(deps, COLLECTIONS[collection], item, where, report)) checked.push(item);
@@ -119,7 +137,13 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
   return { fixtures: { workspaces, counts }, problems };
 }
 
-function check(deps: FixtureDeps, schema: string, item: unknown, where: string, report: (line: string) => void): boolean {
+function check(
+  deps: FixtureDeps,
+  schema: string,
+  item: unknown,
+  where: string,
+  report: (line: string) => void,
+): boolean {
   const validate = deps.schemaAt(`#/components/schemas/${schema}`);
   if (validate(item)) return true;
   for (const error of validate.errors ?? []) report(`${describeSchemaError(error, where)} (schema ${schema})`);
@@ -140,7 +164,8 @@ function checkRecipeFilters(item: JsonRecord, where: string, report: (line: stri
 }
 
 const byUuid = (items: JsonRecord[]) => new Map(items.map((item) => [String(item.uuid).toLowerCase(), item]));
-const timeOf = (value: unknown, fallback: number) => (typeof value === 'string' && Number.isFinite(Date.parse(value)) ? Date.parse(value) : fallback);
+const timeOf = (value: unknown, fallback: number) =>
+  typeof value === 'string' && Number.isFinite(Date.parse(value)) ? Date.parse(value) : fallback;
 
 /** Contract-shaped items → the store's records. Runs and batches keep the status given (default `success`). */
 function toStore(collection: Collection, items: JsonRecord[], workspaceUuid: string, now: number): WorkspaceFixture {
@@ -149,7 +174,10 @@ function toStore(collection: Collection, items: JsonRecord[], workspaceUuid: str
       return { suppressions: items as unknown as Suppression[] };
     case 'allocations':
       return {
-        allocations: items.map(({ territoryUuid, ...allocation }) => ({ allocation, territoryUuid: typeof territoryUuid === 'string' ? territoryUuid : '' })),
+        allocations: items.map(({ territoryUuid, ...allocation }) => ({
+          allocation,
+          territoryUuid: typeof territoryUuid === 'string' ? territoryUuid : '',
+        })),
       };
     case 'recipes':
       return {
@@ -160,9 +188,15 @@ function toStore(collection: Collection, items: JsonRecord[], workspaceUuid: str
         })),
       };
     case 'runs':
-      return { runs: new Map(items.map((item) => [String(item.uuid).toLowerCase(), toRunRecord(item, workspaceUuid, now)])) };
+      return {
+        runs: new Map(items.map((item) => [String(item.uuid).toLowerCase(), toRunRecord(item, workspaceUuid, now)])),
+      };
     case 'batches':
-      return { batches: new Map(items.map((item) => [String(item.uuid).toLowerCase(), toBatchRecord(item, workspaceUuid, now)])) };
+      return {
+        batches: new Map(
+          items.map((item) => [String(item.uuid).toLowerCase(), toBatchRecord(item, workspaceUuid, now)]),
+        ),
+      };
     default:
       return { [collection]: byUuid(items) };
   }

@@ -48,18 +48,28 @@ export function createControlPlane(deps: ControlDeps) {
   const workspaceOf = (ref: unknown): string | undefined => {
     if (ref === undefined || ref === null || ref === '') return undefined;
     const uuid = typeof ref === 'string' ? resolveWorkspace(ref) : undefined;
-    if (!uuid) throw new ApiError(400, 'unknown_workspace', `workspace: ${JSON.stringify(ref)} is neither a token of the mock nor a workspace uuid.`);
+    if (!uuid)
+      throw new ApiError(
+        400,
+        'unknown_workspace',
+        `workspace: ${JSON.stringify(ref)} is neither a token of the mock nor a workspace uuid.`,
+      );
     return uuid;
   };
 
   const loadFixtures = async (document: unknown): Promise<ParsedFixtures> => {
     const { fixtures, problems } = readFixtures(document, { schemaAt: deps.schemaAt, resolveWorkspace, now: deps.now });
-    if (!fixtures) throw new ApiError(400, 'invalid_fixtures', `The fixtures do not match the contract: ${problems[0]}`, { problems });
+    if (!fixtures)
+      throw new ApiError(400, 'invalid_fixtures', `The fixtures do not match the contract: ${problems[0]}`, {
+        problems,
+      });
     for (const [uuid, fixture] of fixtures.workspaces) await deps.store.applyFixture(uuid, fixture);
     return fixtures;
   };
   /** Workspaces the listing looks at: those of the mock's tokens and any a fixture named. */
-  const knownWorkspaces = () => [...new Set([...Object.values(deps.tokens), ...(startFixtures?.workspaces.keys() ?? [])])];
+  const knownWorkspaces = () => [
+    ...new Set([...Object.values(deps.tokens), ...(startFixtures?.workspaces.keys() ?? [])]),
+  ];
 
   const reset = async (workspaceUuid?: string) => {
     await deps.store.reset(workspaceUuid);
@@ -89,14 +99,22 @@ export function createControlPlane(deps: ControlDeps) {
     }
     const faults = (change?.faults ?? []).map((rule, i) => {
       if (rule.operation !== undefined && !deps.operationIds.includes(rule.operation)) {
-        problems.push(`settings.faults.${i}.operation: no operation ${JSON.stringify(rule.operation)}; one of ${deps.operationIds.join(', ')}`);
+        problems.push(
+          `settings.faults.${i}.operation: no operation ${JSON.stringify(rule.operation)}; one of ${deps.operationIds.join(', ')}`,
+        );
       }
       const workspace = rule.workspace === undefined ? undefined : resolveWorkspace(rule.workspace);
-      if (rule.workspace !== undefined && !workspace) problems.push(`settings.faults.${i}.workspace: is neither a token of the mock nor a workspace uuid`);
+      if (rule.workspace !== undefined && !workspace)
+        problems.push(`settings.faults.${i}.workspace: is neither a token of the mock nor a workspace uuid`);
       return { ...rule, share: rule.share ?? 1, ...(workspace ? { workspace } : {}) };
     });
-    if (problems.length > 0) throw new ApiError(400, 'invalid_settings', `The settings were not changed: ${problems[0]}`, { problems });
-    applySettingsPatch(deps.settings, { ...change, ...(change.workspaces ? { workspaces: workspaces as SettingsPatch['workspaces'] } : {}), ...(change.faults ? { faults } : {}) });
+    if (problems.length > 0)
+      throw new ApiError(400, 'invalid_settings', `The settings were not changed: ${problems[0]}`, { problems });
+    applySettingsPatch(deps.settings, {
+      ...change,
+      ...(change.workspaces ? { workspaces: workspaces as SettingsPatch['workspaces'] } : {}),
+      ...(change.faults ? { faults } : {}),
+    });
     return deps.settings;
   };
 
@@ -106,18 +124,23 @@ export function createControlPlane(deps: ControlDeps) {
       GET: () =>
         jsonResponse(200, {
           endpoints: {
-            'POST /__mock/reset': 'reset state, idempotency keys, rate-limit windows and settings; body {"workspace": "<token or uuid>"} resets one workspace',
-            'POST /__mock/fixtures': 'load fixtures (JSON or YAML): {"workspaces": {"<token or uuid>": {"<collection>": [...]}}}',
+            'POST /__mock/reset':
+              'reset state, idempotency keys, rate-limit windows and settings; body {"workspace": "<token or uuid>"} resets one workspace',
+            'POST /__mock/fixtures':
+              'load fixtures (JSON or YAML): {"workspaces": {"<token or uuid>": {"<collection>": [...]}}}',
             'GET /__mock/created': 'what clients created since start or the last reset (?workspace=<token or uuid>)',
             'GET /__mock/settings': 'the settings in force',
-            'PATCH /__mock/settings': 'change rateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
+            'PATCH /__mock/settings':
+              'change rateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
           },
         }),
     },
     '/reset': {
       POST: async (req, url) => {
         const body = parseJsonBody(await readBody(req));
-        const workspaceUuid = workspaceOf(url.searchParams.get('workspace') ?? (body as { workspace?: unknown } | undefined)?.workspace);
+        const workspaceUuid = workspaceOf(
+          url.searchParams.get('workspace') ?? (body as { workspace?: unknown } | undefined)?.workspace,
+        );
         await reset(workspaceUuid);
         return jsonResponse(200, { reset: workspaceUuid ?? 'all' });
       },
@@ -157,7 +180,11 @@ export function createControlPlane(deps: ControlDeps) {
     async loadStartFixtures(text: string, source: string): Promise<ParsedFixtures> {
       const parsed = parseFixtureText(text);
       if (parsed.problem) throw new Error(`${source}: ${parsed.problem}`);
-      const { fixtures, problems } = readFixtures(parsed.value, { schemaAt: deps.schemaAt, resolveWorkspace, now: deps.now });
+      const { fixtures, problems } = readFixtures(parsed.value, {
+        schemaAt: deps.schemaAt,
+        resolveWorkspace,
+        now: deps.now,
+      });
       if (!fixtures) throw new Error(`${source}: the fixtures do not match the contract:\n  ${problems.join('\n  ')}`);
       // Replicas sharing one store apply the same start fixtures once: a replica (re)starting later must not
       // replace what clients created meanwhile.
@@ -177,18 +204,36 @@ export function createControlPlane(deps: ControlDeps) {
             status: 204,
             headers: {
               'access-control-allow-methods': 'GET, POST, PUT, PATCH, OPTIONS',
-              'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, X-Mock-Admin-Token',
+              'access-control-allow-headers':
+                req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, X-Mock-Admin-Token',
               'access-control-max-age': '600',
             },
             body: undefined,
           };
         } else {
           const route = routes.get(url.pathname.slice(CONTROL_PATH.length).replace(/\/$/, ''));
-          if (!route) throw new ApiError(404, 'not_found', `No control endpoint at ${url.pathname}; GET ${CONTROL_PATH} lists them.`);
-          if (!authorised(req)) throw new ApiError(401, 'unauthorized', 'The control plane needs the admin token (MOCK_ADMIN_TOKEN) as a Bearer token or in X-Mock-Admin-Token.');
+          if (!route)
+            throw new ApiError(
+              404,
+              'not_found',
+              `No control endpoint at ${url.pathname}; GET ${CONTROL_PATH} lists them.`,
+            );
+          if (!authorised(req))
+            throw new ApiError(
+              401,
+              'unauthorized',
+              'The control plane needs the admin token (MOCK_ADMIN_TOKEN) as a Bearer token or in X-Mock-Admin-Token.',
+            );
           const serve = route.get(method);
           const allowed = [...route.keys()].join(', ');
-          if (!serve) throw new ApiError(405, 'method_not_allowed', `${method} is not allowed here; use ${allowed}.`, {}, { allow: allowed });
+          if (!serve)
+            throw new ApiError(
+              405,
+              'method_not_allowed',
+              `${method} is not allowed here; use ${allowed}.`,
+              {},
+              { allow: allowed },
+            );
           response = await serve(req, url);
         }
       } catch (error) {
@@ -207,7 +252,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_CONTROL_BODY_BYTES) throw new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${MAX_CONTROL_BODY_BYTES} bytes.`);
+    if (size > MAX_CONTROL_BODY_BYTES)
+      throw new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${MAX_CONTROL_BODY_BYTES} bytes.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);

@@ -19,16 +19,22 @@ describe('forced outcomes of async creates', () => {
     return kind === 'runs' ? res.body.run.status : res.body.batch.status;
   };
 
-  it.each(['error', 'skipped', 'cancelled', 'success'])('should end a run in %s with Prefer: outcome', async (outcome) => {
-    const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: `outcome=${outcome}` } });
-    expect(run.status).toBe(202);
-    expect(run.body.run.status).toBe('pending');
-    clock += 1000;
-    expect(await poll('runs', run.body.run.uuid)).toBe(outcome);
-  });
+  it.each(['error', 'skipped', 'cancelled', 'success'])(
+    'should end a run in %s with Prefer: outcome',
+    async (outcome) => {
+      const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: `outcome=${outcome}` } });
+      expect(run.status).toBe(202);
+      expect(run.body.run.status).toBe('pending');
+      clock += 1000;
+      expect(await poll('runs', run.body.run.uuid)).toBe(outcome);
+    },
+  );
 
   it('should take the time Prefer: duration asks', async () => {
-    const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'outcome=error, duration=10000' } });
+    const run = await m.call('POST', '/orchestration/runs', {
+      body: {},
+      headers: { prefer: 'outcome=error, duration=10000' },
+    });
     clock += 9_000;
     expect(await poll('runs', run.body.run.uuid)).toBe('running');
     clock += 1_000;
@@ -36,14 +42,20 @@ describe('forced outcomes of async creates', () => {
   });
 
   it('should answer waitUntilFinished with the forced outcome', async () => {
-    const run = await m.call('POST', '/orchestration/runs', { body: { waitUntilFinished: true }, headers: { prefer: 'outcome=skipped, duration=0' } });
+    const run = await m.call('POST', '/orchestration/runs', {
+      body: { waitUntilFinished: true },
+      headers: { prefer: 'outcome=skipped, duration=0' },
+    });
     expect(run.status).toBe(200);
     expect(run.body.run.status).toBe('skipped');
   });
 
   it('should end a batch and its runs as told, per workspace through the control plane', async () => {
     await createMockControl({ url: m.mock.origin }).forceOutcome('mock-token-b', 'error', 5000);
-    const batch = await m.call('POST', '/orchestration/batches', { body: { recordIds: ['r1', 'r2'] }, token: 'mock-token-b' });
+    const batch = await m.call('POST', '/orchestration/batches', {
+      body: { recordIds: ['r1', 'r2'] },
+      token: 'mock-token-b',
+    });
     const other = await m.call('POST', '/orchestration/runs', { body: {}, token: 'mock-token-a' });
     clock += 5000;
     expect(await poll('batches', batch.body.batch.uuid, 'mock-token-b')).toBe('error');
@@ -60,16 +72,22 @@ describe('forced outcomes of async creates', () => {
   });
 
   it('should end a batch without runs as told', async () => {
-    const batch = await m.call('POST', '/orchestration/batches', { body: {}, headers: { prefer: 'outcome=cancelled' } });
+    const batch = await m.call('POST', '/orchestration/batches', {
+      body: {},
+      headers: { prefer: 'outcome=cancelled' },
+    });
     clock += 1000;
     expect(await poll('batches', batch.body.batch.uuid)).toBe('cancelled');
   });
 
-  it.each([['outcome=failed'], ['duration=soon'], ['latency=abc'], ['fault=explode']])('should refuse Prefer: %s with a 400 in the error shape', async (prefer) => {
-    const res = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer } });
-    expect(res.status).toBe(400);
-    expect(res.body.reason).toBe('invalid_prefer');
-    expect(res.headers['ratelimit-limit']).toBeDefined();
-    expect(await createMockControl({ url: m.mock.origin }).created()).toEqual([]);
-  });
+  it.each([['outcome=failed'], ['duration=soon'], ['latency=abc'], ['fault=explode']])(
+    'should refuse Prefer: %s with a 400 in the error shape',
+    async (prefer) => {
+      const res = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer } });
+      expect(res.status).toBe(400);
+      expect(res.body.reason).toBe('invalid_prefer');
+      expect(res.headers['ratelimit-limit']).toBeDefined();
+      expect(await createMockControl({ url: m.mock.origin }).created()).toEqual([]);
+    },
+  );
 });

@@ -42,7 +42,10 @@ const PATCH_SCHEMA = {
       additionalProperties: {
         type: ['object', 'null'],
         additionalProperties: false,
-        properties: { outcome: { enum: [...OUTCOMES, null] }, runDurationMs: { ...duration, type: ['integer', 'null'] } },
+        properties: {
+          outcome: { enum: [...OUTCOMES, null] },
+          runDurationMs: { ...duration, type: ['integer', 'null'] },
+        },
       },
     },
     faults: {

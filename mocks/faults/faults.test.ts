@@ -14,7 +14,9 @@ function send(url: string, headers: Record<string, string> = {}, timeoutMs = 5_0
       res.setEncoding('utf8');
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode, body }));
-      res.on('error', (error: NodeJS.ErrnoException) => resolve({ status: res.statusCode, body, error: error.code ?? error.message }));
+      res.on('error', (error: NodeJS.ErrnoException) =>
+        resolve({ status: res.statusCode, body, error: error.code ?? error.message }),
+      );
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error('client timeout')));
     req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
@@ -41,10 +43,13 @@ describe('network faults', () => {
     ['reset', (s: Seen) => expect(s.error).toBe('ECONNRESET')],
     ['empty', (s: Seen) => expect(s).toEqual({ error: 'ECONNRESET' })],
     ['truncated', (s: Seen) => expect(s).toMatchObject({ status: 200, error: 'ECONNRESET' })],
-    ['malformed-json', (s: Seen) => {
-      expect(s.status).toBe(200);
-      expect(() => JSON.parse(s.body!)).toThrow();
-    }],
+    [
+      'malformed-json',
+      (s: Seen) => {
+        expect(s.status).toBe(200);
+        expect(() => JSON.parse(s.body!)).toThrow();
+      },
+    ],
   ])('should break the connection for Prefer: fault=%s', async (fault, expectSeen) => {
     expectSeen(await send(list(), { prefer: `fault=${fault}` }));
   });
@@ -61,7 +66,15 @@ describe('network faults', () => {
 
   it('should process the request whose answer is lost (a retry with the same key replays it)', async () => {
     const created = await new Promise<Seen>((resolve) => {
-      const req = request(`${m.mock.url}/orchestration/runs`, { method: 'POST', headers: { authorization: 'Bearer mock-token-a', 'content-type': 'application/json', 'idempotency-key': 'lost-1', prefer: 'fault=reset' } });
+      const req = request(`${m.mock.url}/orchestration/runs`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer mock-token-a',
+          'content-type': 'application/json',
+          'idempotency-key': 'lost-1',
+          prefer: 'fault=reset',
+        },
+      });
       req.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code }));
       req.on('response', (res) => resolve({ status: res.statusCode }));
       req.end('{}');
@@ -84,7 +97,9 @@ describe('network faults', () => {
   });
 
   it('should draw a partial share per request', async () => {
-    await createMockControl({ url: m.mock.origin }).setFaults([{ operation: 'listSuppressions', fault: 'empty', share: 0.5 }]);
+    await createMockControl({ url: m.mock.origin }).setFaults([
+      { operation: 'listSuppressions', fault: 'empty', share: 0.5 },
+    ]);
     const seen = await Promise.all(Array.from({ length: 40 }, () => send(list())));
     const failed = seen.filter((s) => s.error).length;
     expect(failed).toBeGreaterThan(5);

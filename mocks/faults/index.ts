@@ -10,7 +10,12 @@ import type { MockResponse } from '../types';
  * - malformed-json: a complete answer whose body is not JSON (a cut-off body followed by an HTML fragment);
  * - hang: nothing is sent until `hangMs` has passed, then the connection is reset.
  */
-export function writeFault(res: ServerResponse, response: MockResponse, fault: Fault, options: { hangMs: number }): void {
+export function writeFault(
+  res: ServerResponse,
+  response: MockResponse,
+  fault: Fault,
+  options: { hangMs: number },
+): void {
   const socket = res.socket;
   const text = response.body === undefined ? '' : JSON.stringify(response.body);
   const headers = { ...response.headers } as Record<string, string | number>;
@@ -28,7 +33,11 @@ export function writeFault(res: ServerResponse, response: MockResponse, fault: F
     }
     case 'malformed-json': {
       const body = `${text.slice(0, Math.ceil(text.length / 2))}<html><body>502 Bad Gateway</body></html>`;
-      res.writeHead(response.status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.writeHead(response.status, {
+        ...headers,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      });
       return void res.end(body);
     }
     case 'hang': {

@@ -40,7 +40,8 @@ export function listHandlers(deps: HandlerDeps): Handlers {
       const query = ctx.input!.query;
       const paging = readPage(query);
       const members = query.memberUuids as string[] | undefined;
-      const matching = (await deps.store.allocations(ctx.caller!.workspaceUuid)).filter(
+      const matching = (await deps.store.allocations(ctx.caller!.workspaceUuid))
+        .filter(
           ({ allocation, territoryUuid }) =>
             (!members || members.length === 0 || members.includes(allocation.memberUuid as string)) &&
             (query.capacityUuid === undefined || allocation.capacityUuid === query.capacityUuid) &&
@@ -54,7 +55,10 @@ export function listHandlers(deps: HandlerDeps): Handlers {
       const query = ctx.input!.query;
       const paging = readPage(query);
       const workspaceUuid = ctx.caller!.workspaceUuid;
-      const [recipes, userUuid] = await Promise.all([deps.store.recipes(workspaceUuid), deps.store.userUuid(workspaceUuid)]);
+      const [recipes, userUuid] = await Promise.all([
+        deps.store.recipes(workspaceUuid),
+        deps.store.userUuid(workspaceUuid),
+      ]);
       const uiTypes = query.uiTypes as string[] | undefined;
       const categories = query.categories as string[] | undefined;
       const name = typeof query.name === 'string' ? query.name.toLowerCase() : undefined;

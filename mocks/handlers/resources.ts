@@ -36,7 +36,9 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
       const uuid = uuidOf(ctx.input!.path);
       const now = iso(deps.now());
       const domain = await deps.store.update(ctx.caller!.workspaceUuid, 'domains', uuid, (current) =>
-        current.status === 'cancelled' ? undefined : { ...current, status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now },
+        current.status === 'cancelled'
+          ? undefined
+          : { ...current, status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now },
       );
       if (!domain) throw notFound('domain', uuid);
       return jsonResponse(200, { domain });
@@ -44,7 +46,8 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
 
     async removeEnvironmentVariable(ctx) {
       const uuid = uuidOf(ctx.input!.path);
-      if (!(await deps.store.remove(ctx.caller!.workspaceUuid, 'envVars', uuid))) throw notFound('environment variable', uuid);
+      if (!(await deps.store.remove(ctx.caller!.workspaceUuid, 'envVars', uuid)))
+        throw notFound('environment variable', uuid);
       return jsonResponse(200, {});
     },
 
@@ -62,7 +65,9 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         actions: (body.actions as JsonRecord[] | undefined) ?? [],
         // Responses carry the filter's conjunction and the sandbox scope, which inputs leave out.
         resources: ((body.resources as JsonRecord[] | undefined) ?? []).map((r) =>
-          r.kind === 'model' && r.filter && typeof r.filter === 'object' ? { ...r, filter: { conjonction: 'or', ...(r.filter as JsonRecord) } } : r,
+          r.kind === 'model' && r.filter && typeof r.filter === 'object'
+            ? { ...r, filter: { conjonction: 'or', ...(r.filter as JsonRecord) } }
+            : r,
         ),
         capabilities: ((body.capabilities as JsonRecord[] | undefined) ?? []).map((c) =>
           c.slug === 'sandbox' ? { ...c, config: { scope: 'chat', ...((c.config as JsonRecord | null) ?? {}) } } : c,
@@ -97,10 +102,17 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
             cron: sync.cron ?? null,
           }));
         }
-        if (has(body, 'logoBase64')) next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
+        if (has(body, 'logoBase64'))
+          next.logoUrl = body.logoBase64 === null ? null : `data:image/png;base64,${body.logoBase64}`;
         if (has(body, 'metadata')) next.metadata = { ...(body.metadata as JsonRecord) };
-        for (const field of ['browserExtensionMasterAgentUuid', 'browserExtensionAvailableAgentUuids', 'defaultRoleUuid', 'allowedLoginProviders'] as const) {
-          if (has(body, field)) next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
+        for (const field of [
+          'browserExtensionMasterAgentUuid',
+          'browserExtensionAvailableAgentUuids',
+          'defaultRoleUuid',
+          'allowedLoginProviders',
+        ] as const) {
+          if (has(body, field))
+            next[field] = Array.isArray(body[field]) ? [...(body[field] as unknown[])] : body[field];
         }
         next.updatedAt = updatedAt;
         return next;

@@ -1,7 +1,15 @@
 import { jsonResponse } from '../context';
 import { ApiError } from '../errors';
 import { STORE_LIMITS } from '../limits';
-import { createRunRecord, isTerminal, requestRunCancel, runFinishesAt, viewBatch, viewRun, type RunView } from '../store/runs';
+import {
+  createRunRecord,
+  isTerminal,
+  requestRunCancel,
+  runFinishesAt,
+  viewBatch,
+  viewRun,
+  type RunView,
+} from '../store/runs';
 import type { Ctx } from '../context';
 import type { BatchRecord, JsonRecord, LogRow, RunRecord, SpanRow } from '../store/types';
 import { notFound } from './paging';
@@ -10,16 +18,39 @@ import type { HandlerDeps, Handlers } from './types';
 
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
 export function runHandlers(deps: HandlerDeps): Handlers {
-  const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) => `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
+  const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) =>
+    `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
 
   const planOf = (ctx: Ctx) => deps.planRun?.(ctx) ?? { durationMs: deps.runDurationMs, outcome: 'success' as const };
 
   /** A new run with its first log and span rows; stored by the caller, in one batch with its siblings. */
   const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) => {
-    const run = createRunRecord({ uuid: nextUuid(), workspaceUuid, createdAtMs: deps.now(), durationMs: deps.runDurationMs, ...fields });
+    const run = createRunRecord({
+      uuid: nextUuid(),
+      workspaceUuid,
+      createdAtMs: deps.now(),
+      durationMs: deps.runDurationMs,
+      ...fields,
+    });
     const createdAt = new Date(run.createdAtMs).toISOString();
-    const log: LogRow = { uuid: nextUuid(), workspaceUuid, runUuid: run.uuid, level: 'info', message: 'run created', createdAt };
-    const span: SpanRow = { uuid: nextUuid(), workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: 'run', startedAt: createdAt, endedAt: null, durationMs: null };
+    const log: LogRow = {
+      uuid: nextUuid(),
+      workspaceUuid,
+      runUuid: run.uuid,
+      level: 'info',
+      message: 'run created',
+      createdAt,
+    };
+    const span: SpanRow = {
+      uuid: nextUuid(),
+      workspaceUuid,
+      runUuid: run.uuid,
+      parentSpanUuid: null,
+      name: 'run',
+      startedAt: createdAt,
+      endedAt: null,
+      durationMs: null,
+    };
     return { run, log, span };
   };
 
@@ -66,7 +97,9 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
       const now = deps.now();
       // Compare-and-set: of concurrent cancels on any replicas, one records the request, the others see it.
-      const run = await deps.store.update(ctx.caller!.workspaceUuid, 'runs', uuid, (current) => (requestRunCancel(current, now) ? current : undefined));
+      const run = await deps.store.update(ctx.caller!.workspaceUuid, 'runs', uuid, (current) =>
+        requestRunCancel(current, now) ? current : undefined,
+      );
       if (!run) throw notFound('run', uuid);
       if (!isTerminal(viewRun(run, now).status) || run.cancelRequestedAtMs === now) {
         return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
@@ -80,12 +113,31 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workflowUuid = (body.workflowUuid as string | undefined) ?? null;
       const plan = planOf(ctx);
       // Its runs end as the plan says, and the batch follows them (a batch without runs ends so itself).
-      const batch: BatchRecord = { uuid: nextUuid(), workspaceUuid, workflowUuid, createdAtMs: deps.now(), durationMs: plan.durationMs, outcome: plan.outcome, runUuids: [] };
-      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) => newRun(workspaceUuid, { ...plan, workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }));
+      const batch: BatchRecord = {
+        uuid: nextUuid(),
+        workspaceUuid,
+        workflowUuid,
+        createdAtMs: deps.now(),
+        durationMs: plan.durationMs,
+        outcome: plan.outcome,
+        runUuids: [],
+      };
+      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) =>
+        newRun(workspaceUuid, { ...plan, workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }),
+      );
       batch.runUuids = members.map((member) => member.run.uuid);
       const runs = members.map((member) => member.run);
-      await deps.store.addRuns(workspaceUuid, { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) });
-      return jsonResponse(202, { batch: viewBatch(batch, deps.now(), runs) }, { location: locationOf(ctx.origin, 'batches', batch.uuid) });
+      await deps.store.addRuns(workspaceUuid, {
+        runs,
+        batch,
+        logs: members.map((m) => m.log),
+        spans: members.map((m) => m.span),
+      });
+      return jsonResponse(
+        202,
+        { batch: viewBatch(batch, deps.now(), runs) },
+        { location: locationOf(ctx.origin, 'batches', batch.uuid) },
+      );
     },
 
     async getBatch(ctx) {
@@ -93,18 +145,27 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workspaceUuid = ctx.caller!.workspaceUuid;
       const batch = await deps.store.get(workspaceUuid, 'batches', uuid);
       if (!batch) throw notFound('batch', uuid);
-      return jsonResponse(200, { batch: viewBatch(batch, deps.now(), await deps.store.runsOfBatch(workspaceUuid, batch)) });
+      return jsonResponse(200, {
+        batch: viewBatch(batch, deps.now(), await deps.store.runsOfBatch(workspaceUuid, batch)),
+      });
     },
 
     /** The export is taken now and served by the mock itself at an opaque URL outside /v1. */
     async downloadRuns(ctx) {
       const workspaceUuid = ctx.caller!.workspaceUuid;
       const now = deps.now();
-      const selected = (await deps.store.runs(workspaceUuid)).map((run) => viewRun(run, now)).filter(matchesFilters(ctx.req.body as JsonRecord));
+      const selected = (await deps.store.runs(workspaceUuid))
+        .map((run) => viewRun(run, now))
+        .filter(matchesFilters(ctx.req.body as JsonRecord));
       const download = { workspaceUuid, runs: selected, createdAtMs: now };
       const bytes = JSON.stringify(download).length;
       if (bytes > STORE_LIMITS.downloadBytesEach) {
-        throw new ApiError(400, 'download_too_large', `The export would hold ${bytes} bytes, over the limit of ${STORE_LIMITS.downloadBytesEach}; narrow the filters.`, { limitBytes: STORE_LIMITS.downloadBytesEach });
+        throw new ApiError(
+          400,
+          'download_too_large',
+          `The export would hold ${bytes} bytes, over the limit of ${STORE_LIMITS.downloadBytesEach}; narrow the filters.`,
+          { limitBytes: STORE_LIMITS.downloadBytesEach },
+        );
       }
       const id = await deps.store.saveDownload(download);
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
@@ -114,7 +175,8 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
 /** The DownloadRunsRequest filters; all given filters must hold. */
 export function matchesFilters(filters: JsonRecord) {
-  const equal = (field: keyof RunView) => (run: RunView) => filters[field] === undefined || run[field] === filters[field];
+  const equal = (field: keyof RunView) => (run: RunView) =>
+    filters[field] === undefined || run[field] === filters[field];
   const checks: ((run: RunView) => boolean)[] = [
     equal('workflowUuid'),
     equal('releaseUuid'),
@@ -127,12 +189,17 @@ export function matchesFilters(filters: JsonRecord) {
     equal('isGroupParent'),
     (run) => !Array.isArray(filters.uuids) || filters.uuids.includes(run.uuid),
     (run) => !Array.isArray(filters.statuses) || filters.statuses.includes(run.status),
-    (run) => filters.recordTitleOrId === undefined || run.recordId === filters.recordTitleOrId || run.recordTitle === filters.recordTitleOrId,
+    (run) =>
+      filters.recordTitleOrId === undefined ||
+      run.recordId === filters.recordTitleOrId ||
+      run.recordTitle === filters.recordTitleOrId,
     (run) => filters.isFinished === undefined || isTerminal(run.status) === filters.isFinished,
     (run) => filters.createdAfter === undefined || Date.parse(run.createdAt) > Date.parse(String(filters.createdAfter)),
-    (run) => filters.createdBefore === undefined || Date.parse(run.createdAt) < Date.parse(String(filters.createdBefore)),
+    (run) =>
+      filters.createdBefore === undefined || Date.parse(run.createdAt) < Date.parse(String(filters.createdBefore)),
     (run) => filters.updatedAfter === undefined || Date.parse(run.updatedAt) > Date.parse(String(filters.updatedAfter)),
-    (run) => filters.updatedBefore === undefined || Date.parse(run.updatedAt) < Date.parse(String(filters.updatedBefore)),
+    (run) =>
+      filters.updatedBefore === undefined || Date.parse(run.updatedAt) < Date.parse(String(filters.updatedBefore)),
   ];
   return (run: RunView) => checks.every((check) => check(run));
 }

@@ -17,7 +17,11 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   const redirectUri = url.searchParams.getAll('redirect_uri');
   // Exact string match against the registration: never redirect to an address the client did not register.
   if (redirectUri.length !== 1 || !client.redirectUris.includes(redirectUri[0])) {
-    return sendErrorPage(res, 'invalid_request', 'redirect_uri is missing, repeated or not registered for this client.');
+    return sendErrorPage(
+      res,
+      'invalid_request',
+      'redirect_uri is missing, repeated or not registered for this client.',
+    );
   }
 
   const stateValues = url.searchParams.getAll('state');
@@ -36,20 +40,25 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   if (!responseType) return fail('invalid_request', 'response_type is required.');
   if (responseType !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported.');
   const responseMode = params.get('response_mode');
-  if (responseMode && responseMode !== 'query') return fail('invalid_request', 'Only response_mode=query is supported.');
+  if (responseMode && responseMode !== 'query')
+    return fail('invalid_request', 'Only response_mode=query is supported.');
   if (!state) return fail('invalid_request', 'state is required.');
   const codeChallenge = params.get('code_challenge');
   if (!codeChallenge) return fail('invalid_request', 'code_challenge is required (PKCE).');
   if (params.get('code_challenge_method') !== 'S256') {
     return fail('invalid_request', 'code_challenge_method must be S256; plain is not supported.');
   }
-  if (!isS256Challenge(codeChallenge)) return fail('invalid_request', 'code_challenge is not a base64url SHA-256 digest.');
+  if (!isS256Challenge(codeChallenge))
+    return fail('invalid_request', 'code_challenge is not a base64url SHA-256 digest.');
   const audience = params.get('audience');
   if (!audience) return fail('invalid_request', `audience is required; set it to ${ctx.options.audience}.`);
   // RFC 8707 names the error for an unknown target; `audience` plays that part here.
   if (!acceptsAudience(audience, ctx.options.audience, ctx.options.basePath)) {
     const forms = audienceForms(ctx.options.audience, ctx.options.basePath).filter((form) => !form.endsWith('/'));
-    return fail('invalid_target', `audience must be the API's base host address: ${forms.join(', ')} (a trailing slash is fine).`);
+    return fail(
+      'invalid_target',
+      `audience must be the API's base host address: ${forms.join(', ')} (a trailing slash is fine).`,
+    );
   }
   const requestedScope = params.get('scope');
   const scope = requestedScope ? [...new Set(requestedScope.split(' ').filter(Boolean))] : defaultScope;
@@ -57,7 +66,9 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   if (unknownScope) return fail('invalid_scope', `The scope ${unknownScope} is not supported.`);
 
   const loginHint = params.get('login_hint');
-  const user = loginHint ? ctx.options.users.find((u) => u.email === loginHint || u.sub === loginHint) : ctx.options.users[0];
+  const user = loginHint
+    ? ctx.options.users.find((u) => u.email === loginHint || u.sub === loginHint)
+    : ctx.options.users[0];
   if (!user) return fail('access_denied', 'No mock user matches login_hint.');
 
   const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };

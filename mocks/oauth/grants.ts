@@ -6,18 +6,24 @@ export type MockUser = { sub: string; email: string; name: string; workspaceUuid
 /** One user's consent to one client; every code, access and refresh token issued under it shares its id. */
 export type Grant = { id: string; clientId: string; user: MockUser; scope: string[]; authTime: number };
 
-type CodeEntry = { grant: Grant; redirectUri: string; codeChallenge: string; nonce?: string; expiresAt: number; used: boolean };
+type CodeEntry = {
+  grant: Grant;
+  redirectUri: string;
+  codeChallenge: string;
+  nonce?: string;
+  expiresAt: number;
+  used: boolean;
+};
 type RefreshEntry = { grant: Grant; expiresAt: number; active: boolean };
 
 export const codeTtlMs = 60_000;
 export const refreshTokenTtlMs = 30 * 24 * 3600_000;
 
 export type CodeRedemption =
-  | { status: 'ok'; entry: CodeEntry }
-  | { status: 'invalid' }
-  | { status: 'reused'; grant: Grant };
+  { status: 'ok'; entry: CodeEntry } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
 
-export type RefreshRedemption = { status: 'ok'; grant: Grant } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
+export type RefreshRedemption =
+  { status: 'ok'; grant: Grant } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
 
 /** Entries of each kind kept at once (oldest out first), besides each one's own expiry. */
 export type GrantLimits = { codes: number; refreshTokens: number; revocations: number };
@@ -40,8 +46,18 @@ export class GrantStore {
 
   async issueCode(grant: Grant, redirectUri: string, codeChallenge: string, nonce?: string): Promise<string> {
     const code = randomToken();
-    const entry: CodeEntry = { grant, redirectUri, codeChallenge, nonce, expiresAt: this.now() + codeTtlMs, used: false };
-    await this.port.claim(`oauth:code:${code}`, JSON.stringify(entry), codeTtlMs, { key: 'oauth:codes', cap: this.limits.codes });
+    const entry: CodeEntry = {
+      grant,
+      redirectUri,
+      codeChallenge,
+      nonce,
+      expiresAt: this.now() + codeTtlMs,
+      used: false,
+    };
+    await this.port.claim(`oauth:code:${code}`, JSON.stringify(entry), codeTtlMs, {
+      key: 'oauth:codes',
+      cap: this.limits.codes,
+    });
     return code;
   }
 
@@ -55,7 +71,12 @@ export class GrantStore {
       if (entry.expiresAt <= this.now() || (await this.isGrantRevoked(entry.grant.id))) return { status: 'invalid' };
       if (entry.used) return { status: 'reused', grant: entry.grant };
       const ttlMs = Math.max(1, entry.expiresAt - this.now());
-      if (await this.port.commit([{ op: 'set', key, value: JSON.stringify({ ...entry, used: true }), ttlMs }], [{ key, is: 'equals', value: text }])) {
+      if (
+        await this.port.commit(
+          [{ op: 'set', key, value: JSON.stringify({ ...entry, used: true }), ttlMs }],
+          [{ key, is: 'equals', value: text }],
+        )
+      ) {
         return { status: 'ok', entry };
       }
     }
@@ -64,7 +85,10 @@ export class GrantStore {
   async issueRefreshToken(grant: Grant): Promise<string> {
     const token = randomToken();
     const entry: RefreshEntry = { grant, expiresAt: this.now() + refreshTokenTtlMs, active: true };
-    await this.port.claim(`oauth:refresh:${token}`, JSON.stringify(entry), refreshTokenTtlMs, { key: 'oauth:refresh-tokens', cap: this.limits.refreshTokens });
+    await this.port.claim(`oauth:refresh:${token}`, JSON.stringify(entry), refreshTokenTtlMs, {
+      key: 'oauth:refresh-tokens',
+      cap: this.limits.refreshTokens,
+    });
     return token;
   }
 
@@ -78,7 +102,12 @@ export class GrantStore {
       if (entry.expiresAt <= this.now() || (await this.isGrantRevoked(entry.grant.id))) return { status: 'invalid' };
       if (!entry.active) return { status: 'reused', grant: entry.grant };
       const ttlMs = Math.max(1, entry.expiresAt - this.now());
-      if (await this.port.commit([{ op: 'set', key, value: JSON.stringify({ ...entry, active: false }), ttlMs }], [{ key, is: 'equals', value: text }])) {
+      if (
+        await this.port.commit(
+          [{ op: 'set', key, value: JSON.stringify({ ...entry, active: false }), ttlMs }],
+          [{ key, is: 'equals', value: text }],
+        )
+      ) {
         return { status: 'ok', grant: entry.grant };
       }
     }

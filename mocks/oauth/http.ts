@@ -11,7 +11,12 @@ export const corsHeaders: Record<string, string> = {
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 (no-store and no-cache on token responses) */
 export const noStoreHeaders: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
     ...corsHeaders,
@@ -45,7 +50,11 @@ const escapeHtml = (text: string) =>
  */
 export function sendErrorPage(res: ServerResponse, error: string, description: string): void {
   const page = `<!doctype html><html><head><meta charset="utf-8"><title>Authorization error</title></head><body><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description)}</p></body></html>`;
-  res.writeHead(400, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(page)) });
+  res.writeHead(400, {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(page)),
+  });
   res.end(page);
 }
 

@@ -46,8 +46,18 @@ export const defaultAuthConfig: { clients: AuthClient[]; users: MockUser[]; acce
     },
   ],
   users: [
-    { sub: 'mock-user-a', email: 'ada@workspace-a.example', name: 'Ada Mock', workspaceUuid: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b' },
-    { sub: 'mock-user-b', email: 'bo@workspace-b.example', name: 'Bo Mock', workspaceUuid: '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f' },
+    {
+      sub: 'mock-user-a',
+      email: 'ada@workspace-a.example',
+      name: 'Ada Mock',
+      workspaceUuid: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
+    },
+    {
+      sub: 'mock-user-b',
+      email: 'bo@workspace-b.example',
+      name: 'Bo Mock',
+      workspaceUuid: '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
+    },
   ],
   accessTokenTtlSeconds: 3600,
 };
@@ -64,11 +74,12 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
   const ctx: AuthContext = {
     options,
     issuer,
-    key: () => (signingKey ??= loadSharedSigningKey(port).catch((error: unknown) => {
-      // Not kept: the next request tries again (the store may be back by then).
-      signingKey = undefined;
-      throw error;
-    })),
+    key: () =>
+      (signingKey ??= loadSharedSigningKey(port).catch((error: unknown) => {
+        // Not kept: the next request tries again (the store may be back by then).
+        signingKey = undefined;
+        throw error;
+      })),
     grants: new GrantStore(port, options.now),
     endpoints: {
       authorization: `${issuer}/authorize`,
@@ -82,7 +93,12 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   const readAccessToken = async (token: string) => {
     const claims = verifyJwt(await ctx.key(), token, accessTokenType);
-    if (!claims || claims.iss !== issuer || typeof claims.aud !== 'string' || !sameAudience(claims.aud, options.audience)) {
+    if (
+      !claims ||
+      claims.iss !== issuer ||
+      typeof claims.aud !== 'string' ||
+      !sameAudience(claims.aud, options.audience)
+    ) {
       return null;
     }
     const { sub, workspaceUuid, jti, sid, exp, scope } = claims;
@@ -108,7 +124,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   /** @see https://www.rfc-editor.org/rfc/rfc7009#section-2 (unknown tokens also answer 200) */
   const handleRevocation = async (req: IncomingMessage, res: ServerResponse) => {
-    if (!isFormEncoded(req)) return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+    if (!isFormEncoded(req))
+      return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
     const text = await readBody(req);
     const token = text === null ? undefined : readParams(new URLSearchParams(text)).get('token');
     if (!token) return sendTokenError(res, 'invalid_request', 'token is required.');
@@ -118,7 +135,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   const verifyAccessToken = async (token: string) => {
     const access = await readAccessToken(token);
-    if (!access || access.exp * 1000 <= options.now() || (await ctx.grants.isRevoked(access.jti, access.sid))) return null;
+    if (!access || access.exp * 1000 <= options.now() || (await ctx.grants.isRevoked(access.jti, access.sid)))
+      return null;
     return access;
   };
 
@@ -128,9 +146,14 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     const access = token ? await verifyAccessToken(token) : null;
     const user = access && options.users.find((u) => u.sub === access.sub);
     if (!access || !user) {
-      return sendJson(res, 401, { error: 'invalid_token', error_description: 'A valid access token is required.' }, {
-        'WWW-Authenticate': 'Bearer error="invalid_token"',
-      });
+      return sendJson(
+        res,
+        401,
+        { error: 'invalid_token', error_description: 'A valid access token is required.' },
+        {
+          'WWW-Authenticate': 'Bearer error="invalid_token"',
+        },
+      );
     }
     sendJson(res, 200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
   };
@@ -141,7 +164,10 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     [`${issuerPath}/oauth/token`, { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) }],
     [`${issuerPath}/oauth/revoke`, { methods: 'POST', serve: handleRevocation }],
     [`${issuerPath}/userinfo`, { methods: 'GET', serve: handleUserInfo }],
-    [`${issuerPath}/.well-known/jwks.json`, { methods: 'GET', serve: async (_req, res) => sendJson(res, 200, { keys: [(await ctx.key()).jwk] }) }],
+    [
+      `${issuerPath}/.well-known/jwks.json`,
+      { methods: 'GET', serve: async (_req, res) => sendJson(res, 200, { keys: [(await ctx.key()).jwk] }) },
+    ],
   ]);
   for (const path of metadataAt) {
     routes.set(path, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) });

@@ -1,4 +1,14 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  randomBytes,
+  sign,
+  timingSafeEqual,
+  verify,
+  type KeyObject,
+} from 'node:crypto';
 import type { StoragePort } from '../store/port';
 
 /**
@@ -29,7 +39,8 @@ export async function loadSharedSigningKey(port: StoragePort): Promise<SigningKe
   if (stored !== null) return importSigningKey(stored);
   const fresh = createSigningKey();
   const text = JSON.stringify({ kid: fresh.kid, pem: fresh.privateKey.export({ format: 'pem', type: 'pkcs8' }) });
-  if (await port.commit([{ op: 'set', key: SIGNING_KEY, value: text }], [{ key: SIGNING_KEY, is: 'absent' }])) return fresh;
+  if (await port.commit([{ op: 'set', key: SIGNING_KEY, value: text }], [{ key: SIGNING_KEY, is: 'absent' }]))
+    return fresh;
   const [winner] = await port.read([{ op: 'get', key: SIGNING_KEY }]);
   return importSigningKey(winner ?? text);
 }
@@ -49,10 +60,17 @@ export function verifyJwt(key: SigningKey, token: string, typ: string): Record<s
   try {
     const header = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8')) as Record<string, unknown>;
     if (header.alg !== 'RS256' || header.kid !== key.kid || header.typ !== typ) return null;
-    const valid = verify('sha256', Buffer.from(`${parts[0]}.${parts[1]}`), key.publicKey, Buffer.from(parts[2], 'base64url'));
+    const valid = verify(
+      'sha256',
+      Buffer.from(`${parts[0]}.${parts[1]}`),
+      key.publicKey,
+      Buffer.from(parts[2], 'base64url'),
+    );
     if (!valid) return null;
     const claims = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8')) as unknown;
-    return claims !== null && typeof claims === 'object' && !Array.isArray(claims) ? (claims as Record<string, unknown>) : null;
+    return claims !== null && typeof claims === 'object' && !Array.isArray(claims)
+      ? (claims as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }

@@ -36,5 +36,7 @@ export function buildMetadata(ctx: AuthContext): Record<string, unknown> {
  */
 export function metadataPaths(issuerPath: string): string[] {
   const suffix = '/.well-known/oauth-authorization-server';
-  return [...new Set([`${issuerPath}${suffix}`, `${suffix}${issuerPath}`, `${issuerPath}/.well-known/openid-configuration`])];
+  return [
+    ...new Set([`${issuerPath}${suffix}`, `${suffix}${issuerPath}`, `${issuerPath}/.well-known/openid-configuration`]),
+  ];
 }

@@ -19,7 +19,10 @@ let clockOffsetMs = 0;
 beforeAll(async () => {
   mock = await startMock({ port: 0, now: () => Date.now() + clockOffsetMs });
   const issuer = new URL(`${mock.origin}/auth`);
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
 });
 afterAll(() => mock.close());
 
@@ -40,7 +43,15 @@ async function login(loginHint?: string): Promise<string> {
   }).toString();
   const authorization = await fetch(url, { redirect: 'manual' });
   const callback = oauth.validateAuthResponse(as, client, new URL(authorization.headers.get('location')!), state);
-  const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), callback, redirectUri, verifier, insecure);
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    callback,
+    redirectUri,
+    verifier,
+    insecure,
+  );
   return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
 }
 
@@ -55,7 +66,10 @@ describe('OAuth login against the running mock', () => {
   it('should authenticate API calls as the user workspace and scope query rows to it', async () => {
     for (const user of [userA, userB]) {
       const token = await login(user.email);
-      const res = await query(token, 'SELECT DISTINCT workspaceUuid FROM runs UNION SELECT DISTINCT workspaceUuid FROM logs');
+      const res = await query(
+        token,
+        'SELECT DISTINCT workspaceUuid FROM runs UNION SELECT DISTINCT workspaceUuid FROM logs',
+      );
       expect(res.status).toBe(200);
       const { rows } = (await res.json()) as { rows: { workspaceUuid: string }[] };
       expect(rows.length).toBeGreaterThan(0);
@@ -71,7 +85,10 @@ describe('OAuth login against the running mock', () => {
 
   it('should stop a runaway query while other requests are answered', async () => {
     const token = await login();
-    const runaway = query(token, 'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c');
+    const runaway = query(
+      token,
+      'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c',
+    );
     expect((await query(token, 'SELECT count(*) AS n FROM runs')).status).toBe(200);
     const res = await runaway;
     expect(res.status).toBe(400);

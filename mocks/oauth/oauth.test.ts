@@ -34,8 +34,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   issuer = new URL(`${origin}/auth`);
-  auth = createAuthServer({ ...defaultAuthConfig, issuer: issuer.href, audience: origin, basePath: '/v1', now: () => Date.now() + clockOffsetMs });
-  as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+  auth = createAuthServer({
+    ...defaultAuthConfig,
+    issuer: issuer.href,
+    audience: origin,
+    basePath: '/v1',
+    now: () => Date.now() + clockOffsetMs,
+  });
+  as = await oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
 });
 
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
@@ -98,7 +107,10 @@ async function tokenError(response: Promise<Response>, process = oauth.processAu
 
 describe('OAuth 2.0 authorization server (PKCE)', () => {
   it('should publish RFC 8414 metadata at the issuer path and at the RFC 8414 §3.1 location', async () => {
-    for (const path of ['/auth/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/auth']) {
+    for (const path of [
+      '/auth/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-authorization-server/auth',
+    ]) {
       const metadata = (await (await fetch(`${origin}${path}`)).json()) as Record<string, unknown>;
       expect(metadata).toMatchObject({
         issuer: `${origin}/auth`,
@@ -132,7 +144,10 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const tokens = await login();
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.refresh_token).toEqual(expect.any(String));
-    expect(oauth.getValidatedIdTokenClaims(tokens)).toMatchObject({ sub: 'mock-user-a', email: 'ada@workspace-a.example' });
+    expect(oauth.getValidatedIdTokenClaims(tokens)).toMatchObject({
+      sub: 'mock-user-a',
+      email: 'ada@workspace-a.example',
+    });
     const res = await callApi(tokens.access_token);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ workspaceUuid: workspaceA, sub: 'mock-user-a' });
@@ -172,12 +187,18 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
   });
 
   it('should state the audience and its accepted spellings in the metadata', () => {
-    expect(as).toMatchObject({ audience: origin, audience_forms_accepted: expect.arrayContaining([new URL(origin).host, origin, `${origin}/v1`, `${origin}/v1/`]) });
+    expect(as).toMatchObject({
+      audience: origin,
+      audience_forms_accepted: expect.arrayContaining([new URL(origin).host, origin, `${origin}/v1`, `${origin}/v1/`]),
+    });
   });
 
   it('should approve the user named by login_hint', async () => {
     const tokens = await login({ params: { login_hint: 'bo@workspace-b.example' } });
-    expect(await auth.verifyAccessToken(tokens.access_token)).toEqual({ workspaceUuid: workspaceB, sub: 'mock-user-b' });
+    expect(await auth.verifyAccessToken(tokens.access_token)).toEqual({
+      workspaceUuid: workspaceB,
+      sub: 'mock-user-b',
+    });
   });
 
   it('should refuse a wrong code_verifier with invalid_grant', async () => {
@@ -225,7 +246,9 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const sentState = !('state' in params);
     expect(callback.searchParams.get('state')).toBe(sentState ? state : null);
     const expectedState = sentState ? state : oauth.expectNoState;
-    expect(() => oauth.validateAuthResponse(as, client, callback, expectedState)).toThrow(oauth.AuthorizationResponseError);
+    expect(() => oauth.validateAuthResponse(as, client, callback, expectedState)).toThrow(
+      oauth.AuthorizationResponseError,
+    );
   });
 
   it.each([
@@ -289,8 +312,22 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     ['an unsupported grant_type', { client_id: 'mock-frontend', grant_type: 'password' }, 'unsupported_grant_type'],
     ['a missing client_id', { grant_type: 'authorization_code', code: 'x' }, 'invalid_request'],
     ['an unknown client', { client_id: 'x', grant_type: 'authorization_code', code: 'x' }, 'invalid_client'],
-    ['a missing code_verifier', { client_id: 'mock-frontend', grant_type: 'authorization_code', code: 'x', redirect_uri: redirectUri }, 'invalid_request'],
-    ['an unknown code', { client_id: 'mock-frontend', grant_type: 'authorization_code', code: 'x', redirect_uri: redirectUri, code_verifier: 'v'.repeat(43) }, 'invalid_grant'],
+    [
+      'a missing code_verifier',
+      { client_id: 'mock-frontend', grant_type: 'authorization_code', code: 'x', redirect_uri: redirectUri },
+      'invalid_request',
+    ],
+    [
+      'an unknown code',
+      {
+        client_id: 'mock-frontend',
+        grant_type: 'authorization_code',
+        code: 'x',
+        redirect_uri: redirectUri,
+        code_verifier: 'v'.repeat(43),
+      },
+      'invalid_grant',
+    ],
   ])('should answer %s per RFC 6749 §5.2', async (_name, form, error) => {
     const res = await fetch(as.token_endpoint!, { method: 'POST', body: new URLSearchParams(form) });
     expect(res.status).toBe(400);
@@ -299,7 +336,11 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
   });
 
   it('should refuse a token request that is not form-encoded', async () => {
-    const res = await fetch(as.token_endpoint!, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const res = await fetch(as.token_endpoint!, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: 'invalid_request' });
   });

@@ -65,9 +65,11 @@ async function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Param
     await ctx.grants.revokeGrant(redemption.grant.id);
     return sendTokenError(res, 'invalid_grant', 'The authorization code was already used.');
   }
-  if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The authorization code is unknown or expired.');
+  if (redemption.status === 'invalid')
+    return sendTokenError(res, 'invalid_grant', 'The authorization code is unknown or expired.');
   const { entry } = redemption;
-  if (entry.grant.clientId !== clientId) return sendTokenError(res, 'invalid_grant', 'The code was issued to another client.');
+  if (entry.grant.clientId !== clientId)
+    return sendTokenError(res, 'invalid_grant', 'The code was issued to another client.');
   if (entry.redirectUri !== redirectUri) {
     return sendTokenError(res, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
   }
@@ -86,9 +88,11 @@ async function refresh(ctx: AuthContext, res: ServerResponse, params: Params, cl
     await ctx.grants.revokeGrant(redemption.grant.id);
     return sendTokenError(res, 'invalid_grant', 'The refresh token was already used; the grant is revoked.');
   }
-  if (redemption.status === 'invalid') return sendTokenError(res, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
+  if (redemption.status === 'invalid')
+    return sendTokenError(res, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
   const { grant } = redemption;
-  if (grant.clientId !== clientId) return sendTokenError(res, 'invalid_grant', 'The refresh token was issued to another client.');
+  if (grant.clientId !== clientId)
+    return sendTokenError(res, 'invalid_grant', 'The refresh token was issued to another client.');
   // A narrower scope shapes only the new access token; the rotated refresh token keeps the grant's scope.
   const requested = params.get('scope');
   const scope = requested ? [...new Set(requested.split(' ').filter(Boolean))] : undefined;
@@ -99,13 +103,15 @@ async function refresh(ctx: AuthContext, res: ServerResponse, params: Params, cl
 
 /** The token endpoint, for public clients (client_id in the body, no secret). */
 export async function handleToken(ctx: AuthContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!isFormEncoded(req)) return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
+  if (!isFormEncoded(req))
+    return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
   const text = await readBody(req);
   if (text === null) return sendTokenError(res, 'invalid_request', 'The body is too large.');
   const params = readParams(new URLSearchParams(text));
   if (params.duplicate) return sendTokenError(res, 'invalid_request', `The parameter ${params.duplicate} is repeated.`);
   const clientId = params.get('client_id');
-  if (!clientId) return sendTokenError(res, 'invalid_request', 'client_id is required (public client, auth method none).');
+  if (!clientId)
+    return sendTokenError(res, 'invalid_request', 'client_id is required (public client, auth method none).');
   if (!ctx.options.clients.some((c) => c.clientId === clientId)) {
     return sendTokenError(res, 'invalid_client', 'The client is not registered.');
   }

@@ -6,7 +6,10 @@ import type { MockResponse } from '../types';
 
 type PrismModule = typeof import('@stoplight/prism-http');
 type PrismOperation = Awaited<ReturnType<PrismModule['getHttpOperationsFromSpec']>>[number];
-type Loaded = { operations: Map<string, PrismOperation>; request: (input: unknown, ops: PrismOperation[], config: unknown) => () => Promise<any> };
+type Loaded = {
+  operations: Map<string, PrismOperation>;
+  request: (input: unknown, ops: PrismOperation[], config: unknown) => () => Promise<any>;
+};
 
 /** Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape. */
 function toApiError(error: any): ApiError {
@@ -32,10 +35,21 @@ export function createPrismResponder(document: object, options: { seed: number }
       const list = await prism.getHttpOperationsFromSpec(structuredClone(document));
       const operations = new Map(list.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
       const instance = prism.createInstance(
-        { checkSecurity: false, validateRequest: false, validateResponse: false, errors: false, upstreamProxy: undefined, isProxy: false, mock: { dynamic: false } },
+        {
+          checkSecurity: false,
+          validateRequest: false,
+          validateResponse: false,
+          errors: false,
+          upstreamProxy: undefined,
+          isProxy: false,
+          mock: { dynamic: false },
+        },
         { logger: createLogger('mock', { level: 'silent' }) },
       );
-      return { operations, request: (input, ops, config) => instance.request(input as never, ops as never, config as never) };
+      return {
+        operations,
+        request: (input, ops, config) => instance.request(input as never, ops as never, config as never),
+      };
     })());
 
   return {
@@ -46,7 +60,8 @@ export function createPrismResponder(document: object, options: { seed: number }
       const { operations, request } = await load();
       const operation = ctx.route!.operation;
       const prismOperation = operations.get(`${operation.method} ${operation.path}`);
-      if (!prismOperation) throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);
+      if (!prismOperation)
+        throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);
       const query = safeDict<string[]>();
       for (const [name, value] of ctx.req.query) (query[name] ??= []).push(value);
       const input = {
@@ -62,7 +77,12 @@ export function createPrismResponder(document: object, options: { seed: number }
         errors: false,
         upstreamProxy: undefined,
         isProxy: false,
-        mock: { dynamic: preferences.dynamic === true, code: preferences.code, exampleKey: preferences.example, seed: preferences.dynamic ? String(options.seed) : undefined },
+        mock: {
+          dynamic: preferences.dynamic === true,
+          code: preferences.code,
+          exampleKey: preferences.example,
+          seed: preferences.dynamic ? String(options.seed) : undefined,
+        },
       };
       const result = await request(input, [prismOperation], config)();
       if (result._tag === 'Left') throw toApiError(result.left);
@@ -72,7 +92,8 @@ export function createPrismResponder(document: object, options: { seed: number }
       // Examples point at the default server; links must lead back to this mock.
       if (headers.location) headers.location = headers.location.replace(/^https?:\/\/127\.0\.0\.1:4010/, ctx.origin);
       // Prism answers problem+json for its own errors; the contract has one error shape.
-      if (output.statusCode >= 400 && (headers['content-type'] ?? '').includes('problem+json')) throw toApiError(output.body);
+      if (output.statusCode >= 400 && (headers['content-type'] ?? '').includes('problem+json'))
+        throw toApiError(output.body);
       return { status: output.statusCode, headers, body: output.body };
     },
   };

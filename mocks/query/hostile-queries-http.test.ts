@@ -34,7 +34,8 @@ describe('hostile queries over HTTP (POST /orchestration/query)', () => {
     expect(body).toMatchObject({ errorMessage: expect.any(String), reason: expect.any(String) });
     expect(expectation).not.toBe('rows');
     // The length limit may be caught first by the request validation stage, with its own reason.
-    if (typeof expectation === 'object' && expectation.refused !== 'query_too_long') expect(body.reason).toBe(expectation.refused);
+    if (typeof expectation === 'object' && expectation.refused !== 'query_too_long')
+      expect(body.reason).toBe(expectation.refused);
   });
 
   it('should leave the store unchanged', async () => {
@@ -42,11 +43,18 @@ describe('hostile queries over HTTP (POST /orchestration/query)', () => {
       const res = await fetch(`${mock.url}/orchestration/query`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ query: 'SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM logs) AS logs' }),
+        body: JSON.stringify({
+          query: 'SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM logs) AS logs',
+        }),
       });
       return ((await res.json()) as { rows: object[] }).rows;
     };
     expect(await count('mock-token-a')).toEqual(await count('mock-token-b'));
-    expect(await count('mock-token-a')).toEqual([{ runs: (await mock.store.readQueryTables(mock.config.tokens['mock-token-a'])).runs.length, logs: expect.any(Number) }]);
+    expect(await count('mock-token-a')).toEqual([
+      {
+        runs: (await mock.store.readQueryTables(mock.config.tokens['mock-token-a'])).runs.length,
+        logs: expect.any(Number),
+      },
+    ]);
   });
 });

@@ -40,8 +40,14 @@ describe('hostile queries (POST /orchestration/query)', () => {
 
   it('should leave every table unchanged and keep answering', async () => {
     expect(tables).toEqual(snapshot);
-    for (const [workspaceUuid, n] of [[workspaceA, 5], [workspaceB, 7]] as const) {
-      const { rows } = await engine.query(workspaceUuid, 'SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM logs) AS logs');
+    for (const [workspaceUuid, n] of [
+      [workspaceA, 5],
+      [workspaceB, 7],
+    ] as const) {
+      const { rows } = await engine.query(
+        workspaceUuid,
+        'SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM logs) AS logs',
+      );
       expect(rows).toEqual([{ runs: n, logs: n }]);
     }
   });

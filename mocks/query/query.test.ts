@@ -17,7 +17,10 @@ describe('createQueryEngine (POST /orchestration/query)', () => {
   };
 
   it('should answer a SELECT with row objects keyed by column name', async () => {
-    const { rows } = await engine.query(workspaceA, 'SELECT uuid, status, isGroupParent FROM runs ORDER BY uuid LIMIT 2');
+    const { rows } = await engine.query(
+      workspaceA,
+      'SELECT uuid, status, isGroupParent FROM runs ORDER BY uuid LIMIT 2',
+    );
     expect(rows).toEqual([
       { uuid: 'A-run-0', status: 'success', isGroupParent: 1 },
       { uuid: 'A-run-1', status: 'running', isGroupParent: 0 },
@@ -36,14 +39,20 @@ describe('createQueryEngine (POST /orchestration/query)', () => {
   it('should run WITH … SELECT and accept a trailing semicolon and comment', async () => {
     const { rows } = await engine.query(
       workspaceA,
-      'WITH done AS (SELECT * FROM runs WHERE status = \'success\') SELECT count(*) AS n FROM done; -- three',
+      "WITH done AS (SELECT * FROM runs WHERE status = 'success') SELECT count(*) AS n FROM done; -- three",
     );
     expect(rows).toEqual([{ n: 3 }]);
   });
 
   it('should keep the order of an ORDER BY', async () => {
     const { rows } = await engine.query(workspaceA, 'SELECT uuid FROM runs ORDER BY uuid DESC');
-    expect(rows.map((r) => (r as { uuid: string }).uuid)).toEqual(['A-run-4', 'A-run-3', 'A-run-2', 'A-run-1', 'A-run-0']);
+    expect(rows.map((r) => (r as { uuid: string }).uuid)).toEqual([
+      'A-run-4',
+      'A-run-3',
+      'A-run-2',
+      'A-run-1',
+      'A-run-0',
+    ]);
   });
 
   it('should store object values as JSON text', async () => {

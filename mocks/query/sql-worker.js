@@ -49,9 +49,7 @@ function toSqlValue(value) {
 function loadRows(db, tables) {
   db.run('BEGIN');
   for (const [table, columns] of Object.entries(schema)) {
-    const insert = db.prepare(
-      `INSERT INTO ${quoteName(table)} VALUES (${columns.map(() => '?').join(', ')})`,
-    );
+    const insert = db.prepare(`INSERT INTO ${quoteName(table)} VALUES (${columns.map(() => '?').join(', ')})`);
     try {
       for (const row of tables[table] || []) insert.run(columns.map(([c]) => toSqlValue(row[c])));
     } finally {
@@ -86,7 +84,10 @@ function extractSingleStatement(db, sql) {
     /** @type {{ return(): unknown }} */ (/** @type {unknown} */ (statements)).return();
   }
   if (!second.done) {
-    throw new QueryRefusal('query_multiple_statements', 'Only a single statement may run; the query holds more than one.');
+    throw new QueryRefusal(
+      'query_multiple_statements',
+      'Only a single statement may run; the query holds more than one.',
+    );
   }
   return text.endsWith(';') ? text.slice(0, -1) : text;
 }
@@ -152,7 +153,12 @@ function runJob(SQL, job) {
             );
           }
           // defineProperty, not assignment: a column named __proto__ must stay an own field of the row.
-          Object.defineProperty(row, column, { value: toJsonValue(values[i]), enumerable: true, writable: true, configurable: true });
+          Object.defineProperty(row, column, {
+            value: toJsonValue(values[i]),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         });
         rows.push(row);
       }
@@ -186,7 +192,7 @@ function warmUp(SQL) {
     'DELETE FROM runs',
     'SELECT 1; SELECT 2',
     "SELECT r.status, count(*) AS n, json_extract('{\"a\":1}', '$.a') AS j FROM runs r JOIN logs l ON l.runUuid = r.uuid WHERE r.uuid LIKE '%u%' GROUP BY r.status ORDER BY n DESC",
-    'WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, upper(printf(\'%d\', x)) FROM c LIMIT 5',
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, upper(printf('%d', x)) FROM c LIMIT 5",
   ];
   for (const sql of queries) runJob(SQL, { id: 0, sql, tables, maxRows: 10, maxResultBytes: 1 << 20 });
 }

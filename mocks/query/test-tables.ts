@@ -25,10 +25,42 @@ function tablesOf(workspaceUuid: string, tag: string, count: number): QueryTable
   }));
   return {
     runs,
-    batches: [{ uuid: `${tag}-batch-0`, workspaceUuid, workflowUuid: `${tag}-workflow`, status: 'running', runsStatus: { success: 1 }, createdAt: '2026-01-01T00:00:00Z', finishedAt: null }],
-    logs: runs.map((run, i) => ({ uuid: `${tag}-log-${i}`, workspaceUuid, runUuid: run.uuid, level: 'info', message: `${tag} started`, createdAt: run.createdAt })),
-    records: runs.map((run) => ({ id: run.recordId, workspaceUuid, modelUuid: `${tag}-model`, title: run.recordTitle, createdAt: run.createdAt })),
-    spans: runs.map((run, i) => ({ uuid: `${tag}-span-${i}`, workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: `${tag} step`, startedAt: run.createdAt, endedAt: run.finishedAt, durationMs: 60000 })),
+    batches: [
+      {
+        uuid: `${tag}-batch-0`,
+        workspaceUuid,
+        workflowUuid: `${tag}-workflow`,
+        status: 'running',
+        runsStatus: { success: 1 },
+        createdAt: '2026-01-01T00:00:00Z',
+        finishedAt: null,
+      },
+    ],
+    logs: runs.map((run, i) => ({
+      uuid: `${tag}-log-${i}`,
+      workspaceUuid,
+      runUuid: run.uuid,
+      level: 'info',
+      message: `${tag} started`,
+      createdAt: run.createdAt,
+    })),
+    records: runs.map((run) => ({
+      id: run.recordId,
+      workspaceUuid,
+      modelUuid: `${tag}-model`,
+      title: run.recordTitle,
+      createdAt: run.createdAt,
+    })),
+    spans: runs.map((run, i) => ({
+      uuid: `${tag}-span-${i}`,
+      workspaceUuid,
+      runUuid: run.uuid,
+      parentSpanUuid: null,
+      name: `${tag} step`,
+      startedAt: run.createdAt,
+      endedAt: run.finishedAt,
+      durationMs: 60000,
+    })),
   };
 }
 

@@ -4,7 +4,8 @@ import { ApiError } from '../errors';
 import { queryTableSchema, type QueryTables } from './tables';
 
 export type QueryJob = { sql: string; tables: QueryTables; maxRows: number; maxResultBytes: number };
-type WorkerAnswer = { id: number; ok: true; rows: object[] } | { id: number; ok: false; reason: string; message: string };
+type WorkerAnswer =
+  { id: number; ok: true; rows: object[] } | { id: number; ok: false; reason: string; message: string };
 type PendingJob = QueryJob & { id: number; resolve(rows: object[]): void; reject(error: ApiError): void };
 type Slot = { worker: Worker; ready: boolean; job?: PendingJob; timer?: NodeJS.Timeout };
 
@@ -39,7 +40,8 @@ export class QueryWorkerPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new ApiError(500, 'internal_error', 'The query engine is closed.'));
+    for (const job of this.queue.splice(0))
+      job.reject(new ApiError(500, 'internal_error', 'The query engine is closed.'));
     await Promise.all(
       this.slots.map((slot) => {
         this.settle(slot, new ApiError(500, 'internal_error', 'The query engine is closed.'));
@@ -80,7 +82,8 @@ export class QueryWorkerPool {
 
   private fail(): void {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new ApiError(500, 'internal_error', 'The query engine failed to start.'));
+    for (const job of this.queue.splice(0))
+      job.reject(new ApiError(500, 'internal_error', 'The query engine failed to start.'));
   }
 
   private replace(slot: Slot): void {

@@ -23,7 +23,7 @@ describe('dictionary lookups with string keys (prototype keys such as constructo
     writeFileSync(
       file,
       [
-        "type SafeDict<T> = Record<string, T> & { readonly __nullPrototype?: true };",
+        'type SafeDict<T> = Record<string, T> & { readonly __nullPrototype?: true };',
         'export function sample(key: string, tokens: Record<string, string>, safe: SafeDict<string>, map: Map<string, string>) {',
         '  const found = tokens[key];',
         "  tokens[key] = 'x';",

@@ -14,7 +14,11 @@ const SAFE_BRAND = '__nullPrototype';
 export function findUnsafeLookups(rootDir: string, files: string[]): UnsafeLookup[] {
   const configPath = ts.findConfigFile(rootDir, ts.sys.fileExists, 'tsconfig.json');
   const options: ts.CompilerOptions = configPath
-    ? ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, path.dirname(configPath)).options
+    ? ts.parseJsonConfigFileContent(
+        ts.readConfigFile(configPath, ts.sys.readFile).config,
+        ts.sys,
+        path.dirname(configPath),
+      ).options
     : { strict: true };
   const program = ts.createProgram(files, { ...options, noEmit: true });
   const checker = program.getTypeChecker();
@@ -30,7 +34,10 @@ export function findUnsafeLookups(rootDir: string, files: string[]): UnsafeLooku
     if (apparent.isUnion()) return apparent.types.some(isPlainDictionary);
     if (apparent.getProperty(SAFE_BRAND)) return false;
     if (checker.isArrayType(apparent) || checker.isTupleType(apparent)) return false;
-    return checker.getIndexInfoOfType(apparent, ts.IndexKind.String) !== undefined || (apparent.flags & ts.TypeFlags.Any) !== 0;
+    return (
+      checker.getIndexInfoOfType(apparent, ts.IndexKind.String) !== undefined ||
+      (apparent.flags & ts.TypeFlags.Any) !== 0
+    );
   };
 
   /** `// dictionary-lookup: <why>` on the line above exempts a lookup whose keys never come from a request. */
@@ -48,7 +55,11 @@ export function findUnsafeLookups(rootDir: string, files: string[]): UnsafeLooku
         const objectType = checker.getTypeAtLocation(node.expression);
         if (isWideString(keyType) && isPlainDictionary(objectType) && !isExempt(source, node)) {
           const { line } = source.getLineAndCharacterOfPosition(node.getStart());
-          found.push({ file: path.relative(rootDir, source.fileName), line: line + 1, text: node.getText().slice(0, 80) });
+          found.push({
+            file: path.relative(rootDir, source.fileName),
+            line: line + 1,
+            text: node.getText().slice(0, 80),
+          });
         }
       }
       ts.forEachChild(node, visit);

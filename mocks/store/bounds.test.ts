@@ -19,9 +19,21 @@ describe('store bounds (count, bytes, age)', () => {
 
   it('should keep downloads within their byte budget and lifetime', async () => {
     let now = 0;
-    const store = createStore({ port: createMemoryPort({ now: () => now }), seed: 1, now: () => now, limits: { downloadBytes: 10_000, downloadTtlMs: 1000 } });
+    const store = createStore({
+      port: createMemoryPort({ now: () => now }),
+      seed: 1,
+      now: () => now,
+      limits: { downloadBytes: 10_000, downloadTtlMs: 1000 },
+    });
     const ids: string[] = [];
-    for (let i = 0; i < 30; i++) ids.push(await store.saveDownload({ workspaceUuid: WS, runs: [{ recordId: 'x'.repeat(1000) } as never], createdAtMs: now }));
+    for (let i = 0; i < 30; i++)
+      ids.push(
+        await store.saveDownload({
+          workspaceUuid: WS,
+          runs: [{ recordId: 'x'.repeat(1000) } as never],
+          createdAtMs: now,
+        }),
+      );
     expect(store.downloadBytes()).toBeLessThanOrEqual(10_000);
     expect(await store.getDownload(ids[0])).toBeUndefined();
     expect(await store.getDownload(ids[29])).toBeDefined();
@@ -30,9 +42,15 @@ describe('store bounds (count, bytes, age)', () => {
   });
 
   it('should keep created MCP servers within the byte budget of the workspace, every seeded one kept', async () => {
-    const store = createStore({ port: createMemoryPort({ now: () => 0 }), seed: 1, now: () => 0, limits: { mcpServerBytesPerWorkspace: 20_000 } });
+    const store = createStore({
+      port: createMemoryPort({ now: () => 0 }),
+      seed: 1,
+      now: () => 0,
+      limits: { mcpServerBytesPerWorkspace: 20_000 },
+    });
     const seeded = (await store.list(WS, 'mcpServers')).length;
-    for (let i = 0; i < 20; i++) await store.addMcpServer(WS, { uuid: `s${i}`, name: 'n', description: 'x'.repeat(5000) });
+    for (let i = 0; i < 20; i++)
+      await store.addMcpServer(WS, { uuid: `s${i}`, name: 'n', description: 'x'.repeat(5000) });
     const kept = await store.list(WS, 'mcpServers');
     expect(kept.length).toBeLessThanOrEqual(seeded + 4);
     expect(kept.map((s) => s.uuid)).toContain('s19');

@@ -4,21 +4,57 @@ import { createByteBudget } from './byte-budget';
 import { seedWorkspace } from './seed';
 import { runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
 import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
-import type { AllocationEntry, BatchRecord, JsonRecord, LogRow, RecipeEntry, RecordRow, RunRecord, SpanRow, Suppression, WorkspaceState } from './types';
+import type {
+  AllocationEntry,
+  BatchRecord,
+  JsonRecord,
+  LogRow,
+  RecipeEntry,
+  RecordRow,
+  RunRecord,
+  SpanRow,
+  Suppression,
+  WorkspaceState,
+} from './types';
 
 export type QueryTablesRows = { runs: object[]; batches: object[]; logs: object[]; records: object[]; spans: object[] };
 export type Download = { workspaceUuid: string; runs: RunView[]; createdAtMs: number };
 /** What a client created since start (or since the last reset): the control plane lists it. */
-export type CreatedEntry = { kind: 'mcpServer' | 'run' | 'batch'; uuid: string; workspaceUuid: string; createdAt: string | null; status?: string };
+export type CreatedEntry = {
+  kind: 'mcpServer' | 'run' | 'batch';
+  uuid: string;
+  workspaceUuid: string;
+  createdAt: string | null;
+  status?: string;
+};
 /** Collections a fixture file may replace; each one given replaces the seeded one whole. */
-export type WorkspaceFixture = Partial<Pick<WorkspaceState, 'workspace' | 'suppressions' | 'mcpServers' | 'workflows' | 'models' | 'domains' | 'allocations' | 'envVars' | 'recipes' | 'runs' | 'batches'>>;
+export type WorkspaceFixture = Partial<
+  Pick<
+    WorkspaceState,
+    | 'workspace'
+    | 'suppressions'
+    | 'mcpServers'
+    | 'workflows'
+    | 'models'
+    | 'domains'
+    | 'allocations'
+    | 'envVars'
+    | 'recipes'
+    | 'runs'
+    | 'batches'
+  >
+>;
 
 /** Collections kept as one hash per workspace, an entry per uuid. */
 export type Collection = 'mcpServers' | 'workflows' | 'models' | 'domains' | 'envVars' | 'runs' | 'batches';
 type EntryOf<C extends Collection> = C extends 'runs' ? RunRecord : C extends 'batches' ? BatchRecord : JsonRecord;
 /** Lists the API only reads, kept as one JSON value each. */
 type FixedList = 'suppressions' | 'allocations' | 'recipes';
-type FixedListOf<L extends FixedList> = L extends 'suppressions' ? Suppression[] : L extends 'allocations' ? AllocationEntry[] : RecipeEntry[];
+type FixedListOf<L extends FixedList> = L extends 'suppressions'
+  ? Suppression[]
+  : L extends 'allocations'
+    ? AllocationEntry[]
+    : RecipeEntry[];
 
 export type StoreLimits = {
   /** Runs created through the API per workspace (oldest out first, with the rows of logs and spans beyond theirs). */
@@ -55,7 +91,12 @@ const MAX_UPDATE_TRIES = 50;
  * `ws:<uuid>:`, so one workspace never reaches another's data (x-rules workspace-scoping). Changes are atomic
  * in the port: new entries in one guarded batch, edits by compare-and-set, removals guarded by presence.
  */
-export function createStore(options: { port: StoragePort; seed: number; now: () => number; limits?: Partial<StoreLimits> }) {
+export function createStore(options: {
+  port: StoragePort;
+  seed: number;
+  now: () => number;
+  limits?: Partial<StoreLimits>;
+}) {
   const { port } = options;
   const limits: StoreLimits = { ...DEFAULT_STORE_LIMITS, ...options.limits };
   const key = (workspaceUuid: string, part: string) => `ws:${workspaceUuid}:${part}`;
@@ -89,14 +130,22 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
       { op: 'append', key: key(workspaceUuid, 'spans'), values: state.spans.map((row) => JSON.stringify(row)) },
     ];
     for (const collection of ['mcpServers', 'workflows', 'models', 'domains', 'envVars', 'runs', 'batches'] as const) {
-      for (const [uuid, value] of state[collection]) writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
+      for (const [uuid, value] of state[collection])
+        writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
     }
-    writes.push({ op: 'set', key: markerOf(workspaceUuid), value: JSON.stringify({ seed: options.seed, userUuid: state.userUuid }) });
+    writes.push({
+      op: 'set',
+      key: markerOf(workspaceUuid),
+      value: JSON.stringify({ seed: options.seed, userUuid: state.userUuid }),
+    });
     await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'absent' }]);
   };
 
   /** Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first. */
-  const readWorkspace = async <const R extends readonly Read[]>(workspaceUuid: string, reads: R): Promise<{ marker: string; values: ReadResults<R> }> => {
+  const readWorkspace = async <const R extends readonly Read[]>(
+    workspaceUuid: string,
+    reads: R,
+  ): Promise<{ marker: string; values: ReadResults<R> }> => {
     const [marker, ...values] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }, ...reads] as const);
     if (marker !== null) return { marker, values: values as unknown as ReadResults<R> };
     await seed(workspaceUuid);
@@ -114,17 +163,23 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
 
   const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
     const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: key(workspaceUuid, list) }]);
-    return values[0] === null ? ([] as unknown as FixedListOf<L>) : parseCached<FixedListOf<L>>(key(workspaceUuid, list), values[0]);
+    return values[0] === null
+      ? ([] as unknown as FixedListOf<L>)
+      : parseCached<FixedListOf<L>>(key(workspaceUuid, list), values[0]);
   };
 
   /** Runs by uuid, in one round trip; uuids without a run are left out. */
   const runsByUuid = async (workspaceUuid: string, uuids: string[]): Promise<RunRecord[]> => {
     if (uuids.length === 0) return [];
-    const { values } = await readWorkspace(workspaceUuid, uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, 'runs'), field: uuid })));
+    const { values } = await readWorkspace(
+      workspaceUuid,
+      uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, 'runs'), field: uuid })),
+    );
     return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
   };
 
-  const sortRuns = (runs: RunRecord[]) => runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+  const sortRuns = (runs: RunRecord[]) =>
+    runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
 
   return {
     port,
@@ -150,14 +205,22 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
       for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
         const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: at }]);
         const next = change(JSON.parse(values[0] ?? '{}') as JsonRecord);
-        const guard: Guard = values[0] === null ? { key: at, is: 'absent' } : { key: at, is: 'equals', value: values[0] };
-        if (await commitWorkspace(workspaceUuid, [{ op: 'set', key: at, value: JSON.stringify(next) }], [guard])) return next;
+        const guard: Guard =
+          values[0] === null ? { key: at, is: 'absent' } : { key: at, is: 'equals', value: values[0] };
+        if (await commitWorkspace(workspaceUuid, [{ op: 'set', key: at, value: JSON.stringify(next) }], [guard]))
+          return next;
       }
       throw new Error('updateWorkspace: too many concurrent changes');
     },
 
-    async get<C extends Collection>(workspaceUuid: string, collection: C, uuid: string): Promise<EntryOf<C> | undefined> {
-      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: key(workspaceUuid, collection), field: uuid }]);
+    async get<C extends Collection>(
+      workspaceUuid: string,
+      collection: C,
+      uuid: string,
+    ): Promise<EntryOf<C> | undefined> {
+      const { values } = await readWorkspace(workspaceUuid, [
+        { op: 'hget', key: key(workspaceUuid, collection), field: uuid },
+      ]);
       return values[0] === null ? undefined : (JSON.parse(values[0]) as EntryOf<C>);
     },
 
@@ -171,7 +234,12 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
      * Changes one entry by compare-and-set: `change` gets the current entry and returns the new one, or undefined
      * to leave it as it is. Resolves what the entry is afterwards, or undefined when there is no such entry.
      */
-    async update<C extends Collection>(workspaceUuid: string, collection: C, uuid: string, change: (current: EntryOf<C>) => EntryOf<C> | undefined): Promise<EntryOf<C> | undefined> {
+    async update<C extends Collection>(
+      workspaceUuid: string,
+      collection: C,
+      uuid: string,
+      change: (current: EntryOf<C>) => EntryOf<C> | undefined,
+    ): Promise<EntryOf<C> | undefined> {
       const at = key(workspaceUuid, collection);
       for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
         const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
@@ -180,7 +248,14 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
         const next = change(JSON.parse(values[0]) as EntryOf<C>);
         if (next === undefined) return current;
         const text = JSON.stringify(next);
-        if (await commitWorkspace(workspaceUuid, [{ op: 'hset', key: at, field: uuid, value: text }], [{ key: at, field: uuid, is: 'equals', value: values[0] }])) return next;
+        if (
+          await commitWorkspace(
+            workspaceUuid,
+            [{ op: 'hset', key: at, field: uuid, value: text }],
+            [{ key: at, field: uuid, is: 'equals', value: values[0] }],
+          )
+        )
+          return next;
       }
       throw new Error(`update ${collection}: too many concurrent changes`);
     },
@@ -188,7 +263,11 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
     /** Removes one entry; false when there was none (so of two concurrent removals one finds nothing). */
     async remove(workspaceUuid: string, collection: Collection, uuid: string): Promise<boolean> {
       const at = key(workspaceUuid, collection);
-      return commitWorkspace(workspaceUuid, [{ op: 'hdelete', key: at, field: uuid }], [{ key: at, field: uuid, is: 'present' }]);
+      return commitWorkspace(
+        workspaceUuid,
+        [{ op: 'hdelete', key: at, field: uuid }],
+        [{ key: at, field: uuid, is: 'present' }],
+      );
     },
 
     /** Adds an MCP server created through the API; the oldest created ones go beyond the cap. */
@@ -196,29 +275,67 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
       const uuid = mcpServer.uuid as string;
       await commitWorkspace(workspaceUuid, [
         { op: 'hset', key: key(workspaceUuid, 'mcpServers'), field: uuid, value: JSON.stringify(mcpServer) },
-        { op: 'append', key: key(workspaceUuid, 'mcpServers-created'), values: [uuid], keepLast: limits.mcpServersPerWorkspace, dropFrom: key(workspaceUuid, 'mcpServers') },
+        {
+          op: 'append',
+          key: key(workspaceUuid, 'mcpServers-created'),
+          values: [uuid],
+          keepLast: limits.mcpServersPerWorkspace,
+          dropFrom: key(workspaceUuid, 'mcpServers'),
+        },
       ]);
       for (const released of mcpServerBudget.add(workspaceUuid, uuid, approximateBytes(mcpServer))) {
-        await commitWorkspace(workspaceUuid, [{ op: 'hdelete', key: key(workspaceUuid, 'mcpServers'), field: released }]);
+        await commitWorkspace(workspaceUuid, [
+          { op: 'hdelete', key: key(workspaceUuid, 'mcpServers'), field: released },
+        ]);
       }
     },
 
     /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
-    async addRuns(workspaceUuid: string, added: { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] }): Promise<void> {
+    async addRuns(
+      workspaceUuid: string,
+      added: { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] },
+    ): Promise<void> {
       const runs = key(workspaceUuid, 'runs');
-      const writes: Write[] = added.runs.map((run) => ({ op: 'hset', key: runs, field: run.uuid, value: JSON.stringify(run) }));
+      const writes: Write[] = added.runs.map((run) => ({
+        op: 'hset',
+        key: runs,
+        field: run.uuid,
+        value: JSON.stringify(run),
+      }));
       if (added.runs.length > 0) {
-        writes.push({ op: 'append', key: key(workspaceUuid, 'runs-created'), values: added.runs.map((run) => run.uuid), keepLast: limits.runsPerWorkspace, dropFrom: runs });
+        writes.push({
+          op: 'append',
+          key: key(workspaceUuid, 'runs-created'),
+          values: added.runs.map((run) => run.uuid),
+          keepLast: limits.runsPerWorkspace,
+          dropFrom: runs,
+        });
       }
       if (added.batch) {
         const batches = key(workspaceUuid, 'batches');
         writes.push({ op: 'hset', key: batches, field: added.batch.uuid, value: JSON.stringify(added.batch) });
-        writes.push({ op: 'append', key: key(workspaceUuid, 'batches-created'), values: [added.batch.uuid], keepLast: limits.batchesPerWorkspace, dropFrom: batches });
+        writes.push({
+          op: 'append',
+          key: key(workspaceUuid, 'batches-created'),
+          values: [added.batch.uuid],
+          keepLast: limits.batchesPerWorkspace,
+          dropFrom: batches,
+        });
       }
       // Rows of logs and spans are bounded with the runs: a few per run, the oldest out first.
       const rowCap = limits.runsPerWorkspace * 4;
-      writes.push({ op: 'append', key: key(workspaceUuid, 'logs'), values: added.logs.map((row) => JSON.stringify(row)), keepLast: rowCap });
-      writes.push({ op: 'append', key: key(workspaceUuid, 'spans'), values: added.spans.map((row) => JSON.stringify(row)), keepLast: rowCap });
+      writes.push({
+        op: 'append',
+        key: key(workspaceUuid, 'logs'),
+        values: added.logs.map((row) => JSON.stringify(row)),
+        keepLast: rowCap,
+      });
+      writes.push({
+        op: 'append',
+        key: key(workspaceUuid, 'spans'),
+        values: added.spans.map((row) => JSON.stringify(row)),
+        keepLast: rowCap,
+      });
       await commitWorkspace(workspaceUuid, writes);
     },
 
@@ -245,7 +362,8 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
       const [runTexts, batchTexts, logs, records, spans] = values;
       const now = options.now();
       const runs = new Map<string, RunRecord>();
-      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord))) runs.set(run.uuid, run);
+      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord)))
+        runs.set(run.uuid, run);
       return {
         runs: [...runs.values()].map((run) => {
           const view = viewRun(run, now);
@@ -280,9 +398,25 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
         { op: 'list', key: key(workspaceUuid, 'records') },
         { op: 'list', key: key(workspaceUuid, 'spans') },
       ]);
-      const [workspace, suppressions, allocations, recipes, mcpServers, workflows, models, domains, envVars, runs, batches, logs, records, spans] = values;
+      const [
+        workspace,
+        suppressions,
+        allocations,
+        recipes,
+        mcpServers,
+        workflows,
+        models,
+        domains,
+        envVars,
+        runs,
+        batches,
+        logs,
+        records,
+        spans,
+      ] = values;
       const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
-      const hash = <T>(texts: Record<string, string>) => new Map(Object.entries(texts).map(([uuid, text]) => [uuid, JSON.parse(text) as T]));
+      const hash = <T>(texts: Record<string, string>) =>
+        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, JSON.parse(text) as T]));
       return {
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
@@ -305,7 +439,10 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
 
     /** True for the first caller with this name on the whole store (every replica), false for the others. */
     async markOnce(name: string): Promise<boolean> {
-      return port.commit([{ op: 'set', key: `once:${name}`, value: String(options.now()) }], [{ key: `once:${name}`, is: 'absent' }]);
+      return port.commit(
+        [{ op: 'set', key: `once:${name}`, value: String(options.now()) }],
+        [{ key: `once:${name}`, is: 'absent' }],
+      );
     },
 
     /** Forgets a workspace; the next request seeds it afresh. */
@@ -327,16 +464,32 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
     async applyFixture(workspaceUuid: string, fixture: WorkspaceFixture): Promise<void> {
       await readWorkspace(workspaceUuid, []);
       const writes: Write[] = [];
-      if (fixture.workspace) writes.push({ op: 'set', key: key(workspaceUuid, 'workspace'), value: JSON.stringify({ ...fixture.workspace, uuid: workspaceUuid }) });
+      if (fixture.workspace)
+        writes.push({
+          op: 'set',
+          key: key(workspaceUuid, 'workspace'),
+          value: JSON.stringify({ ...fixture.workspace, uuid: workspaceUuid }),
+        });
       for (const list of ['suppressions', 'allocations', 'recipes'] as const) {
-        if (fixture[list]) writes.push({ op: 'set', key: key(workspaceUuid, list), value: JSON.stringify(fixture[list]) });
+        if (fixture[list])
+          writes.push({ op: 'set', key: key(workspaceUuid, list), value: JSON.stringify(fixture[list]) });
       }
-      for (const collection of ['mcpServers', 'workflows', 'models', 'domains', 'envVars', 'runs', 'batches'] as const) {
+      for (const collection of [
+        'mcpServers',
+        'workflows',
+        'models',
+        'domains',
+        'envVars',
+        'runs',
+        'batches',
+      ] as const) {
         const entries = fixture[collection] as Map<string, unknown> | undefined;
         if (!entries) continue;
         writes.push({ op: 'delete', key: key(workspaceUuid, collection) });
-        if (collection === 'mcpServers' || collection === 'runs' || collection === 'batches') writes.push({ op: 'delete', key: key(workspaceUuid, `${collection}-created`) });
-        for (const [uuid, value] of entries) writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
+        if (collection === 'mcpServers' || collection === 'runs' || collection === 'batches')
+          writes.push({ op: 'delete', key: key(workspaceUuid, `${collection}-created`) });
+        for (const [uuid, value] of entries)
+          writes.push({ op: 'hset', key: key(workspaceUuid, collection), field: uuid, value: JSON.stringify(value) });
       }
       await commitWorkspace(workspaceUuid, writes);
     },
@@ -354,18 +507,36 @@ export function createStore(options: { port: StoragePort; seed: number; now: () 
         ] as const);
         if (marker === null) continue;
         const of = <C extends Collection>(collection: C, uuids: string[]) =>
-          readWorkspace(workspaceUuid, uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, collection), field: uuid }))).then(({ values }) =>
-            values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as EntryOf<C>])),
-          );
+          readWorkspace(
+            workspaceUuid,
+            uuids.map((uuid) => ({ op: 'hget' as const, key: key(workspaceUuid, collection), field: uuid })),
+          ).then(({ values }) => values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as EntryOf<C>])));
         for (const server of await of('mcpServers', servers)) {
-          entries.push({ kind: 'mcpServer', uuid: server.uuid as string, workspaceUuid, createdAt: (server.createdAt as string | undefined) ?? null });
+          entries.push({
+            kind: 'mcpServer',
+            uuid: server.uuid as string,
+            workspaceUuid,
+            createdAt: (server.createdAt as string | undefined) ?? null,
+          });
         }
         for (const run of await of('runs', runs)) {
-          entries.push({ kind: 'run', uuid: run.uuid, workspaceUuid, createdAt: new Date(run.createdAtMs).toISOString(), status: viewRun(run, now).status });
+          entries.push({
+            kind: 'run',
+            uuid: run.uuid,
+            workspaceUuid,
+            createdAt: new Date(run.createdAtMs).toISOString(),
+            status: viewRun(run, now).status,
+          });
         }
         for (const batch of await of('batches', batches)) {
           const status = viewBatch(batch, now, await runsByUuid(workspaceUuid, batch.runUuids)).status;
-          entries.push({ kind: 'batch', uuid: batch.uuid, workspaceUuid, createdAt: new Date(batch.createdAtMs).toISOString(), status });
+          entries.push({
+            kind: 'batch',
+            uuid: batch.uuid,
+            workspaceUuid,
+            createdAt: new Date(batch.createdAtMs).toISOString(),
+            status,
+          });
         }
       }
       return entries.sort((a, b) => String(a.createdAt).localeCompare(String(b.createdAt)));

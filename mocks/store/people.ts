@@ -12,10 +12,20 @@ const OWNER_NAMES = new Map<string, { firstName: string; lastName: string; email
   [WORKSPACE_B, { firstName: 'Bo', lastName: 'Mock', email: 'bo@workspace-b.example' }],
 ]);
 
-const COLLEAGUES: [string, string][] = [['Grace', 'Hopper'], ['Alan', 'Turing'], ['Barbara', 'Liskov'], ['Edsger', 'Dijkstra'], ['Radia', 'Perlman']];
+const COLLEAGUES: [string, string][] = [
+  ['Grace', 'Hopper'],
+  ['Alan', 'Turing'],
+  ['Barbara', 'Liskov'],
+  ['Edsger', 'Dijkstra'],
+  ['Radia', 'Perlman'],
+];
 
 export function ownerOf(workspaceUuid: string, userUuid: string): Person {
-  const named = OWNER_NAMES.get(workspaceUuid) ?? { firstName: 'Dev', lastName: 'Mock', email: `dev@${workspaceUuid.slice(0, 8)}.example` };
+  const named = OWNER_NAMES.get(workspaceUuid) ?? {
+    firstName: 'Dev',
+    lastName: 'Mock',
+    email: `dev@${workspaceUuid.slice(0, 8)}.example`,
+  };
   return { uuid: userUuid, ...named };
 }
 
@@ -23,5 +33,10 @@ export function ownerOf(workspaceUuid: string, userUuid: string): Person {
 export function colleaguesOf(workspaceUuid: string, seed: number): Person[] {
   const rng = createPrng(hashString(`${seed}:${workspaceUuid}:people`));
   const domain = `${workspaceUuid.slice(0, 8)}.example`;
-  return COLLEAGUES.map(([firstName, lastName]) => ({ uuid: rng.uuid(), firstName, lastName, email: `${firstName.toLowerCase()}@${domain}` }));
+  return COLLEAGUES.map(([firstName, lastName]) => ({
+    uuid: rng.uuid(),
+    firstName,
+    lastName,
+    email: `${firstName.toLowerCase()}@${domain}`,
+  }));
 }

@@ -14,7 +14,11 @@ export type Read =
   | { op: 'hgetall'; key: string }
   | { op: 'list'; key: string };
 
-export type ReadResult<R extends Read> = R extends { op: 'get' | 'hget' } ? string | null : R extends { op: 'hgetall' } ? Record<string, string> : string[];
+export type ReadResult<R extends Read> = R extends { op: 'get' | 'hget' }
+  ? string | null
+  : R extends { op: 'hgetall' }
+    ? Record<string, string>
+    : string[];
 export type ReadResults<R extends readonly Read[]> = { -readonly [I in keyof R]: ReadResult<R[I]> };
 
 export type Write =
@@ -35,7 +39,9 @@ export type Write =
  * A condition on one key (or hash field) checked atomically with the writes it guards: `absent`, `present`, or
  * `equals` a value (compare-and-set).
  */
-export type Guard = { key: string; field?: string } & ({ is: 'absent' } | { is: 'present' } | { is: 'equals'; value: string });
+export type Guard = { key: string; field?: string } & (
+  { is: 'absent' } | { is: 'present' } | { is: 'equals'; value: string }
+);
 
 /** Where a claimed key is remembered, so at most `cap` claims live under one index (oldest released first). */
 export type ClaimIndex = { key: string; cap: number };

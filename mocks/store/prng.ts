@@ -9,7 +9,10 @@ export function createPrng(seed: number) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
   const int = (maxExclusive: number) => Math.floor(next() * maxExclusive);
-  const word = () => Math.floor(next() * 4294967296).toString(16).padStart(8, '0');
+  const word = () =>
+    Math.floor(next() * 4294967296)
+      .toString(16)
+      .padStart(8, '0');
   return {
     next,
     int,

@@ -7,7 +7,9 @@ const CANCELLING_SHARE = 0.25;
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 
 /** A run record with every optional link empty; `fields` sets what the caller knows. */
-export function createRunRecord(fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>): RunRecord {
+export function createRunRecord(
+  fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>,
+): RunRecord {
   return {
     workflowUuid: null,
     releaseUuid: null,
@@ -26,7 +28,8 @@ export function createRunRecord(fields: Pick<RunRecord, 'uuid' | 'workspaceUuid'
 /** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
 export function runFinishesAt(run: RunRecord): number {
   if (run.fixedStatus) return run.finishedAtMs ?? run.createdAtMs;
-  if (run.cancelRequestedAtMs !== undefined) return run.cancelRequestedAtMs + Math.ceil(run.durationMs * CANCELLING_SHARE);
+  if (run.cancelRequestedAtMs !== undefined)
+    return run.cancelRequestedAtMs + Math.ceil(run.durationMs * CANCELLING_SHARE);
   return run.createdAtMs + run.durationMs;
 }
 
@@ -86,7 +89,14 @@ export type RunView = ReturnType<typeof viewRun>;
 
 /** An empty tally; `tallyRun` adds each run as it is created. */
 export function emptyTally(): BatchTally {
-  return { runs: 0, cancelled: 0, liveErrors: 0, liveFinishAt: -Infinity, cancelledFinishAt: -Infinity, pendingUntil: Infinity };
+  return {
+    runs: 0,
+    cancelled: 0,
+    liveErrors: 0,
+    liveFinishAt: -Infinity,
+    cancelledFinishAt: -Infinity,
+    pendingUntil: Infinity,
+  };
 }
 
 export function tallyRun(tally: BatchTally, run: RunRecord): void {

@@ -21,7 +21,14 @@ export function linkSeed(state: WorkspaceState, seed: number): void {
   for (const workflow of state.workflows.values()) {
     const batch = [...state.batches.values()].filter((b) => b.workflowUuid === workflow.uuid).at(-1);
     workflow.lastBatch = batch
-      ? { uuid: batch.uuid, status: batch.fixedStatus ?? 'success', runsStatus: 'healthy', errorMessage: null, createdAt: iso(batch.createdAtMs), finishedAt: iso(batch.finishedAtMs) }
+      ? {
+          uuid: batch.uuid,
+          status: batch.fixedStatus ?? 'success',
+          runsStatus: 'healthy',
+          errorMessage: null,
+          createdAt: iso(batch.createdAtMs),
+          finishedAt: iso(batch.finishedAtMs),
+        }
       : null;
   }
 
@@ -46,7 +53,11 @@ export function linkSeed(state: WorkspaceState, seed: number): void {
   state.recipes.forEach((entry, i) => {
     const author = entry.recipe.userUuid === state.userUuid ? owner : colleagues[i % colleagues.length];
     const fields: RecipeFields = { uiType: entry.uiType, category: entry.category };
-    Object.assign(entry.recipe, fields, { userUuid: author.uuid, userFirstName: author.firstName, userLastName: author.lastName });
+    Object.assign(entry.recipe, fields, {
+      userUuid: author.uuid,
+      userFirstName: author.firstName,
+      userLastName: author.lastName,
+    });
   });
 }
 

@@ -7,41 +7,66 @@ import { viewBatch, viewRun } from './runs';
 
 describe('seed data', () => {
   it('should be the same for the same seed and differ for another seed', () => {
-    expect(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7)))).toBe(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7))));
-    expect(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 8)))).not.toBe(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7))));
+    expect(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7)))).toBe(
+      JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7))),
+    );
+    expect(JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 8)))).not.toBe(
+      JSON.stringify(serialisable(seedWorkspace(WORKSPACE_A, 7))),
+    );
   });
 
-  it.each([WORKSPACE_A, WORKSPACE_B])('should validate against the spec for every resource of workspace %s', async (workspaceUuid) => {
-    const compiler = loadContract().schemas();
-    const state = seedWorkspace(workspaceUuid, 1);
-    const check = (schema: string, values: unknown[]) => {
-      const validate = compiler.at(`#/components/schemas/${schema}`);
-      for (const value of values) {
-        if (!validate(value)) throw new Error(`${schema}: ${describeSchemaError(validate.errors![0], '')} in ${JSON.stringify(value).slice(0, 200)}`);
-      }
-    };
-    check('Suppression', state.suppressions);
-    check('McpServer', [...state.mcpServers.values()]);
-    check('Workflow', [...state.workflows.values()]);
-    check('Model', [...state.models.values()]);
-    check('Domain', [...state.domains.values()]);
-    check('Allocation', state.allocations.map((a) => a.allocation));
-    check('EnvironmentVariable', [...state.envVars.values()]);
-    check('Recipe', state.recipes.map((r) => r.recipe));
-    check('Workspace', [state.workspace]);
-    check('Run', [...state.runs.values()].map((r) => viewRun(r, Date.now())));
-    check('Batch', [...state.batches.values()].map((b) => viewBatch(b, Date.now())));
-    const tables = await createStore({ port: createMemoryPort(), seed: 1, now: Date.now }).readQueryTables(workspaceUuid);
-    check('QueryRunRow', tables.runs);
-    check('QueryBatchRow', tables.batches);
-    check('QueryLogRow', tables.logs);
-    check('QueryRecordRow', tables.records);
-    check('QuerySpanRow', tables.spans);
-  });
+  it.each([WORKSPACE_A, WORKSPACE_B])(
+    'should validate against the spec for every resource of workspace %s',
+    async (workspaceUuid) => {
+      const compiler = loadContract().schemas();
+      const state = seedWorkspace(workspaceUuid, 1);
+      const check = (schema: string, values: unknown[]) => {
+        const validate = compiler.at(`#/components/schemas/${schema}`);
+        for (const value of values) {
+          if (!validate(value))
+            throw new Error(
+              `${schema}: ${describeSchemaError(validate.errors![0], '')} in ${JSON.stringify(value).slice(0, 200)}`,
+            );
+        }
+      };
+      check('Suppression', state.suppressions);
+      check('McpServer', [...state.mcpServers.values()]);
+      check('Workflow', [...state.workflows.values()]);
+      check('Model', [...state.models.values()]);
+      check('Domain', [...state.domains.values()]);
+      check(
+        'Allocation',
+        state.allocations.map((a) => a.allocation),
+      );
+      check('EnvironmentVariable', [...state.envVars.values()]);
+      check(
+        'Recipe',
+        state.recipes.map((r) => r.recipe),
+      );
+      check('Workspace', [state.workspace]);
+      check(
+        'Run',
+        [...state.runs.values()].map((r) => viewRun(r, Date.now())),
+      );
+      check(
+        'Batch',
+        [...state.batches.values()].map((b) => viewBatch(b, Date.now())),
+      );
+      const tables = await createStore({ port: createMemoryPort(), seed: 1, now: Date.now }).readQueryTables(
+        workspaceUuid,
+      );
+      check('QueryRunRow', tables.runs);
+      check('QueryBatchRow', tables.batches);
+      check('QueryLogRow', tables.logs);
+      check('QueryRecordRow', tables.records);
+      check('QuerySpanRow', tables.spans);
+    },
+  );
 
   it('should scope every seeded row to its workspace', async () => {
     const tables = await createStore({ port: createMemoryPort(), seed: 1, now: Date.now }).readQueryTables(WORKSPACE_B);
-    for (const rows of Object.values(tables)) expect(rows.every((row) => (row as { workspaceUuid: string }).workspaceUuid === WORKSPACE_B)).toBe(true);
+    for (const rows of Object.values(tables))
+      expect(rows.every((row) => (row as { workspaceUuid: string }).workspaceUuid === WORKSPACE_B)).toBe(true);
   });
 });
 

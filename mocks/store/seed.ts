@@ -1,12 +1,35 @@
 import { createPrng, hashString, type Prng } from './prng';
 import { linkSeed } from './seed-links';
-import type { AllocationEntry, BatchRecord, JsonRecord, LogRow, RecipeEntry, RecordRow, RunRecord, RunStatus, SpanRow, Suppression, WorkspaceState } from './types';
+import type {
+  AllocationEntry,
+  BatchRecord,
+  JsonRecord,
+  LogRow,
+  RecipeEntry,
+  RecordRow,
+  RunRecord,
+  RunStatus,
+  SpanRow,
+  Suppression,
+  WorkspaceState,
+} from './types';
 
 /** Seeded history starts here, so the same seed gives byte-identical data whatever the day. */
 const SEED_EPOCH = Date.UTC(2026, 0, 5, 9, 0, 0);
 const MINUTE = 60_000;
 
-export const SEED_COUNTS = { suppressions: 30, mcpServers: 2, workflows: 3, models: 3, domains: 3, allocations: 12, envVars: 5, recipes: 12, runs: 24, batches: 3 };
+export const SEED_COUNTS = {
+  suppressions: 30,
+  mcpServers: 2,
+  workflows: 3,
+  models: 3,
+  domains: 3,
+  allocations: 12,
+  envVars: 5,
+  recipes: 12,
+  runs: 24,
+  batches: 3,
+};
 
 const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] as const;
 const FIRST_NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'linus', 'radia', 'donald'];
@@ -34,7 +57,24 @@ export function seedWorkspace(workspaceUuid: string, seed: number): WorkspaceSta
   const { runs, logs, spans, records } = seedRunHistory(owner, batches, [...workflows.keys()], [...models.keys()]);
   const mcpServers = seedMcpServers(owner);
   const workspace = seedWorkspaceRecord(owner);
-  const state: WorkspaceState = { workspaceUuid, userUuid: owner.userUuid, workspace, suppressions, mcpServers, workflows, models, domains, allocations, envVars, recipes, runs, batches, logs, records, spans };
+  const state: WorkspaceState = {
+    workspaceUuid,
+    userUuid: owner.userUuid,
+    workspace,
+    suppressions,
+    mcpServers,
+    workflows,
+    models,
+    domains,
+    allocations,
+    envVars,
+    recipes,
+    runs,
+    batches,
+    logs,
+    records,
+    spans,
+  };
   linkSeed(state, seed);
   return state;
 }
@@ -218,7 +258,12 @@ function seedBatches(owner: Owner, workflowUuids: string[]) {
 }
 
 /** Finished runs with their logs, spans and records (the SQL tables). */
-function seedRunHistory(owner: Owner, batches: Map<string, BatchRecord>, workflowUuids: string[], modelUuids: string[]) {
+function seedRunHistory(
+  owner: Owner,
+  batches: Map<string, BatchRecord>,
+  workflowUuids: string[],
+  modelUuids: string[],
+) {
   const { rng, workspaceUuid } = owner;
   const batchUuids = [...batches.keys()];
   const runs = new Map<string, RunRecord>();
@@ -252,7 +297,14 @@ function seedRunHistory(owner: Owner, batches: Map<string, BatchRecord>, workflo
     runs.set(run.uuid, run);
     if (batchUuid) batches.get(batchUuid)!.runUuids.push(run.uuid);
     logs.push(
-      { uuid: rng.uuid(), workspaceUuid, runUuid: run.uuid, level: 'info', message: 'run started', createdAt: new Date(createdAtMs).toISOString() },
+      {
+        uuid: rng.uuid(),
+        workspaceUuid,
+        runUuid: run.uuid,
+        level: 'info',
+        message: 'run started',
+        createdAt: new Date(createdAtMs).toISOString(),
+      },
       {
         uuid: rng.uuid(),
         workspaceUuid,
@@ -264,10 +316,35 @@ function seedRunHistory(owner: Owner, batches: Map<string, BatchRecord>, workflo
     );
     const rootSpan = rng.uuid();
     spans.push(
-      { uuid: rootSpan, workspaceUuid, runUuid: run.uuid, parentSpanUuid: null, name: 'run', startedAt: new Date(createdAtMs).toISOString(), endedAt: new Date(createdAtMs + durationMs).toISOString(), durationMs },
-      { uuid: rng.uuid(), workspaceUuid, runUuid: run.uuid, parentSpanUuid: rootSpan, name: 'node', startedAt: new Date(createdAtMs).toISOString(), endedAt: new Date(createdAtMs + durationMs - 1).toISOString(), durationMs: durationMs - 1 },
+      {
+        uuid: rootSpan,
+        workspaceUuid,
+        runUuid: run.uuid,
+        parentSpanUuid: null,
+        name: 'run',
+        startedAt: new Date(createdAtMs).toISOString(),
+        endedAt: new Date(createdAtMs + durationMs).toISOString(),
+        durationMs,
+      },
+      {
+        uuid: rng.uuid(),
+        workspaceUuid,
+        runUuid: run.uuid,
+        parentSpanUuid: rootSpan,
+        name: 'node',
+        startedAt: new Date(createdAtMs).toISOString(),
+        endedAt: new Date(createdAtMs + durationMs - 1).toISOString(),
+        durationMs: durationMs - 1,
+      },
     );
-    if (i < 10) records.push({ id: recordId, workspaceUuid, modelUuid: modelUuids[i % modelUuids.length], title: `Record ${i}`, createdAt: at(i) });
+    if (i < 10)
+      records.push({
+        id: recordId,
+        workspaceUuid,
+        modelUuid: modelUuids[i % modelUuids.length],
+        title: `Record ${i}`,
+        createdAt: at(i),
+      });
   }
   return { runs, logs, spans, records };
 }
@@ -284,7 +361,19 @@ function seedMcpServers(owner: Owner) {
       userUuid,
       name: `Server ${i}`,
       description: 'Exposes workflows as tools.',
-      actions: [{ kind: 'tool', name: 'Enrich', slug: 'enrich', description: 'Enrich a record.', isBulkAllowed: false, config: {}, toolUuid: rng.uuid(), templateSlug: null, waitUntilFinished: true }],
+      actions: [
+        {
+          kind: 'tool',
+          name: 'Enrich',
+          slug: 'enrich',
+          description: 'Enrich a record.',
+          isBulkAllowed: false,
+          config: {},
+          toolUuid: rng.uuid(),
+          templateSlug: null,
+          waitUntilFinished: true,
+        },
+      ],
       resources: [],
       capabilities: [{ slug: 'sandbox', config: { scope: 'chat' } }],
       folderUuid: rng.uuid(),
@@ -331,7 +420,27 @@ function seedWorkflow(rng: Prng, workspaceUuid: string, userUuid: string, i: num
     uuid: rng.uuid(),
     workspaceUuid,
     nodes: [
-      { uuid: nodeUuid, slug: 'start', nodes: [{ uuid: childUuid, slug: 'enrich', nodes: [], isArchived: false, kind: 'native', actionSlug: 'enrich', name: 'Enrich', description: null }], isArchived: false, kind: 'native', actionSlug: 'trigger', name: 'Start', description: null },
+      {
+        uuid: nodeUuid,
+        slug: 'start',
+        nodes: [
+          {
+            uuid: childUuid,
+            slug: 'enrich',
+            nodes: [],
+            isArchived: false,
+            kind: 'native',
+            actionSlug: 'enrich',
+            name: 'Enrich',
+            description: null,
+          },
+        ],
+        isArchived: false,
+        kind: 'native',
+        actionSlug: 'trigger',
+        name: 'Start',
+        description: null,
+      },
     ],
     createdAt: at(i * 30),
     updatedAt: at(i * 30 + 5),
@@ -340,17 +449,59 @@ function seedWorkflow(rng: Prng, workspaceUuid: string, userUuid: string, i: num
     toolUuid: null,
     folderUuid: rng.uuid(),
     template: { slug: `template-${i}`, isAvailable: true, scope: 'public' },
-    lastBatch: { uuid: rng.uuid(), status: 'pending', runsStatus: 'healthy', errorMessage: null, createdAt: at(i * 30 + 6), finishedAt: null },
+    lastBatch: {
+      uuid: rng.uuid(),
+      status: 'pending',
+      runsStatus: 'healthy',
+      errorMessage: null,
+      createdAt: at(i * 30 + 6),
+      finishedAt: null,
+    },
     deployedRelease: {
       uuid: rng.uuid(),
       userUuid,
       description: 'First release',
       version: 1,
       nodes: [
-        { uuid: nodeUuid, slug: 'start', config: {}, childrenUuids: [childUuid], fallbackOnFailure: false, position: { x: 0, y: 0 }, kind: 'native', actionSlug: 'trigger', name: 'Start', description: null, retry: null, fallbackChildUuid: null },
-        { uuid: childUuid, slug: 'enrich', config: {}, childrenUuids: [], fallbackOnFailure: false, position: { x: 0, y: 120 }, kind: 'native', actionSlug: 'enrich', name: 'Enrich', description: null, retry: { maximumAttempts: 3, initialInterval: 1, backoffCoefficient: 2 }, fallbackChildUuid: null },
+        {
+          uuid: nodeUuid,
+          slug: 'start',
+          config: {},
+          childrenUuids: [childUuid],
+          fallbackOnFailure: false,
+          position: { x: 0, y: 0 },
+          kind: 'native',
+          actionSlug: 'trigger',
+          name: 'Start',
+          description: null,
+          retry: null,
+          fallbackChildUuid: null,
+        },
+        {
+          uuid: childUuid,
+          slug: 'enrich',
+          config: {},
+          childrenUuids: [],
+          fallbackOnFailure: false,
+          position: { x: 0, y: 120 },
+          kind: 'native',
+          actionSlug: 'enrich',
+          name: 'Enrich',
+          description: null,
+          retry: { maximumAttempts: 3, initialInterval: 1, backoffCoefficient: 2 },
+          fallbackChildUuid: null,
+        },
       ],
-      formFields: [{ slug: 'email', name: 'Email', kind: 'string', description: 'Address to enrich.', placeholder: 'jane@example.com', isRequired: true }],
+      formFields: [
+        {
+          slug: 'email',
+          name: 'Email',
+          kind: 'string',
+          description: 'Address to enrich.',
+          placeholder: 'jane@example.com',
+          isRequired: true,
+        },
+      ],
       templateSlug: null,
       deployedAt: at(i * 30 + 5),
       createdAt: at(i * 30 + 4),
@@ -372,10 +523,28 @@ function seedModel(rng: Prng, workspaceUuid: string, i: number): JsonRecord {
     meta: {},
     schedule: { type: 'transform_tool', jobId: `job-${i}` },
     columns: [
-      { slug: 'id', type: 'string', label: 'Id', kind: 'original', originalSlug: 'id', properties: [], description: null },
-      { slug: 'name', type: 'string', label: 'Name', kind: 'original', originalSlug: 'name', properties: [], description: null },
+      {
+        slug: 'id',
+        type: 'string',
+        label: 'Id',
+        kind: 'original',
+        originalSlug: 'id',
+        properties: [],
+        description: null,
+      },
+      {
+        slug: 'name',
+        type: 'string',
+        label: 'Name',
+        kind: 'original',
+        originalSlug: 'name',
+        properties: [],
+        description: null,
+      },
     ],
-    additionalColumns: [{ slug: 'score', type: 'number', label: 'Score', kind: 'custom', properties: [], description: 'Computed score.' }],
+    additionalColumns: [
+      { slug: 'score', type: 'number', label: 'Score', kind: 'custom', properties: [], description: 'Computed score.' },
+    ],
     idColumnSlug: 'id',
     titleColumnSlug: 'name',
     timeColumnSlug: null,

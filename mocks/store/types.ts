@@ -69,8 +69,21 @@ export type BatchTally = {
   pendingUntil: number;
 };
 
-export type LogRow = { uuid: string; workspaceUuid: string; runUuid: string; level: string; message: string; createdAt: string };
-export type RecordRow = { id: string; workspaceUuid: string; modelUuid: string | null; title: string | null; createdAt: string };
+export type LogRow = {
+  uuid: string;
+  workspaceUuid: string;
+  runUuid: string;
+  level: string;
+  message: string;
+  createdAt: string;
+};
+export type RecordRow = {
+  id: string;
+  workspaceUuid: string;
+  modelUuid: string | null;
+  title: string | null;
+  createdAt: string;
+};
 export type SpanRow = {
   uuid: string;
   workspaceUuid: string;

@@ -5,9 +5,14 @@ import { formatViolation, loadContract } from '../../spec/lib';
 
 export const SPEC_PATH = join(__dirname, '..', '..', 'spec', 'openapi.yaml');
 
-export type CallOptions = { token?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string>; query?: string };
+export type CallOptions = {
+  token?: string | null;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  query?: string;
+};
 export type CallResult = { status: number; headers: Record<string, string>; body: any };
-
 
 /**
  * Starts a mock on an ephemeral port and returns a client whose every response is checked against the spec;
@@ -17,7 +22,11 @@ export async function startCheckedMock(options: MockOptions = {}) {
   const contract = loadContract(SPEC_PATH);
   // The mock checks its own answers too (check-response stage), so a violation the client cannot see still fails.
   const serverViolations: string[] = [];
-  const mock: RunningMock = await startMock({ port: 0, onContractViolation: (v) => serverViolations.push(...v), ...options });
+  const mock: RunningMock = await startMock({
+    port: 0,
+    onContractViolation: (v) => serverViolations.push(...v),
+    ...options,
+  });
 
   async function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...options.headers };
@@ -31,7 +40,11 @@ export async function startCheckedMock(options: MockOptions = {}) {
     const url = `${mock.url}${path}${options.query ? `?${options.query}` : ''}`;
     const response = await fetch(url, { method, headers, body });
     const text = await response.text();
-    const result: CallResult = { status: response.status, headers: readHeaders(response.headers), body: text ? JSON.parse(text) : undefined };
+    const result: CallResult = {
+      status: response.status,
+      headers: readHeaders(response.headers),
+      body: text ? JSON.parse(text) : undefined,
+    };
     const observed = { method, path, status: result.status, headers: result.headers, body: result.body };
     const violations = contract.validateResponse(observed).map((v) => formatViolation(observed, v));
     if (violations.length > 0) throw new Error(`response breaks the contract:\n${violations.join('\n')}`);
@@ -40,7 +53,8 @@ export async function startCheckedMock(options: MockOptions = {}) {
 
   const close = async () => {
     await mock.close();
-    if (serverViolations.length > 0) throw new Error(`the mock sent responses that break the contract:\n${serverViolations.join('\n')}`);
+    if (serverViolations.length > 0)
+      throw new Error(`the mock sent responses that break the contract:\n${serverViolations.join('\n')}`);
   };
   return { mock, call, close };
 }

@@ -2,10 +2,25 @@ import type { Ctx, Next } from '../context';
 import type { MockResponse } from '../types';
 
 /** A request context as the server builds it, for stage unit tests. */
-export function makeCtx(init: { method?: string; path?: string; query?: string; headers?: Record<string, string>; body?: string | Buffer; remoteAddress?: string } = {}): Ctx {
+export function makeCtx(
+  init: {
+    method?: string;
+    path?: string;
+    query?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    remoteAddress?: string;
+  } = {},
+): Ctx {
   const chunks = init.body === undefined ? [] : [typeof init.body === 'string' ? Buffer.from(init.body) : init.body];
   return {
-    req: { method: init.method ?? 'GET', path: init.path ?? '/', query: new URLSearchParams(init.query ?? ''), headers: { ...init.headers }, rawBody: Buffer.alloc(0) },
+    req: {
+      method: init.method ?? 'GET',
+      path: init.path ?? '/',
+      query: new URLSearchParams(init.query ?? ''),
+      headers: { ...init.headers },
+      rawBody: Buffer.alloc(0),
+    },
     source: {
       remoteAddress: init.remoteAddress ?? '127.0.0.1',
       body: (async function* () {

@@ -7,7 +7,11 @@ export type RawAnswer = { status: number; headers: Record<string, string>; body:
  * Sends bytes as they are over a socket (requests fetch refuses to make: lying Content-Length, stalled bodies,
  * malformed HTTP) and reads the first answer. `keepOpen` leaves the request unfinished.
  */
-export function sendRaw(url: string, request: string | Buffer, options: { timeoutMs?: number } = {}): Promise<RawAnswer> {
+export function sendRaw(
+  url: string,
+  request: string | Buffer,
+  options: { timeoutMs?: number } = {},
+): Promise<RawAnswer> {
   const { hostname, port } = new URL(url);
   const started = Date.now();
   return new Promise((resolve, reject) => {

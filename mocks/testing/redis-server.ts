@@ -15,7 +15,11 @@ let binary: string | undefined;
 
 /** The redis-server binary, installed from Debian's package by scripts/ensure-redis.sh where it is missing. */
 export function redisServerBinary(): string {
-  binary ??= execFileSync(join(__dirname, '..', '..', 'scripts', 'ensure-redis.sh'), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 600_000 }).trim();
+  binary ??= execFileSync(join(__dirname, '..', '..', 'scripts', 'ensure-redis.sh'), {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    timeout: 600_000,
+  }).trim();
   return binary;
 }
 
@@ -53,7 +57,24 @@ export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no', '--loglevel', 'warning'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const started = spawn(
+      bin,
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--protected-mode',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     child = started;
     for (let attempt = 0; attempt < 200; attempt++) {
       if (started.exitCode !== null) throw new Error(`redis-server exited with ${started.exitCode}`);

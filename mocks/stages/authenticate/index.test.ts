@@ -4,7 +4,8 @@ import { authenticate, identifyCaller } from '.';
 
 const deps = {
   tokens: { 'mock-token-a': 'ws-a' },
-  verifyAccessToken: async (token: string) => (token === 'jwt.ok.sig' ? { workspaceUuid: 'ws-oauth', sub: 'user-1' } : null),
+  verifyAccessToken: async (token: string) =>
+    token === 'jwt.ok.sig' ? { workspaceUuid: 'ws-oauth', sub: 'user-1' } : null,
 };
 
 describe('identifyCaller', () => {

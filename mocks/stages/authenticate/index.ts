@@ -4,7 +4,10 @@ import type { Caller } from '../../types';
 
 /** Async: an OAuth token's revocation is looked up in the store (shared by every replica). */
 export type VerifyAccessToken = (token: string) => Promise<{ workspaceUuid: string; sub: string } | null>;
-export type AuthenticateDeps = { tokens: Record<string, string> | ReadonlyMap<string, string>; verifyAccessToken?: VerifyAccessToken };
+export type AuthenticateDeps = {
+  tokens: Record<string, string> | ReadonlyMap<string, string>;
+  verifyAccessToken?: VerifyAccessToken;
+};
 
 /** Tokens as a Map: a token such as `constructor` or `__proto__` must not find Object.prototype's members. */
 export function tokenTable(tokens: AuthenticateDeps['tokens']): ReadonlyMap<string, string> {
@@ -14,10 +17,14 @@ export function tokenTable(tokens: AuthenticateDeps['tokens']): ReadonlyMap<stri
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** Resolves a static token, else an OAuth access token; returns the caller or the 401 to answer with. */
-export async function identifyCaller(authorization: string | undefined, deps: AuthenticateDeps): Promise<Caller | ApiError> {
+export async function identifyCaller(
+  authorization: string | undefined,
+  deps: AuthenticateDeps,
+): Promise<Caller | ApiError> {
   if (!authorization) return unauthorized('Authorization: header is missing; send "Authorization: Bearer <token>".');
   const scheme = authorization.trim().split(/\s+/)[0];
-  if (scheme.toLowerCase() !== 'bearer') return unauthorized(`Authorization: scheme "${scheme}" is not supported; use Bearer.`);
+  if (scheme.toLowerCase() !== 'bearer')
+    return unauthorized(`Authorization: scheme "${scheme}" is not supported; use Bearer.`);
   const match = BEARER.exec(authorization.trim());
   if (!match) return unauthorized('Authorization: the bearer token is malformed.');
   const token = match[1];

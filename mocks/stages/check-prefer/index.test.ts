@@ -13,13 +13,16 @@ describe('check-prefer stage', () => {
     expect(next.calls).toBe(1);
   });
 
-  it.each([['latency=abc'], ['outcome=failed'], ['duration=-1'], ['fault=explode'], ['code=99']])('should refuse %s with a 400 invalid_prefer', async (prefer) => {
-    const next = okNext();
-    const error = await checkPrefer()(makeCtx({ headers: { prefer } }), next).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    expect((error as ApiError).reason).toBe('invalid_prefer');
-    expect((error as ApiError).message).toContain(prefer.split('=')[0]);
-    expect(next.calls).toBe(0);
-  });
+  it.each([['latency=abc'], ['outcome=failed'], ['duration=-1'], ['fault=explode'], ['code=99']])(
+    'should refuse %s with a 400 invalid_prefer',
+    async (prefer) => {
+      const next = okNext();
+      const error = await checkPrefer()(makeCtx({ headers: { prefer } }), next).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).status).toBe(400);
+      expect((error as ApiError).reason).toBe('invalid_prefer');
+      expect((error as ApiError).message).toContain(prefer.split('=')[0]);
+      expect(next.calls).toBe(0);
+    },
+  );
 });

@@ -14,7 +14,13 @@ export function checkResponse(deps: { validate: ResponseValidator; report: (viol
     // CORS preflights belong to the browser's protocol, not to the contract.
     if (ctx.req.method === 'OPTIONS' && ctx.req.headers['access-control-request-method']) return response;
     const body = response.body === undefined ? undefined : JSON.parse(JSON.stringify(response.body));
-    const violations = deps.validate({ method: ctx.req.method === 'HEAD' ? 'GET' : ctx.req.method, path: ctx.req.path, status: response.status, headers: response.headers, body });
+    const violations = deps.validate({
+      method: ctx.req.method === 'HEAD' ? 'GET' : ctx.req.method,
+      path: ctx.req.path,
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
     if (violations.length > 0) deps.report(violations);
     return response;
   };

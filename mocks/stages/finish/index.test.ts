@@ -11,11 +11,22 @@ describe('finish stage', () => {
   it('should answer 503 in the error shape with the rate-limit headers it can compute when the store is unreachable', async () => {
     const down = createMemoryPort();
     down.read = async () => Promise.reject(new StoreUnavailableError(new Error('connection refused')));
-    const stage = finishResponse({ limiter: createRateLimiter({ port: down, limit: 10, windowSeconds: 60, now: () => 15_000 }) });
-    const response = await stage(makeCtx(), async () => Promise.reject(new StoreUnavailableError(new Error('connection refused'))));
+    const stage = finishResponse({
+      limiter: createRateLimiter({ port: down, limit: 10, windowSeconds: 60, now: () => 15_000 }),
+    });
+    const response = await stage(makeCtx(), async () =>
+      Promise.reject(new StoreUnavailableError(new Error('connection refused'))),
+    );
     expect(response.status).toBe(503);
     expect(response.body).toEqual({ errorMessage: expect.stringContaining('retry'), reason: 'store_unavailable' });
-    expect(response.headers).toMatchObject({ 'retry-after': '1', 'ratelimit-limit': '10', 'ratelimit-reset': '45', 'ratelimit-policy': '10;w=60', 'x-ratelimit-limit': '10', 'x-ratelimit-reset': '45' });
+    expect(response.headers).toMatchObject({
+      'retry-after': '1',
+      'ratelimit-limit': '10',
+      'ratelimit-reset': '45',
+      'ratelimit-policy': '10;w=60',
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-reset': '45',
+    });
     // The remaining quota is not known without the store: left out rather than guessed.
     expect(response.headers).not.toHaveProperty('ratelimit-remaining');
     expect(response.headers).not.toHaveProperty('ratelimit');
@@ -27,7 +38,11 @@ describe('finish stage', () => {
     });
     expect(response.status).toBe(429);
     expect(response.body).toEqual({ errorMessage: 'Slow down.', reason: 'rate_limited', retryAfter: 3 });
-    expect(response.headers).toMatchObject({ 'retry-after': '3', 'ratelimit-limit': '10', 'access-control-allow-origin': '*' });
+    expect(response.headers).toMatchObject({
+      'retry-after': '3',
+      'ratelimit-limit': '10',
+      'access-control-allow-origin': '*',
+    });
   });
 
   it('should turn an unexpected failure into a 500 without a stack trace', async () => {
@@ -41,9 +56,16 @@ describe('finish stage', () => {
   });
 
   it('should let beforeSend replace the finished response, handing over a copy of a shared body', async () => {
-    const hooks = { beforeSend: (_req: unknown, res: { status: number; headers: Record<string, string>; body: unknown }) => ({ ...res, headers: { ...res.headers, ratelimit: 'broken' } }) };
+    const hooks = {
+      beforeSend: (_req: unknown, res: { status: number; headers: Record<string, string>; body: unknown }) => ({
+        ...res,
+        headers: { ...res.headers, ratelimit: 'broken' },
+      }),
+    };
     const shared = Object.freeze({ a: 1 });
-    const response = await runBeforeSend(hooks)(makeCtx(), () => finishResponse({ limiter })(makeCtx(), async () => ({ status: 200, headers: {}, body: shared })));
+    const response = await runBeforeSend(hooks)(makeCtx(), () =>
+      finishResponse({ limiter })(makeCtx(), async () => ({ status: 200, headers: {}, body: shared })),
+    );
     expect(response.headers).toMatchObject({ ratelimit: 'broken', 'ratelimit-limit': '10' });
     expect(response.body).toEqual({ a: 1 });
     expect(response.body).not.toBe(shared);
@@ -51,7 +73,12 @@ describe('finish stage', () => {
 
   it('should mark every answer of a deprecated operation with Deprecation and Sunset', async () => {
     const ctx = makeCtx();
-    ctx.route = { operation: { retirement: { deprecation: new Date('2027-01-01T00:00:00Z'), sunset: new Date('2027-07-02T00:00:00Z') } } as never, params: {} };
+    ctx.route = {
+      operation: {
+        retirement: { deprecation: new Date('2027-01-01T00:00:00Z'), sunset: new Date('2027-07-02T00:00:00Z') },
+      } as never,
+      params: {},
+    };
     const response = await finishResponse({ limiter })(ctx, async () => {
       throw new ApiError(404, 'not_found', 'No such thing.');
     });

@@ -7,8 +7,19 @@ import { rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
 
 const EXPOSED = [
-  'RateLimit', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy',
-  'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'Allow',
+  'RateLimit',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'Allow',
 ].join(', ');
 
 export const CORS_HEADERS: Record<string, string> = {
@@ -20,7 +31,8 @@ export const CORS_HEADERS: Record<string, string> = {
 export function renderError(error: unknown): MockResponse {
   const apiError = toApiError(error);
   // An unreachable store is reported once by its adapter, not once per request.
-  if (!(error instanceof ApiError) && !(error instanceof StoreUnavailableError)) process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
+  if (!(error instanceof ApiError) && !(error instanceof StoreUnavailableError))
+    process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
   return jsonResponse(apiError.status, apiError.toBody(), apiError.headers);
 }
 
@@ -38,7 +50,11 @@ export function finishResponse(deps: { limiter: RateLimiter }): Stage {
     }
     // Not counted yet (an answer before the rate-limit stage): read the count; with the store unreachable, only
     // what the clock and the settings tell.
-    const quota = ctx.rateLimit ?? (response.status === 503 && ctx.storeUnavailable ? undefined : await deps.limiter.peek(rateLimitKey(ctx)).catch(() => undefined));
+    const quota =
+      ctx.rateLimit ??
+      (response.status === 503 && ctx.storeUnavailable
+        ? undefined
+        : await deps.limiter.peek(rateLimitKey(ctx)).catch(() => undefined));
     // Responses are built fresh per request, so their headers are completed in place (this is the hot path).
     const headers = response.headers;
     headers['access-control-allow-origin'] = CORS_HEADERS['access-control-allow-origin'];
@@ -62,7 +78,8 @@ export function runBeforeSend(hooks?: MockHooks): Stage {
     let response = await next();
     if (!hooks?.beforeSend) return response;
     // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
-    if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body)) response = { ...response, body: structuredClone(response.body) };
+    if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body))
+      response = { ...response, body: structuredClone(response.body) };
     try {
       return hooks.beforeSend(ctx.req, response) ?? response;
     } catch (error) {
@@ -80,10 +97,13 @@ export function answerPreflight(): Stage {
       status: 204,
       headers: {
         'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-        'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, Idempotency-Key, Prefer',
+        'access-control-allow-headers':
+          req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, Idempotency-Key, Prefer',
         'access-control-max-age': '600',
         // Private Network Access: a page served from elsewhere (or a file) may call the mock on loopback.
-        ...(req.headers['access-control-request-private-network'] === 'true' ? { 'access-control-allow-private-network': 'true' } : {}),
+        ...(req.headers['access-control-request-private-network'] === 'true'
+          ? { 'access-control-allow-private-network': 'true' }
+          : {}),
       },
       body: undefined,
     };

@@ -3,10 +3,16 @@ import { handle } from '.';
 
 function setup() {
   const used: string[] = [];
-  const prism = { warm: async () => undefined, respond: async () => (used.push('prism'), { status: 418, headers: {}, body: {} }) };
+  const prism = {
+    warm: async () => undefined,
+    respond: async () => (used.push('prism'), { status: 418, headers: {}, body: {} }),
+  };
   const handlers = { listSuppressions: () => (used.push('handler'), { status: 200, headers: {}, body: {} }) };
   const stage = handle({ handlers, prism });
-  const ctx = (operationId: string, prefer?: string) => Object.assign(makeCtx({ headers: prefer ? { prefer } : {} }), { route: { operation: { operationId } as never, params: {} } });
+  const ctx = (operationId: string, prefer?: string) =>
+    Object.assign(makeCtx({ headers: prefer ? { prefer } : {} }), {
+      route: { operation: { operationId } as never, params: {} },
+    });
   return { stage, ctx, used };
 }
 

@@ -15,14 +15,20 @@ export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Sta
     const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
     const operationId = ctx.route!.operation.operationId;
     const handler = handlers.get(operationId);
-    if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences))) return handler(ctx);
+    if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences)))
+      return handler(ctx);
     const response = await deps.prism.respond(ctx, preferences ?? {});
     return preferences?.dynamic ? { ...response, body: tidyDynamicBody(response.body) } : response;
   };
 }
 
 /** The success status the state answers an operation with (the others answer 200). */
-const STATE_STATUS = new Map([['createRun', 202], ['createBatch', 202], ['createMcpServer', 201], ['cancelRun', 202]]);
+const STATE_STATUS = new Map([
+  ['createRun', 202],
+  ['createBatch', 202],
+  ['createMcpServer', 201],
+  ['cancelRun', 202],
+]);
 
 /**
  * `Prefer: code=<the status the state answers>` alone is answered from state, so `code=202` on a create gives a

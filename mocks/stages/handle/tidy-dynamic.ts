@@ -22,7 +22,8 @@ function tidy(value: unknown, name: string): unknown {
   if (value !== null && typeof value === 'object') {
     const object = Object.fromEntries(Object.entries(value).map(([key, child]) => [key, tidy(child, key)]));
     const page = Object.values(object).find(Array.isArray) as unknown[] | undefined;
-    if (page && typeof object.count === 'number' && (object.count < page.length || object.count > page.length + 1000)) object.count = page.length;
+    if (page && typeof object.count === 'number' && (object.count < page.length || object.count > page.length + 1000))
+      object.count = page.length;
     return object;
   }
   if (typeof value !== 'string') return value;

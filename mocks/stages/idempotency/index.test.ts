@@ -8,7 +8,11 @@ import { createIdempotencyStore } from './store';
 const DAY = 24 * 60 * 60 * 1000;
 
 function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Record<string, string> = {}) {
-  const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'idempotency-key': key, 'content-type': 'application/json', ...extraHeaders } });
+  const ctx = makeCtx({
+    method: 'POST',
+    path: '/things',
+    headers: { 'idempotency-key': key, 'content-type': 'application/json', ...extraHeaders },
+  });
   ctx.req.body = body;
   ctx.caller = { workspaceUuid, via: 'token' };
   return ctx;
@@ -16,10 +20,25 @@ function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Reco
 
 function setup(cap = 100) {
   let now = 0;
-  const store = createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: cap, now: () => now });
+  const store = createIdempotencyStore({
+    port: createMemoryPort({ now: () => now }),
+    ttlMs: DAY,
+    capPerWorkspace: cap,
+    now: () => now,
+  });
   let created = 0;
-  const handler = async (): Promise<MockResponse> => ({ status: 201, headers: { location: `/things/${++created}`, 'x-other': 'y' }, body: { n: created } });
-  return { stage: idempotency({ store }), handler, created: () => created, advance: (ms: number) => (now += ms), store };
+  const handler = async (): Promise<MockResponse> => ({
+    status: 201,
+    headers: { location: `/things/${++created}`, 'x-other': 'y' },
+    body: { n: created },
+  });
+  return {
+    stage: idempotency({ store }),
+    handler,
+    created: () => created,
+    advance: (ms: number) => (now += ms),
+    store,
+  };
 }
 
 describe('idempotency', () => {
@@ -39,14 +58,18 @@ describe('idempotency', () => {
   it('should answer 422 for the same key with another request, and keep keys per workspace', async () => {
     const { stage, handler } = setup();
     await stage(post({ a: 1 }), handler);
-    await expect(stage(post({ a: 2 }), handler)).rejects.toMatchObject({ status: 422, reason: 'idempotency_key_reused' });
+    await expect(stage(post({ a: 2 }), handler)).rejects.toMatchObject({
+      status: 422,
+      reason: 'idempotency_key_reused',
+    });
     await expect(stage(post({ a: 2 }, 'k', 'other-ws'), handler)).resolves.toMatchObject({ status: 201 });
   });
 
   it('should answer 409 to a retry while the first is still running', async () => {
     const { stage } = setup();
     let finish!: () => void;
-    const slow = () => new Promise<MockResponse>((resolve) => (finish = () => resolve({ status: 201, headers: {}, body: {} })));
+    const slow = () =>
+      new Promise<MockResponse>((resolve) => (finish = () => resolve({ status: 201, headers: {}, body: {} })));
     const first = stage(post({ a: 1 }), slow);
     await expect(stage(post({ a: 1 }), slow)).rejects.toMatchObject({ status: 409 });
     finish();
@@ -72,7 +95,13 @@ describe('idempotency', () => {
 
   it('should keep at most the byte budget of answers per workspace, oldest out first, and others untouched', async () => {
     let now = 0;
-    const store = createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: 1000, bytesPerWorkspace: 50_000, now: () => now });
+    const store = createIdempotencyStore({
+      port: createMemoryPort({ now: () => now }),
+      ttlMs: DAY,
+      capPerWorkspace: 1000,
+      bytesPerWorkspace: 50_000,
+      now: () => now,
+    });
     const stage = idempotency({ store });
     const big = async (): Promise<MockResponse> => ({ status: 200, headers: {}, body: { blob: 'x'.repeat(10_000) } });
     await stage(post({ other: 1 }, 'k', 'other-ws'), big);
@@ -80,7 +109,10 @@ describe('idempotency', () => {
     expect(store.bytes('ws')).toBeLessThanOrEqual(50_000);
     expect(store.bytes('other-ws')).toBeGreaterThan(10_000);
     expect(await store.claim('ws', 'k0', 'x')).toMatchObject({ kind: 'new' });
-    expect(await store.claim('ws', 'k19', fingerprintRequest(post({ i: 19 }, 'k19').req))).toMatchObject({ kind: 'done', sameRequest: true });
+    expect(await store.claim('ws', 'k19', fingerprintRequest(post({ i: 19 }, 'k19').req))).toMatchObject({
+      kind: 'done',
+      sameRequest: true,
+    });
     now += 1;
   });
 
@@ -94,7 +126,9 @@ describe('idempotency', () => {
 
   it('should leave no trace of a failed request, so it can be retried with the same key', async () => {
     const { stage, handler, created } = setup();
-    await expect(stage(post({ a: 1 }), async () => Promise.reject(new ApiError(400, 'invalid_request', 'x')))).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      stage(post({ a: 1 }), async () => Promise.reject(new ApiError(400, 'invalid_request', 'x'))),
+    ).rejects.toBeInstanceOf(ApiError);
     await stage(post({ a: 1 }), handler);
     expect(created()).toBe(1);
   });

@@ -23,7 +23,9 @@ export function canonicalJson(value: unknown): string {
 export function fingerprintRequest(req: MockRequest): string {
   const query = [...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const body = req.body !== undefined ? canonicalJson(req.body) : req.rawBody.toString('base64');
-  return createHash('sha256').update(`${req.method} ${req.path}\n${JSON.stringify(query)}\n${body}`).digest('base64');
+  return createHash('sha256')
+    .update(`${req.method} ${req.path}\n${JSON.stringify(query)}\n${body}`)
+    .digest('base64');
 }
 
 /**
@@ -36,7 +38,11 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
     const key = req.headers['idempotency-key'];
     if (key === undefined || !METHODS.has(req.method)) return next();
     if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
-      throw new ApiError(400, 'invalid_idempotency_key', `Idempotency-Key: must be 1 to ${MAX_KEY_LENGTH} characters, got ${key.length}.`);
+      throw new ApiError(
+        400,
+        'invalid_idempotency_key',
+        `Idempotency-Key: must be 1 to ${MAX_KEY_LENGTH} characters, got ${key.length}.`,
+      );
     }
     if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
       throw new ApiError(400, 'idempotency_key_not_allowed', 'Idempotency-Key: is not accepted on multipart requests.');
@@ -48,7 +54,11 @@ export function idempotency(deps: { store: IdempotencyStore }): Stage {
       throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
     }
     if (found.kind === 'in-flight') {
-      throw new ApiError(409, 'idempotency_key_in_use', 'Idempotency-Key: a request with this key is still running; retry later.');
+      throw new ApiError(
+        409,
+        'idempotency_key_in_use',
+        'Idempotency-Key: a request with this key is still running; retry later.',
+      );
     }
     if (found.kind === 'done') return found.response;
     const claim = found.claim!;

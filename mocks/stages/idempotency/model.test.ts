@@ -11,7 +11,11 @@ type Op = { kind: 'send'; key: string; body: number } | { kind: 'advance'; ms: n
 
 const ops = fc.array(
   fc.oneof(
-    fc.record({ kind: fc.constant('send' as const), key: fc.constantFrom('a', 'b', 'c'), body: fc.integer({ min: 0, max: 2 }) }),
+    fc.record({
+      kind: fc.constant('send' as const),
+      key: fc.constantFrom('a', 'b', 'c'),
+      body: fc.integer({ min: 0, max: 2 }),
+    }),
     fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1, 60_000, DAY / 2, DAY - 1, DAY) }),
   ),
   { maxLength: 40 },
@@ -26,7 +30,14 @@ describe('idempotency model', () => {
     await fc.assert(
       fc.asyncProperty(ops, async (sequence: Op[]) => {
         let now = 0;
-        const stage = idempotency({ store: createIdempotencyStore({ port: createMemoryPort({ now: () => now }), ttlMs: DAY, capPerWorkspace: 1000, now: () => now }) });
+        const stage = idempotency({
+          store: createIdempotencyStore({
+            port: createMemoryPort({ now: () => now }),
+            ttlMs: DAY,
+            capPerWorkspace: 1000,
+            now: () => now,
+          }),
+        });
         let created = 0;
         const handler = async (): Promise<MockResponse> => ({ status: 201, headers: {}, body: { n: ++created } });
         const model = new Map<string, { body: number; at: number; n: number }>();
@@ -38,7 +49,11 @@ describe('idempotency model', () => {
           const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'idempotency-key': op.key } });
           ctx.req.body = { value: op.body };
           ctx.caller = { workspaceUuid: 'ws', via: 'token' };
-          const got = await stage(ctx, handler).catch((error) => ({ status: error.status as number, headers: {}, body: undefined }));
+          const got = await stage(ctx, handler).catch((error) => ({
+            status: error.status as number,
+            headers: {},
+            body: undefined,
+          }));
           const known = model.get(op.key);
           if (known && now - known.at < DAY) {
             if (known.body === op.body) expect(got).toEqual({ status: 201, headers: {}, body: { n: known.n } });

@@ -26,7 +26,13 @@ let owners = 0;
  * atomically (SET NX), so of concurrent requests with one key, on any number of replicas, exactly one runs;
  * the others see it in flight (409) or done (replay).
  */
-export function createIdempotencyStore(options: { port: StoragePort; ttlMs: number; capPerWorkspace: number; bytesPerWorkspace?: number; now: () => number }) {
+export function createIdempotencyStore(options: {
+  port: StoragePort;
+  ttlMs: number;
+  capPerWorkspace: number;
+  bytesPerWorkspace?: number;
+  now: () => number;
+}) {
   const budget = createByteBudget(options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace);
   const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
   const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
@@ -38,40 +44,68 @@ export function createIdempotencyStore(options: { port: StoragePort; ttlMs: numb
      * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
      * `complete` or `abandon` it with the returned claim.
      */
-    async claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup & { claim?: string }> {
+    async claim(
+      workspaceUuid: string,
+      key: string,
+      fingerprint: string,
+    ): Promise<IdempotencyLookup & { claim?: string }> {
       const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
       const text = JSON.stringify(entry);
       const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
-      const existing = await options.port.claim(keyOf(workspaceUuid, key), text, lease, { key: indexOf(workspaceUuid), cap: options.capPerWorkspace });
+      const existing = await options.port.claim(keyOf(workspaceUuid, key), text, lease, {
+        key: indexOf(workspaceUuid),
+        cap: options.capPerWorkspace,
+      });
       if (existing === null) return { kind: 'new', claim: text };
       const found = JSON.parse(existing) as Entry;
       const sameRequest = found.fingerprint === fingerprint;
       if (!found.response) return { kind: 'in-flight', sameRequest };
       const { status, headers, bodyText } = found.response;
-      return { kind: 'done', sameRequest, response: { status, headers: { ...headers }, body: bodyText === undefined ? undefined : JSON.parse(bodyText) } };
+      return {
+        kind: 'done',
+        sameRequest,
+        response: { status, headers: { ...headers }, body: bodyText === undefined ? undefined : JSON.parse(bodyText) },
+      };
     },
     /** Stores a copy (later changes to the resource must not change what a replay answers), kept until the key expires. */
     async complete(workspaceUuid: string, key: string, claim: string, response: MockResponse): Promise<void> {
       const entry = JSON.parse(claim) as Entry;
       const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS) if (response.headers[name] !== undefined) headers[name] = response.headers[name];
-      entry.response = { status: response.status, headers, bodyText: response.body === undefined ? undefined : JSON.stringify(response.body) };
+      for (const name of REPLAYED_HEADERS)
+        if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+      entry.response = {
+        status: response.status,
+        headers,
+        bodyText: response.body === undefined ? undefined : JSON.stringify(response.body),
+      };
       const ttlMs = entry.expiresAt - options.now();
       const storageKey = keyOf(workspaceUuid, key);
       // Only while the claim is still this request's: a key released meanwhile (cap, lease) is not brought back.
-      const writes = ttlMs > 0 ? [{ op: 'set' as const, key: storageKey, value: JSON.stringify(entry), ttlMs }] : [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }];
+      const writes =
+        ttlMs > 0
+          ? [{ op: 'set' as const, key: storageKey, value: JSON.stringify(entry), ttlMs }]
+          : [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }];
       const kept = await options.port.commit(writes, [{ key: storageKey, is: 'equals', value: claim }]);
       // The byte bound: the oldest answers of the workspace go once its budget is spent.
       if (!kept || ttlMs <= 0) return;
-      for (const released of budget.add(workspaceUuid, key, storageKey.length + (writes[0] as { value?: string }).value!.length)) {
-        await options.port.commit([{ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) }]);
+      for (const released of budget.add(
+        workspaceUuid,
+        key,
+        storageKey.length + (writes[0] as { value?: string }).value!.length,
+      )) {
+        await options.port.commit([
+          { op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) },
+        ]);
       }
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
     async abandon(workspaceUuid: string, key: string, claim: string): Promise<void> {
       const storageKey = keyOf(workspaceUuid, key);
       budget.remove(workspaceUuid, key);
-      await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], [{ key: storageKey, is: 'equals', value: claim }]);
+      await options.port.commit(
+        [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
+        [{ key: storageKey, is: 'equals', value: claim }],
+      );
     },
     /** Forgets every key, or one workspace's (the control plane's reset). */
     async clear(workspaceUuid?: string): Promise<void> {

@@ -3,7 +3,15 @@ import { makeCtx, okNext } from '../../testing/ctx';
 import { parse } from '.';
 
 const route = (method: string, path: string): RouteResult => {
-  if (path === '/things' && method === 'POST') return { kind: 'match', operation: { operationId: 'createThing', requestBody: { required: true, contentTypes: ['application/json'], pointer: '' } } as never, params: {} };
+  if (path === '/things' && method === 'POST')
+    return {
+      kind: 'match',
+      operation: {
+        operationId: 'createThing',
+        requestBody: { required: true, contentTypes: ['application/json'], pointer: '' },
+      } as never,
+      params: {},
+    };
   if (path === '/things') return { kind: 'match', operation: { operationId: 'listThings' } as never, params: {} };
   return { kind: 'not-found' };
 };
@@ -11,7 +19,12 @@ const stage = parse({ bodyLimitBytes: 16, route });
 
 describe('parse stage', () => {
   it('should read and decode a JSON body and find the operation', async () => {
-    const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'content-length': '9', 'content-type': 'application/json' }, body: '{"a":[1]}' });
+    const ctx = makeCtx({
+      method: 'POST',
+      path: '/things',
+      headers: { 'content-length': '9', 'content-type': 'application/json' },
+      body: '{"a":[1]}',
+    });
     await stage(ctx, okNext());
     expect(ctx.req.body).toEqual({ a: [1] });
     expect(ctx.req.operationId).toBe('createThing');
@@ -20,13 +33,16 @@ describe('parse stage', () => {
   it.each([
     ['a declared length over the limit', { 'content-length': '17' }, 'x'.repeat(17)],
     ['a streamed body over the limit', { 'transfer-encoding': 'chunked' }, 'x'.repeat(40)],
-  ])('should record a 413 for %s, to be answered once the caller is counted, and close the connection', async (_name, headers, body) => {
-    const ctx = makeCtx({ method: 'POST', path: '/things', headers, body });
-    await stage(ctx, okNext());
-    expect(ctx.payloadError).toMatchObject({ status: 413, reason: 'payload_too_large' });
-    expect(ctx.closeConnection).toBe(true);
-    expect(ctx.req.body).toBeUndefined();
-  });
+  ])(
+    'should record a 413 for %s, to be answered once the caller is counted, and close the connection',
+    async (_name, headers, body) => {
+      const ctx = makeCtx({ method: 'POST', path: '/things', headers, body });
+      await stage(ctx, okNext());
+      expect(ctx.payloadError).toMatchObject({ status: 413, reason: 'payload_too_large' });
+      expect(ctx.closeConnection).toBe(true);
+      expect(ctx.req.body).toBeUndefined();
+    },
+  );
 
   it.each([
     ['nesting deeper than the limit', '['.repeat(5) + ']'.repeat(5), 'json_too_deep'],

@@ -19,18 +19,31 @@ export type ParseDeps = {
  * the caller is authenticated and counted, so their answers carry the caller's own quota.
  */
 export function parse(deps: ParseDeps): Stage {
-  const shapeLimits = { jsonDepth: deps.jsonDepth ?? INPUT_LIMITS.jsonDepth, jsonArrayItems: deps.jsonArrayItems ?? INPUT_LIMITS.jsonArrayItems };
+  const shapeLimits = {
+    jsonDepth: deps.jsonDepth ?? INPUT_LIMITS.jsonDepth,
+    jsonArrayItems: deps.jsonArrayItems ?? INPUT_LIMITS.jsonArrayItems,
+  };
   const timeoutMs = deps.bodyTimeoutMs ?? INPUT_LIMITS.bodyTimeoutMs;
   return async (ctx, next) => {
     const { req } = ctx;
-    if (ctx.outsideBase) ctx.routeError = new ApiError(404, 'not_found', `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`);
+    if (ctx.outsideBase)
+      ctx.routeError = new ApiError(
+        404,
+        'not_found',
+        `No operation at ${req.method} ${req.path}: the API's paths start with its base path (/v1).`,
+      );
     else {
       // HEAD is answered like GET, without the body (RFC 9110 §9.3.2).
       const found = deps.route(req.method === 'HEAD' ? 'GET' : req.method, req.path);
       if (found.kind === 'match') {
         ctx.route = { operation: found.operation, params: found.params };
         req.operationId = found.operation.operationId;
-      } else ctx.routeError = routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined);
+      } else
+        ctx.routeError = routeError(
+          req.method,
+          req.path,
+          found.kind === 'method-not-allowed' ? found.allow : undefined,
+        );
     }
     const declared = Number(req.headers['content-length']);
     // Most requests (every GET) carry no body: skip the stream machinery for them.
@@ -72,7 +85,13 @@ function routeError(method: string, path: string, allow: string[] | undefined): 
   const normalised = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
   if (!allow) return new ApiError(404, 'not_found', `No operation at ${method} ${normalised}.`);
   const list = allow.join(', ');
-  return new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed on ${normalised}; allowed: ${list}.`, {}, { allow: list });
+  return new ApiError(
+    405,
+    'method_not_allowed',
+    `Method ${method} is not allowed on ${normalised}; allowed: ${list}.`,
+    {},
+    { allow: list },
+  );
 }
 
 function isJson(contentType: string | undefined): boolean {
@@ -117,9 +136,13 @@ function readBody(body: Readable, limit: number, timeoutMs: number): Promise<Buf
       chunks.push(buffer);
     };
     const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-    const onError = () => finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
+    const onError = () =>
+      finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
     const timer = setTimeout(
-      () => finish(new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs })),
+      () =>
+        finish(
+          new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs }),
+        ),
       timeoutMs,
     );
     stream.on('data', onData);

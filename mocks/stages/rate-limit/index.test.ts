@@ -25,16 +25,18 @@ describe('rate limiter', () => {
   });
 
   it('should render the eight headers of the contract', () => {
-    expect(rateLimitHeaders({ limit: 100, remaining: 99, resetSeconds: 42, windowSeconds: 60, allowed: true })).toEqual({
-      ratelimit: '"workspace";r=99;t=60',
-      'ratelimit-limit': '100',
-      'ratelimit-remaining': '99',
-      'ratelimit-reset': '42',
-      'ratelimit-policy': '100;w=60',
-      'x-ratelimit-limit': '100',
-      'x-ratelimit-remaining': '99',
-      'x-ratelimit-reset': '42',
-    });
+    expect(rateLimitHeaders({ limit: 100, remaining: 99, resetSeconds: 42, windowSeconds: 60, allowed: true })).toEqual(
+      {
+        ratelimit: '"workspace";r=99;t=60',
+        'ratelimit-limit': '100',
+        'ratelimit-remaining': '99',
+        'ratelimit-reset': '42',
+        'ratelimit-policy': '100;w=60',
+        'x-ratelimit-limit': '100',
+        'x-ratelimit-remaining': '99',
+        'x-ratelimit-reset': '42',
+      },
+    );
   });
 });
 
@@ -45,11 +47,18 @@ describe('rate-limit stage', () => {
     const ctx = () => Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } });
     await stage(ctx(), okNext());
     const error = await stage(ctx(), okNext()).catch((e) => e);
-    expect(error).toMatchObject({ status: 429, reason: 'rate_limited', extra: { retryAfter: 30 }, headers: { 'retry-after': '30' } });
+    expect(error).toMatchObject({
+      status: 429,
+      reason: 'rate_limited',
+      extra: { retryAfter: 30 },
+      headers: { 'retry-after': '30' },
+    });
   });
 
   it('should count callers without a credential per client address', () => {
     expect(rateLimitKey(makeCtx({ remoteAddress: '10.0.0.1' }))).toBe('address:10.0.0.1');
-    expect(rateLimitKey(Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } }))).toBe('workspace:ws');
+    expect(rateLimitKey(Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } }))).toBe(
+      'workspace:ws',
+    );
   });
 });

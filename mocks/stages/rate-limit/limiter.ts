@@ -1,5 +1,11 @@
 /** What the headers report about one bucket at the moment of a request. */
-export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; windowSeconds: number; allowed: boolean };
+export type RateLimitState = {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+  allowed: boolean;
+};
 
 import type { StoragePort } from '../../store/port';
 
@@ -9,7 +15,12 @@ import type { StoragePort } from '../../store/port';
  * counts atomically (in Redis, one script), so N parallel requests against a limit L get exactly L successes
  * however many replicas share the store. Each counter expires with its window.
  */
-export function createRateLimiter(options: { port: StoragePort; limit: number; windowSeconds: number; now: () => number }) {
+export function createRateLimiter(options: {
+  port: StoragePort;
+  limit: number;
+  windowSeconds: number;
+  now: () => number;
+}) {
   const windowMs = options.windowSeconds * 1000;
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
@@ -28,7 +39,11 @@ export function createRateLimiter(options: { port: StoragePort; limit: number; w
       const now = options.now();
       const windowStart = windowStartAt(now);
       // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
-      const { count, allowed } = await options.port.hit(keyOf(bucket, windowStart), options.limit, windowStart + windowMs - now + 1_000);
+      const { count, allowed } = await options.port.hit(
+        keyOf(bucket, windowStart),
+        options.limit,
+        windowStart + windowMs - now + 1_000,
+      );
       return stateOf(count, windowStart, now, allowed);
     },
     /** Starts every bucket afresh, or one (the control plane's reset). */
@@ -58,7 +73,10 @@ export type RateLimiter = ReturnType<typeof createRateLimiter>;
  * The headers that need no count, for an answer given while the store is unreachable: RateLimit and the two
  * Remaining headers are left out rather than guessed.
  */
-export function writeKnownRateLimitHeaders(headers: Record<string, string>, known: Omit<RateLimitState, 'remaining' | 'allowed'>): void {
+export function writeKnownRateLimitHeaders(
+  headers: Record<string, string>,
+  known: Omit<RateLimitState, 'remaining' | 'allowed'>,
+): void {
   headers['ratelimit-limit'] = String(known.limit);
   headers['ratelimit-reset'] = String(known.resetSeconds);
   headers['ratelimit-policy'] = `${known.limit};w=${known.windowSeconds}`;

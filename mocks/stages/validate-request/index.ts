@@ -24,7 +24,8 @@ export function readQuery(operation: Operation, query: URLSearchParams): Record<
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
     if (all.length === 0) continue;
-    if (p.schema.type !== 'array' && all.length > 1) throw invalid(`${p.name}: must be given once, got ${all.length} values.`, 'query');
+    if (p.schema.type !== 'array' && all.length > 1)
+      throw invalid(`${p.name}: must be given once, got ${all.length} values.`, 'query');
     values[p.name] = p.schema.type === 'array' ? all : all[0];
   }
   return values;

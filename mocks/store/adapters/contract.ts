@@ -22,13 +22,22 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
         { op: 'hset', key: 'h', field: 'g', value: '2' },
         { op: 'append', key: 'l', values: ['a', 'b'] },
       ]);
-      expect(await port.read([{ op: 'get', key: 's' }, { op: 'hget', key: 'h', field: 'g' }, { op: 'hgetall', key: 'h' }, { op: 'list', key: 'l' }])).toEqual([
-        'v',
-        '2',
-        { f: '1', g: '2' },
-        ['a', 'b'],
-      ]);
-      expect(await port.read([{ op: 'get', key: 'x' }, { op: 'hget', key: 'x', field: 'f' }, { op: 'hgetall', key: 'x' }, { op: 'list', key: 'x' }])).toEqual([null, null, {}, []]);
+      expect(
+        await port.read([
+          { op: 'get', key: 's' },
+          { op: 'hget', key: 'h', field: 'g' },
+          { op: 'hgetall', key: 'h' },
+          { op: 'list', key: 'l' },
+        ]),
+      ).toEqual(['v', '2', { f: '1', g: '2' }, ['a', 'b']]);
+      expect(
+        await port.read([
+          { op: 'get', key: 'x' },
+          { op: 'hget', key: 'x', field: 'f' },
+          { op: 'hgetall', key: 'x' },
+          { op: 'list', key: 'x' },
+        ]),
+      ).toEqual([null, null, {}, []]);
       expect(await port.read([{ op: 'get', key: 's' }])).toEqual(['v']);
     });
 
@@ -45,18 +54,39 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
         { op: 'hset', key: 'h', field: 'f', value: '1' },
         { op: 'hset', key: 'h', field: 'g', value: '2' },
       ]);
-      await port.commit([{ op: 'delete', key: 's' }, { op: 'hdelete', key: 'h', field: 'f' }]);
-      expect(await port.read([{ op: 'get', key: 's' }, { op: 'hgetall', key: 'h' }])).toEqual([null, { g: '2' }]);
+      await port.commit([
+        { op: 'delete', key: 's' },
+        { op: 'hdelete', key: 'h', field: 'f' },
+      ]);
+      expect(
+        await port.read([
+          { op: 'get', key: 's' },
+          { op: 'hgetall', key: 'h' },
+        ]),
+      ).toEqual([null, { g: '2' }]);
     });
 
     it('should apply no write at all when one guard fails, and all of them when every guard holds', async () => {
-      await port.commit([{ op: 'set', key: 'a', value: '1' }, { op: 'hset', key: 'h', field: 'f', value: 'x' }]);
+      await port.commit([
+        { op: 'set', key: 'a', value: '1' },
+        { op: 'hset', key: 'h', field: 'f', value: 'x' },
+      ]);
       const writes = [
         { op: 'set' as const, key: 'b', value: '2' },
         { op: 'append' as const, key: 'l', values: ['1'] },
       ];
-      expect(await port.commit(writes, [{ key: 'a', is: 'equals', value: '1' }, { key: 'a', is: 'absent' }])).toBe(false);
-      expect(await port.read([{ op: 'get', key: 'b' }, { op: 'list', key: 'l' }])).toEqual([null, []]);
+      expect(
+        await port.commit(writes, [
+          { key: 'a', is: 'equals', value: '1' },
+          { key: 'a', is: 'absent' },
+        ]),
+      ).toBe(false);
+      expect(
+        await port.read([
+          { op: 'get', key: 'b' },
+          { op: 'list', key: 'l' },
+        ]),
+      ).toEqual([null, []]);
       expect(await port.commit(writes, [{ key: 'h', field: 'f', is: 'equals', value: 'y' }])).toBe(false);
       expect(
         await port.commit(writes, [
@@ -66,13 +96,23 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
           { key: 'h', field: 'z', is: 'absent' },
         ]),
       ).toBe(true);
-      expect(await port.read([{ op: 'get', key: 'b' }, { op: 'list', key: 'l' }])).toEqual(['2', ['1']]);
+      expect(
+        await port.read([
+          { op: 'get', key: 'b' },
+          { op: 'list', key: 'l' },
+        ]),
+      ).toEqual(['2', ['1']]);
     });
 
     it('should let exactly one of many concurrent compare-and-sets win', async () => {
       await port.commit([{ op: 'hset', key: 'h', field: 'n', value: '0' }]);
       const results = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => port.commit([{ op: 'hset', key: 'h', field: 'n', value: String(i + 1) }], [{ key: 'h', field: 'n', is: 'equals', value: '0' }])),
+        Array.from({ length: 20 }, (_, i) =>
+          port.commit(
+            [{ op: 'hset', key: 'h', field: 'n', value: String(i + 1) }],
+            [{ key: 'h', field: 'n', is: 'equals', value: '0' }],
+          ),
+        ),
       );
       expect(results.filter(Boolean)).toHaveLength(1);
       const [value] = await port.read([{ op: 'hget', key: 'h', field: 'n' }]);
@@ -94,7 +134,12 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
         ]);
       }
       await port.commit([{ op: 'hset', key: 'h', field: 'seeded', value: 'S' }]);
-      expect(await port.read([{ op: 'hgetall', key: 'h' }, { op: 'list', key: 'ids' }])).toEqual([{ b: 'B', c: 'C', seeded: 'S' }, ['b', 'c']]);
+      expect(
+        await port.read([
+          { op: 'hgetall', key: 'h' },
+          { op: 'list', key: 'ids' },
+        ]),
+      ).toEqual([{ b: 'B', c: 'C', seeded: 'S' }, ['b', 'c']]);
     });
 
     it('should store strings of any content unchanged (unicode, JSON, empty)', async () => {
@@ -114,13 +159,24 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
       ]);
       expect(await port.read([{ op: 'get', key: 'short' }])).toEqual(['v']);
       await sleep(120);
-      expect(await port.read([{ op: 'get', key: 'short' }, { op: 'get', key: 'long' }, { op: 'hgetall', key: 'h' }])).toEqual([null, 'v', {}]);
+      expect(
+        await port.read([
+          { op: 'get', key: 'short' },
+          { op: 'get', key: 'long' },
+          { op: 'hgetall', key: 'h' },
+        ]),
+      ).toEqual([null, 'v', {}]);
     });
 
     it('should count hits of a window up to the limit, exactly, however many arrive at once', async () => {
       const results = await Promise.all(Array.from({ length: 50 }, () => port.hit('w', 7, 60_000)));
       expect(results.filter((r) => r.allowed)).toHaveLength(7);
-      expect(results.filter((r) => r.allowed).map((r) => r.count).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(
+        results
+          .filter((r) => r.allowed)
+          .map((r) => r.count)
+          .sort((a, b) => a - b),
+      ).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(results.filter((r) => !r.allowed).every((r) => r.count === 7)).toBe(true);
       expect(await port.read([{ op: 'get', key: 'w' }])).toEqual(['7']);
     });
@@ -153,7 +209,13 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
         expect(await port.claim(`i:${i}`, 'v', 60_000, { key: 'index', cap: 3 })).toBeNull();
         await sleep(2);
       }
-      expect(await port.read([0, 1, 2, 3, 4].map((i) => ({ op: 'get' as const, key: `i:${i}` })))).toEqual([null, null, 'v', 'v', 'v']);
+      expect(await port.read([0, 1, 2, 3, 4].map((i) => ({ op: 'get' as const, key: `i:${i}` })))).toEqual([
+        null,
+        null,
+        'v',
+        'v',
+        'v',
+      ]);
       // A claim released by a delete naming its index no longer counts towards the cap.
       await port.commit([{ op: 'delete', key: 'i:2', index: 'index' }]);
       expect(await port.claim('i:5', 'v', 60_000, { key: 'index', cap: 3 })).toBeNull();
@@ -169,7 +231,13 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
       ]);
       expect(await port.countByPrefix('ws:a:')).toBe(2);
       expect(await port.deleteByPrefix('ws:a:')).toBe(2);
-      expect(await port.read([{ op: 'get', key: 'ws:b:x' }, { op: 'get', key: 'ws:a*' }, { op: 'get', key: 'ws:a:x' }])).toEqual(['1', '1', null]);
+      expect(
+        await port.read([
+          { op: 'get', key: 'ws:b:x' },
+          { op: 'get', key: 'ws:a*' },
+          { op: 'get', key: 'ws:a:x' },
+        ]),
+      ).toEqual(['1', '1', null]);
     });
   });
 }

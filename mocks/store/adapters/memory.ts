@@ -57,7 +57,8 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
   };
 
   const holds = (guard: Guard): boolean => {
-    const current = guard.field === undefined ? stringAt(guard.key) : (hashAt(guard.key, false)?.get(guard.field) ?? null);
+    const current =
+      guard.field === undefined ? stringAt(guard.key) : (hashAt(guard.key, false)?.get(guard.field) ?? null);
     if (guard.is === 'absent') return current === null;
     if (guard.is === 'present') return current !== null;
     return current === guard.value;
@@ -66,7 +67,10 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
   const apply = (write: Write) => {
     switch (write.op) {
       case 'set':
-        entries.set(write.key, { value: write.value, expiresAt: write.ttlMs === undefined ? undefined : now() + write.ttlMs });
+        entries.set(write.key, {
+          value: write.value,
+          expiresAt: write.ttlMs === undefined ? undefined : now() + write.ttlMs,
+        });
         return;
       case 'delete':
         entries.delete(write.key);

@@ -28,7 +28,9 @@ describe('redis port against a server that goes away', () => {
       await redis.start();
       let result;
       for (let attempt = 0; attempt < 100 && !result; attempt++) {
-        result = await port.hit('w', 5, 60_000).catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 50)));
+        result = await port
+          .hit('w', 5, 60_000)
+          .catch(() => new Promise((resolve) => setTimeout(() => resolve(undefined), 50)));
       }
       expect(result).toEqual({ count: 1, allowed: true });
     } finally {

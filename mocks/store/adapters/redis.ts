@@ -1,5 +1,14 @@
 import Redis, { ReplyError } from 'ioredis';
-import { StoreUnavailableError, type ClaimIndex, type Guard, type HitResult, type Read, type ReadResults, type StoragePort, type Write } from '../port';
+import {
+  StoreUnavailableError,
+  type ClaimIndex,
+  type Guard,
+  type HitResult,
+  type Read,
+  type ReadResults,
+  type StoragePort,
+  type Write,
+} from '../port';
 
 /**
  * Guarded batch: every guard is checked, then every write applied, inside one script (Redis runs a script
@@ -96,7 +105,11 @@ export type RedisPortOptions = {
 
 /** Turns a failure of the connection into StoreUnavailableError (→ 503); an error Redis replied is a bug (→ 500). */
 function unavailable(error: unknown): never {
-  if (error instanceof ReplyError && !/^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)/.test((error as Error).message)) throw error;
+  if (
+    error instanceof ReplyError &&
+    !/^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)/.test((error as Error).message)
+  )
+    throw error;
   throw new StoreUnavailableError(error);
 }
 
@@ -143,7 +156,8 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
       try {
         // A key or two (the hot paths: a seed marker and a value) are sent as plain pipelined commands; a
         // transaction, for a consistent snapshot, costs two more commands and is kept for larger reads.
-        if (reads.length <= 2) return (await Promise.all(reads.map((read) => readOne(client, read, at)))) as ReadResults<R>;
+        if (reads.length <= 2)
+          return (await Promise.all(reads.map((read) => readOne(client, read, at)))) as ReadResults<R>;
         const multi = client.multi();
         for (const read of reads) {
           if (read.op === 'get') multi.get(at(read.key));
@@ -182,7 +196,15 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
             case 'hdelete':
               return ['hdelete', ref(w.key), w.field];
             case 'append':
-              return w.values.length === 0 ? ['noop', ref(w.key)] : ['append', ref(w.key), w.values, w.keepLast === undefined ? '' : String(w.keepLast), w.dropFrom === undefined ? '' : ref(w.dropFrom)];
+              return w.values.length === 0
+                ? ['noop', ref(w.key)]
+                : [
+                    'append',
+                    ref(w.key),
+                    w.values,
+                    w.keepLast === undefined ? '' : String(w.keepLast),
+                    w.dropFrom === undefined ? '' : ref(w.dropFrom),
+                  ];
             case 'expire':
               return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
           }
@@ -218,7 +240,10 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async deleteByPrefix(keyPrefix: string) {
       try {
         let deleted = 0;
-        for await (const keys of client.scanStream({ match: `${globEscape(at(keyPrefix))}*`, count: 500 }) as AsyncIterable<string[]>) {
+        for await (const keys of client.scanStream({
+          match: `${globEscape(at(keyPrefix))}*`,
+          count: 500,
+        }) as AsyncIterable<string[]>) {
           if (keys.length > 0) deleted += await client.unlink(...keys);
         }
         return deleted;
@@ -230,7 +255,11 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async countByPrefix(keyPrefix: string) {
       try {
         let count = 0;
-        for await (const keys of client.scanStream({ match: `${globEscape(at(keyPrefix))}*`, count: 500 }) as AsyncIterable<string[]>) count += keys.length;
+        for await (const keys of client.scanStream({
+          match: `${globEscape(at(keyPrefix))}*`,
+          count: 500,
+        }) as AsyncIterable<string[]>)
+          count += keys.length;
         return count;
       } catch (error) {
         return unavailable(error);

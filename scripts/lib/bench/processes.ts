@@ -13,7 +13,13 @@ export type AutocannonOptions = {
   headers?: Record<string, string>;
   requests?: (AutocannonRequest & { setupRequest?: (request: AutocannonRequest) => AutocannonRequest })[];
 };
-export type AutocannonResult = { requests: { average: number; total: number }; latency: { p50: number; p99: number }; errors: number; non2xx: number; duration: number };
+export type AutocannonResult = {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  non2xx: number;
+  duration: number;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 export const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
 

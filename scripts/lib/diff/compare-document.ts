@@ -23,41 +23,78 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
     const anchor = { head: h, base: b };
     for (const key of KIND_KEYS) {
       if (String(b[key] ?? '').toLowerCase() !== String(h[key] ?? '').toLowerCase()) {
-        emit('security-scheme-type-changed', where, `security scheme \`${name}\`: ${key} changed from ${show(b[key])} to ${show(h[key])}`, anchor);
+        emit(
+          'security-scheme-type-changed',
+          where,
+          `security scheme \`${name}\`: ${key} changed from ${show(b[key])} to ${show(h[key])}`,
+          anchor,
+        );
       }
     }
     if (b.openIdConnectUrl !== h.openIdConnectUrl) {
-      emit('security-scheme-url-changed', where, `security scheme \`${name}\`: openIdConnectUrl changed from ${show(b.openIdConnectUrl)} to ${show(h.openIdConnectUrl)}`, anchor);
+      emit(
+        'security-scheme-url-changed',
+        where,
+        `security scheme \`${name}\`: openIdConnectUrl changed from ${show(b.openIdConnectUrl)} to ${show(h.openIdConnectUrl)}`,
+        anchor,
+      );
     }
     const bFlows = asObject(b.flows);
     const hFlows = asObject(h.flows);
     for (const flow of Object.keys(bFlows)) {
-      if (!(flow in hFlows)) emit('security-scheme-flow-removed', `${where}.flows.${flow}`, `security scheme \`${name}\`: OAuth flow ${flow} removed`, anchor);
+      if (!(flow in hFlows))
+        emit(
+          'security-scheme-flow-removed',
+          `${where}.flows.${flow}`,
+          `security scheme \`${name}\`: OAuth flow ${flow} removed`,
+          anchor,
+        );
     }
     for (const [flow, rawFlow] of Object.entries(hFlows)) {
       const at = `${where}.flows.${flow}`;
       const hf = asObject(rawFlow);
       if (!(flow in bFlows)) {
-        emit('security-scheme-flow-added', at, `security scheme \`${name}\`: OAuth flow ${flow} added`, { head: hf, base: b });
+        emit('security-scheme-flow-added', at, `security scheme \`${name}\`: OAuth flow ${flow} added`, {
+          head: hf,
+          base: b,
+        });
         continue;
       }
       const bf = asObject(bFlows[flow]);
       const flowAnchor = { head: hf, base: bf };
       for (const key of URL_KEYS) {
         if (bf[key] !== hf[key]) {
-          emit('security-scheme-url-changed', at, `security scheme \`${name}\`: ${flow} ${key} changed from ${show(bf[key])} to ${show(hf[key])}`, flowAnchor);
+          emit(
+            'security-scheme-url-changed',
+            at,
+            `security scheme \`${name}\`: ${flow} ${key} changed from ${show(bf[key])} to ${show(hf[key])}`,
+            flowAnchor,
+          );
         }
       }
       const bScopes = Object.keys(asObject(bf.scopes));
       const hScopes = Object.keys(asObject(hf.scopes));
       const removed = bScopes.filter((s) => !hScopes.includes(s));
       const added = hScopes.filter((s) => !bScopes.includes(s));
-      if (removed.length) emit('security-scheme-scope-removed', at, `security scheme \`${name}\`: ${flow} scopes removed: ${removed.join(', ')}`, flowAnchor);
-      if (added.length) emit('security-scheme-scope-added', at, `security scheme \`${name}\`: ${flow} scopes added: ${added.join(', ')}`, flowAnchor);
+      if (removed.length)
+        emit(
+          'security-scheme-scope-removed',
+          at,
+          `security scheme \`${name}\`: ${flow} scopes removed: ${removed.join(', ')}`,
+          flowAnchor,
+        );
+      if (added.length)
+        emit(
+          'security-scheme-scope-added',
+          at,
+          `security scheme \`${name}\`: ${flow} scopes added: ${added.join(', ')}`,
+          flowAnchor,
+        );
     }
   }
   for (const [name, raw] of Object.entries(hSchemes)) {
-    if (!(name in bSchemes)) emit('security-scheme-added', `securitySchemes.${name}`, `security scheme \`${name}\` added`, { head: raw });
+    if (!(name in bSchemes))
+      emit('security-scheme-added', `securitySchemes.${name}`, `security scheme \`${name}\` added`, { head: raw });
   }
 }
 
@@ -70,14 +107,20 @@ export function compareWebhooks(base: JsonObject, head: JsonObject, emit: Emit):
     const kept = methods(h[name]);
     for (const method of methods(item)) {
       if (!kept.includes(method)) {
-        emit('webhook-removed', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) removed`, { base: asObject(item)[method], head: h[name] ?? h });
+        emit('webhook-removed', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) removed`, {
+          base: asObject(item)[method],
+          head: h[name] ?? h,
+        });
       }
     }
   }
   for (const [name, item] of Object.entries(h)) {
     const had = methods(b[name]);
     for (const method of methods(item)) {
-      if (!had.includes(method)) emit('webhook-added', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) added`, { head: asObject(item)[method] });
+      if (!had.includes(method))
+        emit('webhook-added', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) added`, {
+          head: asObject(item)[method],
+        });
     }
   }
 }
@@ -87,9 +130,16 @@ export function compareComponents(base: JsonObject, head: JsonObject, emit: Emit
   const b = asObject(asObject(base.components).schemas);
   const h = asObject(asObject(head.components).schemas);
   for (const name of Object.keys(b)) {
-    if (!(name in h)) emit('component-schema-removed', `components.schemas.${name}`, `component schema \`${name}\` removed`, { base: b[name], head: h });
+    if (!(name in h))
+      emit('component-schema-removed', `components.schemas.${name}`, `component schema \`${name}\` removed`, {
+        base: b[name],
+        head: h,
+      });
   }
   for (const name of Object.keys(h)) {
-    if (!(name in b)) emit('component-schema-added', `components.schemas.${name}`, `component schema \`${name}\` added`, { head: h[name] });
+    if (!(name in b))
+      emit('component-schema-added', `components.schemas.${name}`, `component schema \`${name}\` added`, {
+        head: h[name],
+      });
   }
 }

@@ -4,7 +4,14 @@
 // @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
 
 import type { Emit } from './change';
-import { formatDate, isDeprecated, isObject, type JsonObject, MINIMUM_SUNSET_GAP_DAYS, retirementOf } from '../../../spec/lib';
+import {
+  formatDate,
+  isDeprecated,
+  isObject,
+  type JsonObject,
+  MINIMUM_SUNSET_GAP_DAYS,
+  retirementOf,
+} from '../../../spec/lib';
 
 export type LifecycleSubject = 'operation' | 'parameter' | 'property';
 
@@ -23,7 +30,13 @@ export function isRetired(node: unknown, now: Date): boolean {
 }
 
 export function compareLifecycle(
-  subject: LifecycleSubject, name: string, base: unknown, head: unknown, now: Date, emit: Emit, where: string,
+  subject: LifecycleSubject,
+  name: string,
+  base: unknown,
+  head: unknown,
+  now: Date,
+  emit: Emit,
+  where: string,
 ): void {
   if (!isObject(base) || !isObject(head)) return;
   const anchor = { head, base, key: head['x-sunset'] !== undefined ? 'x-sunset' : 'deprecated' };
@@ -37,18 +50,44 @@ export function compareLifecycle(
   }
   if (!is) return;
   if (sunsetUnreadable(head)) {
-    emit(`${subject}-sunset-invalid`, where, `${name} has x-sunset ${JSON.stringify(head['x-sunset'])}, which is not a date`, anchor);
+    emit(
+      `${subject}-sunset-invalid`,
+      where,
+      `${name} has x-sunset ${JSON.stringify(head['x-sunset'])}, which is not a date`,
+      anchor,
+    );
     return;
   }
   if (!was) {
     if (after) emit(`${subject}-deprecated`, where, `${name} deprecated; Sunset ${formatDate(after)}`, anchor);
-    else emit(`${subject}-deprecated-without-sunset`, where, `${name} deprecated without a Sunset date (x-sunset)`, anchor);
+    else
+      emit(
+        `${subject}-deprecated-without-sunset`,
+        where,
+        `${name} deprecated without a Sunset date (x-sunset)`,
+        anchor,
+      );
   } else if (before && !after) {
-    emit(`${subject}-sunset-removed`, where, `Sunset ${formatDate(before)} of ${name} removed; it stays deprecated`, anchor);
+    emit(
+      `${subject}-sunset-removed`,
+      where,
+      `Sunset ${formatDate(before)} of ${name} removed; it stays deprecated`,
+      anchor,
+    );
   } else if (before && after && after.getTime() < before.getTime()) {
-    emit(`${subject}-sunset-moved-earlier`, where, `Sunset of ${name} moved earlier, from ${formatDate(before)} to ${formatDate(after)}`, anchor);
+    emit(
+      `${subject}-sunset-moved-earlier`,
+      where,
+      `Sunset of ${name} moved earlier, from ${formatDate(before)} to ${formatDate(after)}`,
+      anchor,
+    );
   } else if (before && after && after.getTime() > before.getTime()) {
-    emit(`${subject}-sunset-postponed`, where, `Sunset of ${name} postponed from ${formatDate(before)} to ${formatDate(after)}`, anchor);
+    emit(
+      `${subject}-sunset-postponed`,
+      where,
+      `Sunset of ${name} postponed from ${formatDate(before)} to ${formatDate(after)}`,
+      anchor,
+    );
   } else if (!before && after) {
     emit(`${subject}-deprecated`, where, `${name} now has a Sunset date: ${formatDate(after)}`, anchor);
   }
@@ -57,9 +96,14 @@ export function compareLifecycle(
     const from = retirementOf(head).deprecation ?? now;
     const earliest = new Date(from.getTime() + MINIMUM_SUNSET_GAP_DAYS * DAY);
     if (after.getTime() < earliest.getTime()) {
-      emit(`${subject}-sunset-too-soon`, where, `Sunset ${formatDate(after)} of ${name} is less than ${MINIMUM_SUNSET_GAP_DAYS} days after `
-        + `${retirementOf(head).deprecation ? `its Deprecation ${formatDate(from)}` : `today (${formatDate(now)}), with no x-deprecation date`}; `
-        + `the earliest allowed is ${formatDate(earliest)}`, anchor);
+      emit(
+        `${subject}-sunset-too-soon`,
+        where,
+        `Sunset ${formatDate(after)} of ${name} is less than ${MINIMUM_SUNSET_GAP_DAYS} days after ` +
+          `${retirementOf(head).deprecation ? `its Deprecation ${formatDate(from)}` : `today (${formatDate(now)}), with no x-deprecation date`}; ` +
+          `the earliest allowed is ${formatDate(earliest)}`,
+        anchor,
+      );
     }
   }
 }

@@ -6,7 +6,22 @@ import { type Anchor, type Change, type Emit, makeChange, show } from './change'
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction, sameShape } from './compare-schemas';
 import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
-import { asArray, asObject, effectiveParameters, effectiveSecurity, formatDate, isDeprecated, isObject, type JsonObject, listOperationObjects, type OperationRef, parameterKey, type ParameterObject, retirementOf, serverBasePath } from '../../../spec/lib';
+import {
+  asArray,
+  asObject,
+  effectiveParameters,
+  effectiveSecurity,
+  formatDate,
+  isDeprecated,
+  isObject,
+  type JsonObject,
+  listOperationObjects,
+  type OperationRef,
+  parameterKey,
+  type ParameterObject,
+  retirementOf,
+  serverBasePath,
+} from '../../../spec/lib';
 
 export type CompareOptions = { now: Date };
 
@@ -26,7 +41,10 @@ function groupByPath(ops: OperationRef[]): Map<string, OperationRef[]> {
 
 export function compareSpecs(base: JsonObject, head: JsonObject, options: CompareOptions): Change[] {
   const changes: Change[] = [];
-  const emitFor = (operation: string): Emit => (rule, location, detail, anchor) => changes.push(makeChange(rule, operation, location, detail, anchor));
+  const emitFor =
+    (operation: string): Emit =>
+    (rule, location, detail, anchor) =>
+      changes.push(makeChange(rule, operation, location, detail, anchor));
 
   compareServers(base, head, emitFor('(document)'));
   compareSecuritySchemes(base, head, emitFor('(document)'));
@@ -40,7 +58,10 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     const retired = (op: OperationRef) => isRetired(op.operation, options.now);
     if (headOps.length === 0 && !baseOps.every(retired)) {
       const methods = baseOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(baseOps[0].path)('path-removed', 'path', `path ${baseOps[0].path} removed (${methods})`, { base: baseOps[0].pathItem, head: head.paths });
+      emitFor(baseOps[0].path)('path-removed', 'path', `path ${baseOps[0].path} removed (${methods})`, {
+        base: baseOps[0].pathItem,
+        head: head.paths,
+      });
       continue;
     }
     for (const baseOp of baseOps) {
@@ -48,13 +69,23 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
       if (headOp) {
         compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options.now);
       } else if (retired(baseOp)) {
-        emitFor(baseOp.key)('operation-removed-after-sunset', 'operation',
-          `operation removed; its Sunset ${formatDate(retirementOf(baseOp.operation).sunset)} has passed`, { base: baseOp.operation, head: headOps[0]?.pathItem });
+        emitFor(baseOp.key)(
+          'operation-removed-after-sunset',
+          'operation',
+          `operation removed; its Sunset ${formatDate(retirementOf(baseOp.operation).sunset)} has passed`,
+          { base: baseOp.operation, head: headOps[0]?.pathItem },
+        );
       } else {
         const sunset = retirementOf(baseOp.operation).sunset;
-        const why = !isDeprecated(baseOp.operation) ? 'it was never deprecated'
-          : sunset ? `its Sunset ${formatDate(sunset)} has not passed` : 'it has no Sunset date (x-sunset)';
-        emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`, { base: baseOp.operation, head: headOps[0]?.pathItem });
+        const why = !isDeprecated(baseOp.operation)
+          ? 'it was never deprecated'
+          : sunset
+            ? `its Sunset ${formatDate(sunset)} has not passed`
+            : 'it has no Sunset date (x-sunset)';
+        emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`, {
+          base: baseOp.operation,
+          head: headOps[0]?.pathItem,
+        });
       }
     }
   }
@@ -62,11 +93,14 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     const baseOps = basePaths.get(shape) ?? [];
     if (baseOps.length === 0) {
       const methods = headOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(headOps[0].path)('path-added', 'path', `path ${headOps[0].path} added (${methods})`, { head: headOps[0].pathItem });
+      emitFor(headOps[0].path)('path-added', 'path', `path ${headOps[0].path} added (${methods})`, {
+        head: headOps[0].pathItem,
+      });
       continue;
     }
     for (const headOp of headOps) {
-      if (!baseOps.some((op) => op.method === headOp.method)) emitFor(headOp.key)('operation-added', 'operation', 'operation added', { head: headOp.operation });
+      if (!baseOps.some((op) => op.method === headOp.method))
+        emitFor(headOp.key)('operation-added', 'operation', 'operation added', { head: headOp.operation });
     }
   }
   return changes;
@@ -76,15 +110,29 @@ function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   if (asArray(base.servers).length === 0 || asArray(head.servers).length === 0) return; // nothing to compare
   const b = serverBasePath(base) || '/';
   const h = serverBasePath(head) || '/';
-  if (b !== h) emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`, { head: head.servers, base: base.servers });
+  if (b !== h)
+    emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`, {
+      head: head.servers,
+      base: base.servers,
+    });
 }
 
-function compareOperation(baseApi: JsonObject, headApi: JsonObject, b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
+function compareOperation(
+  baseApi: JsonObject,
+  headApi: JsonObject,
+  b: OperationRef,
+  h: OperationRef,
+  emit: Emit,
+  now: Date,
+): void {
   compareOperationMeta(b, h, emit, now);
   compareParameters(b, h, emit, now);
   compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit, now);
   compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit, now);
-  compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit, { head: h.operation.security ?? headApi.security, base: b.operation });
+  compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit, {
+    head: h.operation.security ?? headApi.security,
+    base: b.operation,
+  });
 }
 
 function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
@@ -92,11 +140,17 @@ function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now:
   const ho = h.operation;
   const anchor = { head: ho, base: bo };
   if (bo.operationId !== ho.operationId) {
-    emit('operation-id-changed', 'operationId', `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`, { ...anchor, key: 'operationId' });
+    emit(
+      'operation-id-changed',
+      'operationId',
+      `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`,
+      { ...anchor, key: 'operationId' },
+    );
   }
   compareLifecycle('operation', 'the operation', bo, ho, now, emit, 'deprecated');
   for (const key of ['summary', 'description', 'tags']) {
-    if (!sameShape(bo[key] ?? null, ho[key] ?? null)) emit('operation-docs-changed', key, `${key} changed`, { ...anchor, key });
+    if (!sameShape(bo[key] ?? null, ho[key] ?? null))
+      emit('operation-docs-changed', key, `${key} changed`, { ...anchor, key });
   }
 }
 
@@ -121,8 +175,12 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
     const bp = bParams.get(r)!;
     const match = added.find((a) => {
       const hp = hParams.get(a)!;
-      return ![...renamed.values()].includes(a) && hp.in === bp.in && (hp.required === true) === (bp.required === true)
-        && sameShape(parameterSchema(bp), parameterSchema(hp));
+      return (
+        ![...renamed.values()].includes(a) &&
+        hp.in === bp.in &&
+        (hp.required === true) === (bp.required === true) &&
+        sameShape(parameterSchema(bp), parameterSchema(hp))
+      );
     });
     if (match) renamed.set(r, match);
   }
@@ -131,21 +189,36 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
     const to = renamed.get(r);
     if (to) {
       const hp = hParams.get(to)!;
-      emit(bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed', parameterLabel(bp),
-        `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``, { head: hp, base: bp });
+      emit(
+        bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed',
+        parameterLabel(bp),
+        `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``,
+        { head: hp, base: bp },
+      );
     } else if (isRetired(bp, now)) {
-      emit('parameter-removed-after-sunset', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(retirementOf(bp).sunset)}`,
-        { head: h.operation, base: bp });
+      emit(
+        'parameter-removed-after-sunset',
+        parameterLabel(bp),
+        `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(retirementOf(bp).sunset)}`,
+        { head: h.operation, base: bp },
+      );
     } else {
-      emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`, { head: h.operation, base: bp });
+      emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`, {
+        head: h.operation,
+        base: bp,
+      });
     }
   }
   for (const a of added) {
     if ([...renamed.values()].includes(a)) continue;
     const hp = hParams.get(a)!;
     const required = hp.required === true;
-    emit(required ? 'parameter-added-required' : 'parameter-added-optional', parameterLabel(hp),
-      `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`, { head: hp });
+    emit(
+      required ? 'parameter-added-required' : 'parameter-added-optional',
+      parameterLabel(hp),
+      `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`,
+      { head: hp },
+    );
   }
   for (const [key, bp] of bParams) {
     const hp = hParams.get(key);
@@ -154,28 +227,57 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
     const anchor = { head: hp, base: bp };
     const was = bp.required === true;
     const is = hp.required === true;
-    if (was !== is) emit(is ? 'parameter-made-required' : 'parameter-made-optional', where, `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`, anchor);
+    if (was !== is)
+      emit(
+        is ? 'parameter-made-required' : 'parameter-made-optional',
+        where,
+        `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`,
+        anchor,
+      );
     compareLifecycle('parameter', `${hp.in} parameter \`${hp.name}\``, bp, hp, now, emit, where);
     // Serialisation: the defaults (form + explode for query and cookie, simple otherwise) count as stated.
     const style = (p: ParameterObject) => p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
     const explode = (p: ParameterObject) => p.explode ?? style(p) === 'form';
-    const serialisation = (p: ParameterObject) => `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}`
-      + `${p.allowReserved === true ? ', allowReserved' : ''}`;
+    const serialisation = (p: ParameterObject) =>
+      `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}` +
+      `${p.allowReserved === true ? ', allowReserved' : ''}`;
     if (serialisation(bp) !== serialisation(hp)) {
-      emit('parameter-serialisation-changed', where, `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`, anchor);
+      emit(
+        'parameter-serialisation-changed',
+        where,
+        `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`,
+        anchor,
+      );
     }
-    compareSchema(parameterSchema(bp), parameterSchema(hp), '', { direction: 'input', emit, where, now, subject: `\`${hp.name}\``, prefix: hp.name });
+    compareSchema(parameterSchema(bp), parameterSchema(hp), '', {
+      direction: 'input',
+      emit,
+      where,
+      now,
+      subject: `\`${hp.name}\``,
+      prefix: hp.name,
+    });
   }
 }
 
-function compareContent(baseContent: unknown, headContent: unknown, direction: Direction, where: string, emit: Emit, now: Date, anchor: Anchor): void {
+function compareContent(
+  baseContent: unknown,
+  headContent: unknown,
+  direction: Direction,
+  where: string,
+  emit: Emit,
+  now: Date,
+  anchor: Anchor,
+): void {
   const b = asObject(baseContent);
   const h = asObject(headContent);
-  const [removedRule, addedRule] = direction === 'input'
-    ? ['request-media-type-removed', 'request-media-type-added']
-    : ['response-media-type-removed', 'response-media-type-added'];
+  const [removedRule, addedRule] =
+    direction === 'input'
+      ? ['request-media-type-removed', 'request-media-type-added']
+      : ['response-media-type-removed', 'response-media-type-added'];
   for (const type of Object.keys(b)) {
-    if (!(type in h)) emit(removedRule, `${where} ${type}`, `media type ${type} removed`, { head: anchor.head, base: b[type] });
+    if (!(type in h))
+      emit(removedRule, `${where} ${type}`, `media type ${type} removed`, { head: anchor.head, base: b[type] });
   }
   for (const type of Object.keys(h)) {
     const at = `${where} ${type}`;
@@ -188,9 +290,14 @@ function compareContent(baseContent: unknown, headContent: unknown, direction: D
     if (isObject(bs) !== isObject(hs)) {
       // A media type that gains a schema constrains what was free (and the reverse).
       const tightened = isObject(hs);
-      const rule = direction === 'input'
-        ? (tightened ? 'input-constraint-tightened' : 'input-constraint-loosened')
-        : (tightened ? 'output-constraint-tightened' : 'output-constraint-loosened');
+      const rule =
+        direction === 'input'
+          ? tightened
+            ? 'input-constraint-tightened'
+            : 'input-constraint-loosened'
+          : tightened
+            ? 'output-constraint-tightened'
+            : 'output-constraint-loosened';
       emit(rule, at, `schema of ${type} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
       continue;
     }
@@ -208,7 +315,12 @@ function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, no
   }
   const nowRequired = headBody.required === true;
   if (!isObject(baseBody)) {
-    emit(nowRequired ? 'request-body-made-required' : 'request-body-added', where, `${nowRequired ? 'required' : 'optional'} request body added`, anchor);
+    emit(
+      nowRequired ? 'request-body-made-required' : 'request-body-added',
+      where,
+      `${nowRequired ? 'required' : 'optional'} request body added`,
+      anchor,
+    );
     return;
   }
   const wasRequired = baseBody.required === true;
@@ -224,8 +336,12 @@ function isSuccess(status: string): boolean {
 function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, now: Date): void {
   for (const status of Object.keys(b)) {
     if (!(status in h)) {
-      emit(isSuccess(status) ? 'response-status-removed' : 'error-response-status-removed', `response ${status}`, `response ${status} removed`,
-        { head: h, base: b[status] });
+      emit(
+        isSuccess(status) ? 'response-status-removed' : 'error-response-status-removed',
+        `response ${status}`,
+        `response ${status} removed`,
+        { head: h, base: b[status] },
+      );
     }
   }
   for (const status of Object.keys(h)) {
@@ -241,14 +357,26 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, now: Date): 
   }
 }
 
-function compareResponseHeaders(b: JsonObject, h: JsonObject, where: string, emit: Emit, now: Date, response: JsonObject): void {
-  const lower = (m: JsonObject) => new Map(Object.entries(m).map(([k, v]) => [k.toLowerCase(), { name: k, header: asObject(v) }]));
+function compareResponseHeaders(
+  b: JsonObject,
+  h: JsonObject,
+  where: string,
+  emit: Emit,
+  now: Date,
+  response: JsonObject,
+): void {
+  const lower = (m: JsonObject) =>
+    new Map(Object.entries(m).map(([k, v]) => [k.toLowerCase(), { name: k, header: asObject(v) }]));
   const bh = lower(b);
   const hh = lower(h);
   for (const [key, { name, header }] of bh) {
     if (hh.has(key)) continue;
-    emit(header.required === true ? 'response-header-removed' : 'optional-response-header-removed', `${where} header ${name}`,
-      `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`, { head: response, base: header });
+    emit(
+      header.required === true ? 'response-header-removed' : 'optional-response-header-removed',
+      `${where} header ${name}`,
+      `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`,
+      { head: response, base: header },
+    );
   }
   for (const [key, { name, header }] of hh) {
     const at = `${where} header ${name}`;
@@ -258,37 +386,54 @@ function compareResponseHeaders(b: JsonObject, h: JsonObject, where: string, emi
       continue;
     }
     if (before.header.required === true && header.required !== true) {
-      emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`, { head: header, base: before.header });
+      emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`, {
+        head: header,
+        base: before.header,
+      });
     }
-    compareSchema(before.header.schema, header.schema, '', { direction: 'output', emit, where: at, now, subject: `header \`${name}\``, prefix: name });
+    compareSchema(before.header.schema, header.schema, '', {
+      direction: 'output',
+      emit,
+      where: at,
+      now,
+      subject: `header \`${name}\``,
+      prefix: name,
+    });
   }
 }
 
 function requirementKey(req: JsonObject): string {
-  return Object.keys(req).sort().map((k) => `${k}[${asArray(req[k]).map(String).sort().join(' ')}]`).join('+');
+  return Object.keys(req)
+    .sort()
+    .map((k) => `${k}[${asArray(req[k]).map(String).sort().join(' ')}]`)
+    .join('+');
 }
 
 /** A base alternative still works when some head alternative needs no more schemes or scopes than it. */
 function stillSatisfied(bReq: JsonObject, head: JsonObject[]): boolean {
-  return head.some((hReq) => Object.entries(hReq).every(([scheme, scopes]) => {
-    if (!(scheme in bReq)) return false;
-    const had = new Set(asArray(bReq[scheme]).map(String));
-    return asArray(scopes).every((s) => had.has(String(s)));
-  }));
+  return head.some((hReq) =>
+    Object.entries(hReq).every(([scheme, scopes]) => {
+      if (!(scheme in bReq)) return false;
+      const had = new Set(asArray(bReq[scheme]).map(String));
+      return asArray(scopes).every((s) => had.has(String(s)));
+    }),
+  );
 }
 
 function compareSecurity(b: JsonObject[] | undefined, h: JsonObject[] | undefined, emit: Emit, anchor: Anchor): void {
   const bReqs = b ?? [];
   const hReqs = h ?? [];
   const open = (reqs: JsonObject[]) => reqs.length === 0 || reqs.some((r) => Object.keys(r).length === 0);
-  const label = (reqs: JsonObject[]) => (reqs.length === 0 ? '(none)' : reqs.map(requirementKey).join(' | ') || '(anonymous)');
+  const label = (reqs: JsonObject[]) =>
+    reqs.length === 0 ? '(none)' : reqs.map(requirementKey).join(' | ') || '(anonymous)';
   if (label(bReqs) === label(hReqs)) return;
   const detail = `security changed from ${label(bReqs)} to ${label(hReqs)}`;
   if (open(hReqs)) {
     if (!open(bReqs)) emit('security-removed', 'security', detail, anchor);
     return;
   }
-  if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs))) emit('security-changed', 'security', detail, anchor);
+  if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs)))
+    emit('security-changed', 'security', detail, anchor);
   else if (hReqs.length > bReqs.length) emit('security-alternative-added', 'security', detail, anchor);
   else emit('security-relaxed', 'security', detail, anchor);
 }

@@ -23,14 +23,65 @@ type Normalised = {
 
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties', 'maxContains'] as const;
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties', 'minContains'] as const;
-const DOC_KEYS = new Set(['description', 'title', 'example', 'examples', 'externalDocs', '$comment', 'deprecated', 'xml',
-  '$schema', '$id', '$anchor', '$dynamicAnchor', '$defs', 'definitions']);
+const DOC_KEYS = new Set([
+  'description',
+  'title',
+  'example',
+  'examples',
+  'externalDocs',
+  '$comment',
+  'deprecated',
+  'xml',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$defs',
+  'definitions',
+]);
 /** Assertion and applicator keywords compared as a whole: added tightens, removed loosens, changed is unproven. */
-const OPAQUE_CONSTRAINTS = ['not', 'if', 'then', 'else', 'prefixItems', 'contains', 'dependentRequired', 'dependentSchemas',
-  'dependencies', 'patternProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'] as const;
-const MODELLED = new Set<string>([...UPPER_BOUNDS, ...LOWER_BOUNDS, ...OPAQUE_CONSTRAINTS, 'type', 'enum', 'const', 'nullable',
-  'properties', 'required', 'items', 'additionalProperties', 'allOf', 'oneOf', 'anyOf', 'discriminator', 'default', 'readOnly',
-  'writeOnly', 'pattern', 'format', 'multipleOf', 'uniqueItems', 'contentEncoding', 'contentMediaType', 'contentSchema']);
+const OPAQUE_CONSTRAINTS = [
+  'not',
+  'if',
+  'then',
+  'else',
+  'prefixItems',
+  'contains',
+  'dependentRequired',
+  'dependentSchemas',
+  'dependencies',
+  'patternProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+] as const;
+const MODELLED = new Set<string>([
+  ...UPPER_BOUNDS,
+  ...LOWER_BOUNDS,
+  ...OPAQUE_CONSTRAINTS,
+  'type',
+  'enum',
+  'const',
+  'nullable',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
+  'allOf',
+  'oneOf',
+  'anyOf',
+  'discriminator',
+  'default',
+  'readOnly',
+  'writeOnly',
+  'pattern',
+  'format',
+  'multipleOf',
+  'uniqueItems',
+  'contentEncoding',
+  'contentMediaType',
+  'contentSchema',
+]);
 
 function isNullSchema(s: unknown): boolean {
   return isObject(s) && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
@@ -74,7 +125,11 @@ export function normaliseSchema(raw: unknown): Normalised {
       alternatives = nonNull;
     }
   }
-  const typeList = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
+  const typeList = Array.isArray(schema.type)
+    ? schema.type.map(String)
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
   const types = new Set(typeList.filter((t) => t !== 'null'));
   if (typeList.includes('null')) nullable = true;
   if (types.size === 0 && isObject(schema.properties)) types.add('object');
@@ -156,7 +211,7 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
   const head = normaliseSchema(headRaw);
   const shown = /^[[{(]/.test(field) ? `${ctx.prefix ?? ''}${field}` : field;
   const site: Site = {
-    name: field === '' ? ctx.subject ?? 'the schema' : `\`${shown}\``,
+    name: field === '' ? (ctx.subject ?? 'the schema') : `\`${shown}\``,
     at: `${ctx.where}${fieldLabel(field)}`,
     anchor: { head: headRaw, base: baseRaw },
     ctx,
@@ -176,16 +231,26 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
   const bItems = base.schema.items;
   const hItems = head.schema.items;
   if (isObject(bItems) && isObject(hItems)) compareSchema(bItems, hItems, `${field}[]`, ctx);
-  else if (isObject(bItems) !== isObject(hItems)) constraint(!isObject(bItems), `items of ${site.name} ${isObject(hItems) ? 'now constrained' : 'no longer constrained'}`, site);
+  else if (isObject(bItems) !== isObject(hItems))
+    constraint(
+      !isObject(bItems),
+      `items of ${site.name} ${isObject(hItems) ? 'now constrained' : 'no longer constrained'}`,
+      site,
+    );
   compareProperties(base.schema, head.schema, field, ctx);
   compareAdditionalProperties(base.schema, head.schema, field, site);
 }
 
 /** Report a constraint tightened (or loosened) in the rule of the context's direction. */
 function constraint(tightened: boolean, detail: string, site: Site): void {
-  const rule = site.ctx.direction === 'input'
-    ? (tightened ? 'input-constraint-tightened' : 'input-constraint-loosened')
-    : (tightened ? 'output-constraint-tightened' : 'output-constraint-loosened');
+  const rule =
+    site.ctx.direction === 'input'
+      ? tightened
+        ? 'input-constraint-tightened'
+        : 'input-constraint-loosened'
+      : tightened
+        ? 'output-constraint-tightened'
+        : 'output-constraint-loosened';
   site.ctx.emit(rule, site.at, detail, site.anchor);
 }
 
@@ -205,7 +270,8 @@ function compareTypes(base: Normalised, head: Normalised, { name, at, anchor, ct
 function compareNullability(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
   if (base.nullable === head.nullable) return;
   const detail = head.nullable ? `${name} may now be null` : `${name} may no longer be null`;
-  if (ctx.direction === 'input') ctx.emit(head.nullable ? 'input-nullability-added' : 'input-nullability-removed', at, detail, anchor);
+  if (ctx.direction === 'input')
+    ctx.emit(head.nullable ? 'input-nullability-added' : 'input-nullability-removed', at, detail, anchor);
   else ctx.emit(head.nullable ? 'output-nullability-added' : 'output-nullability-removed', at, detail, anchor);
 }
 
@@ -216,7 +282,8 @@ function matchesEverything(pattern: unknown): boolean {
 
 function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
   const { name, ctx } = site;
-  const report = (tightened: boolean, key: string) => constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site);
+  const report = (tightened: boolean, key: string) =>
+    constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site);
   const bounds: Array<[readonly string[], (b: number, h: number) => boolean]> = [
     [UPPER_BOUNDS, (b, h) => h < b],
     [LOWER_BOUNDS, (b, h) => h > b],
@@ -226,8 +293,10 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
       const b = base[key];
       const h = head[key];
       if (b === h) continue;
-      if (typeof b !== 'number') report(true, key); // bound added
-      else if (typeof h !== 'number') report(false, key); // bound removed
+      if (typeof b !== 'number')
+        report(true, key); // bound added
+      else if (typeof h !== 'number')
+        report(false, key); // bound removed
       else report(tighter(b, h), key);
     }
   }
@@ -239,8 +308,12 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
       report(false, key);
     } else {
       // A changed pattern or format cannot be proven to admit the same values.
-      ctx.emit(ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed', site.at,
-        `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`, site.anchor);
+      ctx.emit(
+        ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed',
+        site.at,
+        `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`,
+        site.anchor,
+      );
     }
   }
   const bm = base.multipleOf;
@@ -269,7 +342,13 @@ function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor, ct
   const dir = ctx.direction;
   if (!had) ctx.emit(`${dir}-const-added`, at, `${name} is now fixed to ${show(head.const)}`, anchor);
   else if (!has) ctx.emit(`${dir}-const-removed`, at, `${name} is no longer fixed to ${show(base.const)}`, anchor);
-  else if (!sameShape(base.const, head.const)) ctx.emit(`${dir}-const-changed`, at, `fixed value of ${name} changed from ${show(base.const)} to ${show(head.const)}`, anchor);
+  else if (!sameShape(base.const, head.const))
+    ctx.emit(
+      `${dir}-const-changed`,
+      at,
+      `fixed value of ${name} changed from ${show(base.const)} to ${show(head.const)}`,
+      anchor,
+    );
 }
 
 /** How the contract marks a response enumeration: stated closed set, assumed closed set, or open. */
@@ -288,7 +367,12 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx
     const key = (v: Json) => JSON.stringify(v);
     const added = he.filter((v) => typeof v === 'string' && !be.some((w) => key(w) === key(v)));
     if (!input && be.length > 0 && added.length > 0 && head.types.has('string')) {
-      ctx.emit('response-open-enum-value-added', at, `open enumeration ${name} lists new values ${show(added)}`, anchor);
+      ctx.emit(
+        'response-open-enum-value-added',
+        at,
+        `open enumeration ${name} lists new values ${show(added)}`,
+        anchor,
+      );
     }
     return;
   }
@@ -302,10 +386,20 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx
   const removed = b.filter((v) => !h.some((w) => key(w) === key(v)));
   const added = h.filter((v) => !b.some((w) => key(w) === key(v)));
   if (removed.length > 0) {
-    ctx.emit(input ? 'input-enum-narrowed' : 'response-enum-value-removed', at, `${name} lost values ${show(removed)}`, anchor);
+    ctx.emit(
+      input ? 'input-enum-narrowed' : 'response-enum-value-removed',
+      at,
+      `${name} lost values ${show(removed)}`,
+      anchor,
+    );
   }
   if (added.length > 0) {
-    ctx.emit(input ? 'input-enum-widened' : enumAddedRule(base.schema), at, `${name} gained values ${show(added)}`, anchor);
+    ctx.emit(
+      input ? 'input-enum-widened' : enumAddedRule(base.schema),
+      at,
+      `${name} gained values ${show(added)}`,
+      anchor,
+    );
   }
 }
 
@@ -313,23 +407,37 @@ function compareDefault(base: JsonObject, head: JsonObject, { name, at, anchor, 
   const had = 'default' in base;
   const has = 'default' in head;
   if ((!had && !has) || (had && has && sameShape(base.default, head.default))) return;
-  const detail = !had ? `default of ${name} set to ${show(head.default)}`
-    : !has ? `default ${show(base.default)} of ${name} removed`
+  const detail = !had
+    ? `default of ${name} set to ${show(head.default)}`
+    : !has
+      ? `default ${show(base.default)} of ${name} removed`
       : `default of ${name} changed from ${show(base.default)} to ${show(head.default)}`;
   if (ctx.direction === 'output') ctx.emit('output-default-changed', at, detail, anchor);
-  else ctx.emit(!had ? 'input-default-added' : !has ? 'input-default-removed' : 'input-default-changed', at, detail, anchor);
+  else
+    ctx.emit(
+      !had ? 'input-default-added' : !has ? 'input-default-removed' : 'input-default-changed',
+      at,
+      detail,
+      anchor,
+    );
 }
 
 function compareEncoding(base: JsonObject, head: JsonObject, field: string, site: Site): void {
   const { name, at, anchor, ctx } = site;
   for (const key of ['contentEncoding', 'contentMediaType'] as const) {
     if (base[key] === head[key]) continue;
-    ctx.emit(`${ctx.direction}-encoding-changed`, at, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, anchor);
+    ctx.emit(
+      `${ctx.direction}-encoding-changed`,
+      at,
+      `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`,
+      anchor,
+    );
   }
   const bc = base.contentSchema;
   const hc = head.contentSchema;
   if (isObject(bc) && isObject(hc)) compareSchema(bc, hc, `${field}(decoded content)`, ctx);
-  else if (isObject(bc) !== isObject(hc)) constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
+  else if (isObject(bc) !== isObject(hc))
+    constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
 }
 
 function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
@@ -340,7 +448,8 @@ function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, an
   if (base.discriminator === undefined) parts.push(`discriminator ${show(h.propertyName)} added`);
   else if (head.discriminator === undefined) parts.push(`discriminator ${show(b.propertyName)} removed`);
   else {
-    if (b.propertyName !== h.propertyName) parts.push(`propertyName changed from ${show(b.propertyName)} to ${show(h.propertyName)}`);
+    if (b.propertyName !== h.propertyName)
+      parts.push(`propertyName changed from ${show(b.propertyName)} to ${show(h.propertyName)}`);
     const bm = isObject(b.mapping) ? b.mapping : {};
     const hm = isObject(h.mapping) ? h.mapping : {};
     const added = Object.keys(hm).filter((k) => !(k in bm));
@@ -357,7 +466,12 @@ function compareUnknownKeywords(base: JsonObject, head: JsonObject, { name, at, 
   const keys = new Set([...Object.keys(base), ...Object.keys(head)]);
   for (const key of keys) {
     if (MODELLED.has(key) || DOC_KEYS.has(key) || key.startsWith('x-') || sameShape(base[key], head[key])) continue;
-    ctx.emit('schema-keyword-changed', at, `keyword \`${key}\` of ${name} changed from ${show(base[key])} to ${show(head[key])}`, anchor);
+    ctx.emit(
+      'schema-keyword-changed',
+      at,
+      `keyword \`${key}\` of ${name} changed from ${show(base[key])} to ${show(head[key])}`,
+      anchor,
+    );
   }
 }
 
@@ -386,7 +500,10 @@ function asObjectProp(schema: JsonObject, name: string): JsonObject {
 }
 
 /** Greedy best pairs of base and head branches (each used once); unmatched ones are returned apart. */
-function matchBranches(b: JsonObject[], h: JsonObject[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
+function matchBranches(
+  b: JsonObject[],
+  h: JsonObject[],
+): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
   const candidates: Array<[number, number, number]> = [];
   b.forEach((bs, i) => h.forEach((hs, j) => candidates.push([branchScore(bs, hs), i, j])));
   candidates.sort((x, y) => y[0] - x[0] || x[1] - y[1] || x[2] - y[2]);
@@ -431,14 +548,25 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
   const h = head.alternatives;
   if (!b && !h) return false;
   const dir = ctx.direction;
-  const branchDetail = (schema: JsonObject, verb: string) => `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
+  const branchDetail = (schema: JsonObject, verb: string) =>
+    `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
   if (!b && h) {
     const { pairs } = matchBranches([base.schema], h);
     const matched = pairs.length > 0 ? pairs[0][1] : -1;
     if (head.combinator === 'oneOf' && ctx.body) {
-      ctx.emit(`${dir === 'input' ? 'request' : 'response'}-body-wrapped-in-one-of`, at, `${name} wrapped in a oneOf of ${h.length} shapes`, anchor);
+      ctx.emit(
+        `${dir === 'input' ? 'request' : 'response'}-body-wrapped-in-one-of`,
+        at,
+        `${name} wrapped in a oneOf of ${h.length} shapes`,
+        anchor,
+      );
     } else {
-      ctx.emit(`${dir}-alternative-added`, at, `${name} changed from one shape to ${head.combinator} of ${h.length}`, anchor);
+      ctx.emit(
+        `${dir}-alternative-added`,
+        at,
+        `${name} changed from one shape to ${head.combinator} of ${h.length}`,
+        anchor,
+      );
     }
     if (matched >= 0) compareSchema(base.schema, h[matched], branchLabel(field, matched), ctx);
     return true;
@@ -446,7 +574,12 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
   if (b && !h) {
     const { pairs } = matchBranches(b, [head.schema]);
     const matched = pairs.length > 0 ? pairs[0][0] : -1;
-    ctx.emit(`${dir}-alternative-removed`, at, `${name} changed from ${base.combinator} of ${b.length} shapes to one`, anchor);
+    ctx.emit(
+      `${dir}-alternative-removed`,
+      at,
+      `${name} changed from ${base.combinator} of ${b.length} shapes to one`,
+      anchor,
+    );
     if (matched >= 0) compareSchema(b[matched], head.schema, field, ctx);
     return true;
   }
@@ -503,8 +636,15 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
 
   for (const k of [...bProps.keys()].filter(hidden)) {
     const anchor = { head: hAll[k], base: bProps.get(k) };
-    if (input) ctx.emit('request-field-became-read-only', at(k), `request field \`${child(field, k)}\` became readOnly`, anchor);
-    else ctx.emit('response-field-became-write-only', at(k), `response field \`${child(field, k)}\` became writeOnly`, anchor);
+    if (input)
+      ctx.emit('request-field-became-read-only', at(k), `request field \`${child(field, k)}\` became readOnly`, anchor);
+    else
+      ctx.emit(
+        'response-field-became-write-only',
+        at(k),
+        `response field \`${child(field, k)}\` became writeOnly`,
+        anchor,
+      );
   }
   for (const r of removed) {
     const to = renamedTo.get(r);
@@ -512,7 +652,13 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     if (isRetired(bProps.get(r), ctx.now)) {
       ctx.emit('property-removed-after-sunset', at(r), `field \`${child(field, r)}\` removed after its Sunset`, anchor);
     } else if (input) {
-      if (to) ctx.emit('request-field-renamed', at(r), `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``, { head: hProps.get(to), base: bProps.get(r) });
+      if (to)
+        ctx.emit(
+          'request-field-renamed',
+          at(r),
+          `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``,
+          { head: hProps.get(to), base: bProps.get(r) },
+        );
       else ctx.emit('request-field-removed', at(r), `request field \`${child(field, r)}\` removed`, anchor);
     } else {
       const hint = to ? ` (a field \`${to}\` of the same shape was added: a rename)` : '';
@@ -524,8 +670,12 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     const required = hReq.has(a);
     const anchor = { head: hProps.get(a), base };
     if (input) {
-      ctx.emit(required ? 'request-field-added-required' : 'request-field-added-optional', at(a),
-        `${required ? 'required' : 'optional'} request field \`${child(field, a)}\` added`, anchor);
+      ctx.emit(
+        required ? 'request-field-added-required' : 'request-field-added-optional',
+        at(a),
+        `${required ? 'required' : 'optional'} request field \`${child(field, a)}\` added`,
+        anchor,
+      );
     } else {
       ctx.emit('response-field-added', at(a), `response field \`${child(field, a)}\` added`, anchor);
     }
@@ -538,8 +688,20 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     const path = child(field, key);
     const anchor = { head: hSchema, base: bSchema };
     if (was !== now) {
-      if (input) ctx.emit(now ? 'request-field-made-required' : 'request-field-made-optional', at(key), `request field \`${path}\` is now ${now ? 'required' : 'optional'}`, anchor);
-      else ctx.emit(now ? 'response-field-made-required' : 'response-field-made-optional', at(key), `response field \`${path}\` is now ${now ? 'always present' : 'optional'}`, anchor);
+      if (input)
+        ctx.emit(
+          now ? 'request-field-made-required' : 'request-field-made-optional',
+          at(key),
+          `request field \`${path}\` is now ${now ? 'required' : 'optional'}`,
+          anchor,
+        );
+      else
+        ctx.emit(
+          now ? 'response-field-made-required' : 'response-field-made-optional',
+          at(key),
+          `response field \`${path}\` is now ${now ? 'always present' : 'optional'}`,
+          anchor,
+        );
     }
     compareLifecycle('property', `field \`${path}\``, bSchema, hSchema, ctx.now, ctx.emit, at(key));
     compareSchema(bSchema, hSchema, path, ctx);
@@ -559,16 +721,31 @@ function compareAdditionalProperties(base: JsonObject, head: JsonObject, field: 
   if (closedBefore === closedNow) {
     if (isObject(b) !== isObject(h) && !closedBefore) {
       // `additionalProperties: {schema}` against absent/true: a schema constrains unlisted fields.
-      constraint(isObject(h), `unlisted fields of ${name} ${isObject(h) ? 'now constrained by a schema' : 'no longer constrained'}`, site);
+      constraint(
+        isObject(h),
+        `unlisted fields of ${name} ${isObject(h) ? 'now constrained by a schema' : 'no longer constrained'}`,
+        site,
+      );
     }
     return;
   }
   if (ctx.direction === 'input') {
-    ctx.emit(closedNow ? 'input-constraint-tightened' : 'input-constraint-loosened', at,
-      closedNow ? `${name} now rejects unknown fields (additionalProperties: false)` : `${name} now accepts unknown fields`, anchor);
+    ctx.emit(
+      closedNow ? 'input-constraint-tightened' : 'input-constraint-loosened',
+      at,
+      closedNow
+        ? `${name} now rejects unknown fields (additionalProperties: false)`
+        : `${name} now accepts unknown fields`,
+      anchor,
+    );
   } else if (closedBefore) {
     ctx.emit('response-object-opened', at, `${name} may now carry fields not listed`, anchor);
   } else {
-    ctx.emit('output-constraint-tightened', at, `${name} no longer carries unlisted fields (additionalProperties: false)`, anchor);
+    ctx.emit(
+      'output-constraint-tightened',
+      at,
+      `${name} no longer carries unlisted fields (additionalProperties: false)`,
+      anchor,
+    );
   }
 }

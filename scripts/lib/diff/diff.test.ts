@@ -21,7 +21,12 @@ const NOW = new Date('2026-11-21T00:00:00Z');
 
 type Want = { rule: string; classification: Classification; fails: boolean; alsoBreaking?: string[] };
 
-const b = (rule: string, alsoBreaking: string[] = []): Want => ({ rule, classification: 'breaking', fails: true, alsoBreaking });
+const b = (rule: string, alsoBreaking: string[] = []): Want => ({
+  rule,
+  classification: 'breaking',
+  fails: true,
+  alsoBreaking,
+});
 const nb = (rule: string): Want => ({ rule, classification: 'non-breaking', fails: false });
 const warn = (rule: string): Want => ({ rule, classification: 'warning', fails: false });
 const info = (rule: string): Want => ({ rule, classification: 'informational', fails: false });
@@ -97,15 +102,32 @@ const CASES: Array<[string, Want]> = [
 ];
 
 function diffFixture(name: string, crossCheck = false) {
-  return runDiff({ base: join(FIXTURES, name, 'base.yaml'), head: join(FIXTURES, name, 'head.yaml'), cwd: ROOT, now: NOW, crossCheck });
+  return runDiff({
+    base: join(FIXTURES, name, 'base.yaml'),
+    head: join(FIXTURES, name, 'head.yaml'),
+    cwd: ROOT,
+    now: NOW,
+    crossCheck,
+  });
 }
 
 describe('spec diff classifications', () => {
   it.each(CASES)('should classify the %s fixture', async (name, want) => {
     const report = await diffFixture(name);
-    expect(report.changes).toContainEqual(expect.objectContaining({ rule: want.rule, classification: want.classification }));
-    const breaking = [...new Set(report.changes.filter((c) => c.classification === 'breaking' || c.classification === 'warning').map((c) => c.rule))].sort();
-    const expected = want.classification === 'breaking' || want.classification === 'warning' ? [want.rule, ...(want.alsoBreaking ?? [])].sort() : [];
+    expect(report.changes).toContainEqual(
+      expect.objectContaining({ rule: want.rule, classification: want.classification }),
+    );
+    const breaking = [
+      ...new Set(
+        report.changes
+          .filter((c) => c.classification === 'breaking' || c.classification === 'warning')
+          .map((c) => c.rule),
+      ),
+    ].sort();
+    const expected =
+      want.classification === 'breaking' || want.classification === 'warning'
+        ? [want.rule, ...(want.alsoBreaking ?? [])].sort()
+        : [];
     expect(breaking).toEqual(expected);
     expect(report.exitCode).toBe(want.fails ? 1 : 0);
   });
@@ -118,8 +140,14 @@ describe('spec diff classifications', () => {
 
   it('should have a fixture pair for every rule', () => {
     const proven = new Set([...CASES.map(([, want]) => want.rule), ...loadCases().map((c) => c.want)]);
-    expect(listRules().map((r) => r.id).filter((id) => !proven.has(id))).toEqual([]);
-    const folders = readdirSync(FIXTURES).filter((f) => !f.endsWith('.yaml')).sort();
+    expect(
+      listRules()
+        .map((r) => r.id)
+        .filter((id) => !proven.has(id)),
+    ).toEqual([]);
+    const folders = readdirSync(FIXTURES)
+      .filter((f) => !f.endsWith('.yaml'))
+      .sort();
     expect(folders).toEqual([...CASES.map(([name]) => name), 'no-change'].sort());
   });
 });
@@ -129,12 +157,16 @@ describe('spec diff fixture cases (scripts/fixtures/diff/cases.yaml)', () => {
 
   it.each(cases.map((c) => [c.id, c] as const))('should report the %s case as its rule says', (_id, c) => {
     const changes = diffCase(c, NOW);
-    const gating = changes.filter((x) => x.classification === 'breaking' || x.classification === 'warning').map((x) => x.rule);
+    const gating = changes
+      .filter((x) => x.classification === 'breaking' || x.classification === 'warning')
+      .map((x) => x.rule);
     if (c.want === 'none') {
       expect(gating).toEqual([]);
       return;
     }
-    expect(changes).toContainEqual(expect.objectContaining({ rule: c.want, classification: getRule(c.want).classification }));
+    expect(changes).toContainEqual(
+      expect.objectContaining({ rule: c.want, classification: getRule(c.want).classification }),
+    );
     // Nothing else gates the check: each case isolates one change.
     expect([...new Set(gating)].filter((r) => r !== c.want && !(c.alsoBreaking ?? []).includes(r))).toEqual([]);
   });
@@ -142,7 +174,12 @@ describe('spec diff fixture cases (scripts/fixtures/diff/cases.yaml)', () => {
   it('should build a case only from the template and its two fragments', () => {
     const { base, head } = documentsOf(cases.find((c) => c.id === 'request-property/max-decreased')!);
     expect(JSON.stringify(base)).not.toEqual(JSON.stringify(head));
-    expect(diffCase({ id: 'same', at: 'request-property', base: { type: 'integer' }, head: { type: 'integer' }, want: 'none' }, NOW)).toEqual([]);
+    expect(
+      diffCase(
+        { id: 'same', at: 'request-property', base: { type: 'integer' }, head: { type: 'integer' }, want: 'none' },
+        NOW,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -174,7 +211,9 @@ describe('spec diff report', () => {
     const markdown = renderMarkdown(report);
     expect(markdown).toContain('breaking change(s) to existing /v1 operations');
     expect(markdown.indexOf('### 🔴 Breaking')).toBeLessThan(markdown.indexOf('### 🟢 Non-breaking'));
-    expect(markdown).toMatch(/\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| response 200 application\/json › thing.note<br><sub>[^|]*head\.yaml:\d+<\/sub> \| `response-field-removed` \|/);
+    expect(markdown).toMatch(
+      /\| `GET \/things\/\{uuid\}` \| response field `thing.note` removed \| response 200 application\/json › thing.note<br><sub>[^|]*head\.yaml:\d+<\/sub> \| `response-field-removed` \|/,
+    );
   });
 
   it('should read both sides from git refs, including split files', async () => {
@@ -196,9 +235,13 @@ describe('spec diff report', () => {
       const report = await runDiff({ base: 'HEAD~1', head: 'HEAD', cwd: repo, now: NOW });
       expect(report.changes.map((c) => c.rule)).toEqual(['response-field-removed']);
       // The line a reviewer edits: the split file the field was removed from, in the head spec.
-      expect(report.changes[0].source).toEqual(expect.objectContaining({ side: 'head', file: 'spec/schemas/thing.yaml', line: 1 }));
+      expect(report.changes[0].source).toEqual(
+        expect.objectContaining({ side: 'head', file: 'spec/schemas/thing.yaml', line: 1 }),
+      );
       expect(report.base).toBe('HEAD~1:spec/openapi.yaml');
-      await expect(runDiff({ base: 'no-such-ref', cwd: repo, now: NOW })).rejects.toThrow(/neither a file nor a git commit/);
+      await expect(runDiff({ base: 'no-such-ref', cwd: repo, now: NOW })).rejects.toThrow(
+        /neither a file nor a git commit/,
+      );
     } finally {
       rmSync(repo, { recursive: true, force: true });
     }
@@ -206,19 +249,43 @@ describe('spec diff report', () => {
 });
 
 describe('npm run spec:diff', () => {
-  const cli = (...args: string[]) => spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'spec-diff.ts'), ...args],
-    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  const cli = (...args: string[]) =>
+    spawnSync(join(ROOT, 'node_modules', '.bin', 'tsx'), [join(ROOT, 'scripts', 'spec-diff.ts'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
 
   it('should print JSON and exit 1 when a breaking change alters a /v1 operation', () => {
-    const run = cli(join(FIXTURES, 'response-field-removed', 'base.yaml'), join(FIXTURES, 'response-field-removed', 'head.yaml'), '--json', '--no-cross-check', '--no-impact');
+    const run = cli(
+      join(FIXTURES, 'response-field-removed', 'base.yaml'),
+      join(FIXTURES, 'response-field-removed', 'head.yaml'),
+      '--json',
+      '--no-cross-check',
+      '--no-impact',
+    );
     expect(run.status).toBe(1);
     const report = JSON.parse(run.stdout);
-    expect(report.failing).toEqual([expect.objectContaining({ rule: 'response-field-removed', classification: 'breaking' })]);
+    expect(report.failing).toEqual([
+      expect.objectContaining({ rule: 'response-field-removed', classification: 'breaking' }),
+    ]);
   });
 
   it('should exit 0 for non-breaking changes and 2 for a side it cannot read', () => {
-    expect(cli(join(FIXTURES, 'path-added', 'base.yaml'), join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check', '--no-impact').status).toBe(0);
-    const missing = cli('no/such/file.yaml', join(FIXTURES, 'path-added', 'head.yaml'), '--no-cross-check', '--no-impact');
+    expect(
+      cli(
+        join(FIXTURES, 'path-added', 'base.yaml'),
+        join(FIXTURES, 'path-added', 'head.yaml'),
+        '--no-cross-check',
+        '--no-impact',
+      ).status,
+    ).toBe(0);
+    const missing = cli(
+      'no/such/file.yaml',
+      join(FIXTURES, 'path-added', 'head.yaml'),
+      '--no-cross-check',
+      '--no-impact',
+    );
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/neither a file nor a git commit/);
   });
@@ -244,11 +311,22 @@ describe('redocly diff cross-check', () => {
   });
 
   it('should add a verdict the contract rules missed, rated by its impact', () => {
-    const added = uncoveredVerdicts({
-      changes: [{ path: '#/paths/~1things/post/requestBody', kind: 'modified', impact: 'major',
-        verdicts: [{ ruleId: 'something-new', impact: 'major', message: 'Something changed.' }] }],
-    }, []);
-    expect(added).toEqual([expect.objectContaining({ rule: 'redocly/something-new', classification: 'breaking', operation: 'POST /things' })]);
+    const added = uncoveredVerdicts(
+      {
+        changes: [
+          {
+            path: '#/paths/~1things/post/requestBody',
+            kind: 'modified',
+            impact: 'major',
+            verdicts: [{ ruleId: 'something-new', impact: 'major', message: 'Something changed.' }],
+          },
+        ],
+      },
+      [],
+    );
+    expect(added).toEqual([
+      expect.objectContaining({ rule: 'redocly/something-new', classification: 'breaking', operation: 'POST /things' }),
+    ]);
   });
 });
 
@@ -264,7 +342,11 @@ function writeCase(id: string): { base: string; head: string; dir: string } {
 }
 
 describe('verdicts the contract decides', () => {
-  const rulesOf = (id: string) => diffCase(loadCases().find((c) => c.id === id)!, NOW).map((c) => [c.rule, c.classification]);
+  const rulesOf = (id: string) =>
+    diffCase(
+      loadCases().find((c) => c.id === id)!,
+      NOW,
+    ).map((c) => [c.rule, c.classification]);
 
   it('should call a changed or removed response const breaking', () => {
     expect(rulesOf('response-body/const-changed')).toContainEqual(['output-const-changed', 'breaking']);
@@ -279,8 +361,13 @@ describe('verdicts the contract decides', () => {
 
   it('should follow the contract marking of response enumerations: closed, assumed, open', () => {
     expect(rulesOf('response-property/enum-value-added')).toContainEqual(['response-enum-value-added', 'breaking']);
-    expect(rulesOf('response-body/enum-value-added-assumed')).toContainEqual(['response-enum-value-added-assumed', 'warning']);
-    expect(rulesOf('response-body/open-enum-value-added')).toEqual([['response-open-enum-value-added', 'informational']]);
+    expect(rulesOf('response-body/enum-value-added-assumed')).toContainEqual([
+      'response-enum-value-added-assumed',
+      'warning',
+    ]);
+    expect(rulesOf('response-body/open-enum-value-added')).toEqual([
+      ['response-open-enum-value-added', 'informational'],
+    ]);
   });
 
   it('should label string → integer a type change, and integer → number a widening', () => {
@@ -289,43 +376,86 @@ describe('verdicts the contract decides', () => {
   });
 
   it('should say what changed in a security scheme', () => {
-    const changes = diffCase(loadCases().find((c) => c.id === 'security-scheme-token-url-changed')!, NOW);
-    expect(changes.map((c) => c.detail)).toEqual(['security scheme `oauth2`: authorizationCode tokenUrl changed from "http://127.0.0.1:4010/auth/oauth/token" to "https://auth.example.com/oauth/token"']);
+    const changes = diffCase(
+      loadCases().find((c) => c.id === 'security-scheme-token-url-changed')!,
+      NOW,
+    );
+    expect(changes.map((c) => c.detail)).toEqual([
+      'security scheme `oauth2`: authorizationCode tokenUrl changed from "http://127.0.0.1:4010/auth/oauth/token" to "https://auth.example.com/oauth/token"',
+    ]);
   });
 });
 
 describe('waivers and thresholds', () => {
-  const fixture = (name: string) => ({ base: join(FIXTURES, name, 'base.yaml'), head: join(FIXTURES, name, 'head.yaml') });
+  const fixture = (name: string) => ({
+    base: join(FIXTURES, name, 'base.yaml'),
+    head: join(FIXTURES, name, 'head.yaml'),
+  });
   let dir: string;
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'spec-diff-waivers-')); });
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spec-diff-waivers-'));
+  });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
   const waiverFile = (entries: object[]) => {
     const file = join(dir, 'waivers.yaml');
     writeFileSync(file, YAML.stringify({ diff: entries }));
     return file;
   };
-  const accepted = { rule: 'response-field-removed', operation: 'GET /things/{uuid}', location: 'response 200 * › thing.note', reason: 'never filled in', approvedBy: 'api-review' };
+  const accepted = {
+    rule: 'response-field-removed',
+    operation: 'GET /things/{uuid}',
+    location: 'response 200 * › thing.note',
+    reason: 'never filled in',
+    approvedBy: 'api-review',
+  };
 
   it('should accept a waived breaking change and say who approved it until when', async () => {
-    const report = await runDiff({ ...fixture('response-field-removed'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-12-31' }]) });
+    const report = await runDiff({
+      ...fixture('response-field-removed'),
+      cwd: ROOT,
+      now: NOW,
+      waiversFile: waiverFile([{ ...accepted, expires: '2026-12-31' }]),
+    });
     expect(report.exitCode).toBe(0);
     expect(report.failing).toEqual([]);
-    expect(report.changes[0].waived).toEqual({ reason: 'never filled in', approvedBy: 'api-review', expires: '2026-12-31' });
+    expect(report.changes[0].waived).toEqual({
+      reason: 'never filled in',
+      approvedBy: 'api-review',
+      expires: '2026-12-31',
+    });
     expect(renderMarkdown(report)).toContain('**Waived** until 2026-12-31 by api-review: never filled in');
   });
 
   it('should fail on an expired waiver, even one that matches nothing', async () => {
-    const report = await runDiff({ ...fixture('path-added'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]) });
+    const report = await runDiff({
+      ...fixture('path-added'),
+      cwd: ROOT,
+      now: NOW,
+      waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]),
+    });
     expect(report.exitCode).toBe(1);
-    expect(report.waivers.expired).toEqual([expect.objectContaining({ rule: 'response-field-removed', expires: '2026-11-20' })]);
+    expect(report.waivers.expired).toEqual([
+      expect.objectContaining({ rule: 'response-field-removed', expires: '2026-11-20' }),
+    ]);
     expect(renderMarkdown(report)).toContain('**Expired waiver** for `response-field-removed`');
-    const expiredOnMatch = await runDiff({ ...fixture('response-field-removed'), cwd: ROOT, now: NOW, waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]) });
+    const expiredOnMatch = await runDiff({
+      ...fixture('response-field-removed'),
+      cwd: ROOT,
+      now: NOW,
+      waiversFile: waiverFile([{ ...accepted, expires: '2026-11-20' }]),
+    });
     expect(expiredOnMatch.failing.map((c) => c.rule)).toEqual(['response-field-removed']);
   });
 
   it('should refuse a waiver without a reason, an approver or an expiry date', async () => {
-    for (const broken of [{ ...accepted, expires: 'later' }, { ...accepted, reason: '', expires: '2027-01-01' }, { rule: 'x', reason: 'r', expires: '2027-01-01' }]) {
-      await expect(runDiff({ ...fixture('path-added'), cwd: ROOT, now: NOW, waiversFile: waiverFile([broken]) })).rejects.toThrow(WaiverFileError);
+    for (const broken of [
+      { ...accepted, expires: 'later' },
+      { ...accepted, reason: '', expires: '2027-01-01' },
+      { rule: 'x', reason: 'r', expires: '2027-01-01' },
+    ]) {
+      await expect(
+        runDiff({ ...fixture('path-added'), cwd: ROOT, now: NOW, waiversFile: waiverFile([broken]) }),
+      ).rejects.toThrow(WaiverFileError);
     }
   });
 
@@ -347,27 +477,43 @@ describe('conformance checks of an operation', () => {
   it('should scope idempotency checks to operations taking Idempotency-Key and async checks to 202s and their polls', () => {
     const api = dereferenceFile(join(ROOT, 'spec', 'openapi.yaml'));
     const ids = (ruleId: string) => [...operationsOfCheck({ id: 'c', ruleId }, api)].sort();
-    expect(ids('async-202-location')).toEqual(['GET /orchestration/batches/{uuid}', 'GET /orchestration/runs/{uuid}', 'POST /orchestration/batches',
-      'POST /orchestration/runs', 'POST /orchestration/runs/{uuid}/cancel']);
+    expect(ids('async-202-location')).toEqual([
+      'GET /orchestration/batches/{uuid}',
+      'GET /orchestration/runs/{uuid}',
+      'POST /orchestration/batches',
+      'POST /orchestration/runs',
+      'POST /orchestration/runs/{uuid}/cancel',
+    ]);
     expect(ids('idempotency-replay')).toContain('PUT /workspaceManagement/workspaces/current');
     expect(ids('idempotency-replay')).not.toContain('GET /mailboxManagement/suppressions');
     expect(ids('error-shape')).toContain('GET /mailboxManagement/suppressions');
-    expect([...operationsOfCheck({ id: 'c', ruleId: 'x', operations: ['getModel'] }, api)]).toEqual(['GET /storage/models/{uuid}']);
+    expect([...operationsOfCheck({ id: 'c', ruleId: 'x', operations: ['getModel'] }, api)]).toEqual([
+      'GET /storage/models/{uuid}',
+    ]);
   });
 });
 
 describe('report formats for CI', () => {
-  const fixture = { base: join(FIXTURES, 'response-field-removed', 'base.yaml'), head: join(FIXTURES, 'response-field-removed', 'head.yaml') };
+  const fixture = {
+    base: join(FIXTURES, 'response-field-removed', 'base.yaml'),
+    head: join(FIXTURES, 'response-field-removed', 'head.yaml'),
+  };
 
   it('should write JUnit with one failing test case per failing change, carrying file and line', async () => {
     const xml = renderJunit(await runDiff({ ...fixture, cwd: ROOT, now: NOW }));
-    expect(xml).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="spec-diff" tests="1" failures="1">/);
-    expect(xml).toMatch(/<testcase classname="spec-diff.response-field-removed" name="GET \/things\/\{uuid\}: response field `thing.note` removed" file="[^"]*head.yaml" line="\d+">\n\s+<failure message=/);
+    expect(xml).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="spec-diff" tests="1" failures="1">/,
+    );
+    expect(xml).toMatch(
+      /<testcase classname="spec-diff.response-field-removed" name="GET \/things\/\{uuid\}: response field `thing.note` removed" file="[^"]*head.yaml" line="\d+">\n\s+<failure message=/,
+    );
   });
 
   it('should write GitHub annotations on the head file and line of each change', async () => {
     const text = renderGithub(await runDiff({ ...fixture, cwd: ROOT, now: NOW }));
-    expect(text).toMatch(/^::error file=scripts\/fixtures\/diff\/response-field-removed\/head\.yaml,line=\d+,title=breaking%3A response-field-removed::GET \/things\/\{uuid\} › /m);
+    expect(text).toMatch(
+      /^::error file=scripts\/fixtures\/diff\/response-field-removed\/head\.yaml,line=\d+,title=breaking%3A response-field-removed::GET \/things\/\{uuid\} › /m,
+    );
     expect(text).toMatch(/1 failing \(fail on breaking\)\n$/);
   });
 
@@ -375,14 +521,19 @@ describe('report formats for CI', () => {
     const report = await runDiff({ ...fixture, cwd: ROOT, now: NOW, impact: true });
     const impact = report.changes[0].impact!;
     expect(impact.clientTypes).toEqual(['operations["getThing"]']);
-    expect(impact.conformanceChecks).toEqual(expect.arrayContaining(['responses-match-the-contract', 'requests-without-valid-credential-get-401']));
+    expect(impact.conformanceChecks).toEqual(
+      expect.arrayContaining(['responses-match-the-contract', 'requests-without-valid-credential-get-401']),
+    );
     expect(impact.conformanceChecks).not.toContain('replayed-request-returns-original-response');
-    expect(renderMarkdown(report)).toMatch(/### Impact of breaking changes and warnings[\s\S]*\| `GET \/things\/\{uuid\}` \| `operations\["getThing"\]` \| `responses-match-the-contract`/);
+    expect(renderMarkdown(report)).toMatch(
+      /### Impact of breaking changes and warnings[\s\S]*\| `GET \/things\/\{uuid\}` \| `operations\["getThing"\]` \| `responses-match-the-contract`/,
+    );
   });
 });
 
 /** Move the response `thing` schema of a fixture into a split file referenced by `$ref`. */
 function splitFixture(text: string): [string, string] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fixture document, not the contract
   const YAML = require('yaml') as typeof import('yaml');
   const doc = YAML.parse(text);
   const schema = doc.paths['/things/{uuid}'].get.responses['200'].content['application/json'].schema;

@@ -43,29 +43,60 @@ const put = (target: JsonObject, key: string, fragment: Json | undefined) => {
 /** Where a fragment goes in the template (GET /things/{uuid} reads a thing, POST /things creates one). */
 const PLACES = {
   'request-body': (d: JsonObject, f?: Json) => put(json(asObject(post(d).requestBody).content), 'schema', f),
-  'request-property': (d: JsonObject, f?: Json) => put(asObject(asObject(json(asObject(post(d).requestBody).content).schema).properties), 'field', f),
+  'request-property': (d: JsonObject, f?: Json) =>
+    put(asObject(asObject(json(asObject(post(d).requestBody).content).schema).properties), 'field', f),
   'request-body-object': (d: JsonObject, f?: Json) => put(post(d), 'requestBody', f),
   'request-body-object-get': (d: JsonObject, f?: Json) => put(get(d), 'requestBody', f),
   'request-content': (d: JsonObject, f?: Json) => put(asObject(post(d).requestBody), 'content', f),
-  'request-parameter': (d: JsonObject, f?: Json) => { if (f !== undefined) params(get(d)).push({ name: 'filter', in: 'query', schema: clone(f) }); },
+  'request-parameter': (d: JsonObject, f?: Json) => {
+    if (f !== undefined) params(get(d)).push({ name: 'filter', in: 'query', schema: clone(f) });
+  },
   'request-parameter-property': (d: JsonObject, f?: Json) => {
-    if (f !== undefined) params(get(d)).push({ name: 'filter', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object', properties: { field: clone(f) } } });
+    if (f !== undefined)
+      params(get(d)).push({
+        name: 'filter',
+        in: 'query',
+        style: 'deepObject',
+        explode: true,
+        schema: { type: 'object', properties: { field: clone(f) } },
+      });
   },
   'request-header-property': (d: JsonObject, f?: Json) => {
-    if (f !== undefined) params(get(d)).push({ name: 'X-Filter', in: 'header', schema: { type: 'object', properties: { field: clone(f) } } });
+    if (f !== undefined)
+      params(get(d)).push({
+        name: 'X-Filter',
+        in: 'header',
+        schema: { type: 'object', properties: { field: clone(f) } },
+      });
   },
-  'request-header-object': (d: JsonObject, f?: Json) => { if (f !== undefined) params(get(d)).push({ name: 'X-Filter', in: 'header', schema: clone(f) }); },
-  parameter: (d: JsonObject, f?: Json) => { if (f !== undefined) params(get(d)).push(clone(f)); },
-  'path-parameter': (d: JsonObject, f?: Json) => { if (f !== undefined) asObject(asObject(d.paths)['/things/{uuid}']).parameters = [clone(f)]; },
+  'request-header-object': (d: JsonObject, f?: Json) => {
+    if (f !== undefined) params(get(d)).push({ name: 'X-Filter', in: 'header', schema: clone(f) });
+  },
+  parameter: (d: JsonObject, f?: Json) => {
+    if (f !== undefined) params(get(d)).push(clone(f));
+  },
+  'path-parameter': (d: JsonObject, f?: Json) => {
+    if (f !== undefined) asObject(asObject(d.paths)['/things/{uuid}']).parameters = [clone(f)];
+  },
   'response-body': (d: JsonObject, f?: Json) => put(json(ok(d).content), 'schema', f),
-  'response-property': (d: JsonObject, f?: Json) => put(asObject(asObject(asObject(asObject(json(ok(d).content).schema).properties).thing).properties), 'field', f),
-  'response-header': (d: JsonObject, f?: Json) => { if (f !== undefined) asObject(ok(d).headers)['X-Field'] = { schema: clone(f) }; },
+  'response-property': (d: JsonObject, f?: Json) =>
+    put(asObject(asObject(asObject(asObject(json(ok(d).content).schema).properties).thing).properties), 'field', f),
+  'response-header': (d: JsonObject, f?: Json) => {
+    if (f !== undefined) asObject(ok(d).headers)['X-Field'] = { schema: clone(f) };
+  },
   'response-header-object': (d: JsonObject, f?: Json) => put(asObject(ok(d).headers), 'X-Field', f),
   'response-content': (d: JsonObject, f?: Json) => put(ok(d), 'content', f),
   responses: (d: JsonObject, f?: Json) => put(get(d), 'responses', f),
-  operation: (d: JsonObject, f?: Json) => { if (isObject(f)) deepMerge(get(d), f); },
+  operation: (d: JsonObject, f?: Json) => {
+    if (isObject(f)) deepMerge(get(d), f);
+  },
   'operation-delete': (d: JsonObject, f?: Json) => {
-    if (isObject(f)) asObject(asObject(d.paths)['/things/{uuid}']).delete = { operationId: 'deleteThing', responses: { 200: { description: 'Deleted' } }, ...clone(f) };
+    if (isObject(f))
+      asObject(asObject(d.paths)['/things/{uuid}']).delete = {
+        operationId: 'deleteThing',
+        responses: { 200: { description: 'Deleted' } },
+        ...clone(f),
+      };
   },
   document: (d: JsonObject, f?: Json) => {
     if (f === 'RENAME_PATH') {

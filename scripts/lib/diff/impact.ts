@@ -5,7 +5,13 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { asObject, effectiveParameters, listOperationObjects, type JsonObject, type OperationRef } from '../../../spec/lib';
+import {
+  asObject,
+  effectiveParameters,
+  listOperationObjects,
+  type JsonObject,
+  type OperationRef,
+} from '../../../spec/lib';
 import type { Change } from './change';
 
 /** `operations["getThing"]`, `components["schemas"]["Thing"]` → the text openapi-typescript wrote for it. */
@@ -30,11 +36,18 @@ process.stdout.write(JSON.stringify(out));
 /** openapi-typescript output for each file, in order. */
 export function generateTypes(files: string[]): Promise<string[]> {
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, ['--input-type=module', '-e', GENERATE, JSON.stringify(files)], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 },
+    execFile(
+      process.execPath,
+      ['--input-type=module', '-e', GENERATE, JSON.stringify(files)],
+      { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(`openapi-typescript failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`));
+        if (error)
+          reject(
+            new Error(`openapi-typescript failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`),
+          );
         else resolvePromise(JSON.parse(stdout) as string[]);
-      });
+      },
+    );
   });
 }
 
@@ -83,7 +96,8 @@ export function typesOfOperation(operationId: string, sides: TypeMembers[], chan
     for (const side of sides) {
       const text = side.get(key);
       if (!text) continue;
-      for (const m of text.matchAll(/components\["(\w+)"\]\["([^"]+)"\]/g)) queue.push(`components[${JSON.stringify(m[1])}][${JSON.stringify(m[2])}]`);
+      for (const m of text.matchAll(/components\["(\w+)"\]\["([^"]+)"\]/g))
+        queue.push(`components[${JSON.stringify(m[1])}][${JSON.stringify(m[2])}]`);
     }
   }
   return [...found].sort();
@@ -108,7 +122,8 @@ function isMultipart(op: OperationRef): boolean {
 export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string> {
   const ops = listOperationObjects(api);
   const keys = (list: OperationRef[]) => new Set(list.map((op) => op.key));
-  if (Array.isArray(check.operations)) return keys(ops.filter((op) => check.operations!.includes(String(op.operation.operationId))));
+  if (Array.isArray(check.operations))
+    return keys(ops.filter((op) => check.operations!.includes(String(op.operation.operationId))));
   if (check.ruleId === 'idempotency-no-multipart') {
     const multipart = ops.filter(isMultipart);
     return keys(multipart.length > 0 ? multipart : ops.filter(hasIdempotencyKey));
@@ -119,7 +134,9 @@ export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string
     // on a job (`POST /runs/{uuid}/cancel`) → `GET /runs/{uuid}`.
     const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
     const creates = ops.filter((op) => '202' in asObject(op.operation.responses));
-    const targets = new Set(creates.flatMap((op) => [`${shape(op.path)}/{}`, shape(op.path).replace(/\/[^/{}]+$/, '')]));
+    const targets = new Set(
+      creates.flatMap((op) => [`${shape(op.path)}/{}`, shape(op.path).replace(/\/[^/{}]+$/, '')]),
+    );
     const polls = ops.filter((op) => op.method === 'get' && targets.has(shape(op.path)));
     return keys([...creates, ...polls]);
   }
@@ -128,7 +145,11 @@ export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string
 
 async function loadChecks(): Promise<CheckMeta[]> {
   const { allChecks } = await import('../../../conformance/checks');
-  return allChecks().map((c) => ({ id: c.id, ruleId: c.ruleId, operations: (c as { operations?: string[] }).operations }));
+  return allChecks().map((c) => ({
+    id: c.id,
+    ruleId: c.ruleId,
+    operations: (c as { operations?: string[] }).operations,
+  }));
 }
 
 function operationIdOf(api: JsonObject, key: string): string | undefined {
@@ -144,19 +165,29 @@ export async function addImpact(changes: Change[], input: ImpactInput, checks?: 
   if (targets.length === 0) return;
   const [baseTypes, headTypes] = (await generateTypes([input.baseFile, input.headFile])).map(typeMembers);
   const changed = changedMembers(baseTypes, headTypes);
-  const allChecksMeta = checks ?? await loadChecks();
-  const scopes = allChecksMeta.map((c) => ({ id: c.id, head: operationsOfCheck(c, input.headApi), base: operationsOfCheck(c, input.baseApi) }));
+  const allChecksMeta = checks ?? (await loadChecks());
+  const scopes = allChecksMeta.map((c) => ({
+    id: c.id,
+    head: operationsOfCheck(c, input.headApi),
+    base: operationsOfCheck(c, input.baseApi),
+  }));
   for (const c of targets) {
     let clientTypes: string[];
     let conformanceChecks: string[];
     if (c.operation.includes(' ')) {
-      const ids = [operationIdOf(input.headApi, c.operation), operationIdOf(input.baseApi, c.operation)].filter((x): x is string => !!x);
+      const ids = [operationIdOf(input.headApi, c.operation), operationIdOf(input.baseApi, c.operation)].filter(
+        (x): x is string => !!x,
+      );
       clientTypes = [...new Set(ids.flatMap((id) => typesOfOperation(id, [baseTypes, headTypes], changed)))].sort();
       conformanceChecks = scopes.filter((s) => s.head.has(c.operation) || s.base.has(c.operation)).map((s) => s.id);
     } else {
       // A path or a document-wide change: the component it names, or every changed path entry under it.
-      const named = [...changed].filter((k) => (k.startsWith('components[') && c.detail.includes(`\`${JSON.parse(k.slice(k.lastIndexOf('[') + 1, -1))}\``))
-        || (k.startsWith('paths[') && k === `paths[${JSON.stringify(c.operation)}]`));
+      const named = [...changed].filter(
+        (k) =>
+          (k.startsWith('components[') &&
+            c.detail.includes(`\`${JSON.parse(k.slice(k.lastIndexOf('[') + 1, -1))}\``)) ||
+          (k.startsWith('paths[') && k === `paths[${JSON.stringify(c.operation)}]`),
+      );
       clientTypes = named.sort();
       conformanceChecks = c.operation.startsWith('/')
         ? scopes.filter((s) => [...s.base].some((k) => k.endsWith(` ${c.operation}`))).map((s) => s.id)

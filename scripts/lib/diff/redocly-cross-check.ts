@@ -43,16 +43,25 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
   const bin = redoclyCli(root);
   if (!bin) return Promise.reject(new Error('@redocly/cli is not installed'));
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [bin, 'diff', baseFile, headFile, '--format', 'json', '--fail-on', 'none', '--lint-config', 'off'],
-      { cwd: root, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' } },
+    execFile(
+      process.execPath,
+      [bin, 'diff', baseFile, headFile, '--format', 'json', '--fail-on', 'none', '--lint-config', 'off'],
+      {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
       (error, stdout, stderr) => {
         const start = stdout.indexOf('{');
         try {
           resolvePromise(JSON.parse(stdout.slice(start)) as RedoclyReport);
         } catch {
-          reject(new Error(`redocly diff gave no JSON report${error ? `: ${error.message}` : ''}\n${stderr.slice(-2000)}`));
+          reject(
+            new Error(`redocly diff gave no JSON report${error ? `: ${error.message}` : ''}\n${stderr.slice(-2000)}`),
+          );
         }
-      });
+      },
+    );
   });
 }
 
@@ -84,17 +93,25 @@ export function uncoveredVerdicts(report: RedoclyReport, engine: Change[]): Chan
     for (const verdict of change.verdicts ?? []) {
       const family = FAMILIES[verdict.ruleId] ?? (change.kind === 'removed' ? REMOVAL : /./);
       if (sameOperation.some((c) => family.test(c.rule))) continue;
-      if (out.some((c) => c.rule === `redocly/${verdict.ruleId}` && c.operation === operation && c.detail === verdict.message)) continue;
-      const classification = isResponseEnumAddition(change, verdict) ? 'informational' : IMPACT[verdict.impact] ?? 'informational';
+      if (
+        out.some(
+          (c) => c.rule === `redocly/${verdict.ruleId}` && c.operation === operation && c.detail === verdict.message,
+        )
+      )
+        continue;
+      const classification = isResponseEnumAddition(change, verdict)
+        ? 'informational'
+        : (IMPACT[verdict.impact] ?? 'informational');
       out.push({
         rule: `redocly/${verdict.ruleId}`,
         classification,
         operation,
         location: change.path,
         detail: verdict.message.replace(/\s+/g, ' ').trim(),
-        reason: classification === 'informational' && verdict.impact === 'major'
-          ? 'redocly rates it major; the contract lets clients ignore unknown response values'
-          : `rated ${verdict.impact} by redocly diff; no contract rule covers it`,
+        reason:
+          classification === 'informational' && verdict.impact === 'major'
+            ? 'redocly rates it major; the contract lets clients ignore unknown response values'
+            : `rated ${verdict.impact} by redocly diff; no contract rule covers it`,
       });
     }
   }

@@ -14,10 +14,16 @@ export function renderJson(report: DiffReport): string {
 }
 
 function xml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-    // Characters XML 1.0 cannot carry.
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return (
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      // Characters XML 1.0 cannot carry.
+
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+  );
 }
 
 function where(c: Change): string {
@@ -29,7 +35,9 @@ export function renderJunit(report: DiffReport): string {
   const failing = new Set(report.failing);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = report.failing.length + report.waivers.expired.length;
-  lines.push(`<testsuites name="spec-diff" tests="${report.changes.length + report.waivers.expired.length}" failures="${failures}">`);
+  lines.push(
+    `<testsuites name="spec-diff" tests="${report.changes.length + report.waivers.expired.length}" failures="${failures}">`,
+  );
   const groups = new Map<string, Change[]>();
   for (const c of report.changes) groups.set(c.classification, [...(groups.get(c.classification) ?? []), c]);
   for (const [classification, changes] of groups) {
@@ -42,19 +50,31 @@ export function renderJunit(report: DiffReport): string {
       if (where(c)) body.push(`at ${where(c)}`);
       if (c.waived) body.push(`waived until ${c.waived.expires} by ${c.waived.approvedBy}: ${c.waived.reason}`);
       if (failing.has(c)) {
-        lines.push(`    <testcase ${attrs}>`, `      <failure message="${xml(c.detail)}" type="${xml(c.rule)}">${xml(body.join('\n'))}</failure>`, '    </testcase>');
+        lines.push(
+          `    <testcase ${attrs}>`,
+          `      <failure message="${xml(c.detail)}" type="${xml(c.rule)}">${xml(body.join('\n'))}</failure>`,
+          '    </testcase>',
+        );
       } else {
-        lines.push(`    <testcase ${attrs}>`, `      <system-out>${xml(body.join('\n'))}</system-out>`, '    </testcase>');
+        lines.push(
+          `    <testcase ${attrs}>`,
+          `      <system-out>${xml(body.join('\n'))}</system-out>`,
+          '    </testcase>',
+        );
       }
     }
     lines.push('  </testsuite>');
   }
   if (report.waivers.expired.length > 0) {
-    lines.push(`  <testsuite name="waivers" tests="${report.waivers.expired.length}" failures="${report.waivers.expired.length}">`);
+    lines.push(
+      `  <testsuite name="waivers" tests="${report.waivers.expired.length}" failures="${report.waivers.expired.length}">`,
+    );
     for (const w of report.waivers.expired) {
-      lines.push(`    <testcase classname="spec-diff.waivers" name="${xml(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''}`)}">`,
+      lines.push(
+        `    <testcase classname="spec-diff.waivers" name="${xml(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''}`)}">`,
         `      <failure message="${xml(`expired ${w.expires}`)}" type="expired-waiver">${xml(`approved by ${w.approvedBy}: ${w.reason}`)}</failure>`,
-        '    </testcase>');
+        '    </testcase>',
+      );
     }
     lines.push('  </testsuite>');
   }
@@ -78,19 +98,29 @@ export function renderGithub(report: DiffReport): string {
   const failing = new Set(report.failing);
   const lines: string[] = [];
   for (const c of report.changes) {
-    const level = failing.has(c) ? 'error' : c.classification === 'breaking' || c.classification === 'warning' ? 'warning' : 'notice';
+    const level = failing.has(c)
+      ? 'error'
+      : c.classification === 'breaking' || c.classification === 'warning'
+        ? 'warning'
+        : 'notice';
     const props = [`title=${escapeProperty(`${c.classification}: ${c.rule}`)}`];
     if (c.source) {
       props.unshift(`file=${escapeProperty(c.source.file)}`, ...(c.source.line ? [`line=${c.source.line}`] : []));
     }
     const waived = c.waived ? ` [waived until ${c.waived.expires} by ${c.waived.approvedBy}]` : '';
-    lines.push(`::${level} ${props.join(',')}::${escapeData(`${c.operation} › ${c.location}: ${c.detail}. ${c.reason}${waived}`)}`);
+    lines.push(
+      `::${level} ${props.join(',')}::${escapeData(`${c.operation} › ${c.location}: ${c.detail}. ${c.reason}${waived}`)}`,
+    );
   }
   for (const w of report.waivers.expired) {
     const file = report.waivers.file ? `file=${escapeProperty(report.waivers.file)},` : '';
-    lines.push(`::error ${file}title=expired waiver::${escapeData(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''} expired ${w.expires} (approved by ${w.approvedBy}); renew or delete it`)}`);
+    lines.push(
+      `::error ${file}title=expired waiver::${escapeData(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''} expired ${w.expires} (approved by ${w.approvedBy}); renew or delete it`)}`,
+    );
   }
   const s = report.summary;
-  lines.push(`spec:diff: ${s.breaking} breaking, ${s.warning} warning(s), ${s['non-breaking']} non-breaking, ${s.informational} informational; ${report.failing.length} failing (fail on ${report.failOn})`);
+  lines.push(
+    `spec:diff: ${s.breaking} breaking, ${s.warning} warning(s), ${s['non-breaking']} non-breaking, ${s.informational} informational; ${report.failing.length} failing (fail on ${report.failOn})`,
+  );
   return `${lines.join('\n')}\n`;
 }

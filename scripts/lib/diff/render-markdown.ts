@@ -18,7 +18,15 @@ function listSome(items: string[], max: number): string {
   return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} and ${items.length - max} more`;
 }
 
-type Row = { rule: string; detail: string; reason: string; operations: string[]; locations: string[]; sources: string[]; waived?: Change['waived'] };
+type Row = {
+  rule: string;
+  detail: string;
+  reason: string;
+  operations: string[];
+  locations: string[];
+  sources: string[];
+  waived?: Change['waived'];
+};
 
 export function sourceLabel(c: Change): string | undefined {
   if (!c.source) return undefined;
@@ -33,7 +41,15 @@ export function groupRows(changes: Change[]): Row[] {
   const rows = new Map<string, Row>();
   for (const c of changes) {
     const key = `${c.rule}\u0000${c.detail}\u0000${c.waived ? 'waived' : ''}`;
-    const row = rows.get(key) ?? { rule: c.rule, detail: c.detail, reason: c.reason, operations: [], locations: [], sources: [], waived: c.waived };
+    const row = rows.get(key) ?? {
+      rule: c.rule,
+      detail: c.detail,
+      reason: c.reason,
+      operations: [],
+      locations: [],
+      sources: [],
+      waived: c.waived,
+    };
     if (!row.operations.includes(c.operation)) row.operations.push(c.operation);
     if (!row.locations.includes(c.location)) row.locations.push(c.location);
     const source = sourceLabel(c);
@@ -44,10 +60,12 @@ export function groupRows(changes: Change[]): Row[] {
 }
 
 function renderRow(r: Row): string {
-  const operations = r.operations.length <= 3
-    ? r.operations.map((o) => `\`${cell(o)}\``).join('<br>')
-    : `${r.operations.length} operations: ${cell(listSome(r.operations, 2))}`;
-  const where = cell(listSome(r.locations, 3)) + (r.sources.length ? `<br><sub>${cell(listSome(r.sources, 2))}</sub>` : '');
+  const operations =
+    r.operations.length <= 3
+      ? r.operations.map((o) => `\`${cell(o)}\``).join('<br>')
+      : `${r.operations.length} operations: ${cell(listSome(r.operations, 2))}`;
+  const where =
+    cell(listSome(r.locations, 3)) + (r.sources.length ? `<br><sub>${cell(listSome(r.sources, 2))}</sub>` : '');
   const why = r.waived
     ? `${cell(r.reason)}<br>**Waived** until ${r.waived.expires} by ${cell(r.waived.approvedBy)}: ${cell(r.waived.reason)}`
     : cell(r.reason);
@@ -65,7 +83,12 @@ function renderImpact(report: DiffReport): string[] {
     byOperation.set(c.operation, entry);
   }
   if (byOperation.size === 0) return [];
-  const lines = ['### Impact of breaking changes and warnings', '', '| Operation | Generated client types that change | Conformance checks that cover it |', '|---|---|---|'];
+  const lines = [
+    '### Impact of breaking changes and warnings',
+    '',
+    '| Operation | Generated client types that change | Conformance checks that cover it |',
+    '|---|---|---|',
+  ];
   for (const [operation, { types, checks }] of byOperation) {
     const t = types.size ? [...types].map((x) => `\`${cell(x)}\``).join('<br>') : 'none';
     const k = checks.size ? [...checks].map((x) => `\`${cell(x)}\``).join('<br>') : 'none';
@@ -85,14 +108,19 @@ export function renderMarkdown(report: DiffReport): string {
   if (report.changes.length === 0) {
     lines.push('✅ No changes to the contract.');
   } else if (report.failing.length > 0) {
-    lines.push(`❌ **${groupRows(report.failing).length} ${gate} to existing /v1 operations.** A breaking change ships as a new path and never alters an existing one.`);
+    lines.push(
+      `❌ **${groupRows(report.failing).length} ${gate} to existing /v1 operations.** A breaking change ships as a new path and never alters an existing one.`,
+    );
   } else if (breaking > 0) {
     lines.push(`⚠️ ${breaking} breaking change(s), none to an existing /v1 operation.`);
   } else {
     lines.push('✅ No breaking changes.');
   }
   for (const w of report.waivers.expired) {
-    lines.push('', `❌ **Expired waiver** for \`${w.rule}\`${w.operation ? ` on \`${w.operation}\`` : ''} (expired ${w.expires}, approved by ${w.approvedBy}): renew it or delete it from ${report.waivers.file ?? 'the waiver file'}.`);
+    lines.push(
+      '',
+      `❌ **Expired waiver** for \`${w.rule}\`${w.operation ? ` on \`${w.operation}\`` : ''} (expired ${w.expires}, approved by ${w.approvedBy}): renew it or delete it from ${report.waivers.file ?? 'the waiver file'}.`,
+    );
   }
   const count = (k: Classification) => groupRows(report.changes.filter((c) => c.classification === k)).length;
   lines.push('', CLASSIFICATIONS.map((k) => `**${count(k)}** ${k === 'warning' ? 'warning(s)' : k}`).join(' · '), '');
@@ -106,10 +134,16 @@ export function renderMarkdown(report: DiffReport): string {
   }
   lines.push(...renderImpact(report));
   if (report.waivers.unused.length > 0) {
-    lines.push(`<sub>${report.waivers.unused.length} waiver(s) in ${report.waivers.file} matched no change: ${cell(report.waivers.unused.map((w) => w.rule).join(', '))}.</sub>`, '');
+    lines.push(
+      `<sub>${report.waivers.unused.length} waiver(s) in ${report.waivers.file} matched no change: ${cell(report.waivers.unused.map((w) => w.rule).join(', '))}.</sub>`,
+      '',
+    );
   }
   const cc = report.crossCheck;
-  if (cc.ran) lines.push(`<sub>Contract rules plus a ${cc.engine} cross-check (${cc.added} extra finding(s)). Clock: ${report.now.slice(0, 10)}.</sub>`);
+  if (cc.ran)
+    lines.push(
+      `<sub>Contract rules plus a ${cc.engine} cross-check (${cc.added} extra finding(s)). Clock: ${report.now.slice(0, 10)}.</sub>`,
+    );
   else if (cc.note) lines.push(`<sub>${cell(cc.note)}</sub>`);
   return `${lines.join('\n').trimEnd()}\n`;
 }

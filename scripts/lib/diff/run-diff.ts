@@ -5,7 +5,14 @@ import { addImpact } from './impact';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { dereferenceFile, escapeToken, type JsonObject, makeLineLocator, type Origin, serverBasePath } from '../../../spec/lib';
+import {
+  dereferenceFile,
+  escapeToken,
+  type JsonObject,
+  makeLineLocator,
+  type Origin,
+  serverBasePath,
+} from '../../../spec/lib';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
@@ -53,11 +60,13 @@ export type DiffReport = {
 
 /** Breaking first, then by operation and location, so the report reads the same on every run. */
 export function sortChanges(changes: Change[]): Change[] {
-  return [...changes].sort((a, b) =>
-    CLASSIFICATIONS.indexOf(a.classification) - CLASSIFICATIONS.indexOf(b.classification)
-    || a.operation.localeCompare(b.operation)
-    || a.location.localeCompare(b.location)
-    || a.rule.localeCompare(b.rule));
+  return [...changes].sort(
+    (a, b) =>
+      CLASSIFICATIONS.indexOf(a.classification) - CLASSIFICATIONS.indexOf(b.classification) ||
+      a.operation.localeCompare(b.operation) ||
+      a.location.localeCompare(b.location) ||
+      a.rule.localeCompare(b.rule),
+  );
 }
 
 /**
@@ -83,13 +92,19 @@ function locateChange(change: Change, head: Side, base: Side): Change['source'] 
     if (!locators.has(file)) locators.set(file, makeLineLocator(file));
     return locators.get(file)!(pointer);
   };
-  for (const [side, node] of [['head', anchor?.head], ['base', anchor?.base]] as const) {
+  for (const [side, node] of [
+    ['head', anchor?.head],
+    ['base', anchor?.base],
+  ] as const) {
     if (typeof node !== 'object' || node === null) continue;
     const origin = (side === 'head' ? head : base).origins.get(node);
     if (!origin) continue;
     const display = (side === 'head' ? head : base).display(origin.file);
     const key = anchor?.key;
-    const pointer = key !== undefined && key in (node as Record<string, unknown>) ? `${origin.pointer}/${escapeToken(key)}` : origin.pointer;
+    const pointer =
+      key !== undefined && key in (node as Record<string, unknown>)
+        ? `${origin.pointer}/${escapeToken(key)}`
+        : origin.pointer;
     return { side, file: display, line: lineOf(origin.file, pointer), pointer: `#${pointer}` };
   }
   return undefined;
@@ -100,9 +115,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const failOn = options.failOn ?? 'breaking';
   const waiverFile = loadWaivers(options.waiversFile);
   const baseSource = resolveSource(options.base, options.cwd, options.specPath);
-  const headSource = options.head !== undefined
-    ? resolveSource(options.head, options.cwd, options.specPath)
-    : resolveSource(options.specPath ?? 'spec/openapi.yaml', options.cwd, options.specPath);
+  const headSource =
+    options.head !== undefined
+      ? resolveSource(options.head, options.cwd, options.specPath)
+      : resolveSource(options.specPath ?? 'spec/openapi.yaml', options.cwd, options.specPath);
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
   try {
@@ -110,9 +126,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       const origins = new WeakMap<object, Origin>();
       const api = dereferenceFile(entry, origins);
       // Files of a git side live in a temporary copy: show them by their path in the repository.
-      const display = source.kind === 'git'
-        ? (file: string) => relative(resolve(entry, ...source.specPath.split('/').map(() => '..')), file)
-        : (file: string) => relative(options.cwd, file) || file;
+      const display =
+        source.kind === 'git'
+          ? (file: string) => relative(resolve(entry, ...source.specPath.split('/').map(() => '..')), file)
+          : (file: string) => relative(options.cwd, file) || file;
       return { api, origins, display };
     };
     const base = sideOf(baseSource, baseFile.file);
@@ -152,17 +169,30 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     };
 
     if (options.impact) {
-      await addImpact(sorted, { baseFile: baseFile.file, headFile: headFile.file, baseApi: base.api, headApi: head.api });
+      await addImpact(sorted, {
+        baseFile: baseFile.file,
+        headFile: headFile.file,
+        baseApi: base.api,
+        headApi: head.api,
+      });
     }
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
-    const failing = sorted.filter((c) => threshold.has(c.classification) && !c.waived
-      && (c.operation === '(document)' ? versionOf(base.api, '') : versionOf(base.api, pathOfOperation(c.operation))) === 'v1');
+    const failing = sorted.filter(
+      (c) =>
+        threshold.has(c.classification) &&
+        !c.waived &&
+        (c.operation === '(document)' ? versionOf(base.api, '') : versionOf(base.api, pathOfOperation(c.operation))) ===
+          'v1',
+    );
     const summary = Object.fromEntries(CLASSIFICATIONS.map((k) => [k, 0])) as Record<Classification, number>;
     for (const c of sorted) summary[c.classification] += 1;
     return {
       base: baseSource.label,
-      head: headSource.kind === 'file' && options.head === undefined ? `${headSource.label} (working tree)` : headSource.label,
+      head:
+        headSource.kind === 'file' && options.head === undefined
+          ? `${headSource.label} (working tree)`
+          : headSource.label,
       now: now.toISOString(),
       failOn,
       changes: sorted,

@@ -8,8 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 export const DEFAULT_SPEC_PATH = 'spec/openapi.yaml';
 
 export type SpecSource =
-  | { kind: 'file'; file: string; label: string }
-  | { kind: 'git'; ref: string; specPath: string; label: string };
+  { kind: 'file'; file: string; label: string } | { kind: 'git'; ref: string; specPath: string; label: string };
 
 /**
  * A side of a diff is a file when such a file exists, otherwise a git ref whose `spec/openapi.yaml`
@@ -22,7 +21,12 @@ export function resolveSource(arg: string, cwd: string, specPath = DEFAULT_SPEC_
 }
 
 function git(cwd: string, args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 }
 
 /**

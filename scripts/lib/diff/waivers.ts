@@ -36,7 +36,8 @@ export class WaiverFileError extends Error {}
 
 function dateOf(value: unknown): string | undefined {
   if (value instanceof Date) return value.toISOString().slice(0, 10);
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(new Date(value).getTime())) return undefined;
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(new Date(value).getTime()))
+    return undefined;
   return value.slice(0, 10);
 }
 
@@ -44,7 +45,8 @@ function dateOf(value: unknown): string | undefined {
 export function loadWaivers(file: string | undefined): WaiverFile {
   if (!file || !existsSync(file)) return { file: undefined, waivers: [] };
   const doc = parseDocumentText(readFileSync(file, 'utf8')) ?? {};
-  if (typeof doc !== 'object' || Array.isArray(doc)) throw new WaiverFileError(`${file}: expected a mapping with \`diff:\` and/or \`lint:\` lists`);
+  if (typeof doc !== 'object' || Array.isArray(doc))
+    throw new WaiverFileError(`${file}: expected a mapping with \`diff:\` and/or \`lint:\` lists`);
   const waivers: Waiver[] = [];
   for (const section of ['diff', 'lint'] as const) {
     const list = (doc as Record<string, unknown>)[section] ?? [];
@@ -53,7 +55,8 @@ export function loadWaivers(file: string | undefined): WaiverFile {
       const entry = (raw ?? {}) as Record<string, unknown>;
       const at = `${file}: ${section}[${i}]`;
       for (const key of ['rule', 'reason', 'approvedBy']) {
-        if (typeof entry[key] !== 'string' || (entry[key] as string).trim() === '') throw new WaiverFileError(`${at}: \`${key}\` is required (a non-empty string)`);
+        if (typeof entry[key] !== 'string' || (entry[key] as string).trim() === '')
+          throw new WaiverFileError(`${at}: \`${key}\` is required (a non-empty string)`);
       }
       const expires = dateOf(entry.expires);
       if (!expires) throw new WaiverFileError(`${at}: \`expires\` is required (a date, YYYY-MM-DD)`);
@@ -61,7 +64,11 @@ export function loadWaivers(file: string | undefined): WaiverFile {
       const unknown = Object.keys(entry).filter((k) => !known.has(k));
       if (unknown.length) throw new WaiverFileError(`${at}: unknown key(s) ${unknown.join(', ')}`);
       waivers.push({
-        section, rule: entry.rule as string, reason: entry.reason as string, approvedBy: entry.approvedBy as string, expires,
+        section,
+        rule: entry.rule as string,
+        reason: entry.reason as string,
+        approvedBy: entry.approvedBy as string,
+        expires,
         ...(typeof entry.operation === 'string' ? { operation: entry.operation } : {}),
         ...(typeof entry.location === 'string' ? { location: entry.location } : {}),
         ...(typeof entry.target === 'string' ? { target: entry.target } : {}),
@@ -74,7 +81,12 @@ export function loadWaivers(file: string | undefined): WaiverFile {
 /** `*` matches any run of characters; everything else literally. */
 export function globMatches(pattern: string | undefined, value: string): boolean {
   if (pattern === undefined) return true;
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(value);
 }
 
@@ -84,5 +96,10 @@ export function isExpired(waiver: Waiver, now: Date): boolean {
 }
 
 export function waiverMatchesChange(w: Waiver, c: Pick<Change, 'rule' | 'operation' | 'location'>): boolean {
-  return w.section === 'diff' && w.rule === c.rule && globMatches(w.operation, c.operation) && globMatches(w.location, c.location);
+  return (
+    w.section === 'diff' &&
+    w.rule === c.rule &&
+    globMatches(w.operation, c.operation) &&
+    globMatches(w.location, c.location)
+  );
 }

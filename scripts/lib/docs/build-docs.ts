@@ -21,8 +21,10 @@ export type BuiltDocs = { output: string; bytes: number; redoc?: { output: strin
 
 /** Remote assets the Redoc bundle loads at run time, and what the page uses instead. */
 const INLINED_ASSETS: Array<[RegExp, string]> = [
-  [/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g,
-    `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="16"><text x="0" y="12" font-family="sans-serif" font-size="11" fill="#888">Redocly</text></svg>')}`],
+  [
+    /https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini(-full)?\.svg/g,
+    `data:image/svg+xml,${encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="90" height="16"><text x="0" y="12" font-family="sans-serif" font-size="11" fill="#888">Redocly</text></svg>')}`,
+  ],
 ];
 
 /** Markup that would make the browser fetch from the network: external scripts, stylesheets, fonts, images. */
@@ -47,12 +49,18 @@ export function inlineRemoteAssets(html: string): string {
 
 function run(bin: string, args: string[], cwd: string): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    execFile(process.execPath, [bin, ...args], {
-      cwd,
-      maxBuffer: 64 * 1024 * 1024,
-      // REDOCLY_TELEMETRY=off keeps the CLI offline and sets the page's `disableTelemetry`.
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }, (error, stdout, stderr) => (error ? reject(new Error(`redocly build-docs failed: ${stderr || error.message}`)) : resolvePromise(stdout)));
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        cwd,
+        maxBuffer: 64 * 1024 * 1024,
+        // REDOCLY_TELEMETRY=off keeps the CLI offline and sets the page's `disableTelemetry`.
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+      (error, stdout, stderr) =>
+        error ? reject(new Error(`redocly build-docs failed: ${stderr || error.message}`)) : resolvePromise(stdout),
+    );
   });
 }
 

@@ -33,18 +33,26 @@ describe('npm run docs', () => {
     expect(redoc).not.toContain('cdn.redoc.ly');
   });
 
-  (chromium.bin ? it : it.skip)('should list every operation when opened from disk in headless Chromium, offline', async () => {
-    const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, pathToFileURL(built.output).href);
-    const operations = listOperationObjects(dereferenceFile(SPEC));
-    expect(operations.length).toBeGreaterThan(0);
-    const missing = operations.filter(({ operation }) => {
-      const id = String(operation.operationId);
-      return !dom.includes(`id="operation/${escapeHtml(id)}"`) || !dom.includes(escapeHtml(operation.summary ?? id));
-    }).map((op) => op.key);
-    expect(missing).toEqual([]);
-    expect(remoteRequests(requestedUrls)).toEqual([]);
-    expect(consoleErrors).toEqual([]);
-  }, 120_000);
+  (chromium.bin ? it : it.skip)(
+    'should list every operation when opened from disk in headless Chromium, offline',
+    async () => {
+      const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, pathToFileURL(built.output).href);
+      const operations = listOperationObjects(dereferenceFile(SPEC));
+      expect(operations.length).toBeGreaterThan(0);
+      const missing = operations
+        .filter(({ operation }) => {
+          const id = String(operation.operationId);
+          return (
+            !dom.includes(`id="operation/${escapeHtml(id)}"`) || !dom.includes(escapeHtml(operation.summary ?? id))
+          );
+        })
+        .map((op) => op.key);
+      expect(missing).toEqual([]);
+      expect(remoteRequests(requestedUrls)).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('reference page markdown', () => {
@@ -79,7 +87,9 @@ describe('reference page in use (search, examples, shared responses, try-it agai
     const api = dereferenceFile(SPEC);
     const names: string[] = [];
     for (const { operation } of listOperationObjects(api)) {
-      for (const response of Object.values((operation.responses ?? {}) as Record<string, { content?: Record<string, { examples?: object }> }>)) {
+      for (const response of Object.values(
+        (operation.responses ?? {}) as Record<string, { content?: Record<string, { examples?: object }> }>,
+      )) {
         for (const media of Object.values(response.content ?? {})) names.push(...Object.keys(media.examples ?? {}));
       }
     }
@@ -96,22 +106,27 @@ describe('reference page in use (search, examples, shared responses, try-it agai
 
   it('should give every operation a try-it form with curl and openapi-fetch snippets', () => {
     const operations = listOperationObjects(dereferenceFile(SPEC));
-    for (const { operation } of operations) expect(html).toContain(`data-operation="${escapeHtml(String(operation.operationId))}"`);
+    for (const { operation } of operations)
+      expect(html).toContain(`data-operation="${escapeHtml(String(operation.operationId))}"`);
     expect(html.match(/<h5>curl<\/h5>/g)).toHaveLength(operations.length);
     expect(html.match(/<h5>openapi-fetch<\/h5>/g)).toHaveLength(operations.length);
   });
 
-  (chromium.bin ? it : it.skip)('should filter by search and call the running mock from the page, offline otherwise', async () => {
-    const url = `${pathToFileURL(page).href}?base=${encodeURIComponent(mock.url)}&token=mock-token-a&run=listSuppressions&q=suppressions`;
-    const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, url, 90_000, { allowLoopback: true });
-    const result = /<pre class="try-result"[^>]*data-status="(\d+)"[^>]*>([\s\S]*?)<\/pre>/.exec(dom);
-    expect(result?.[1]).toBe('200');
-    expect(result?.[2]).toContain('ratelimit-limit');
-    expect(result?.[2]).toContain('"suppressions"');
-    expect(dom).toMatch(/id="search-count"[^>]*>\d+ operation\(s\) match/);
-    expect(dom).toMatch(/<article class="operation" id="operation\/getRun" hidden/);
-    expect(requestedUrls.some((u) => u.startsWith(`${mock.url}/mailboxManagement/suppressions`))).toBe(true);
-    expect(remoteRequests(requestedUrls)).toEqual([]);
-    expect(consoleErrors).toEqual([]);
-  }, 120_000);
+  (chromium.bin ? it : it.skip)(
+    'should filter by search and call the running mock from the page, offline otherwise',
+    async () => {
+      const url = `${pathToFileURL(page).href}?base=${encodeURIComponent(mock.url)}&token=mock-token-a&run=listSuppressions&q=suppressions`;
+      const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, url, 90_000, { allowLoopback: true });
+      const result = /<pre class="try-result"[^>]*data-status="(\d+)"[^>]*>([\s\S]*?)<\/pre>/.exec(dom);
+      expect(result?.[1]).toBe('200');
+      expect(result?.[2]).toContain('ratelimit-limit');
+      expect(result?.[2]).toContain('"suppressions"');
+      expect(dom).toMatch(/id="search-count"[^>]*>\d+ operation\(s\) match/);
+      expect(dom).toMatch(/<article class="operation" id="operation\/getRun" hidden/);
+      expect(requestedUrls.some((u) => u.startsWith(`${mock.url}/mailboxManagement/suppressions`))).toBe(true);
+      expect(remoteRequests(requestedUrls)).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+    },
+    120_000,
+  );
 });

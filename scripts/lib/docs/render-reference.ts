@@ -1,27 +1,45 @@
 // A single-file API reference: plain HTML, inline CSS and one inline script (search, try-it), no fonts, no remote
 // anything, so it opens from disk (file://); without the script every operation, example and snippet is still shown.
-import { asArray, asObject, effectiveSecurity, isObject, type JsonObject, listOperationObjects, type OperationRef } from '../../../spec/lib';
+import {
+  asArray,
+  asObject,
+  effectiveSecurity,
+  isObject,
+  type JsonObject,
+  listOperationObjects,
+  type OperationRef,
+} from '../../../spec/lib';
 import { renderMediaExamples, renderToolbar, renderTryIt, TRY_IT_SCRIPT, TRY_IT_STYLE } from './try-it';
 // It lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
 // @redocly/cli 2.x) is a routed app whose tag links lead to missing files when opened from disk.
 // @see https://spec.openapis.org/oas/v3.1.0#openapi-object
 
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** The little Markdown spec descriptions use: paragraphs, `- ` lists, `code`, **bold**, [text](url). */
 export function renderMarkdown(text: unknown): string {
   if (typeof text !== 'string' || text.trim() === '') return '';
-  const inline = (s: string) => escapeHtml(s)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
-  return text.trim().split(/\n\s*\n/).map((block) => {
-    const lines = block.split('\n');
-    if (lines.every((l) => /^\s*[-*] /.test(l))) return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*[-*] /, ''))}</li>`).join('')}</ul>`;
-    return `<p>${inline(block.replace(/\s*\n\s*/g, ' '))}</p>`;
-  }).join('\n');
+  const inline = (s: string) =>
+    escapeHtml(s)
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.every((l) => /^\s*[-*] /.test(l)))
+        return `<ul>${lines.map((l) => `<li>${inline(l.replace(/^\s*[-*] /, ''))}</li>`).join('')}</ul>`;
+      return `<p>${inline(block.replace(/\s*\n\s*/g, ' '))}</p>`;
+    })
+    .join('\n');
 }
 
 function anchor(kind: string, name: string): string {
@@ -30,11 +48,30 @@ function anchor(kind: string, name: string): string {
 
 type Names = Map<object, string>;
 
-const CONSTRAINTS = ['format', 'minLength', 'maxLength', 'pattern', 'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum',
-  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'default'] as const;
+const CONSTRAINTS = [
+  'format',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minimum',
+  'exclusiveMinimum',
+  'maximum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'default',
+] as const;
 
 function typeLabel(schema: JsonObject): string {
-  const types = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
+  const types = Array.isArray(schema.type)
+    ? schema.type.map(String)
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
   if (types.length === 0 && isObject(schema.properties)) types.push('object');
   if (types.length === 0 && schema.items !== undefined) types.push('array');
   return types.join(' | ');
@@ -47,15 +84,27 @@ function renderConstraints(schema: JsonObject, self?: string): string {
   const chips: string[] = [];
   const named = typeof schema.pattern === 'string' ? namedPatterns.get(schema.pattern) : undefined;
   const rule = named === self ? undefined : named;
-  if (rule) chips.push(`<span class="chip" title="${escapeHtml(schema.pattern)}">matches the <a class="ref" href="#${escapeHtml(anchor('schema', rule))}">${escapeHtml(rule)}</a> rule</span>`);
+  if (rule)
+    chips.push(
+      `<span class="chip" title="${escapeHtml(schema.pattern)}">matches the <a class="ref" href="#${escapeHtml(anchor('schema', rule))}">${escapeHtml(rule)}</a> rule</span>`,
+    );
   for (const key of CONSTRAINTS) {
     if (key === 'pattern' && rule) continue;
-    if (schema[key] !== undefined) chips.push(`<span class="chip">${key}: <code>${escapeHtml(JSON.stringify(schema[key]))}</code></span>`);
+    if (schema[key] !== undefined)
+      chips.push(`<span class="chip">${key}: <code>${escapeHtml(JSON.stringify(schema[key]))}</code></span>`);
   }
-  if (Array.isArray(schema.enum)) chips.push(`<span class="chip">one of: ${schema.enum.map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(' ')}</span>`);
-  if (schema.const !== undefined) chips.push(`<span class="chip">const: <code>${escapeHtml(JSON.stringify(schema.const))}</code></span>`);
-  const examples = [...(schema.example !== undefined ? [schema.example] : []), ...(Array.isArray(schema.examples) ? schema.examples : [])];
-  for (const example of examples) chips.push(`<span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(example))}</code></span>`);
+  if (Array.isArray(schema.enum))
+    chips.push(
+      `<span class="chip">one of: ${schema.enum.map((v) => `<code>${escapeHtml(JSON.stringify(v))}</code>`).join(' ')}</span>`,
+    );
+  if (schema.const !== undefined)
+    chips.push(`<span class="chip">const: <code>${escapeHtml(JSON.stringify(schema.const))}</code></span>`);
+  const examples = [
+    ...(schema.example !== undefined ? [schema.example] : []),
+    ...(Array.isArray(schema.examples) ? schema.examples : []),
+  ];
+  for (const example of examples)
+    chips.push(`<span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(example))}</code></span>`);
   if (schema.additionalProperties === false) chips.push('<span class="chip">no additional properties</span>');
   if (schema.readOnly === true) chips.push('<span class="chip">read-only</span>');
   if (schema.writeOnly === true) chips.push('<span class="chip">write-only</span>');
@@ -78,34 +127,59 @@ function renderSchema(raw: unknown, names: Names, depth: number): string {
     const branches = asArray(raw[combinator]);
     if (branches.length === 0) continue;
     const label = { allOf: 'all of', oneOf: 'exactly one of', anyOf: 'any of' }[combinator];
-    parts.push(`<div class="combinator">${label}:<ol>${branches.map((b) => `<li>${renderSchema(b, names, depth + 1)}</li>`).join('')}</ol></div>`);
+    parts.push(
+      `<div class="combinator">${label}:<ol>${branches.map((b) => `<li>${renderSchema(b, names, depth + 1)}</li>`).join('')}</ol></div>`,
+    );
   }
-  if (raw.items !== undefined) parts.push(`<div class="items">items: ${renderSchema(raw.items, names, depth + 1)}</div>`);
+  if (raw.items !== undefined)
+    parts.push(`<div class="items">items: ${renderSchema(raw.items, names, depth + 1)}</div>`);
   const properties = asObject(raw.properties);
   if (Object.keys(properties).length > 0) {
     const required = new Set(asArray(raw.required).map(String));
-    const rows = Object.entries(properties).map(([prop, schema]) =>
-      `<tr><td><code>${escapeHtml(prop)}</code>${required.has(prop) ? ' <span class="req">required</span>' : ''}</td><td>${renderSchema(schema, names, depth + 1)}</td></tr>`);
+    const rows = Object.entries(properties).map(
+      ([prop, schema]) =>
+        `<tr><td><code>${escapeHtml(prop)}</code>${required.has(prop) ? ' <span class="req">required</span>' : ''}</td><td>${renderSchema(schema, names, depth + 1)}</td></tr>`,
+    );
     parts.push(`<table class="props"><tbody>${rows.join('')}</tbody></table>`);
   }
-  if (isObject(raw.additionalProperties)) parts.push(`<div class="items">other properties: ${renderSchema(raw.additionalProperties, names, depth + 1)}</div>`);
+  if (isObject(raw.additionalProperties))
+    parts.push(
+      `<div class="items">other properties: ${renderSchema(raw.additionalProperties, names, depth + 1)}</div>`,
+    );
   return parts.join(' ');
 }
 
 function renderContent(content: unknown, names: Names, label = 'Response'): string {
-  return Object.entries(asObject(content)).map(([type, media]) =>
-    `<div class="media"><span class="mediatype">${escapeHtml(type)}</span> ${renderSchema(asObject(media).schema, names, 0)}</div>`).join('') + renderMediaExamples(content, label);
+  return (
+    Object.entries(asObject(content))
+      .map(
+        ([type, media]) =>
+          `<div class="media"><span class="mediatype">${escapeHtml(type)}</span> ${renderSchema(asObject(media).schema, names, 0)}</div>`,
+      )
+      .join('') + renderMediaExamples(content, label)
+  );
 }
 
 /** Responses declared once under components and shared by operations, by identity in the dereferenced document. */
 let sharedResponses = new Map<object, string>();
 
 function renderParameters(op: OperationRef, names: Names): string {
-  const params = [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(isObject) as JsonObject[];
+  const params = [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(
+    isObject,
+  ) as JsonObject[];
   if (params.length === 0) return '';
-  const rows = params.map((p) => `<tr><td><code>${escapeHtml(p.name)}</code>${p.required === true ? ' <span class="req">required</span>' : ''}</td>`
-    + `<td>${escapeHtml(p.in)}</td><td>${renderSchema(p.schema, names, 1)}${renderMarkdown(p.description)}${p.example === undefined ? '' : ` <span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(p.example))}</code></span>`}${
-      Object.entries(asObject(p.examples)).map(([name, e]) => ` <span class="chip example">${escapeHtml(name)}: <code>${escapeHtml(JSON.stringify(asObject(e).value))}</code></span>`).join('')}</td></tr>`);
+  const rows = params.map(
+    (p) =>
+      `<tr><td><code>${escapeHtml(p.name)}</code>${p.required === true ? ' <span class="req">required</span>' : ''}</td>` +
+      `<td>${escapeHtml(p.in)}</td><td>${renderSchema(p.schema, names, 1)}${renderMarkdown(p.description)}${p.example === undefined ? '' : ` <span class="chip example">e.g. <code>${escapeHtml(JSON.stringify(p.example))}</code></span>`}${Object.entries(
+        asObject(p.examples),
+      )
+        .map(
+          ([name, e]) =>
+            ` <span class="chip example">${escapeHtml(name)}: <code>${escapeHtml(JSON.stringify(asObject(e).value))}</code></span>`,
+        )
+        .join('')}</td></tr>`,
+  );
   return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Schema</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
@@ -113,29 +187,42 @@ function renderParameters(op: OperationRef, names: Names): string {
 function renderHeaders(headers: unknown): string {
   const entries = Object.entries(asObject(headers));
   if (entries.length === 0) return '';
-  return `<div class="headers">Headers: ${entries.map(([name, h]) =>
-    `<span class="chip" title="${escapeHtml(asObject(h).description ?? '')}"><code>${escapeHtml(name)}</code>${asObject(h).required === true ? '' : '?'}</span>`).join(' ')}</div>`;
+  return `<div class="headers">Headers: ${entries
+    .map(
+      ([name, h]) =>
+        `<span class="chip" title="${escapeHtml(asObject(h).description ?? '')}"><code>${escapeHtml(name)}</code>${asObject(h).required === true ? '' : '?'}</span>`,
+    )
+    .join(' ')}</div>`;
 }
 
 function renderOperation(api: JsonObject, op: OperationRef, names: Names): string {
   const o = op.operation;
   const id = typeof o.operationId === 'string' ? o.operationId : `${op.method}-${op.path}`;
-  const security = (effectiveSecurity(api, o) ?? []).map((req) => Object.keys(req).join(' + ') || 'anonymous').join(' | ') || 'none';
+  const security =
+    (effectiveSecurity(api, o) ?? []).map((req) => Object.keys(req).join(' + ') || 'anonymous').join(' | ') || 'none';
   const meta = [`operationId <code>${escapeHtml(id)}</code>`, `security: ${escapeHtml(security)}`];
-  if (o.deprecated === true) meta.push(`<span class="chip warn">deprecated${o['x-sunset'] ? `, sunset ${escapeHtml(o['x-sunset'])}` : ''}</span>`);
+  if (o.deprecated === true)
+    meta.push(
+      `<span class="chip warn">deprecated${o['x-sunset'] ? `, sunset ${escapeHtml(o['x-sunset'])}` : ''}</span>`,
+    );
   const body = isObject(o.requestBody)
     ? `<h4>Request body${o.requestBody.required === true ? ' <span class="req">required</span>' : ''}</h4>${renderMarkdown(o.requestBody.description)}${renderContent(o.requestBody.content, names, 'Request')}`
     : '';
-  const responses = Object.entries(asObject(o.responses)).map(([status, r]) => {
-    const response = asObject(r);
-    const shared = sharedResponses.get(response);
-    if (shared) {
-      return `<div class="response shared-response s${escapeHtml(status[0])}"><b>${escapeHtml(status)}</b> <a class="ref" href="#${escapeHtml(anchor('response', shared))}">${escapeHtml(shared)}</a> ${
-        renderMarkdown(response.description).replace(/^<p>|<\/p>$/g, '')}</div>`;
-    }
-    return `<div class="response s${escapeHtml(status[0])}"><div class="status"><b>${escapeHtml(status)}</b> ${renderMarkdown(response.description).replace(/^<p>|<\/p>$/g, '')}</div>`
-      + `${renderHeaders(response.headers)}${renderContent(response.content, names)}</div>`;
-  }).join('');
+  const responses = Object.entries(asObject(o.responses))
+    .map(([status, r]) => {
+      const response = asObject(r);
+      const shared = sharedResponses.get(response);
+      if (shared) {
+        return `<div class="response shared-response s${escapeHtml(status[0])}"><b>${escapeHtml(status)}</b> <a class="ref" href="#${escapeHtml(anchor('response', shared))}">${escapeHtml(shared)}</a> ${renderMarkdown(
+          response.description,
+        ).replace(/^<p>|<\/p>$/g, '')}</div>`;
+      }
+      return (
+        `<div class="response s${escapeHtml(status[0])}"><div class="status"><b>${escapeHtml(status)}</b> ${renderMarkdown(response.description).replace(/^<p>|<\/p>$/g, '')}</div>` +
+        `${renderHeaders(response.headers)}${renderContent(response.content, names)}</div>`
+      );
+    })
+    .join('');
   return `<article class="operation" id="${escapeHtml(anchor('operation', id))}">
 <h3><span class="method ${op.method}">${op.method.toUpperCase()}</span> <code class="path">${escapeHtml(op.path)}</code> <span class="summary">${escapeHtml(o.summary ?? id)}</span></h3>
 <p class="meta">${meta.join(' · ')}</p>
@@ -175,44 +262,98 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
   const schemas = asObject(components.schemas);
   const names: Names = new Map();
   for (const [name, schema] of Object.entries(schemas)) if (isObject(schema)) names.set(schema, name);
-  namedPatterns = new Map(Object.entries(schemas).flatMap(([name, s]) => (isObject(s) && typeof s.pattern === 'string' ? [[s.pattern, name] as [string, string]] : [])));
+  namedPatterns = new Map(
+    Object.entries(schemas).flatMap(([name, s]) =>
+      isObject(s) && typeof s.pattern === 'string' ? [[s.pattern, name] as [string, string]] : [],
+    ),
+  );
   const responsesByName = Object.entries(asObject(components.responses)).filter(([, r]) => isObject(r));
   sharedResponses = new Map(responsesByName.map(([name, r]) => [r as object, name]));
-  const sharedSection = responsesByName.length === 0 ? '' : `<section id="responses"><h2>Shared responses</h2>${responsesByName.map(([name, r]) => {
-    const response = asObject(r);
-    return `<article class="schema" id="${escapeHtml(anchor('response', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(response.description)}${renderHeaders(response.headers)}${renderContent(response.content, names)}</article>`;
-  }).join('')}</section>`;
+  const sharedSection =
+    responsesByName.length === 0
+      ? ''
+      : `<section id="responses"><h2>Shared responses</h2>${responsesByName
+          .map(([name, r]) => {
+            const response = asObject(r);
+            return `<article class="schema" id="${escapeHtml(anchor('response', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(response.description)}${renderHeaders(response.headers)}${renderContent(response.content, names)}</article>`;
+          })
+          .join('')}</section>`;
 
   const operations = listOperationObjects(api);
-  const tagOrder = asArray(api.tags).filter(isObject).map((t) => String(t.name));
+  const tagOrder = asArray(api.tags)
+    .filter(isObject)
+    .map((t) => String(t.name));
   const byTag = new Map<string, OperationRef[]>();
   for (const op of operations) {
     const tag = String(asArray(op.operation.tags)[0] ?? 'other');
     if (!tagOrder.includes(tag)) tagOrder.push(tag);
     byTag.set(tag, [...(byTag.get(tag) ?? []), op]);
   }
-  const tagDescription = (tag: string) => asObject(asArray(api.tags).find((t) => isObject(t) && t.name === tag)).description;
+  const tagDescription = (tag: string) =>
+    asObject(asArray(api.tags).find((t) => isObject(t) && t.name === tag)).description;
   const opId = (op: OperationRef) => String(op.operation.operationId ?? `${op.method}-${op.path}`);
 
-  const toc = tagOrder.filter((t) => byTag.has(t)).map((tag) => `<li><a href="#${escapeHtml(anchor('tag', tag))}">${escapeHtml(tag)}</a><ul>${
-    byTag.get(tag)!.map((op) => `<li data-op="${escapeHtml(anchor('operation', opId(op)))}"><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method}">${op.method.toUpperCase()}</span> ${escapeHtml(op.operation.summary ?? opId(op))}</a></li>`).join('')
-  }</ul></li>`).join('');
+  const toc = tagOrder
+    .filter((t) => byTag.has(t))
+    .map(
+      (tag) =>
+        `<li><a href="#${escapeHtml(anchor('tag', tag))}">${escapeHtml(tag)}</a><ul>${byTag
+          .get(tag)!
+          .map(
+            (op) =>
+              `<li data-op="${escapeHtml(anchor('operation', opId(op)))}"><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method}">${op.method.toUpperCase()}</span> ${escapeHtml(op.operation.summary ?? opId(op))}</a></li>`,
+          )
+          .join('')}</ul></li>`,
+    )
+    .join('');
 
-  const servers = asArray(api.servers).filter(isObject).map((s) => {
-    const vars = Object.entries(asObject(s.variables)).map(([k, v]) => ` (<code>${escapeHtml(k)}</code> defaults to <code>${escapeHtml(asObject(v).default)}</code>)`).join('');
-    return `<li><code>${escapeHtml(s.url)}</code>${vars} ${renderMarkdown(s.description).replace(/^<p>|<\/p>$/g, '')}</li>`;
-  }).join('');
-  const schemes = Object.entries(asObject(components.securitySchemes)).map(([name, s]) =>
-    `<h3 id="${escapeHtml(anchor('security', name))}">${escapeHtml(name)} <small>(${escapeHtml(asObject(s).type)}${asObject(s).scheme ? ` ${escapeHtml(asObject(s).scheme)}` : ''})</small></h3>${renderMarkdown(asObject(s).description)}`).join('');
+  const servers = asArray(api.servers)
+    .filter(isObject)
+    .map((s) => {
+      const vars = Object.entries(asObject(s.variables))
+        .map(([k, v]) => ` (<code>${escapeHtml(k)}</code> defaults to <code>${escapeHtml(asObject(v).default)}</code>)`)
+        .join('');
+      return `<li><code>${escapeHtml(s.url)}</code>${vars} ${renderMarkdown(s.description).replace(/^<p>|<\/p>$/g, '')}</li>`;
+    })
+    .join('');
+  const schemes = Object.entries(asObject(components.securitySchemes))
+    .map(
+      ([name, s]) =>
+        `<h3 id="${escapeHtml(anchor('security', name))}">${escapeHtml(name)} <small>(${escapeHtml(asObject(s).type)}${asObject(s).scheme ? ` ${escapeHtml(asObject(s).scheme)}` : ''})</small></h3>${renderMarkdown(asObject(s).description)}`,
+    )
+    .join('');
   const rules = asArray(api['x-rules']).filter(isObject);
-  const rulesTable = rules.length === 0 ? '' : `<section id="rules"><h2>Contract rules</h2><table><tbody>${
-    rules.map((r) => `<tr><td id="${escapeHtml(anchor('rule', String(r.id)))}"><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.text)}</td></tr>`).join('')}</tbody></table></section>`;
-  const headers = Object.entries(asObject(components.headers)).map(([name, h]) =>
-    `<tr><td><code>${escapeHtml(name)}</code></td><td>${renderSchema(asObject(h).schema, names, 1)}${renderMarkdown(asObject(h).description)}</td></tr>`).join('');
-  const schemaSections = Object.entries(schemas).map(([name, schema]) =>
-    `<article class="schema" id="${escapeHtml(anchor('schema', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(asObject(schema).description)}${renderSchema(schema, names, 0)}</article>`).join('');
-  const tags = tagOrder.filter((t) => byTag.has(t)).map((tag) => `<section id="${escapeHtml(anchor('tag', tag))}"><h2>${escapeHtml(tag)}</h2>${renderMarkdown(tagDescription(tag))}${
-    byTag.get(tag)!.map((op) => renderOperation(api, op, names)).join('\n')}</section>`).join('\n');
+  const rulesTable =
+    rules.length === 0
+      ? ''
+      : `<section id="rules"><h2>Contract rules</h2><table><tbody>${rules
+          .map(
+            (r) =>
+              `<tr><td id="${escapeHtml(anchor('rule', String(r.id)))}"><code>${escapeHtml(r.id)}</code></td><td>${escapeHtml(r.text)}</td></tr>`,
+          )
+          .join('')}</tbody></table></section>`;
+  const headers = Object.entries(asObject(components.headers))
+    .map(
+      ([name, h]) =>
+        `<tr><td><code>${escapeHtml(name)}</code></td><td>${renderSchema(asObject(h).schema, names, 1)}${renderMarkdown(asObject(h).description)}</td></tr>`,
+    )
+    .join('');
+  const schemaSections = Object.entries(schemas)
+    .map(
+      ([name, schema]) =>
+        `<article class="schema" id="${escapeHtml(anchor('schema', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(asObject(schema).description)}${renderSchema(schema, names, 0)}</article>`,
+    )
+    .join('');
+  const tags = tagOrder
+    .filter((t) => byTag.has(t))
+    .map(
+      (tag) =>
+        `<section id="${escapeHtml(anchor('tag', tag))}"><h2>${escapeHtml(tag)}</h2>${renderMarkdown(tagDescription(tag))}${byTag
+          .get(tag)!
+          .map((op) => renderOperation(api, op, names))
+          .join('\n')}</section>`,
+    )
+    .join('\n');
 
   return `<!doctype html>
 <!-- auto-generated by \`npm run docs\` from ${escapeHtml(source)}: do not make direct changes -->

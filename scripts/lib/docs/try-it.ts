@@ -10,9 +10,24 @@ export const DEFAULT_TOKEN = 'mock-token-a';
 
 /** What the mock answers to `Prefer` (README "Scenario control"); Prism's vocabulary plus the mock's own. */
 export const PREFER_PRESETS = [
-  '', 'code=400', 'code=401', 'code=404', 'code=429', 'code=500', 'example=empty', 'dynamic=true', 'latency=1500',
-  'outcome=error', 'outcome=skipped', 'outcome=cancelled', 'duration=10000', 'fault=reset', 'fault=empty', 'fault=truncated',
-  'fault=malformed-json', 'fault=hang',
+  '',
+  'code=400',
+  'code=401',
+  'code=404',
+  'code=429',
+  'code=500',
+  'example=empty',
+  'dynamic=true',
+  'latency=1500',
+  'outcome=error',
+  'outcome=skipped',
+  'outcome=cancelled',
+  'duration=10000',
+  'fault=reset',
+  'fault=empty',
+  'fault=truncated',
+  'fault=malformed-json',
+  'fault=hang',
 ];
 
 type Param = { name: string; in: string; required: boolean; array: boolean; sample: unknown };
@@ -20,7 +35,13 @@ type Param = { name: string; in: string; required: boolean; array: boolean; samp
 function parametersOf(op: OperationRef): Param[] {
   return [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(isObject).map((p) => {
     const schema = asObject(p.schema);
-    return { name: String(p.name), in: String(p.in), required: p.required === true, array: schema.type === 'array', sample: sampleOf(schema, 0) };
+    return {
+      name: String(p.name),
+      in: String(p.in),
+      required: p.required === true,
+      array: schema.type === 'array',
+      sample: sampleOf(schema, 0),
+    };
   });
 }
 
@@ -36,7 +57,11 @@ export function sampleOf(raw: unknown, depth: number): unknown {
   if (!type && branch) return sampleOf(branch, depth);
   if (type === 'object' || isObject(schema.properties)) {
     if (depth >= 2) return {};
-    return Object.fromEntries(Object.entries(asObject(schema.properties)).slice(0, 8).map(([name, child]) => [name, sampleOf(child, depth + 1)]));
+    return Object.fromEntries(
+      Object.entries(asObject(schema.properties))
+        .slice(0, 8)
+        .map(([name, child]) => [name, sampleOf(child, depth + 1)]),
+    );
   }
   if (type === 'array') return depth >= 2 ? [] : [sampleOf(schema.items, depth + 1)];
   if (type === 'integer' || type === 'number') return typeof schema.minimum === 'number' ? schema.minimum : 1;
@@ -56,7 +81,9 @@ function bodySample(op: OperationRef): unknown {
 }
 
 function pathWith(op: OperationRef, params: Param[]): string {
-  return op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => String(params.find((p) => p.name === name && p.in === 'path')?.sample ?? whole));
+  return op.path.replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    String(params.find((p) => p.name === name && p.in === 'path')?.sample ?? whole),
+  );
 }
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -64,7 +91,10 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function curlSnippet(op: OperationRef): string {
   const params = parametersOf(op);
   const body = bodySample(op);
-  const lines = [`curl -i -X ${op.method.toUpperCase()} ${q(`${DEFAULT_BASE_URL}${pathWith(op, params)}`)}`, `  -H ${q(`Authorization: Bearer ${DEFAULT_TOKEN}`)}`];
+  const lines = [
+    `curl -i -X ${op.method.toUpperCase()} ${q(`${DEFAULT_BASE_URL}${pathWith(op, params)}`)}`,
+    `  -H ${q(`Authorization: Bearer ${DEFAULT_TOKEN}`)}`,
+  ];
   if (body !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d ${q(JSON.stringify(body))}`);
   return lines.join(' \\\n');
 }
@@ -73,7 +103,8 @@ export function openapiFetchSnippet(op: OperationRef): string {
   const params = parametersOf(op);
   const path = params.filter((p) => p.in === 'path');
   const options: string[] = [];
-  if (path.length > 0) options.push(`params: { path: { ${path.map((p) => `${p.name}: ${JSON.stringify(p.sample)}`).join(', ')} } }`);
+  if (path.length > 0)
+    options.push(`params: { path: { ${path.map((p) => `${p.name}: ${JSON.stringify(p.sample)}`).join(', ')} } }`);
   const body = bodySample(op);
   if (body !== undefined) options.push(`body: ${JSON.stringify(body)}`);
   return [
@@ -88,13 +119,17 @@ export function openapiFetchSnippet(op: OperationRef): string {
 /** The panel under each operation: inputs for its parameters and body, a Prefer preset, Send, and the answer. */
 export function renderTryIt(op: OperationRef, operationId: string): string {
   const params = parametersOf(op).filter((p) => p.in !== 'cookie');
-  const inputs = params.map((p) => {
-    const value = p.in === 'path' ? String(p.sample ?? '') : '';
-    const hint = p.array ? 'comma-separated' : p.in === 'path' ? '' : 'optional';
-    return `<label>${escapeHtml(p.name)} <small>${escapeHtml(p.in)}${p.required ? ', required' : ''}</small> <input data-in="${escapeHtml(p.in)}" data-name="${escapeHtml(p.name)}"${p.array ? ' data-array="1"' : ''} value="${escapeHtml(value)}" placeholder="${escapeHtml(hint)}"></label>`;
-  }).join('');
+  const inputs = params
+    .map((p) => {
+      const value = p.in === 'path' ? String(p.sample ?? '') : '';
+      const hint = p.array ? 'comma-separated' : p.in === 'path' ? '' : 'optional';
+      return `<label>${escapeHtml(p.name)} <small>${escapeHtml(p.in)}${p.required ? ', required' : ''}</small> <input data-in="${escapeHtml(p.in)}" data-name="${escapeHtml(p.name)}"${p.array ? ' data-array="1"' : ''} value="${escapeHtml(value)}" placeholder="${escapeHtml(hint)}"></label>`;
+    })
+    .join('');
   const body = bodySample(op);
-  const presets = PREFER_PRESETS.map((p) => `<option value="${escapeHtml(p)}">${p ? escapeHtml(p) : '(no Prefer)'}</option>`).join('');
+  const presets = PREFER_PRESETS.map(
+    (p) => `<option value="${escapeHtml(p)}">${p ? escapeHtml(p) : '(no Prefer)'}</option>`,
+  ).join('');
   return `<details class="tryit"><summary>Try it · curl · openapi-fetch</summary>
 <form class="try" data-operation="${escapeHtml(operationId)}" data-method="${op.method.toUpperCase()}" data-path="${escapeHtml(op.path)}">
 <div class="try-fields">${inputs}<label>Prefer <select data-prefer>${presets}</select></label></div>
@@ -186,14 +221,21 @@ export const TRY_IT_SCRIPT = `(function () {
 
 /** The operation's examples: every named example of its request body and responses, each in a fold. */
 export function renderMediaExamples(content: unknown, label: string): string {
-  return Object.entries(asObject(content)).map(([type, media]) => {
-    const m = asObject(media) as JsonObject;
-    const all: [string, unknown][] = [];
-    if (m.example !== undefined) all.push(['example', m.example]);
-    for (const [name, ex] of Object.entries(asObject(m.examples))) {
-      const e = asObject(ex);
-      all.push([`${name}${e.summary ? ` — ${String(e.summary)}` : ''}`, e.value ?? e.externalValue]);
-    }
-    return all.map(([name, value]) => `<details class="example"><summary>${escapeHtml(label)} example: ${escapeHtml(name)} <span class="mediatype">${escapeHtml(type)}</span></summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>`).join('');
-  }).join('');
+  return Object.entries(asObject(content))
+    .map(([type, media]) => {
+      const m = asObject(media) as JsonObject;
+      const all: [string, unknown][] = [];
+      if (m.example !== undefined) all.push(['example', m.example]);
+      for (const [name, ex] of Object.entries(asObject(m.examples))) {
+        const e = asObject(ex);
+        all.push([`${name}${e.summary ? ` — ${String(e.summary)}` : ''}`, e.value ?? e.externalValue]);
+      }
+      return all
+        .map(
+          ([name, value]) =>
+            `<details class="example"><summary>${escapeHtml(label)} example: ${escapeHtml(name)} <span class="mediatype">${escapeHtml(type)}</span></summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>`,
+        )
+        .join('');
+    })
+    .join('');
 }

@@ -10,16 +10,44 @@ const WAIVERS = join(__dirname, '..', '..', 'waivers.yaml');
 
 // [rule id (= fixture file name), operation the fixture breaks it on, text the message must carry]
 const CASES: Array<[string, string, RegExp]> = [
-  ['ratelimit-headers-on-every-response', 'GET /things/{uuid}', /response 404 lacks RateLimit, .*X-RateLimit-Reset: add them under headers/],
-  ['error-responses-use-shared-schema', 'GET /things/{uuid}', /response 500 .* add schema: \{ \$ref: '#\/components\/schemas\/Error' \}/],
+  [
+    'ratelimit-headers-on-every-response',
+    'GET /things/{uuid}',
+    /response 404 lacks RateLimit, .*X-RateLimit-Reset: add them under headers/,
+  ],
+  [
+    'error-responses-use-shared-schema',
+    'GET /things/{uuid}',
+    /response 500 .* add schema: \{ \$ref: '#\/components\/schemas\/Error' \}/,
+  ],
   ['idempotency-key-on-writes', 'POST /things', /add parameters: - \$ref: '#\/components\/parameters\/IdempotencyKey'/],
   ['security-on-every-operation', 'POST /things', /requires no security: add security:/],
-  ['deprecated-operations-declare-deprecation-and-sunset', 'GET /things/{uuid}', /lacks Deprecation and Sunset: add Deprecation: .* and Sunset: /],
-  ['uuid-path-parameters-use-contract-rule', 'GET /things/{uuid}', /path parameter uuid .*add schema: \{ \$ref: '#\/components\/schemas\/Uuid' \}/],
-  ['operations-declare-the-named-error-responses', 'GET /things/{uuid}', /declares no 401, 429 responses: add '401': \{ \$ref: '#\/components\/responses\/Error' \}, '429'/],
+  [
+    'deprecated-operations-declare-deprecation-and-sunset',
+    'GET /things/{uuid}',
+    /lacks Deprecation and Sunset: add Deprecation: .* and Sunset: /,
+  ],
+  [
+    'uuid-path-parameters-use-contract-rule',
+    'GET /things/{uuid}',
+    /path parameter uuid .*add schema: \{ \$ref: '#\/components\/schemas\/Uuid' \}/,
+  ],
+  [
+    'operations-declare-the-named-error-responses',
+    'GET /things/{uuid}',
+    /declares no 401, 429 responses: add '401': \{ \$ref: '#\/components\/responses\/Error' \}, '429'/,
+  ],
   ['operations-have-a-description', 'POST /things', /has no description: add description: /],
-  ['examples-validate-against-their-schemas', 'GET /things/{uuid}', /example \{"name":"far too long a name"\} does not validate .*value\.name: must NOT have more than 5 characters.*: add a value that does/],
-  ['no-unused-components', '(document)', /schema Legacy is used nowhere: add a \$ref to it .* or add a lint waiver \(rule no-unused-components, target '#\/components\/schemas\/Legacy'\)/],
+  [
+    'examples-validate-against-their-schemas',
+    'GET /things/{uuid}',
+    /example \{"name":"far too long a name"\} does not validate .*value\.name: must NOT have more than 5 characters.*: add a value that does/,
+  ],
+  [
+    'no-unused-components',
+    '(document)',
+    /schema Legacy is used nowhere: add a \$ref to it .* or add a lint waiver \(rule no-unused-components, target '#\/components\/schemas\/Legacy'\)/,
+  ],
 ];
 
 describe('contract lint rules', () => {
@@ -32,12 +60,16 @@ describe('contract lint rules', () => {
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.every((p) => p.rule === rule)).toBe(true);
     expect(problems).toContainEqual(expect.objectContaining({ operation, message: expect.stringMatching(message) }));
-    expect(problems.every((p) => /\badd\b/.test(p.message) && p.line !== undefined && p.pointer.startsWith('#/'))).toBe(true);
+    expect(problems.every((p) => /\badd\b/.test(p.message) && p.line !== undefined && p.pointer.startsWith('#/'))).toBe(
+      true,
+    );
   });
 
   it('should require Sunset at least 180 days after Deprecation', () => {
     const { problems } = lintSpec(join(FIXTURES, 'deprecated-operations-declare-deprecation-and-sunset.yaml'));
-    expect(problems).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/less than 180 days after x-deprecation 2026-12-01/) }));
+    expect(problems).toContainEqual(
+      expect.objectContaining({ message: expect.stringMatching(/less than 180 days after x-deprecation 2026-12-01/) }),
+    );
   });
 
   it('should have one fixture per rule', () => {
@@ -59,16 +91,27 @@ describe('contract lint rules', () => {
     const dir = mkdtempSync(join(tmpdir(), 'lint-waivers-'));
     try {
       const file = join(dir, 'waivers.yaml');
-      const entry = "  - { rule: no-unused-components, target: '#/components/schemas/Leg*', reason: kept for v2 clients, approvedBy: api-review, expires: '2026-12-31' }";
+      const entry =
+        "  - { rule: no-unused-components, target: '#/components/schemas/Leg*', reason: kept for v2 clients, approvedBy: api-review, expires: '2026-12-31' }";
       writeFileSync(file, `lint:\n${entry}\n`);
       const now = new Date('2026-11-21T00:00:00Z');
       const kept = lintSpec(join(FIXTURES, 'no-unused-components.yaml'), { waiversFile: file, now });
       expect(kept.problems).toEqual([]);
-      expect(kept.waived).toEqual([expect.objectContaining({ rule: 'no-unused-components', waived: expect.objectContaining({ approvedBy: 'api-review' }) })]);
+      expect(kept.waived).toEqual([
+        expect.objectContaining({
+          rule: 'no-unused-components',
+          waived: expect.objectContaining({ approvedBy: 'api-review' }),
+        }),
+      ]);
       expect(formatProblems(kept, 'fixture.yaml')).toContain('contract lint passed (10 rules) (1 accepted by waivers)');
-      const later = lintSpec(join(FIXTURES, 'no-unused-components.yaml'), { waiversFile: file, now: new Date('2027-01-02T00:00:00Z') });
+      const later = lintSpec(join(FIXTURES, 'no-unused-components.yaml'), {
+        waiversFile: file,
+        now: new Date('2027-01-02T00:00:00Z'),
+      });
       expect(later.problems.map((p) => p.rule).sort()).toEqual(['expired-waiver', 'no-unused-components']);
-      expect(later.problems.find((p) => p.rule === 'expired-waiver')!.message).toMatch(/expired 2026-12-31: renew it or fix what it accepts/);
+      expect(later.problems.find((p) => p.rule === 'expired-waiver')!.message).toMatch(
+        /expired 2026-12-31: renew it or fix what it accepts/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

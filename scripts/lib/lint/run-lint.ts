@@ -1,6 +1,15 @@
 import { LINT_RULES } from './rules';
 import type { LintContext, LintRule, Problem } from './types';
-import { bundleFile, dereferenceFile, escapeToken, HTTP_METHODS, listOperationObjects, makeLineLocator, operationKey, parsePointer } from '../../../spec/lib';
+import {
+  bundleFile,
+  dereferenceFile,
+  escapeToken,
+  HTTP_METHODS,
+  listOperationObjects,
+  makeLineLocator,
+  operationKey,
+  parsePointer,
+} from '../../../spec/lib';
 import { globMatches, isExpired, loadWaivers, type Waiver } from '../diff/waivers';
 
 export type LintResult = {
@@ -16,7 +25,9 @@ export type LintOptions = { rules?: LintRule[]; waiversFile?: string; now?: Date
 /** `#/paths/~1things/get/...` → `GET /things`; anything else is document-wide. */
 function operationOfPointer(pointer: string): string {
   const [root, path, method] = parsePointer(pointer);
-  return root === 'paths' && path && (HTTP_METHODS as readonly string[]).includes(method ?? '') ? operationKey(method, path) : '(document)';
+  return root === 'paths' && path && (HTTP_METHODS as readonly string[]).includes(method ?? '')
+    ? operationKey(method, path)
+    : '(document)';
 }
 
 export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): LintResult {
@@ -51,12 +62,15 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
   const waived: Problem[] = [];
   for (const p of found) {
     const waiver = inForce.find((w) => matches(w, p));
-    if (waiver) waived.push({ ...p, waived: { reason: waiver.reason, approvedBy: waiver.approvedBy, expires: waiver.expires } });
+    if (waiver)
+      waived.push({ ...p, waived: { reason: waiver.reason, approvedBy: waiver.approvedBy, expires: waiver.expires } });
     else problems.push(p);
   }
   for (const w of waivers.filter((x) => isExpired(x, now))) {
     problems.push({
-      rule: 'expired-waiver', operation: '(document)', pointer: w.target ?? '#',
+      rule: 'expired-waiver',
+      operation: '(document)',
+      pointer: w.target ?? '#',
       message: `the lint waiver for ${w.rule}${w.target ? ` on ${w.target}` : ''} (approved by ${w.approvedBy}: ${w.reason}) expired ${w.expires}: renew it or fix what it accepts`,
     });
   }
@@ -66,7 +80,8 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
 /** eslint-like text: one block per operation, each problem with its line, pointer, message and rule. */
 export function formatProblems(result: LintResult, displayName = result.file): string {
   const accepted = result.waived.length > 0 ? ` (${result.waived.length} accepted by waivers)` : '';
-  if (result.problems.length === 0) return `${displayName}: contract lint passed (${LINT_RULES.length} rules)${accepted}\n`;
+  if (result.problems.length === 0)
+    return `${displayName}: contract lint passed (${LINT_RULES.length} rules)${accepted}\n`;
   const lines: string[] = [displayName];
   const byOperation = new Map<string, Problem[]>();
   for (const p of result.problems) byOperation.set(p.operation, [...(byOperation.get(p.operation) ?? []), p]);

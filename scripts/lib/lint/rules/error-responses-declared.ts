@@ -26,7 +26,8 @@ function acceptsIdempotencyKey(op: { operation: JsonObject; pathItem: JsonObject
 export const errorResponsesDeclared: LintRule = {
   id: 'operations-declare-the-named-error-responses',
   contractRule: 'error-shape',
-  description: 'Every operation declares the error responses the description names: 400, 401, 404, 429 and 500, plus 409 and 422 where it accepts Idempotency-Key.',
+  description:
+    'Every operation declares the error responses the description names: 400, 401, 404, 429 and 500, plus 409 and 422 where it accepts Idempotency-Key.',
   check(ctx) {
     for (const op of ctx.operations) {
       const declared = asObject(op.operation.responses);
@@ -37,7 +38,11 @@ export const errorResponsesDeclared: LintRule = {
         const name = componentFor(status, ctx) ?? 'Error';
         return `'${status}': { $ref: '#/components/responses/${name}' }`;
       });
-      ctx.report(op, ['responses'], `declares no ${missing.join(', ')} response${missing.length > 1 ? 's' : ''}: add ${adds.join(', ')}`);
+      ctx.report(
+        op,
+        ['responses'],
+        `declares no ${missing.join(', ')} response${missing.length > 1 ? 's' : ''}: add ${adds.join(', ')}`,
+      );
     }
   },
 };

@@ -20,8 +20,12 @@ export const errorSchema: LintRule = {
   check(ctx) {
     const shared = asObject(asObject(ctx.api.components).schemas).Error;
     if (!isObject(shared)) {
-      ctx.report(undefined, ['components', 'schemas'], 'the shared error schema is missing: add components.schemas.Error '
-        + '({ type: object, required: [errorMessage], properties: { errorMessage: { type: string }, reason: { type: string } } })');
+      ctx.report(
+        undefined,
+        ['components', 'schemas'],
+        'the shared error schema is missing: add components.schemas.Error ' +
+          '({ type: object, required: [errorMessage], properties: { errorMessage: { type: string }, reason: { type: string } } })',
+      );
       return;
     }
     for (const op of ctx.operations) {
@@ -35,8 +39,11 @@ export const errorSchema: LintRule = {
         }
         for (const [type, media] of json) {
           if (!usesShared(asObject(media).schema, shared)) {
-            ctx.report(op, ['responses', status, 'content', type, 'schema'],
-              `response ${status} (${type}) does not use the shared error schema: add schema: { $ref: '#/components/schemas/Error' } in place of its own`);
+            ctx.report(
+              op,
+              ['responses', status, 'content', type, 'schema'],
+              `response ${status} (${type}) does not use the shared error schema: add schema: { $ref: '#/components/schemas/Error' } in place of its own`,
+            );
           }
         }
       }

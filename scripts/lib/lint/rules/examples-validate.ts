@@ -8,7 +8,19 @@ import { isObject, type Json, type JsonObject, escapeToken } from '../../../../s
 
 const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
 const SUBSCHEMA_LISTS = ['allOf', 'oneOf', 'anyOf', 'prefixItems'];
-const SUBSCHEMAS = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
+const SUBSCHEMAS = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'contentSchema',
+];
 
 type Found = { at: string; schema: string; value: Json; label: string };
 
@@ -20,7 +32,8 @@ function pointer(tokens: string[]): string {
 function holderExamples(node: JsonObject, at: string[], document: JsonObject, out: Found[]): void {
   if (!isObject(node.schema)) return;
   const schema = pointer([...at, 'schema']);
-  if (node.example !== undefined) out.push({ at: pointer([...at, 'example']), schema, value: node.example, label: 'example' });
+  if (node.example !== undefined)
+    out.push({ at: pointer([...at, 'example']), schema, value: node.example, label: 'example' });
   if (isObject(node.examples)) {
     for (const [name, raw] of Object.entries(node.examples)) {
       const example = isObject(raw) && typeof raw.$ref === 'string' ? getAtPointer(document, raw.$ref) : raw;
@@ -35,13 +48,20 @@ function schemaExamples(node: unknown, at: string[], out: Found[], seen: Set<unk
   if (!isObject(node) || seen.has(node) || typeof node.$ref === 'string') return;
   seen.add(node);
   const self = pointer(at);
-  if (Array.isArray(node.examples)) node.examples.forEach((value, i) => out.push({ at: pointer([...at, 'examples', String(i)]), schema: self, value, label: `schema example ${i + 1}` }));
-  if (node.example !== undefined) out.push({ at: pointer([...at, 'example']), schema: self, value: node.example, label: 'schema example' });
+  if (Array.isArray(node.examples))
+    node.examples.forEach((value, i) =>
+      out.push({ at: pointer([...at, 'examples', String(i)]), schema: self, value, label: `schema example ${i + 1}` }),
+    );
+  if (node.example !== undefined)
+    out.push({ at: pointer([...at, 'example']), schema: self, value: node.example, label: 'schema example' });
   for (const key of SUBSCHEMA_MAPS) {
-    if (isObject(node[key])) for (const [name, sub] of Object.entries(node[key] as JsonObject)) schemaExamples(sub, [...at, key, name], out, seen);
+    if (isObject(node[key]))
+      for (const [name, sub] of Object.entries(node[key] as JsonObject))
+        schemaExamples(sub, [...at, key, name], out, seen);
   }
   for (const key of SUBSCHEMA_LISTS) {
-    if (Array.isArray(node[key])) (node[key] as Json[]).forEach((sub, i) => schemaExamples(sub, [...at, key, String(i)], out, seen));
+    if (Array.isArray(node[key]))
+      (node[key] as Json[]).forEach((sub, i) => schemaExamples(sub, [...at, key, String(i)], out, seen));
   }
   for (const key of SUBSCHEMAS) schemaExamples(node[key], [...at, key], out, seen);
 }
@@ -54,7 +74,8 @@ export function findExamples(document: JsonObject): Found[] {
     if (!isObject(node) || typeof node.$ref === 'string') return;
     holderExamples(node, at, document, out);
     schemaExamples(node.schema, [...at, 'schema'], out, seen);
-    if (isObject(node.content)) for (const [type, media] of Object.entries(node.content)) visitHolder(media, [...at, 'content', type]);
+    if (isObject(node.content))
+      for (const [type, media] of Object.entries(node.content)) visitHolder(media, [...at, 'content', type]);
   };
   const visitOperation = (op: unknown, at: string[]) => {
     if (!isObject(op)) return;
@@ -64,21 +85,27 @@ export function findExamples(document: JsonObject): Found[] {
       for (const [status, response] of Object.entries(op.responses)) {
         if (!isObject(response) || typeof response.$ref === 'string') continue;
         visitHolder(response, [...at, 'responses', status]);
-        if (isObject(response.headers)) for (const [name, header] of Object.entries(response.headers)) visitHolder(header, [...at, 'responses', status, 'headers', name]);
+        if (isObject(response.headers))
+          for (const [name, header] of Object.entries(response.headers))
+            visitHolder(header, [...at, 'responses', status, 'headers', name]);
       }
     }
   };
   for (const root of ['paths', 'webhooks']) {
-    for (const [path, item] of Object.entries(isObject(document[root]) ? document[root] as JsonObject : {})) {
+    for (const [path, item] of Object.entries(isObject(document[root]) ? (document[root] as JsonObject) : {})) {
       if (!isObject(item)) continue;
-      if (Array.isArray(item.parameters)) item.parameters.forEach((p, i) => visitHolder(p, [root, path, 'parameters', String(i)]));
-      for (const [method, op] of Object.entries(item)) if (method !== 'parameters') visitOperation(op, [root, path, method]);
+      if (Array.isArray(item.parameters))
+        item.parameters.forEach((p, i) => visitHolder(p, [root, path, 'parameters', String(i)]));
+      for (const [method, op] of Object.entries(item))
+        if (method !== 'parameters') visitOperation(op, [root, path, method]);
     }
   }
   const components = isObject(document.components) ? document.components : {};
-  for (const [name, schema] of Object.entries(isObject(components.schemas) ? components.schemas : {})) schemaExamples(schema, ['components', 'schemas', name], out, seen);
+  for (const [name, schema] of Object.entries(isObject(components.schemas) ? components.schemas : {}))
+    schemaExamples(schema, ['components', 'schemas', name], out, seen);
   for (const kind of ['parameters', 'headers', 'requestBodies']) {
-    for (const [name, node] of Object.entries(isObject(components[kind]) ? components[kind] as JsonObject : {})) visitHolder(node, ['components', kind, name]);
+    for (const [name, node] of Object.entries(isObject(components[kind]) ? (components[kind] as JsonObject) : {}))
+      visitHolder(node, ['components', kind, name]);
   }
   for (const [name, response] of Object.entries(isObject(components.responses) ? components.responses : {})) {
     visitOperation({ responses: { [name]: response } }, ['components']);
@@ -89,7 +116,8 @@ export function findExamples(document: JsonObject): Found[] {
 export const examplesValidate: LintRule = {
   id: 'examples-validate-against-their-schemas',
   contractRule: 'response-conformance',
-  description: 'Every example (of a media type, parameter, header or schema) validates against the schema it illustrates.',
+  description:
+    'Every example (of a media type, parameter, header or schema) validates against the schema it illustrates.',
   check(ctx) {
     const schemas = createSchemaSet(ctx.bundled, { allErrors: true });
     for (const found of findExamples(ctx.bundled)) {
@@ -97,11 +125,17 @@ export const examplesValidate: LintRule = {
       try {
         errors = schemas.errorsAt(found.schema, found.value);
       } catch (error) {
-        ctx.reportAt(found.at, `${found.label} cannot be checked: its schema does not compile (${(error as Error).message.split('\n')[0]})`);
+        ctx.reportAt(
+          found.at,
+          `${found.label} cannot be checked: its schema does not compile (${(error as Error).message.split('\n')[0]})`,
+        );
         continue;
       }
       if (errors.length > 0) {
-        ctx.reportAt(found.at, `${found.label} ${JSON.stringify(found.value).slice(0, 60)} does not validate against ${found.schema} (${describeSchemaErrors(errors, 'value')}): add a value that does, or correct the schema`);
+        ctx.reportAt(
+          found.at,
+          `${found.label} ${JSON.stringify(found.value).slice(0, 60)} does not validate against ${found.schema} (${describeSchemaErrors(errors, 'value')}): add a value that does, or correct the schema`,
+        );
       }
     }
   },

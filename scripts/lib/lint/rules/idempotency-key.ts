@@ -18,13 +18,21 @@ export const idempotencyKey: LintRule = {
       if (!WRITE_METHODS.has(op.method) || isMultipartOnly(op.operation.requestBody)) continue;
       const key = effectiveParameters(op).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
       if (!key) {
-        ctx.report(op, ['parameters'], "takes no Idempotency-Key header: add parameters: - $ref: '#/components/parameters/IdempotencyKey'");
+        ctx.report(
+          op,
+          ['parameters'],
+          "takes no Idempotency-Key header: add parameters: - $ref: '#/components/parameters/IdempotencyKey'",
+        );
         continue;
       }
       const maxLength = asObject(key.schema).maxLength;
       if (key.required === true || typeof maxLength !== 'number' || maxLength > 255) {
-        ctx.report(op, ['parameters'], 'Idempotency-Key must be optional with at most 255 characters: '
-          + "add $ref: '#/components/parameters/IdempotencyKey' (required: false, schema: { type: string, maxLength: 255 })");
+        ctx.report(
+          op,
+          ['parameters'],
+          'Idempotency-Key must be optional with at most 255 characters: ' +
+            "add $ref: '#/components/parameters/IdempotencyKey' (required: false, schema: { type: string, maxLength: 255 })",
+        );
       }
     }
   },

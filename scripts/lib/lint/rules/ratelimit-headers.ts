@@ -10,8 +10,12 @@ export const ratelimitHeaders: LintRule = {
       for (const [status, response] of Object.entries(asObject(op.operation.responses))) {
         const missing = RATE_LIMIT_HEADER_NAMES.filter((name) => !findHeader(asObject(response).headers, name));
         if (missing.length === 0) continue;
-        ctx.report(op, ['responses', status], `response ${status} lacks ${missing.join(', ')}: add them under `
-          + `headers (e.g. ${missing[0]}: { $ref: '#/components/headers/${missing[0]}' })`);
+        ctx.report(
+          op,
+          ['responses', status],
+          `response ${status} lacks ${missing.join(', ')}: add them under ` +
+            `headers (e.g. ${missing[0]}: { $ref: '#/components/headers/${missing[0]}' })`,
+        );
       }
     }
   },

@@ -31,16 +31,19 @@ export function usedComponents(document: JsonObject): Set<string> {
   walk(document.webhooks);
   const requirements = [...asArray(document.security)];
   for (const item of Object.values(isObject(document.paths) ? document.paths : {})) {
-    for (const op of Object.values(isObject(item) ? item : {})) if (isObject(op)) requirements.push(...asArray(op.security));
+    for (const op of Object.values(isObject(item) ? item : {}))
+      if (isObject(op)) requirements.push(...asArray(op.security));
   }
-  for (const req of requirements) for (const name of Object.keys(isObject(req) ? req : {})) used.add(`#/components/securitySchemes/${name}`);
+  for (const req of requirements)
+    for (const name of Object.keys(isObject(req) ? req : {})) used.add(`#/components/securitySchemes/${name}`);
   return used;
 }
 
 export const unusedComponents: LintRule = {
   id: 'no-unused-components',
   contractRule: 'response-conformance',
-  description: 'Every component is used by an operation, a webhook or a security requirement, unless a waiver in scripts/waivers.yaml keeps it.',
+  description:
+    'Every component is used by an operation, a webhook or a security requirement, unless a waiver in scripts/waivers.yaml keeps it.',
   check(ctx) {
     const used = usedComponents(ctx.bundled);
     const components = isObject(ctx.bundled.components) ? ctx.bundled.components : {};
@@ -49,7 +52,10 @@ export const unusedComponents: LintRule = {
       for (const name of Object.keys(entries)) {
         const pointer = `#/components/${kind}/${name}`;
         if (!used.has(pointer)) {
-          ctx.reportAt(pointer, `${kind.replace(/s$/, '')} ${name} is used nowhere: add a $ref to it where it belongs, delete it, or add a lint waiver (rule no-unused-components, target '${pointer}') saying why it stays`);
+          ctx.reportAt(
+            pointer,
+            `${kind.replace(/s$/, '')} ${name} is used nowhere: add a $ref to it where it belongs, delete it, or add a lint waiver (rule no-unused-components, target '${pointer}') saying why it stays`,
+          );
         }
       }
     }
