@@ -1,16 +1,10 @@
+import type { components } from '../../generators/generated/openapi';
+import { TERMINAL_STATUSES as CONTRACT_TERMINAL_STATUSES } from '../../spec/lib/constants';
 /** Resource objects as the contract shows them; fields beyond these are open (x-rules unknown-fields-ignored). */
 export type JsonRecord = Record<string, unknown>;
 
-export type Suppression = {
-  uuid: string;
-  workspaceUuid: string;
-  email: string;
-  reason: 'unsubscribed' | 'bounced' | 'complained' | 'manual';
-  mailboxUuid: string | null;
-  messageUuid: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+/** The contract's own Suppression (generated from spec/openapi.yaml): a change there is a type error here. */
+export type Suppression = components['schemas']['Suppression'];
 
 /** Where a run is in its life; the status is derived from these and the clock, so it only moves forward. */
 export type RunRecord = {
@@ -31,12 +25,12 @@ export type RunRecord = {
   finishedAtMs?: number;
   durationMs: number;
   /** The terminal status reached when the run finishes (forced through `Prefer: outcome` or the control plane). */
-  outcome: 'success' | 'error' | 'skipped' | 'cancelled';
+  outcome: components['schemas']['TerminalRunStatus'];
   cancelRequestedAtMs?: number;
 };
 
-export type RunStatus = 'idle' | 'pending' | 'running' | 'success' | 'error' | 'cancelling' | 'cancelled' | 'skipped';
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['success', 'error', 'cancelled', 'skipped']);
+export type RunStatus = components['schemas']['RunStatus'];
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(CONTRACT_TERMINAL_STATUSES);
 
 export type BatchRecord = {
   uuid: string;
