@@ -1,4 +1,4 @@
-import { retirementHeaderValues } from '../../../spec/lib';
+import { RATE_LIMIT_HEADER_NAMES, retirementHeaderValues } from '../../../spec/lib';
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Stage } from '../../context';
 import type { MockHooks, MockResponse } from '../../types';
@@ -6,21 +6,7 @@ import { writeKnownRateLimitHeaders, writeRateLimitHeaders, type RateLimiter } f
 import { rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
 
-const EXPOSED = [
-  'RateLimit',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'Location',
-  'Deprecation',
-  'Sunset',
-  'Allow',
-].join(', ');
+const EXPOSED = [...RATE_LIMIT_HEADER_NAMES, 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'Allow'].join(', ');
 
 export const CORS_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
