@@ -130,6 +130,10 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     body: contract.schemas(),
     limiter,
     idempotencyStore,
+    idempotencyKeyLength: {
+      min: contract.constants.idempotencyKeyMinLength,
+      max: contract.constants.idempotencyKeyMaxLength,
+    },
     get latencyMs() {
       return settings.latencyMs;
     },

@@ -7,7 +7,7 @@ import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
-import { idempotency } from './stages/idempotency';
+import { idempotency, type KeyLength } from './stages/idempotency';
 import type { IdempotencyStore } from './stages/idempotency/store';
 import { validateRequest, type ValidateRequestDeps } from './stages/validate-request';
 import { simulateLatency } from './stages/latency';
@@ -23,6 +23,8 @@ export type PipelineDeps = ParseDeps &
   ValidateRequestDeps & {
     limiter: RateLimiter;
     idempotencyStore: IdempotencyStore;
+    /** The Idempotency-Key bounds the contract's parameter schema states (`contract.constants`). */
+    idempotencyKeyLength: KeyLength;
     latencyMs: number;
     sleep: (ms: number) => Promise<void>;
     handlers: Handlers;
@@ -58,7 +60,7 @@ export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockRe
     requireCredential(), // 401
     checkPrefer(), // Prefer values the mock knows but cannot read → 400
     injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules
-    idempotency({ store: deps.idempotencyStore }), // replay / 409 / 422 / 400
+    idempotency({ store: deps.idempotencyStore, keyLength: deps.idempotencyKeyLength }), // replay / 409 / 422 / 400
     validateRequest(deps), // 404 / 405, malformed JSON, schema → 400
     simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS
     handle(deps), // state, async runs, or Prism

@@ -96,6 +96,25 @@ describe('input bounds that protect the process (answered 4xx in the error shape
     expect(Number(answer.headers['ratelimit-remaining'])).toBe(Number(before.headers['ratelimit-remaining']) - 1);
   });
 
+  it('should count an Idempotency-Key sent as UTF-8 in characters: 255 emoji pass (and replay), 256 do not', async () => {
+    const post = (key: string) =>
+      sendRaw(
+        m.mock.url,
+        Buffer.from(
+          `POST /v1/ai/mcpServers HTTP/1.1\r\nHost: ${host()}\r\nAuthorization: Bearer mock-token-a\r\nContent-Type: application/json\r\nIdempotency-Key: ${key}\r\nContent-Length: 13\r\nConnection: close\r\n\r\n{"name":"em"}`,
+          'utf8',
+        ),
+      );
+    const emoji = '\u{1F600}';
+    const first = await post(emoji.repeat(255));
+    expect(first.status).toBe(201);
+    const replay = await post(emoji.repeat(255));
+    expect([replay.status, replay.body.mcpServer.uuid]).toEqual([201, first.body.mcpServer.uuid]);
+    const over = await post(emoji.repeat(256));
+    expect([over.status, over.body.reason]).toEqual([400, 'invalid_idempotency_key']);
+    expect(over.body.errorMessage).toContain('got 256');
+  });
+
   it('should answer 400 body_timeout to a body that stalls, and close the connection', async () => {
     const answer = await sendRaw(
       m.mock.url,

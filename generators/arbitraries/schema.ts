@@ -40,12 +40,8 @@ export function jsonTypeOf(value: unknown): JsonType | undefined {
   }
 }
 
-/** JSON Schema counts string length in Unicode code points, not UTF-16 units. */
-export function codePointLength(value: string): number {
-  let n = 0;
-  for (const _ of value) n++;
-  return n;
-}
+/** JSON Schema counts string length in Unicode code points, not UTF-16 units (one definition, in spec/lib). */
+export { codePointLength } from '../../spec/lib/json';
 
 /** Key-order independent JSON text, used for equality (enum, const, uniqueItems). */
 export function canonicalJson(value: unknown): string {

@@ -14,3 +14,14 @@ export function asObject(value: unknown): JsonObject {
 export function asArray(value: unknown): Json[] {
   return Array.isArray(value) ? (value as Json[]) : [];
 }
+
+/**
+ * A string's length as JSON Schema's `minLength`/`maxLength` count it: in characters (Unicode code points), so
+ * an emoji outside the Basic Multilingual Plane counts once, not as its two UTF-16 units.
+ * @see https://json-schema.org/draft/2020-12/json-schema-validation#section-6.3.1
+ */
+export function codePointLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}

@@ -1,11 +1,15 @@
 import { ApiError } from '../../errors';
 import { makeCtx } from '../../testing/ctx';
 import type { MockResponse } from '../../types';
-import { canonicalJson, fingerprintRequest, idempotency } from '.';
+import { canonicalJson, fingerprintRequest, idempotency, readIdempotencyKey } from '.';
+import { loadContract } from '../../../spec/lib';
 import { createMemoryPort } from '../../store/adapters/memory';
 import { createIdempotencyStore } from './store';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The bounds the mock takes from the contract's IdempotencyKey parameter schema. */
+const { idempotencyKeyMinLength, idempotencyKeyMaxLength } = loadContract().constants;
+const keyLength = { min: idempotencyKeyMinLength, max: idempotencyKeyMaxLength };
 
 function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Record<string, string> = {}) {
   const ctx = makeCtx({
@@ -33,7 +37,7 @@ function setup(cap = 100) {
     body: { n: created },
   });
   return {
-    stage: idempotency({ store }),
+    stage: idempotency({ store, keyLength }),
     handler,
     created: () => created,
     advance: (ms: number) => (now += ms),
@@ -102,7 +106,7 @@ describe('idempotency', () => {
       bytesPerWorkspace: 50_000,
       now: () => now,
     });
-    const stage = idempotency({ store });
+    const stage = idempotency({ store, keyLength });
     const big = async (): Promise<MockResponse> => ({ status: 200, headers: {}, body: { blob: 'x'.repeat(10_000) } });
     await stage(post({ other: 1 }, 'k', 'other-ws'), big);
     for (let i = 0; i < 20; i++) await stage(post({ i }, `k${i}`), big);
@@ -140,6 +144,36 @@ describe('idempotency', () => {
   ])('should answer 400 for %s', async (_name, key, headers) => {
     const { stage, handler } = setup();
     await expect(stage(post({}, key, 'ws', headers), handler)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('should count the key in characters as the schema maxLength does: 255 emoji pass, 256 do not', async () => {
+    expect(idempotencyKeyMaxLength).toBe(255);
+    const { stage, handler, created } = setup();
+    const emoji = '\u{1F600}';
+    await expect(stage(post({}, emoji.repeat(255)), handler)).resolves.toMatchObject({ status: 201 });
+    await expect(stage(post({}, emoji.repeat(256)), handler)).rejects.toMatchObject({
+      status: 400,
+      reason: 'invalid_idempotency_key',
+      message: expect.stringContaining('got 256'),
+    });
+    // As Node hands the header over: its UTF-8 bytes one latin1 character each (1020 of them for 255 emoji),
+    // read as the same key (a replay, nothing created).
+    const asSent = Buffer.from(emoji.repeat(255), 'utf8').toString('latin1');
+    const ctx = post({}, asSent);
+    await expect(stage(ctx, handler)).resolves.toMatchObject({ status: 201 });
+    expect(created()).toBe(1);
+    expect(ctx.req.headers['idempotency-key']).toBe(emoji.repeat(255));
+    const over = Buffer.from(emoji.repeat(256), 'utf8').toString('latin1');
+    await expect(stage(post({ c: 1 }, over), handler)).rejects.toMatchObject({ status: 400 });
+  });
+
+  it.each([
+    ['plain ASCII', 'abc-123', 'abc-123'],
+    ['UTF-8 bytes', Buffer.from('clé-\u{1F600}', 'utf8').toString('latin1'), 'clé-\u{1F600}'],
+    ['bytes that are not UTF-8', '\xe9t\xe9', '\xe9t\xe9'],
+    ['text already decoded', 'clé-\u{1F600}', 'clé-\u{1F600}'],
+  ])('should read the key of %s as the characters it spells', (_name, sent, want) => {
+    expect(readIdempotencyKey(sent)).toBe(want);
   });
 
   it('should accept a key of exactly 255 characters and ignore GET', async () => {

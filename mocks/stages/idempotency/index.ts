@@ -1,11 +1,26 @@
 import { createHash } from 'node:crypto';
+import { codePointLength } from '../../../spec/lib';
 import { ApiError } from '../../errors';
 import type { Stage } from '../../context';
 import type { MockRequest } from '../../types';
 import type { IdempotencyStore } from './store';
 
-export const MAX_KEY_LENGTH = 255;
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The key's bounds, read from the contract's IdempotencyKey parameter schema (`contract.constants`). */
+export type KeyLength = { min?: number; max?: number };
+
+/**
+ * The header's text. Node hands header values over byte by byte (latin1); a key sent as UTF-8 is read back as
+ * the characters it spells, so its length is counted as the contract's `maxLength` counts (code points), and
+ * the request validation that follows sees the same text. Bytes that are not UTF-8 stay one character each.
+ */
+export function readIdempotencyKey(value: string): string {
+  if (!/[^\x00-\x7f]/.test(value) || /[^\x00-\xff]/.test(value)) return value;
+  const bytes = Buffer.from(value, 'latin1');
+  const text = bytes.toString('utf8');
+  return Buffer.byteLength(text) === bytes.length && !text.includes('\ufffd') ? text : value;
+}
 
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {
@@ -32,16 +47,22 @@ export function fingerprintRequest(req: MockRequest): string {
  * x-rules idempotency-replay, idempotency-key-reuse-422, idempotency-concurrent-409, idempotency-key-expiry,
  * idempotency-key-length, idempotency-no-multipart.
  */
-export function idempotency(deps: { store: IdempotencyStore }): Stage {
+export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLength }): Stage {
+  const min = deps.keyLength.min ?? 0;
+  const max = deps.keyLength.max ?? Infinity;
+  const bounds = deps.keyLength.max === undefined ? `at least ${min}` : `${min} to ${max}`;
   return async (ctx, next) => {
     const { req } = ctx;
-    const key = req.headers['idempotency-key'];
-    if (key === undefined || !METHODS.has(req.method)) return next();
-    if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+    const sent = req.headers['idempotency-key'];
+    if (sent === undefined || !METHODS.has(req.method)) return next();
+    const key = (req.headers['idempotency-key'] = readIdempotencyKey(sent));
+    const length = codePointLength(key);
+    if (length < min || length > max) {
       throw new ApiError(
         400,
         'invalid_idempotency_key',
-        `Idempotency-Key: must be 1 to ${MAX_KEY_LENGTH} characters, got ${key.length}.`,
+        `Idempotency-Key: must be ${bounds} characters, got ${length}.`,
+        length > max ? { maxLength: max } : {},
       );
     }
     if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {

@@ -37,6 +37,7 @@ describe('idempotency model', () => {
             capPerWorkspace: 1000,
             now: () => now,
           }),
+          keyLength: { min: 1, max: 255 },
         });
         let created = 0;
         const handler = async (): Promise<MockResponse> => ({ status: 201, headers: {}, body: { n: ++created } });
