@@ -74,23 +74,11 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
   const store = createStore({ port, seed: config.seed, now });
   let queryEngine: QueryEngine | undefined;
-  // Created on first use: its issuer and audience need the origin, known only once the server listens.
-  let authServer: AuthServer | undefined | null = null;
-  const auth = () =>
-    authServer === null
-      ? (authServer = loadAuthServer({
-          issuer: config.authUrl ?? `${originOf()}/auth`,
-          // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
-          audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
-          basePath,
-          now,
-          port,
-        }))
-      : authServer;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.
   const settings: RuntimeSettings = {
     rateLimit: config.rateLimit,
+    authRateLimit: config.authRateLimit,
     latencyMs: config.latencyMs,
     runDurationMs: config.runDurationMs,
     hangMs: DEFAULT_HANG_MS,
@@ -105,6 +93,29 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     windowSeconds: config.rateWindowSeconds,
     now,
   });
+  // The OAuth endpoints count per client address in buckets of their own (`auth-address:<ip>`), in the same port.
+  const authLimiter = createRateLimiter({
+    port,
+    get limit() {
+      return settings.authRateLimit;
+    },
+    windowSeconds: config.rateWindowSeconds,
+    now,
+  });
+  // Created on first use: its issuer and audience need the origin, known only once the server listens.
+  let authServer: AuthServer | undefined | null = null;
+  const auth = () =>
+    authServer === null
+      ? (authServer = loadAuthServer({
+          issuer: config.authUrl ?? `${originOf()}/auth`,
+          // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
+          audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
+          basePath,
+          now,
+          port,
+          limiter: authLimiter,
+        }))
+      : authServer;
   const idempotencyStore = createIdempotencyStore({
     port,
     ttlMs: config.idempotencyTtlMs,

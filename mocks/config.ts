@@ -8,6 +8,8 @@ export type MockConfig = {
   /** token → workspace uuid. */
   tokens: Record<string, string>;
   rateLimit: number;
+  /** Requests per window to the OAuth endpoints (`/auth/...`), per client address. */
+  authRateLimit: number;
   rateWindowSeconds: number;
   seed: number;
   runDurationMs: number;
@@ -40,6 +42,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   host: '127.0.0.1',
   tokens: { 'mock-token-a': WORKSPACE_A, 'mock-token-b': WORKSPACE_B },
   rateLimit: 10_000,
+  authRateLimit: 300,
   rateWindowSeconds: 60,
   seed: 1,
   runDurationMs: 3_000,
@@ -86,6 +89,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     host: env.HOST || DEFAULT_CONFIG.host,
     tokens: env.MOCK_TOKENS ? parseTokens(env.MOCK_TOKENS) : DEFAULT_CONFIG.tokens,
     rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1),
+    authRateLimit: readNumber(env, 'MOCK_AUTH_RATE_LIMIT', DEFAULT_CONFIG.authRateLimit, 1),
     rateWindowSeconds: readNumber(env, 'MOCK_RATE_WINDOW', DEFAULT_CONFIG.rateWindowSeconds, 1),
     seed: readNumber(env, 'MOCK_SEED', DEFAULT_CONFIG.seed, 0),
     runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),

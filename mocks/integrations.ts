@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
 import type { QueryTablesRows } from './store';
 import type { StoragePort } from './store/port';
+import type { RateLimiter } from './stages/rate-limit/limiter';
 
 export type QueryEngine = {
   query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>;
@@ -30,6 +31,7 @@ export function loadAuthServer(options: {
   basePath?: string;
   now: () => number;
   port: StoragePort;
+  limiter?: RateLimiter;
 }): AuthServer | undefined {
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
   if (!oauth?.createAuthServer) return undefined;

@@ -131,7 +131,7 @@ export function createControlPlane(deps: ControlDeps) {
             'GET /__mock/created': 'what clients created since start or the last reset (?workspace=<token or uuid>)',
             'GET /__mock/settings': 'the settings in force',
             'PATCH /__mock/settings':
-              'change rateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
+              'change rateLimit, authRateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
           },
         }),
     },

@@ -13,6 +13,8 @@ export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
 /** What the control plane changes while the mock runs; everything else is fixed at start. */
 export type RuntimeSettings = {
   rateLimit: number;
+  /** Requests per window to the OAuth endpoints, per client address. */
+  authRateLimit: number;
   latencyMs: number;
   runDurationMs: number;
   /** How long `fault=hang` holds the connection before dropping it. */
@@ -34,6 +36,7 @@ const PATCH_SCHEMA = {
   additionalProperties: false,
   properties: {
     rateLimit: { type: 'integer', minimum: 1 },
+    authRateLimit: { type: 'integer', minimum: 1 },
     latencyMs: { type: 'integer', minimum: 0, maximum: MAX_LATENCY_MS },
     runDurationMs: duration,
     hangMs: { type: 'integer', minimum: 0, maximum: MAX_HANG_MS },

@@ -65,6 +65,12 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   const unknownScope = scope.find((s) => !supportedScopes.includes(s));
   if (unknownScope) return fail('invalid_scope', `The scope ${unknownScope} is not supported.`);
 
+  // The nonce is kept with the code: its bound is what bounds the bytes of the code store.
+  const nonce = params.get('nonce');
+  const nonceLength = ctx.grants.limits.nonceLength;
+  if (nonce !== undefined && nonce.length > nonceLength)
+    return fail('invalid_request', `nonce: at most ${nonceLength} characters, got ${nonce.length}.`);
+
   const loginHint = params.get('login_hint');
   const user = loginHint
     ? ctx.options.users.find((u) => u.email === loginHint || u.sub === loginHint)
@@ -72,5 +78,5 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   if (!user) return fail('access_denied', 'No mock user matches login_hint.');
 
   const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };
-  answer({ code: await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, params.get('nonce')) });
+  answer({ code: await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, nonce) });
 }

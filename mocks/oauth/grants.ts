@@ -25,9 +25,25 @@ export type CodeRedemption =
 export type RefreshRedemption =
   { status: 'ok'; grant: Grant } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
 
-/** Entries of each kind kept at once (oldest out first), besides each one's own expiry. */
-export type GrantLimits = { codes: number; refreshTokens: number; revocations: number };
-export const DEFAULT_GRANT_LIMITS: GrantLimits = { codes: 10_000, refreshTokens: 10_000, revocations: 10_000 };
+/**
+ * Entries of each kind kept at once (oldest out first), besides each one's own expiry, and the bytes one entry
+ * may take: every field of an entry is bounded (registered client and redirect URI, known scopes, a configured
+ * user, an S256 challenge, a nonce of at most `nonceLength` characters), so a kind holds at most count × bytes.
+ */
+export type GrantLimits = {
+  codes: number;
+  refreshTokens: number;
+  revocations: number;
+  entryBytes: number;
+  nonceLength: number;
+};
+export const DEFAULT_GRANT_LIMITS: GrantLimits = {
+  codes: 10_000,
+  refreshTokens: 10_000,
+  revocations: 10_000,
+  entryBytes: 4096,
+  nonceLength: 512,
+};
 
 /**
  * Codes, refresh tokens and revocations, in the storage port (so a code issued by one replica is redeemed on
@@ -41,7 +57,7 @@ export class GrantStore {
   constructor(
     private readonly port: StoragePort,
     private readonly now: () => number,
-    private readonly limits: GrantLimits = DEFAULT_GRANT_LIMITS,
+    readonly limits: GrantLimits = DEFAULT_GRANT_LIMITS,
   ) {}
 
   async issueCode(grant: Grant, redirectUri: string, codeChallenge: string, nonce?: string): Promise<string> {
@@ -54,7 +70,7 @@ export class GrantStore {
       expiresAt: this.now() + codeTtlMs,
       used: false,
     };
-    await this.port.claim(`oauth:code:${code}`, JSON.stringify(entry), codeTtlMs, {
+    await this.port.claim(`oauth:code:${code}`, this.bounded(entry), codeTtlMs, {
       key: 'oauth:codes',
       cap: this.limits.codes,
     });
@@ -85,7 +101,7 @@ export class GrantStore {
   async issueRefreshToken(grant: Grant): Promise<string> {
     const token = randomToken();
     const entry: RefreshEntry = { grant, expiresAt: this.now() + refreshTokenTtlMs, active: true };
-    await this.port.claim(`oauth:refresh:${token}`, JSON.stringify(entry), refreshTokenTtlMs, {
+    await this.port.claim(`oauth:refresh:${token}`, this.bounded(entry), refreshTokenTtlMs, {
       key: 'oauth:refresh-tokens',
       cap: this.limits.refreshTokens,
     });
@@ -141,6 +157,14 @@ export class GrantStore {
   private async isGrantRevoked(grantId: string): Promise<boolean> {
     const [grant] = await this.port.read([{ op: 'get', key: `oauth:revoked-grant:${grantId}` }]);
     return grant !== null;
+  }
+
+  /** The entry's text, refused beyond the byte bound (a configuration with outsized users, never a request). */
+  private bounded(entry: CodeEntry | RefreshEntry): string {
+    const text = JSON.stringify(entry);
+    if (Buffer.byteLength(text) > this.limits.entryBytes)
+      throw new Error(`OAuth entry of ${Buffer.byteLength(text)} bytes, over the bound of ${this.limits.entryBytes}`);
+    return text;
   }
 
   private async revoke(key: string, ttlMs: number): Promise<void> {

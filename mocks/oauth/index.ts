@@ -7,6 +7,7 @@ import { loadSharedSigningKey, verifyJwt, type SigningKey } from './jwt';
 import { createMemoryPort } from '../store/adapters/memory';
 import { buildMetadata, metadataPaths } from './metadata';
 import { accessTokenType, handleToken } from './token';
+import { limitAuthRequest } from './rate-limit';
 import {
   isFormEncoded,
   noStoreHeaders,
@@ -177,6 +178,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     async handle(req, res, url) {
       const route = routes.get(url.pathname);
       if (!route) return false;
+      if (options.limiter && (await limitAuthRequest(options.limiter, req, res))) return true;
       if (req.method === 'OPTIONS') sendNoContent(res);
       else if (req.method !== route.methods) sendMethodNotAllowed(res, `${route.methods}, OPTIONS`);
       else await route.serve(req, res, url);
