@@ -52,10 +52,10 @@ export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockRe
     runBeforeSend(deps.hooks), // last on the way out, before the server serialises
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse(deps), // on the way out: errors in the contract's shape, rate-limit + CORS headers
-    answerPreflight(), // CORS preflights carry no credential
     parse(deps), // body (413), JSON, route
     beforeRequest(deps.hooks),
     authenticate(deps), // who is calling (a failure is answered after counting)
+    answerPreflight(), // CORS preflight: answered uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429
     requireCredential(), // 401
     checkPrefer(), // Prefer values the mock knows but cannot read → 400

@@ -287,3 +287,51 @@ describe('every answer carries the error shape and the rate-limit headers, Node-
     expect(own.headers['ratelimit-limit']).toMatch(/^\d+$/);
   });
 });
+
+describe('the bucket an uncounted or refused answer reports (preflight, 413)', () => {
+  it('should report the workspace bucket with a valid credential, else the address bucket', async () => {
+    const m = await startCheckedMock({ rateLimit: 100, rateWindowSeconds: 3600 });
+    try {
+      const host = new URL(m.mock.url).host;
+      const remaining = (answer: { headers: Record<string, string> }) => Number(answer.headers['ratelimit-remaining']);
+      const preflight = async (authorization?: string) => {
+        const res = await fetch(`${m.mock.url}/ai/mcpServers`, {
+          method: 'OPTIONS',
+          headers: {
+            origin: 'http://localhost:3000',
+            'access-control-request-method': 'POST',
+            ...(authorization ? { authorization } : {}),
+          },
+        });
+        const headers: Record<string, string> = {};
+        res.headers.forEach((value, name) => (headers[name] = value));
+        expect(res.status).toBe(204);
+        expect(headers.ratelimit).toBe(`"workspace";r=${headers['ratelimit-remaining']};t=3600`);
+        return { headers };
+      };
+      // The workspace bucket of token a: 1 used; the address bucket: 3 used.
+      expect(remaining(await m.call('GET', '/mailboxManagement/suppressions'))).toBe(99);
+      for (let i = 0; i < 3; i++) await m.call('GET', '/mailboxManagement/suppressions', { token: null });
+
+      // Preflights are never counted: the same figure twice.
+      expect([remaining(await preflight()), remaining(await preflight())]).toEqual([97, 97]);
+      expect(remaining(await preflight('Bearer mock-token-a'))).toBe(99);
+      expect(remaining(await preflight('Bearer mock-token-a'))).toBe(99);
+      expect(remaining(await preflight('Bearer mock-token-b'))).toBe(100);
+      expect(remaining(await preflight('Bearer not-a-token'))).toBe(97);
+
+      // A 413 is counted in the bucket of its credential; without one the 401 comes first, in the address bucket.
+      const tooLarge = (authorization: string) =>
+        sendRaw(
+          m.mock.url,
+          `POST /v1/orchestration/query HTTP/1.1\r\nHost: ${host}\r\n${authorization}Content-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n{`,
+        );
+      const withCredential = await tooLarge('Authorization: Bearer mock-token-a\r\n');
+      expect([withCredential.status, remaining(withCredential)]).toEqual([413, 98]);
+      const without = await tooLarge('');
+      expect([without.status, remaining(without)]).toEqual([401, 96]);
+    } finally {
+      await m.close();
+    }
+  });
+});

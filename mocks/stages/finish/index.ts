@@ -74,7 +74,11 @@ export function runBeforeSend(hooks?: MockHooks): Stage {
   };
 }
 
-/** Answers CORS preflights before authentication: browsers send them without credentials. */
+/**
+ * Answers CORS preflights before the rate limit: browsers send them on their own, without credentials, so they
+ * are never counted nor refused. Their rate-limit headers report (without counting) the bucket of the caller as
+ * authenticate found it: the workspace's with a valid credential, else the client address's.
+ */
 export function answerPreflight(): Stage {
   return async (ctx, next) => {
     const { req } = ctx;
