@@ -1,12 +1,21 @@
 /** Passive mode: traffic passes through unchanged and is judged by the per-response checks, live and at the end. */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startMock } from '../mocks/app';
+import { loadContract } from '../spec/lib';
 import { allChecks } from './checks';
 import { parseConfig } from './config';
+import { fixture as acceptedWithoutLocation } from './fixtures/broken/accepted-without-location';
 import { fixture as errorWithoutErrorMessage } from './fixtures/broken/error-without-error-message';
+import { fixture as locationPointsAtAnotherRun } from './fixtures/broken/location-points-at-another-run';
+import { fixture as runLeavesTerminalStatus } from './fixtures/broken/run-leaves-terminal-status';
+import { FAST, getHeader, setHeader } from './fixtures/fixture';
+import { fixture as relativeLocation } from './fixtures/correct/relative-location';
+import { TERMINAL_STATUSES } from './lib/operations';
+import { ruleStated } from './lib/stated';
 import { startPassiveProxy } from './proxy';
 import type { RunEvent } from './runner';
 
@@ -40,6 +49,59 @@ async function throughProxy(options: Parameters<typeof startMock>[0]) {
   );
   return { mock, proxy, events };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Polled = {
+  key: string;
+  accepted: number;
+  location: string | null;
+  uuid?: string;
+  statuses: string[];
+  polls: number[];
+};
+
+/**
+ * A client of async work through the proxy: sends the request, resolves the 202's Location against the request URL
+ * (RFC 3986) and polls it until a terminal status, then once more. An absolute Location names the upstream's
+ * origin, so the client keeps its path and query on the address it talks to, as a client behind a gateway does.
+ */
+async function acceptAndPoll(base: string, pathname: string, body = '{}', headers = A): Promise<Polled> {
+  const requestUrl = `${base}${pathname}`;
+  const key = randomUUID();
+  const res = await fetch(requestUrl, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': key },
+    body,
+  });
+  const answer = (await res.json()) as Record<string, { uuid?: string; status?: string }>;
+  const job = answer.run ?? answer.batch;
+  const polled: Polled = {
+    key,
+    accepted: res.status,
+    location: res.headers.get('location'),
+    uuid: job?.uuid,
+    statuses: job?.status ? [job.status] : [],
+    polls: [],
+  };
+  if (res.status !== 202 || !polled.location) return polled;
+  const resolved = new URL(polled.location, requestUrl);
+  const pollUrl = new URL(resolved.pathname + resolved.search, requestUrl).href;
+  for (let extra = 0, waited = 0; extra < 2 && waited < 10_000; waited += 100) {
+    const poll = await fetch(pollUrl, { headers });
+    polled.polls.push(poll.status);
+    const seen = (await poll.json()) as Record<string, { status?: string }>;
+    const status = (seen.run ?? seen.batch)?.status;
+    if (poll.status !== 200 || !status) break;
+    polled.statuses.push(status);
+    if (extra > 0 || TERMINAL_STATUSES.includes(status)) extra++;
+    await sleep(100);
+  }
+  return polled;
+}
+
+const findingsOf = (summary: Awaited<ReturnType<Awaited<ReturnType<typeof startPassiveProxy>>['close']>>) =>
+  summary.results.flatMap((r) => [...r.failures, ...r.warnings]).map((f) => `${f.checkId} [${f.ruleId}] ${f.title}`);
 
 describe('passive proxy', () => {
   it('should forward traffic unchanged and pass the mock', async () => {
@@ -133,5 +195,118 @@ describe('passive proxy', () => {
       await mock.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('passive proxy on async work', () => {
+  it('should find nothing in correct traffic that polls runs and batches to their end', async () => {
+    // Runs long enough to be cancelled before they finish.
+    const { mock, proxy, events } = await throughProxy({ runDurationMs: 1000 });
+    let run: Polled, batch: Polled, cancelled: Polled;
+    try {
+      run = await acceptAndPoll(proxy.url, '/orchestration/runs');
+      batch = await acceptAndPoll(proxy.url, '/orchestration/batches');
+      const started = JSON.parse((await call(proxy.url, 'POST', '/orchestration/runs', A, '{}')).body).run.uuid;
+      cancelled = await acceptAndPoll(proxy.url, `/orchestration/runs/${started}/cancel`);
+      // A retry with the same key answers the original 202 (pending): an earlier state, not the run leaving its end.
+      const replay = await call(proxy.url, 'POST', '/orchestration/runs', { ...A, 'idempotency-key': run.key }, '{}');
+      expect([replay.status, JSON.parse(replay.body).run.status]).toEqual([202, run.statuses[0]]);
+      // The finished run is returned unchanged; a second workspace polling it is refused, not judged.
+      expect((await call(proxy.url, 'POST', `/orchestration/runs/${run.uuid}/cancel`)).status).toBe(200);
+      const other = { authorization: 'Bearer mock-token-b' };
+      expect((await call(proxy.url, 'GET', `/orchestration/runs/${run.uuid}`, other)).status).toBe(404);
+    } finally {
+      await mock.close();
+    }
+    const summary = await proxy.close();
+    expect(findingsOf(summary)).toEqual([]);
+    for (const polled of [run, batch, cancelled]) {
+      expect(polled.accepted).toBe(202);
+      expect(TERMINAL_STATUSES).toContain(polled.statuses[polled.statuses.length - 1]);
+    }
+    expect(cancelled.statuses[cancelled.statuses.length - 1]).toBe('cancelled');
+    for (const id of ['async-create-answers-202-with-location', 'polled-job-ends-terminal-and-stays-terminal']) {
+      const result = summary.results.find((r) => r.id === id);
+      expect({ id, status: result?.status, judged: (result?.requests ?? 0) > 0 }).toEqual({
+        id,
+        status: 'passed',
+        judged: true,
+      });
+    }
+    expect(events.some((e) => e.type === 'finding')).toBe(false);
+  });
+
+  it('should follow a relative Location as RFC 3986 resolves it against the request URL', async () => {
+    const { mock, proxy } = await throughProxy(relativeLocation.options());
+    let run: Polled;
+    try {
+      run = await acceptAndPoll(proxy.url, '/orchestration/runs');
+    } finally {
+      await mock.close();
+    }
+    const summary = await proxy.close();
+    expect(run.location).toMatch(/^runs\//);
+    expect(TERMINAL_STATUSES).toContain(run.statuses[run.statuses.length - 1]);
+    expect(findingsOf(summary)).toEqual([]);
+  });
+
+  /** Locations of every 202 point at a run that exists nowhere. */
+  const locationOfNothing = () => ({
+    ...FAST,
+    hooks: {
+      beforeSend(_req: unknown, res: Parameters<typeof getHeader>[0]) {
+        const location = getHeader(res, 'Location');
+        if (res.status === 202 && location) setHeader(res, 'Location', location.replace(/[^/]+$/, randomUUID()));
+      },
+    },
+  });
+
+  const ON_LOCATION = 'async-create-answers-202-with-location';
+  const ON_TERMINAL = 'polled-job-ends-terminal-and-stays-terminal';
+  it.each([
+    // `runs`: runs the client creates and polls; `exchanges`: curl lines that reproduce the defect.
+    [
+      'a 202 without Location',
+      { given: acceptedWithoutLocation.options, runs: 1 },
+      { check: ON_LOCATION, title: /^The 202 for a run has no Location$/, exchanges: 1 },
+    ],
+    [
+      'a Location that polls 404',
+      { given: locationOfNothing, runs: 1 },
+      { check: ON_LOCATION, title: /^The Location of the run does not resolve$/, exchanges: 2 },
+    ],
+    [
+      'a Location of another run',
+      { given: locationPointsAtAnotherRun.options, runs: 2 },
+      { check: ON_LOCATION, title: /^The Location of the run points at another run$/, exchanges: 2 },
+    ],
+    [
+      'a run that goes from terminal back to running',
+      { given: runLeavesTerminalStatus.options, runs: 1 },
+      { check: ON_TERMINAL, title: /^The run left its terminal status$/, exchanges: 2 },
+    ],
+  ] as const)('should report %s from the traffic alone', async (_name, { given, runs }, want) => {
+    const { mock, proxy, events } = await throughProxy(given());
+    try {
+      for (let i = 0; i < runs; i++) await acceptAndPoll(proxy.url, '/orchestration/runs');
+      await sleep(50);
+      // Printed as it happens, before the proxy closes.
+      expect(events.some((e) => e.type === 'finding' && e.failure.checkId === want.check)).toBe(true);
+    } finally {
+      await mock.close();
+    }
+    const summary = await proxy.close();
+    const result = summary.results.find((r) => r.id === want.check)!;
+    expect(result.status).toBe('failed');
+    const failure = result.failures.find((f) => want.title.test(f.title));
+    expect({ failures: result.failures.map((f) => f.title), found: failure !== undefined }).toMatchObject({
+      found: true,
+    });
+    // Quotes the description's words and reproduces the exchanges it needs.
+    expect(failure!.stated).toBe(ruleStated(loadContract(), result.ruleId));
+    expect(failure!.stated).toContain(result.ruleId === 'async-202-location' ? 'Location' : 'success');
+    expect(failure!.reproduce).toMatch(/^curl -i -X [A-Z]+ '/);
+    expect(failure!.reproduce!.split('\n')).toHaveLength(want.exchanges);
+    expect(summary.exitCode).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Passive mode (`--proxy --upstream <url> [--port <p>]`): a forwarding proxy that passes every request and response
  * through unchanged and judges each exchange with the suite's per-response checks (hooks: response conformance,
- * rate-limit headers and their consistency per workspace, error shape, retirement headers, no 5xx, response time).
+ * rate-limit headers and their consistency per workspace, error shape, retirement headers, no 5xx, response time)
+ * and its traffic judges (a 202's Location and the polls of it, terminal statuses staying terminal).
  * Findings are emitted as they happen; closing the proxy settles the checks and emits the run's end, so the same
  * reporters write the same reports.
  */
@@ -57,9 +58,9 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The per-response checks: those that judge exchanges without sending requests of their own. */
+/** The checks that judge exchanges without sending requests of their own: per-response hooks and traffic judges. */
 export function passiveChecks(checks: Check[]): Check[] {
-  return checks.filter((check) => check.onExchange);
+  return checks.filter((check) => check.onExchange || check.judgeTraffic);
 }
 
 export async function startPassiveProxy(
@@ -97,6 +98,7 @@ export async function startPassiveProxy(
     sharedValues: new Map(),
   };
   const contexts = new Map(checks.map((check) => [check.id, createContext(state, check, results.get(check.id)!)]));
+  const judges = new Map(checks.map((check) => [check.id, check.judgeTraffic?.(contexts.get(check.id)!)]));
   await emit({
     type: 'run-start',
     target: config.upstream,
@@ -125,7 +127,8 @@ export async function startPassiveProxy(
     for (const check of checks) {
       results.get(check.id)!.requests++;
       try {
-        check.onExchange!(exchange, contexts.get(check.id)!);
+        check.onExchange?.(exchange, contexts.get(check.id)!);
+        judges.get(check.id)?.(exchange);
       } catch (error) {
         if (error instanceof CheckFailure) contexts.get(check.id)!.report(error.input);
         else throw error;

@@ -2,8 +2,10 @@
  * x-rules: async-poll-terminal — Polling sees only statuses of the run status set; the job reaches a terminal
  * status (success, error, cancelled, skipped) within a bounded wait that honours Retry-After, and once
  * terminal it stays terminal; waitUntilFinished answers 200 with the finished run.
- * Proved by fixtures/broken/run-leaves-terminal-status.ts.
+ * Proved by fixtures/broken/run-leaves-terminal-status.ts. In passive mode it judges every run and batch the live
+ * traffic shows: once seen terminal, never seen again in another status.
  */
+import { judgeLiveStatuses } from './live-polling';
 import { reportScenario } from './polling';
 import type { Check } from './registry';
 
@@ -13,4 +15,5 @@ export const polledJobEndsTerminalAndStaysTerminal: Check = {
   title: 'A polled run or batch shows only run statuses, ends terminal and stays terminal.',
   fixture: 'run-leaves-terminal-status',
   run: (ctx) => reportScenario(ctx, 'async-poll-terminal'),
+  judgeTraffic: judgeLiveStatuses,
 };

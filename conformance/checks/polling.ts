@@ -3,6 +3,7 @@
  * run created with waitUntilFinished, a batch created and polled, and a run cancelled. Every create is sent
  * exactly once (x-rules: async-no-repeat-create); every wait is bounded and honours Retry-After.
  */
+import { assumptionOf, type Contract } from '../../spec/lib';
 import type { CheckContext } from './registry';
 import type { FailureInput } from '../lib/failure';
 import { describe, envelope } from '../lib/exchange';
@@ -21,12 +22,118 @@ export type PollScenario = {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Follows a Location (absolute or relative to the request URL) to a path the client can send. */
-function resolveLocation(exchange: Exchange, location: string): string {
-  return new URL(location, exchange.request.url).toString();
+/**
+ * Follows a Location (absolute, or a reference relative to the request URL: RFC 3986 section 5) to the URL a
+ * client polls; undefined when it is no URI reference at all.
+ */
+export function resolveLocation(exchange: Exchange, location: string): string | undefined {
+  try {
+    return new URL(location, exchange.request.url).toString();
+  } catch {
+    return undefined;
+  }
 }
 
-type Job = { kind: 'run' | 'batch'; name: string };
+export type Job = { kind: 'run' | 'batch'; name: string };
+
+/**
+ * Judges the Location of a 202 (x-rules async-202-location): present and a URI reference, else a failure; not
+ * naming the job's uuid is another reading of where the job lives (a warning quoting the operation's assumption).
+ * Gives the URL to poll and the job's uuid from the answer's body.
+ */
+export function judgeAcceptedLocation(
+  contract: Contract,
+  accepted: Exchange,
+  job: Job,
+): { url?: string; uuid?: string; findings: Finding[] } {
+  const res = accepted.response!;
+  const body = envelope(res.body, job.kind)?.uuid;
+  const uuid = typeof body === 'string' ? body : undefined;
+  const location = res.headers.location;
+  if (!location)
+    return {
+      uuid,
+      findings: [
+        {
+          ruleId: 'async-202-location',
+          title: `The 202 for a ${job.name} has no Location`,
+          expected: 'a Location header pointing at the job',
+          received: 'no Location header',
+          exchange: accepted,
+        },
+      ],
+    };
+  const url = resolveLocation(accepted, location);
+  if (url === undefined)
+    return {
+      uuid,
+      findings: [
+        {
+          ruleId: 'async-202-location',
+          title: `The Location of the ${job.name} is not a URI reference`,
+          expected: `a URL, absolute or relative to ${accepted.request.url} (RFC 3986 section 5)`,
+          received: `Location: ${location}`,
+          exchange: accepted,
+        },
+      ],
+    };
+  const findings: Finding[] = [];
+  if (uuid !== undefined && !url.includes(uuid))
+    findings.push({
+      ruleId: 'async-202-location',
+      severity: 'warning',
+      title: `The Location of the ${job.name} does not name its uuid`,
+      expected: `a URL containing ${uuid}`,
+      received: location,
+      assumption: assumptionOf(
+        contract.findOperation(accepted.request.method, accepted.request.path.split('?')[0])?.node,
+      ),
+      exchange: accepted,
+    });
+  return { url, uuid, findings };
+}
+
+/**
+ * Judges a GET of a job's Location (x-rules async-202-location): it must answer 200 with that job (`uuid`, when
+ * the 202 named one), not another. Undefined when it does.
+ */
+export function judgeLocationPoll(
+  exchange: Exchange,
+  job: Job,
+  location: string,
+  uuid: string | undefined,
+): Finding | undefined {
+  const res = exchange.response;
+  if (!res || res.status !== 200)
+    return {
+      ruleId: 'async-202-location',
+      title: `The Location of the ${job.name} does not resolve`,
+      expected: `200 from GET ${location}`,
+      received: describe(exchange),
+      exchange,
+    };
+  const polled = envelope(res.body, job.kind);
+  if (uuid !== undefined && typeof polled?.uuid === 'string' && polled.uuid !== uuid)
+    return {
+      ruleId: 'async-202-location',
+      title: `The Location of the ${job.name} points at another ${job.kind}`,
+      expected: `the ${job.kind} ${uuid} from GET ${location}`,
+      received: `${job.kind} ${polled.uuid}`,
+      exchange,
+    };
+  return undefined;
+}
+
+/** A job seen again after its terminal status, in another status (x-rules async-poll-terminal: a terminal status is final). */
+export function leftTerminalStatus(job: Job, terminal: string, seen: string[], exchange: Exchange): Finding {
+  return {
+    ruleId: 'async-poll-terminal',
+    title: `The ${job.name} left its terminal status`,
+    expected: `${terminal} (a terminal status is final)`,
+    received: `${seen[seen.length - 1]} (statuses seen: ${seen.join(' → ')})`,
+    exchange,
+  };
+}
 
 /**
  * Polls a Location until a terminal status, then twice more to see that it stays terminal. `uuid` is the job's
@@ -48,28 +155,13 @@ async function poll(
   const seen: string[] = [];
   while (Date.now() < deadline) {
     const exchange = await ctx.send({ method: 'GET', path: location });
-    const res = exchange.response;
-    if (!res || res.status !== 200) {
-      scenario.findings.push({
-        ruleId: 'async-202-location',
-        title: `The Location of the ${job.name} does not resolve`,
-        expected: `200 from GET ${location}`,
-        received: describe(exchange),
-        exchange,
-      });
+    const unresolved = judgeLocationPoll(exchange, job, location, uuid);
+    if (unresolved) {
+      scenario.findings.push(unresolved);
       return undefined;
     }
+    const res = exchange.response!;
     const polled = envelope(res.body, job.kind);
-    if (uuid !== undefined && typeof polled?.uuid === 'string' && polled.uuid !== uuid) {
-      scenario.findings.push({
-        ruleId: 'async-202-location',
-        title: `The Location of the ${job.name} points at another ${job.kind}`,
-        expected: `the ${job.kind} ${uuid} from GET ${location}`,
-        received: `${job.kind} ${polled.uuid}`,
-        exchange,
-      });
-      return undefined;
-    }
     const status = polled?.status;
     if (typeof status !== 'string') {
       scenario.findings.push({
@@ -95,13 +187,7 @@ async function poll(
     }
     if (terminal !== undefined) {
       if (status !== terminal) {
-        scenario.findings.push({
-          ruleId: 'async-poll-terminal',
-          title: `The ${job.name} left its terminal status`,
-          expected: `${terminal} (a terminal status is final)`,
-          received: `${status} (statuses seen: ${seen.join(' → ')})`,
-          exchange,
-        });
+        scenario.findings.push(leftTerminalStatus(job, terminal, seen, exchange));
         return terminal;
       }
       if (++extraPolls >= 2) return terminal;
@@ -165,30 +251,11 @@ async function createAndPoll(
     });
     return {};
   }
-  const location = res.headers.location;
-  if (!location) {
-    scenario.findings.push({
-      ruleId: 'async-202-location',
-      title: `The 202 for a ${job.name} has no Location`,
-      expected: 'a Location header pointing at the job',
-      received: 'no Location header',
-      exchange: create,
-    });
-    return {};
-  }
-  const uuid = envelope(res.body, job.kind)?.uuid;
-  const url = resolveLocation(create, location);
-  if (typeof uuid === 'string' && !url.includes(uuid))
-    scenario.findings.push({
-      ruleId: 'async-202-location',
-      severity: 'warning',
-      title: `The Location of the ${job.name} does not name its uuid`,
-      expected: `a URL containing ${uuid}`,
-      received: location,
-      exchange: create,
-    });
-  const terminal = await poll(ctx, scenario, job, url, create, typeof uuid === 'string' ? uuid : undefined);
-  return { location: url, uuid: typeof uuid === 'string' ? uuid : undefined, terminal };
+  const { url, uuid, findings } = judgeAcceptedLocation(ctx.contract, create, job);
+  scenario.findings.push(...findings);
+  if (url === undefined) return {};
+  const terminal = await poll(ctx, scenario, job, url, create, uuid);
+  return { location: url, uuid, terminal };
 }
 
 export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
@@ -286,14 +353,11 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
     });
     return;
   }
-  const terminal = await poll(
-    ctx,
-    scenario,
-    { kind: 'run', name: 'cancelled run' },
-    resolveLocation(exchange, res.headers.location),
-    exchange,
-    uuid,
-  );
+  const job: Job = { kind: 'run', name: 'cancelled run' };
+  const { url, findings } = judgeAcceptedLocation(ctx.contract, exchange, job);
+  scenario.findings.push(...findings);
+  if (url === undefined) return;
+  const terminal = await poll(ctx, scenario, job, url, exchange, uuid);
   if (terminal !== undefined && terminal !== 'cancelled')
     scenario.findings.push({
       ruleId: 'async-poll-terminal',

@@ -49,6 +49,11 @@ export type Check = {
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */
   onExchange?(exchange: Exchange, ctx: CheckContext): void;
+  /**
+   * Passive mode only (--proxy): a judge of live traffic, with its own state for the run, for a rule the active part
+   * proves with requests of its own (a 202's Location, polling). Active runs never call it.
+   */
+  judgeTraffic?(ctx: CheckContext): (exchange: Exchange) => void;
   /** Needs the target to itself (reads rate-limit counters, spends the limit): never concurrent with other checks. */
   runsAlone?: boolean;
   /** Its work is `each` over independent items, dealt across shards one by one rather than as a whole check. */
