@@ -17,6 +17,7 @@ import { fixture as relativeLocation } from './fixtures/correct/relative-locatio
 import { TERMINAL_STATUSES } from './lib/operations';
 import { ruleStated } from './lib/stated';
 import { startPassiveProxy } from './proxy';
+import { buildCoverage } from './reporters/coverage';
 import type { RunEvent } from './runner';
 
 jest.setTimeout(120_000);
@@ -234,6 +235,17 @@ describe('passive proxy on async work', () => {
       });
     }
     expect(events.some((e) => e.type === 'finding')).toBe(false);
+    // The report's coverage shows the async rules judged on the operations the traffic reached.
+    const exchanges = events.flatMap((e) => (e.type === 'exchange' ? [e.exchange] : []));
+    const coverage = buildCoverage(loadContract(), summary.target, undefined, allChecks(), summary.results, exchanges);
+    const rules = Object.fromEntries(coverage.rows.map((row) => [row.operationId, row.rules]));
+    for (const op of ['createRun', 'getRun', 'cancelRun', 'createBatch', 'getBatch'])
+      expect({ op, location: rules[op]['async-202-location'], terminal: rules[op]['async-poll-terminal'] }).toEqual({
+        op,
+        location: 'passed',
+        terminal: 'passed',
+      });
+    expect(rules.listSuppressions['async-202-location']).toBe('not reached');
   });
 
   it('should follow a relative Location as RFC 3986 resolves it against the request URL', async () => {

@@ -19,7 +19,15 @@ import { FailureGroups } from './run/grouping';
 import { checkBasePath } from './run/preflight';
 import { WorkerPool } from './run/scheduler';
 import { Selection } from './run/selection';
-import { newResult, settle, type CheckResult, type Reporter, type RunEvent, type RunSummary } from './run/types';
+import {
+  newResult,
+  PASSIVE_TRAFFIC,
+  settle,
+  type CheckResult,
+  type Reporter,
+  type RunEvent,
+  type RunSummary,
+} from './run/types';
 
 /** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set([
@@ -60,7 +68,7 @@ function parseJson(text: string): unknown {
 
 /** The checks that judge exchanges without sending requests of their own: per-response hooks and traffic judges. */
 export function passiveChecks(checks: Check[]): Check[] {
-  return checks.filter((check) => check.onExchange || check.judgeTraffic);
+  return checks.filter((check) => check.onExchange || check.traffic);
 }
 
 export async function startPassiveProxy(
@@ -98,7 +106,7 @@ export async function startPassiveProxy(
     sharedValues: new Map(),
   };
   const contexts = new Map(checks.map((check) => [check.id, createContext(state, check, results.get(check.id)!)]));
-  const judges = new Map(checks.map((check) => [check.id, check.judgeTraffic?.(contexts.get(check.id)!)]));
+  const judges = new Map(checks.map((check) => [check.id, check.traffic?.judge(contexts.get(check.id)!)]));
   await emit({
     type: 'run-start',
     target: config.upstream,
@@ -150,7 +158,7 @@ export async function startPassiveProxy(
       : target.pathname + target.search;
     const exchange: Exchange = {
       id: nextId++,
-      checkId: 'passive',
+      checkId: PASSIVE_TRAFFIC,
       operationId: contract.findOperation(req.method ?? 'GET', below.split('?')[0])?.operationId,
       tokenLabel: labelOf(requestHeaders.authorization),
       request: {

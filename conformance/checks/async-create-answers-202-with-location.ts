@@ -3,7 +3,7 @@
  * (GET on it answers 200 with that job, not another). Proved by fixtures/broken/accepted-without-location.ts and
  * fixtures/broken/location-points-at-another-run.ts. In passive mode it judges the 202s and polls of live traffic.
  */
-import { judgeLiveLocations } from './live-polling';
+import { carriesJob, judgeLiveLocations } from './live-polling';
 import { reportScenario } from './polling';
 import type { Check } from './registry';
 
@@ -13,5 +13,5 @@ export const asyncCreateAnswers202WithLocation: Check = {
   title: 'Creating a run or a batch answers 202 with a Location that resolves.',
   fixture: 'accepted-without-location',
   run: (ctx) => reportScenario(ctx, 'async-202-location'),
-  judgeTraffic: judgeLiveLocations,
+  traffic: { judge: judgeLiveLocations, covers: carriesJob },
 };

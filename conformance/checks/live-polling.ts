@@ -13,6 +13,7 @@ import {
   jsonContent,
   TERMINAL_STATUSES,
   type Contract,
+  type Operation,
 } from '../../spec/lib';
 import { BoundedMap } from '../lib/bounded-map';
 import { envelope } from '../lib/exchange';
@@ -28,6 +29,13 @@ export const TRACKED_JOBS = 10_000;
 const HISTORY = 8;
 
 const KINDS = ['run', 'batch'] as const;
+
+/** Operations whose answers carry a run or a batch (create, fetch, cancel): those the judges see. */
+export function carriesJob(op: Operation): boolean {
+  return Object.values(op.responses).some((response) =>
+    KINDS.some((kind) => isObject(asObject(jsonContent(response.content)?.schema?.properties)[kind])),
+  );
+}
 
 /** Runs and batches live in a workspace: the same uuid under another credential is another job (or none). */
 function credentialOf(exchange: Exchange): string {

@@ -5,7 +5,7 @@
  * Proved by fixtures/broken/run-leaves-terminal-status.ts. In passive mode it judges every run and batch the live
  * traffic shows: once seen terminal, never seen again in another status.
  */
-import { judgeLiveStatuses } from './live-polling';
+import { carriesJob, judgeLiveStatuses } from './live-polling';
 import { reportScenario } from './polling';
 import type { Check } from './registry';
 
@@ -15,5 +15,5 @@ export const polledJobEndsTerminalAndStaysTerminal: Check = {
   title: 'A polled run or batch shows only run statuses, ends terminal and stays terminal.',
   fixture: 'run-leaves-terminal-status',
   run: (ctx) => reportScenario(ctx, 'async-poll-terminal'),
-  judgeTraffic: judgeLiveStatuses,
+  traffic: { judge: judgeLiveStatuses, covers: carriesJob },
 };

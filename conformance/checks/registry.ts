@@ -5,7 +5,7 @@
 import type fc from 'fast-check';
 import type { FailureInput } from '../lib/failure';
 import type { Exchange, HttpClient, SendOptions } from '../lib/http-client';
-import type { Contract } from '../../spec/lib';
+import type { Contract, Operation } from '../../spec/lib';
 import type { RunConfig } from '../config';
 
 export type CheckContext = {
@@ -50,10 +50,15 @@ export type Check = {
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */
   onExchange?(exchange: Exchange, ctx: CheckContext): void;
   /**
-   * Passive mode only (--proxy): a judge of live traffic, with its own state for the run, for a rule the active part
-   * proves with requests of its own (a 202's Location, polling). Active runs never call it.
+   * Passive mode only (--proxy): live traffic judged for a rule the active part proves with requests of its own (a
+   * 202's Location, polling). Active runs never use it.
    */
-  judgeTraffic?(ctx: CheckContext): (exchange: Exchange) => void;
+  traffic?: {
+    /** A judge of every exchange, with its own state for the run. */
+    judge(ctx: CheckContext): (exchange: Exchange) => void;
+    /** The operations whose exchanges it judges (the coverage of a passive run). */
+    covers(op: Operation): boolean;
+  };
   /** Needs the target to itself (reads rate-limit counters, spends the limit): never concurrent with other checks. */
   runsAlone?: boolean;
   /** Its work is `each` over independent items, dealt across shards one by one rather than as a whole check. */

@@ -7,6 +7,7 @@ import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import type { Contract } from '../../spec/lib';
 import type { CheckResult } from '../runner';
+import { PASSIVE_TRAFFIC } from '../run/types';
 
 export type CellState = 'passed' | 'warned' | 'failed' | 'not reached' | 'not run';
 
@@ -48,6 +49,9 @@ export function buildCoverage(
 
   const ran = new Set(results.filter((r) => r.status !== 'skipped').map((r) => r.id));
   const hooks = checks.filter((c) => c.onExchange && ran.has(c.id));
+  // A passive run (the proxy's exchanges) is also judged by the checks' traffic judges, each on its operations.
+  const passive = exchanges.some((e) => e.checkId === PASSIVE_TRAFFIC);
+  const judges = passive ? checks.filter((c) => c.traffic && ran.has(c.id)) : [];
   const checkRule = new Map(checks.map((c) => [c.id, c.ruleId]));
   const ruleIds = new Set([...contract.rules.map((r) => r.id), ...checks.map((c) => c.ruleId)]);
   const rules = [...ruleIds].map((id) => ({
@@ -81,7 +85,8 @@ export function buildCoverage(
     for (const rule of rules) {
       const judged = hooks.some((h) => h.ruleId === rule.id)
         ? mine.length > 0
-        : mine.some((e) => checkRule.get(e.checkId) === rule.id);
+        : mine.some((e) => checkRule.get(e.checkId) === rule.id) ||
+          (mine.length > 0 && judges.some((j) => j.ruleId === rule.id && j.traffic!.covers(op)));
       const cited = opFindings.filter((f) => f.ruleId === rule.id);
       if (cited.some((f) => f.severity === 'failure')) ruleStates[rule.id] = 'failed';
       else if (cited.length > 0) ruleStates[rule.id] = 'warned';

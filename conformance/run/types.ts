@@ -4,6 +4,9 @@ import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import type { Contract } from '../../spec/lib';
 
+/** The check id of the exchanges a passive run sees: live traffic, sent by none of the suite's checks. */
+export const PASSIVE_TRAFFIC = 'passive';
+
 export type CheckStatus = 'passed' | 'failed' | 'warned' | 'skipped';
 
 export type CheckResult = {
