@@ -235,6 +235,12 @@ describe('passive proxy on async work', () => {
       });
     }
     expect(events.some((e) => e.type === 'finding')).toBe(false);
+    // What was judged is told: creates, cancels and a replay answered 202; polls reached their Locations.
+    const notes = summary.results.flatMap((r) => r.notes).join('\n');
+    expect(notes).toMatch(/^5 accepted \(202\) answers judged, [1-9]\d* polls of their Locations \(3 Locations/m);
+    expect(notes).toMatch(
+      /^[3-9] runs and batches seen, [3-9] in a terminal status, [1-9]\d* later answers judged against it$/m,
+    );
     // The report's coverage shows the async rules judged on the operations the traffic reached.
     const exchanges = events.flatMap((e) => (e.type === 'exchange' ? [e.exchange] : []));
     const coverage = buildCoverage(loadContract(), summary.target, undefined, allChecks(), summary.results, exchanges);

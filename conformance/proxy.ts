@@ -136,7 +136,7 @@ export async function startPassiveProxy(
       results.get(check.id)!.requests++;
       try {
         check.onExchange?.(exchange, contexts.get(check.id)!);
-        judges.get(check.id)?.(exchange);
+        judges.get(check.id)?.see(exchange);
       } catch (error) {
         if (error instanceof CheckFailure) contexts.get(check.id)!.report(error.input);
         else throw error;
@@ -220,7 +220,10 @@ export async function startPassiveProxy(
     },
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const check of checks) await check.finish?.(contexts.get(check.id)!);
+      for (const check of checks) {
+        judges.get(check.id)?.end?.();
+        await check.finish?.(contexts.get(check.id)!);
+      }
       for (const check of checks) {
         const result = results.get(check.id)!;
         result.durationMs = Date.now() - started;

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { assumptionOf, loadContract } from '../../spec/lib';
 import { DEFAULTS, type RunConfig } from '../config';
 import type { FailureInput } from '../lib/failure';
-import type { Exchange } from '../lib/http-client';
 import { judgeLiveLocations, judgeLiveStatuses, TRACKED_JOBS } from './live-polling';
-import type { CheckContext } from './registry';
+import type { CheckContext, TrafficJudge } from './registry';
 
 const contract = loadContract();
 const UPSTREAM = 'http://upstream.test/v1';
@@ -24,21 +23,22 @@ type Step = {
 };
 
 /** Feeds steps to a judge as the proxy does, in the order the answers arrive; returns what it reported. */
-function report(make: (ctx: CheckContext) => (exchange: Exchange) => void, steps: Step[]): FailureInput[] {
+function report(make: (ctx: CheckContext) => TrafficJudge, steps: Step[]): FailureInput[] {
   const reported: FailureInput[] = [];
   // Only what the judges read: the contract, --create-run-path and report.
   const ctx = {
     contract,
     config: DEFAULTS as unknown as RunConfig,
     report: (input: FailureInput) => void reported.push(input),
+    note: () => undefined,
   } as unknown as CheckContext;
-  const observe = make(ctx);
+  const { see } = make(ctx);
   let tick = 0;
   steps.forEach((step, i) => {
     const sentTick = step.concurrent ? tick - 1 : ++tick;
     const headers: Record<string, string> = { authorization: step.auth ?? A };
     if (step.key) headers['idempotency-key'] = step.key;
-    observe({
+    see({
       id: i + 1,
       checkId: 'passive',
       tokenLabel: 'a',
@@ -58,7 +58,7 @@ function report(make: (ctx: CheckContext) => (exchange: Exchange) => void, steps
   return reported;
 }
 
-function judge(make: (ctx: CheckContext) => (exchange: Exchange) => void, steps: Step[]): string[] {
+function judge(make: (ctx: CheckContext) => TrafficJudge, steps: Step[]): string[] {
   return report(make, steps).map((input) => `${input.severity ?? 'failure'}: ${input.title}`);
 }
 

@@ -20,7 +20,7 @@ import { envelope } from '../lib/exchange';
 import type { Exchange } from '../lib/http-client';
 import { hasPathParameters } from '../lib/operations';
 import { judgeAcceptedLocation, judgeLocationPoll, leftTerminalStatus, type Job } from './polling';
-import type { CheckContext } from './registry';
+import type { CheckContext, TrafficJudge } from './registry';
 
 /** Locations and jobs each judge remembers at most. */
 export const TRACKED_JOBS = 10_000;
@@ -41,6 +41,10 @@ export function carriesJob(op: Operation): boolean {
 function credentialOf(exchange: Exchange): string {
   const authorization = exchange.request.headers.authorization;
   return authorization ? createHash('sha256').update(authorization).digest('base64url').slice(0, 16) : 'none';
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }
 
 function pathAndQuery(url: string): string {
@@ -73,28 +77,45 @@ function judgesLocation(status: number): boolean {
 type Accepted = { job: Job; url: string; uuid?: string; accepted: Exchange };
 
 /** async-202-location on live traffic: each 202's Location, then every GET of it the traffic sends. */
-export function judgeLiveLocations(ctx: CheckContext): (exchange: Exchange) => void {
+export function judgeLiveLocations(ctx: CheckContext): TrafficJudge {
   const locations = new BoundedMap<string, Accepted>(TRACKED_JOBS);
-  return (exchange) => {
-    const res = exchange.response;
-    if (!res) return;
-    const job = acceptedJob(ctx.contract, ctx.config.createRunPath, exchange);
-    if (job) {
-      const { url, uuid, findings } = judgeAcceptedLocation(ctx.contract, exchange, job);
-      for (const finding of findings) ctx.report(finding);
-      if (url !== undefined)
+  const counts = { accepted: 0, polls: 0, elsewhere: 0 };
+  const polledOnce = new BoundedMap<string, true>(TRACKED_JOBS);
+  return {
+    see(exchange) {
+      const res = exchange.response;
+      if (!res) return;
+      const job = acceptedJob(ctx.contract, ctx.config.createRunPath, exchange);
+      if (job) {
+        counts.accepted++;
+        const { url, uuid, findings } = judgeAcceptedLocation(ctx.contract, exchange, job);
+        for (const finding of findings) ctx.report(finding);
+        if (url === undefined) return;
+        if (new URL(url).origin !== new URL(exchange.request.url).origin) counts.elsewhere++;
         locations.set(`${credentialOf(exchange)} ${pathAndQuery(url)}`, { job, url, uuid, accepted: exchange });
-      return;
-    }
-    if (exchange.request.method !== 'GET') return;
-    const key = `${credentialOf(exchange)} ${pathAndQuery(exchange.request.url)}`;
-    const polled = locations.get(key);
-    // 401, 403 and 429 answer the credential or the quota, not the Location.
-    if (!polled || !judgesLocation(res.status)) return;
-    const finding = judgeLocationPoll(exchange, polled.job, polled.url, polled.uuid);
-    if (finding) ctx.report({ ...finding, sequence: [polled.accepted] });
-    // Polling ends at a terminal status: later GETs of the Location are no longer polls.
-    else if (TERMINAL_STATUSES.includes(envelope(res.body, polled.job.kind)?.status)) locations.delete(key);
+        return;
+      }
+      if (exchange.request.method !== 'GET') return;
+      const key = `${credentialOf(exchange)} ${pathAndQuery(exchange.request.url)}`;
+      const polled = locations.get(key);
+      // 401, 403 and 429 answer the credential or the quota, not the Location.
+      if (!polled || !judgesLocation(res.status)) return;
+      counts.polls++;
+      polledOnce.set(key, true);
+      const finding = judgeLocationPoll(exchange, polled.job, polled.url, polled.uuid);
+      if (finding) ctx.report({ ...finding, sequence: [polled.accepted] });
+      // Polling ends at a terminal status: later GETs of the Location are no longer polls.
+      else if (TERMINAL_STATUSES.includes(envelope(res.body, polled.job.kind)?.status)) locations.delete(key);
+    },
+    end() {
+      ctx.note(
+        `${plural(counts.accepted, 'accepted (202) answer')} judged, ${plural(counts.polls, 'poll')} of their` +
+          ` Locations (${plural(polledOnce.size, 'Location')} polled through the proxy)` +
+          (counts.elsewhere > 0
+            ? `; ${plural(counts.elsewhere, 'Location')} naming another address than the upstream's, polled around the proxy unless the client keeps its path`
+            : ''),
+      );
+    },
   };
 }
 
@@ -104,9 +125,10 @@ type Seen = { statuses: string[]; terminal?: { status: string; exchange: Exchang
  * async-poll-terminal on live traffic: once a run or batch was seen in a terminal status, every later answer
  * showing it is in that status. "Later" is causal: the request was sent after the terminal answer arrived.
  */
-export function judgeLiveStatuses(ctx: CheckContext): (exchange: Exchange) => void {
+export function judgeLiveStatuses(ctx: CheckContext): TrafficJudge {
   const jobs = new BoundedMap<string, Seen>(TRACKED_JOBS);
-  return (exchange) => {
+  const counts = { jobs: 0, terminal: 0, after: 0 };
+  const see = (exchange: Exchange) => {
     const res = exchange.response;
     if (!res || res.status < 200 || res.status > 299) return;
     // A retry with the same Idempotency-Key answers the original response (x-rules idempotency-replay): an earlier state.
@@ -116,10 +138,12 @@ export function judgeLiveStatuses(ctx: CheckContext): (exchange: Exchange) => vo
       const job = envelope(res.body, kind);
       if (typeof job?.uuid !== 'string' || typeof job.status !== 'string') continue;
       const key = `${credentialOf(exchange)} ${kind} ${job.uuid}`;
-      const seen = jobs.get(key) ?? { statuses: [] };
+      const seen = jobs.get(key) ?? (counts.jobs++, { statuses: [] });
       const { terminal } = seen;
       if (current) {
-        if (terminal && exchange.sentTick > terminal.exchange.receivedTick && job.status !== terminal.status)
+        const after = terminal !== undefined && exchange.sentTick > terminal.exchange.receivedTick;
+        if (after) counts.after++;
+        if (after && job.status !== terminal.status)
           ctx.report({
             ...leftTerminalStatus({ kind, name: kind }, terminal.status, [...seen.statuses, job.status], exchange),
             sequence: [terminal.exchange],
@@ -129,10 +153,19 @@ export function judgeLiveStatuses(ctx: CheckContext): (exchange: Exchange) => vo
       }
       // A terminal status, even replayed, was reached: the job stays in it from then on.
       if (!terminal && TERMINAL_STATUSES.includes(job.status)) {
+        counts.terminal++;
         seen.terminal = { status: job.status, exchange };
         if (!current) seen.statuses = [...seen.statuses, job.status].slice(-HISTORY);
       }
       jobs.set(key, seen);
     }
+  };
+  return {
+    see,
+    end: () =>
+      ctx.note(
+        `${plural(counts.jobs, 'run or batch', 'runs and batches')} seen, ${counts.terminal} in a terminal status,` +
+          ` ${plural(counts.after, 'later answer')} judged against it`,
+      ),
   };
 }

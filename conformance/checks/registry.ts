@@ -55,7 +55,7 @@ export type Check = {
    */
   traffic?: {
     /** A judge of every exchange, with its own state for the run. */
-    judge(ctx: CheckContext): (exchange: Exchange) => void;
+    judge(ctx: CheckContext): TrafficJudge;
     /** The operations whose exchanges it judges (the coverage of a passive run). */
     covers(op: Operation): boolean;
   };
@@ -66,6 +66,9 @@ export type Check = {
   /** Runs after every check, for properties over the whole run. */
   finish?(ctx: CheckContext): void | Promise<void>;
 };
+
+/** Judges live traffic one exchange at a time; `end` adds what it judged to the check's notes when traffic stops. */
+export type TrafficJudge = { see(exchange: Exchange): void; end?(): void };
 
 export class CheckRegistry {
   private readonly checks = new Map<string, Check>();
