@@ -83,7 +83,8 @@ Options (environment variable in brackets):
   --max-response-time <ms>  fail responses slower than this (opt-in; the contract states no latency)
   --proxy --upstream <url> [--port <p>]
                           passive mode: forward traffic to <url> (ending in /v1) unchanged and judge
-                          every exchange with the per-response checks; Ctrl-C writes the reports
+                          every exchange with the per-response checks, each 202's Location and its
+                          polls, and terminal statuses staying terminal; Ctrl-C writes the reports
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report

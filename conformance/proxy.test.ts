@@ -1,4 +1,4 @@
-/** Passive mode: traffic passes through unchanged and is judged by the per-response checks, live and at the end. */
+/** Passive mode: traffic passes through unchanged and is judged by the per-response checks and the async judges, live and at the end. */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
