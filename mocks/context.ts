@@ -33,6 +33,8 @@ export type Ctx = {
   rateLimit?: RateLimitState;
   /** The storage port could not be reached while answering (the answer is a 503). */
   storeUnavailable?: boolean;
+  /** How to take back each write this request made, should it fail after it (stages/all-or-nothing). */
+  undo?: (() => Promise<unknown>)[];
   /** Query and path parameters after validation, coerced to their declared types. */
   input?: { query: Record<string, unknown>; path: Record<string, unknown> };
 };

@@ -8,6 +8,7 @@ import { rateLimit } from './stages/rate-limit';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
 import { idempotency, type KeyLength } from './stages/idempotency';
+import { allOrNothing } from './stages/all-or-nothing';
 import type { IdempotencyStore } from './stages/idempotency/store';
 import { validateRequest, type ValidateRequestDeps } from './stages/validate-request';
 import { simulateLatency } from './stages/latency';
@@ -60,6 +61,7 @@ export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockRe
     requireCredential(), // 401
     checkPrefer(), // Prefer values the mock knows but cannot read → 400
     injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules
+    allOrNothing(), // a request that fails takes back what it wrote
     idempotency({ store: deps.idempotencyStore, keyLength: deps.idempotencyKeyLength }), // replay / 409 / 422 / 400
     validateRequest(deps), // 404 / 405, malformed JSON, schema → 400
     simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { jsonResponse } from '../context';
+import { jsonResponse, type Ctx } from '../context';
+import { undoOnFailure } from '../stages/all-or-nothing';
 import type { JsonRecord } from '../store/types';
 import { notFound } from './paging';
 import type { HandlerDeps, Handlers } from './types';
@@ -35,12 +36,15 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     async cancelDomain(ctx) {
       const uuid = uuidOf(ctx.input!.path);
       const now = iso(deps.now());
-      const domain = await deps.store.update(ctx.caller!.workspaceUuid, 'domains', uuid, (current) =>
+      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const change = trackChange<JsonRecord>((current) =>
         current.status === 'cancelled'
           ? undefined
           : { ...current, status: 'cancelled', autoRenew: false, updatedAt: now, deletedAt: now },
       );
+      const domain = await deps.store.update(workspaceUuid, 'domains', uuid, change.apply);
       if (!domain) throw notFound('domain', uuid);
+      change.undoWith(ctx, (back) => deps.store.update(workspaceUuid, 'domains', uuid, back));
       return jsonResponse(200, { domain });
     },
 
@@ -80,6 +84,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         deletedAt: null,
       };
       await deps.store.addMcpServer(workspaceUuid, mcpServer);
+      undoOnFailure(ctx, () => deps.store.removeCreatedMcpServer(workspaceUuid, uuid));
       return jsonResponse(201, { mcpServer });
     },
 
@@ -90,8 +95,9 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     async updateCurrentWorkspace(ctx) {
       const body = ctx.req.body as JsonRecord;
       const updatedAt = iso(deps.now());
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       // Applied by compare-and-set on the stored settings: a concurrent change on another replica is never lost.
-      const workspace = await deps.store.updateWorkspace(ctx.caller!.workspaceUuid, (current) => {
+      const change = trackChange<JsonRecord>((current) => {
         const next: JsonRecord = { ...current };
         if (has(body, 'name')) next.name = body.name;
         if (has(body, 'allowedEmailDomains')) next.allowedEmailDomains = [...(body.allowedEmailDomains as string[])];
@@ -117,6 +123,8 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         next.updatedAt = updatedAt;
         return next;
       });
+      const workspace = (await deps.store.updateWorkspace(workspaceUuid, (current) => change.apply(current)!))!;
+      change.undoWith(ctx, (back) => deps.store.updateWorkspace(workspaceUuid, (current) => back(current) ?? current));
       return jsonResponse(200, { workspace });
     },
 
@@ -125,6 +133,30 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
       const { query } = ctx.req.body as { query: string };
       const result = await engine.query(ctx.caller!.workspaceUuid, query);
       return jsonResponse(200, { rows: result.rows });
+    },
+  };
+}
+
+/**
+ * A compare-and-set change that remembers what it replaced and what it wrote (the last attempt's), so a request
+ * that fails later can put the entry back: only while it still holds what this request wrote, so a later change
+ * by another request is never undone.
+ */
+export function trackChange<T>(change: (current: T) => T | undefined) {
+  let written: { before: string; after: string } | undefined;
+  return {
+    apply: (current: T): T | undefined => {
+      const next = change(current);
+      written = next === undefined ? undefined : { before: JSON.stringify(current), after: JSON.stringify(next) };
+      return next;
+    },
+    /** Registers the undo: `put` applies `back` by compare-and-set on the entry. */
+    undoWith(ctx: Ctx, put: (back: (current: T) => T | undefined) => Promise<unknown>): void {
+      const applied = written;
+      if (!applied) return;
+      undoOnFailure(ctx, () =>
+        put((current) => (JSON.stringify(current) === applied.after ? (JSON.parse(applied.before) as T) : undefined)),
+      );
     },
   };
 }

@@ -13,7 +13,8 @@ import {
 import type { Ctx } from '../context';
 import type { BatchRecord, JsonRecord, LogRow, RunRecord, SpanRow } from '../store/types';
 import { notFound } from './paging';
-import { nextUuid } from './resources';
+import { nextUuid, trackChange } from './resources';
+import { undoOnFailure } from '../stages/all-or-nothing';
 import type { HandlerDeps, Handlers } from './types';
 
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
@@ -70,7 +71,9 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         recordId: (body.recordId as string | undefined) ?? null,
         recordTitle: (body.recordTitle as string | undefined) ?? null,
       });
-      await deps.store.addRuns(workspaceUuid, { runs: [run], logs: [log], spans: [span] });
+      const added = { runs: [run], logs: [log], spans: [span] };
+      await deps.store.addRuns(workspaceUuid, added);
+      undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
       if (body.waitUntilFinished === true) {
         // The run is read again after each wait: a cancel on another replica moves its finish.
         let current: RunRecord = run;
@@ -96,11 +99,15 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     async cancelRun(ctx) {
       const uuid = String(ctx.input!.path.uuid).toLowerCase();
       const now = deps.now();
+      const workspaceUuid = ctx.caller!.workspaceUuid;
       // Compare-and-set: of concurrent cancels on any replicas, one records the request, the others see it.
-      const run = await deps.store.update(ctx.caller!.workspaceUuid, 'runs', uuid, (current) =>
-        requestRunCancel(current, now) ? current : undefined,
-      );
+      const change = trackChange<RunRecord>((current) => {
+        const next = { ...current };
+        return requestRunCancel(next, now) ? next : undefined;
+      });
+      const run = await deps.store.update(workspaceUuid, 'runs', uuid, change.apply);
       if (!run) throw notFound('run', uuid);
+      change.undoWith(ctx, (back) => deps.store.update(workspaceUuid, 'runs', uuid, back));
       if (!isTerminal(viewRun(run, now).status) || run.cancelRequestedAtMs === now) {
         return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
       }
@@ -127,12 +134,9 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       );
       batch.runUuids = members.map((member) => member.run.uuid);
       const runs = members.map((member) => member.run);
-      await deps.store.addRuns(workspaceUuid, {
-        runs,
-        batch,
-        logs: members.map((m) => m.log),
-        spans: members.map((m) => m.span),
-      });
+      const added = { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) };
+      await deps.store.addRuns(workspaceUuid, added);
+      undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
       return jsonResponse(
         202,
         { batch: viewBatch(batch, deps.now(), runs) },
@@ -168,6 +172,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         );
       }
       const id = await deps.store.saveDownload(download);
+      undoOnFailure(ctx, () => deps.store.removeDownload(id));
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
     },
   };

@@ -1,6 +1,8 @@
 import { createMemoryPort } from './adapters/memory';
 import { createByteBudget } from './byte-budget';
 import { createStore } from '.';
+import { createFailingPort } from '../testing/failing-port';
+import { createRunRecord, tallyOf } from './runs';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -54,5 +56,85 @@ describe('store bounds (count, bytes, age)', () => {
     const kept = await store.list(WS, 'mcpServers');
     expect(kept.length).toBeLessThanOrEqual(seeded + 4);
     expect(kept.map((s) => s.uuid)).toContain('s19');
+  });
+
+  it('should put the ledger back exactly when a reserved write does not happen', () => {
+    const budget = createByteBudget(100);
+    budget.add('a', 'k1', 60);
+    budget.add('a', 'k2', 30);
+    const reservation = budget.reserve('a', 'k3', 50);
+    expect(reservation.released).toEqual(['k1']);
+    reservation.cancel();
+    expect(budget.bytes('a')).toBe(90);
+    // The order is back too: k1 is still the oldest.
+    expect(budget.add('a', 'k4', 20)).toEqual(['k1']);
+  });
+
+  it('should store a created MCP server and release the oldest over the byte budget in one commit', async () => {
+    const failing = createFailingPort(createMemoryPort({ now: () => 0 }));
+    const store = createStore({
+      port: failing.port,
+      seed: 1,
+      now: () => 0,
+      limits: { mcpServerBytesPerWorkspace: 12_000 },
+    });
+    await store.list(WS, 'mcpServers');
+    const server = (i: number) => ({ uuid: `s${i}`, name: 'n', description: 'x'.repeat(5000) });
+    await store.addMcpServer(WS, server(0));
+    await store.addMcpServer(WS, server(1));
+    const before = await store.snapshot(WS);
+    const commits = () => failing.calls.filter((c) => c.method === 'commit').length;
+    // The third goes over the budget: s0 is released in the same commit, which fails here.
+    const counted = commits();
+    failing.failNext((c) => c.method === 'commit');
+    await expect(store.addMcpServer(WS, server(2))).rejects.toThrow();
+    expect(commits()).toBe(counted + 1);
+    expect(await store.snapshot(WS)).toEqual(before);
+    // Nothing failed after the write: one commit stores s3 and releases s0.
+    await store.addMcpServer(WS, server(3));
+    expect(commits()).toBe(counted + 2);
+    const kept = (await store.snapshot(WS)).mcpServers;
+    expect([kept.has('s0'), kept.has('s1'), kept.has('s2'), kept.has('s3')]).toEqual([false, true, false, true]);
+  });
+
+  it('should take back exactly what addRuns added (runs, batch, log and span rows)', async () => {
+    const store = createStore({ port: createMemoryPort({ now: () => 0 }), seed: 1, now: () => 0 });
+    const before = await store.snapshot(WS);
+    const runs = [0, 1].map((i) =>
+      createRunRecord({ uuid: `r${i}`, workspaceUuid: WS, createdAtMs: 0, durationMs: 10, batchUuid: 'b' }),
+    );
+    const batch = {
+      uuid: 'b',
+      workspaceUuid: WS,
+      workflowUuid: null,
+      createdAtMs: 0,
+      durationMs: 10,
+      runUuids: ['r0', 'r1'],
+      tally: tallyOf(runs),
+    };
+    const row = (runUuid: string) => ({
+      uuid: `l-${runUuid}`,
+      workspaceUuid: WS,
+      runUuid,
+      level: 'info',
+      message: 'm',
+      createdAt: 'x',
+    });
+    const span = (runUuid: string) => ({
+      uuid: `s-${runUuid}`,
+      workspaceUuid: WS,
+      runUuid,
+      parentSpanUuid: null,
+      name: 'run',
+      startedAt: 'x',
+      endedAt: null,
+      durationMs: null,
+    });
+    const added = { runs, batch, logs: runs.map((r) => row(r.uuid)), spans: runs.map((r) => span(r.uuid)) };
+    await store.addRuns(WS, added);
+    expect(await store.snapshot(WS)).not.toEqual(before);
+    await store.removeCreatedRuns(WS, added);
+    expect(await store.snapshot(WS)).toEqual(before);
+    expect(await store.listCreated([WS])).toEqual([]);
   });
 });

@@ -6,23 +6,45 @@
  */
 export function createByteBudget(bytesPerOwner: number) {
   const workspaces = new Map<string, { keys: Map<string, number>; bytes: number }>();
+
+  /**
+   * Records `bytes` for `key`; `released` are the keys (oldest first) to release, possibly `key` itself. For a
+   * write that may still fail, the releases go in the same guarded commit as the new key, and `cancel` puts the
+   * ledger back when that commit does not happen.
+   */
+  const reserve = (workspaceUuid: string, key: string, bytes: number) => {
+    let ledger = workspaces.get(workspaceUuid);
+    if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new Map(), bytes: 0 }));
+    const previous = ledger.keys.get(key);
+    ledger.bytes -= previous ?? 0;
+    ledger.keys.delete(key);
+    ledger.keys.set(key, bytes);
+    ledger.bytes += bytes;
+    const dropped: [string, number][] = [];
+    for (const [oldest, size] of ledger.keys) {
+      if (ledger.bytes <= bytesPerOwner) break;
+      ledger.keys.delete(oldest);
+      ledger.bytes -= size;
+      dropped.push([oldest, size]);
+    }
+    const kept = ledger;
+    return {
+      released: dropped.map(([released]) => released),
+      cancel: () => {
+        if (kept.keys.delete(key)) kept.bytes -= bytes;
+        const restored = dropped.filter(([released]) => released !== key);
+        if (previous !== undefined) restored.push([key, previous]);
+        kept.keys = new Map([...restored, ...kept.keys]);
+        for (const [, size] of restored) kept.bytes += size;
+      },
+    };
+  };
+
   return {
+    reserve,
     /** Records `bytes` for `key`; returns the keys (oldest first) to release, possibly `key` itself. */
     add(workspaceUuid: string, key: string, bytes: number): string[] {
-      let ledger = workspaces.get(workspaceUuid);
-      if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new Map(), bytes: 0 }));
-      ledger.bytes -= ledger.keys.get(key) ?? 0;
-      ledger.keys.delete(key);
-      ledger.keys.set(key, bytes);
-      ledger.bytes += bytes;
-      const released: string[] = [];
-      for (const [oldest, size] of ledger.keys) {
-        if (ledger.bytes <= bytesPerOwner) break;
-        ledger.keys.delete(oldest);
-        ledger.bytes -= size;
-        released.push(oldest);
-      }
-      return released;
+      return reserve(workspaceUuid, key, bytes).released;
     },
     remove(workspaceUuid: string, key: string): void {
       const ledger = workspaces.get(workspaceUuid);

@@ -270,24 +270,40 @@ export function createStore(options: {
       );
     },
 
-    /** Adds an MCP server created through the API; the oldest created ones go beyond the cap. */
+    /**
+     * Adds an MCP server created through the API; the oldest created ones go beyond the cap and the byte budget,
+     * in the same commit (nothing can fail once the server is stored).
+     */
     async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord): Promise<void> {
       const uuid = mcpServer.uuid as string;
-      await commitWorkspace(workspaceUuid, [
-        { op: 'hset', key: key(workspaceUuid, 'mcpServers'), field: uuid, value: JSON.stringify(mcpServer) },
-        {
-          op: 'append',
-          key: key(workspaceUuid, 'mcpServers-created'),
-          values: [uuid],
-          keepLast: limits.mcpServersPerWorkspace,
-          dropFrom: key(workspaceUuid, 'mcpServers'),
-        },
-      ]);
-      for (const released of mcpServerBudget.add(workspaceUuid, uuid, approximateBytes(mcpServer))) {
+      const servers = key(workspaceUuid, 'mcpServers');
+      const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, approximateBytes(mcpServer));
+      let done = false;
+      try {
         await commitWorkspace(workspaceUuid, [
-          { op: 'hdelete', key: key(workspaceUuid, 'mcpServers'), field: released },
+          { op: 'hset', key: servers, field: uuid, value: JSON.stringify(mcpServer) },
+          {
+            op: 'append',
+            key: key(workspaceUuid, 'mcpServers-created'),
+            values: [uuid],
+            keepLast: limits.mcpServersPerWorkspace,
+            dropFrom: servers,
+          },
+          ...reservation.released.map((released): Write => ({ op: 'hdelete', key: servers, field: released })),
         ]);
+        done = true;
+      } finally {
+        if (!done) reservation.cancel();
       }
+    },
+
+    /** Takes back an MCP server this request created (its request failed after the write). */
+    async removeCreatedMcpServer(workspaceUuid: string, uuid: string): Promise<void> {
+      mcpServerBudget.remove(workspaceUuid, uuid);
+      await port.commit([
+        { op: 'hdelete', key: key(workspaceUuid, 'mcpServers'), field: uuid },
+        { op: 'remove', key: key(workspaceUuid, 'mcpServers-created'), values: [uuid] },
+      ]);
     },
 
     /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
@@ -337,6 +353,28 @@ export function createStore(options: {
         keepLast: rowCap,
       });
       await commitWorkspace(workspaceUuid, writes);
+    },
+
+    /**
+     * Takes back what one `addRuns` added (its request failed after the write): the runs, their batch, their
+     * log and span rows. Runs the cap dropped to make room stay dropped.
+     */
+    async removeCreatedRuns(
+      workspaceUuid: string,
+      added: { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] },
+    ): Promise<void> {
+      const uuids = added.runs.map((run) => run.uuid);
+      const writes: Write[] = [
+        ...uuids.map((uuid): Write => ({ op: 'hdelete', key: key(workspaceUuid, 'runs'), field: uuid })),
+        { op: 'remove', key: key(workspaceUuid, 'runs-created'), values: uuids },
+        { op: 'remove', key: key(workspaceUuid, 'logs'), values: added.logs.map((row) => JSON.stringify(row)) },
+        { op: 'remove', key: key(workspaceUuid, 'spans'), values: added.spans.map((row) => JSON.stringify(row)) },
+      ];
+      if (added.batch) {
+        writes.push({ op: 'hdelete', key: key(workspaceUuid, 'batches'), field: added.batch.uuid });
+        writes.push({ op: 'remove', key: key(workspaceUuid, 'batches-created'), values: [added.batch.uuid] });
+      }
+      await port.commit(writes);
     },
 
     runsByUuid,
@@ -546,11 +584,30 @@ export function createStore(options: {
     async saveDownload(download: Download): Promise<string> {
       const id = randomUUID();
       const text = JSON.stringify(download);
-      await port.claim(`download:${id}`, text, limits.downloadTtlMs, { key: 'downloads', cap: limits.downloads });
-      for (const released of downloadBudget.add('downloads', id, text.length)) {
-        await port.commit([{ op: 'delete', key: `download:${released}`, index: 'downloads' }]);
+      // The oldest exports beyond the byte budget go first, so nothing can fail once this one is stored.
+      const reservation = downloadBudget.reserve('downloads', id, text.length);
+      const releases = reservation.released.filter((released) => released !== id);
+      let released = releases.length === 0;
+      try {
+        if (!released)
+          released = await port.commit(
+            releases.map((old) => ({ op: 'delete', key: `download:${old}`, index: 'downloads' })),
+          );
+        if (!reservation.released.includes(id))
+          await port.claim(`download:${id}`, text, limits.downloadTtlMs, { key: 'downloads', cap: limits.downloads });
+      } catch (error) {
+        // Exports released already stay released (they were due to go); the ledger forgets only this one.
+        if (released) downloadBudget.remove('downloads', id);
+        else reservation.cancel();
+        throw error;
       }
       return id;
+    },
+
+    /** Takes back an export this request saved (its request failed after the write). */
+    async removeDownload(id: string): Promise<void> {
+      downloadBudget.remove('downloads', id);
+      await port.commit([{ op: 'delete', key: `download:${id}`, index: 'downloads' }]);
     },
 
     /** Bytes of downloads this process keeps (tests, the soak report). */

@@ -33,6 +33,8 @@ export type Write =
    * trimmed off are also removed as fields of that hash: a list of ids then bounds the entries of a collection.
    */
   | { op: 'append'; key: string; values: string[]; keepLast?: number; dropFrom?: string }
+  /** Removes every occurrence of these items from a list: the undo of an append (a request that failed). */
+  | { op: 'remove'; key: string; values: string[] }
   | { op: 'expire'; key: string; ttlMs: number };
 
 /**

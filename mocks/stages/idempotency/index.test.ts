@@ -5,6 +5,7 @@ import { canonicalJson, fingerprintRequest, idempotency, readIdempotencyKey } fr
 import { loadContract } from '../../../spec/lib';
 import { createMemoryPort } from '../../store/adapters/memory';
 import { createIdempotencyStore } from './store';
+import { createFailingPort, storesIdempotentAnswer } from '../../testing/failing-port';
 
 const DAY = 24 * 60 * 60 * 1000;
 /** The bounds the mock takes from the contract's IdempotencyKey parameter schema. */
@@ -118,6 +119,31 @@ describe('idempotency', () => {
       sameRequest: true,
     });
     now += 1;
+  });
+
+  it('should keep an answer and release the oldest over the byte budget in one commit, or change nothing', async () => {
+    const failing = createFailingPort(createMemoryPort({ now: () => 0 }));
+    const store = createIdempotencyStore({
+      port: failing.port,
+      ttlMs: DAY,
+      capPerWorkspace: 1000,
+      bytesPerWorkspace: 25_000,
+      now: () => 0,
+    });
+    const stage = idempotency({ store, keyLength });
+    const big = async (): Promise<MockResponse> => ({ status: 200, headers: {}, body: { blob: 'x'.repeat(10_000) } });
+    await stage(post({ i: 0 }, 'k0'), big);
+    await stage(post({ i: 1 }, 'k1'), big);
+    const bytes = store.bytes('ws');
+    failing.failNext(storesIdempotentAnswer);
+    await expect(stage(post({ i: 2 }, 'k2'), big)).rejects.toThrow();
+    expect(store.bytes('ws')).toBe(bytes);
+    expect(await store.claim('ws', 'k0', fingerprintRequest(post({ i: 0 }, 'k0').req))).toMatchObject({ kind: 'done' });
+    expect(await store.claim('ws', 'k2', 'x')).toMatchObject({ kind: 'new' });
+    const commits = failing.calls.filter((c) => c.method === 'commit').length;
+    await stage(post({ i: 3 }, 'k3'), big);
+    expect(failing.calls.filter((c) => c.method === 'commit').length).toBe(commits + 1);
+    expect(await store.claim('ws', 'k0', 'y')).toMatchObject({ kind: 'new' });
   });
 
   it('should release the key when the answer cannot be kept (all or nothing)', async () => {

@@ -4,6 +4,7 @@ import { ApiError } from '../../errors';
 import type { Stage } from '../../context';
 import type { MockRequest } from '../../types';
 import type { IdempotencyStore } from './store';
+import { rollBack } from '../all-or-nothing';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -83,19 +84,24 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     }
     if (found.kind === 'done') return found.response;
     const claim = found.claim!;
+    // All or nothing: a failed request, or an answer that cannot be kept, takes back its writes, then leaves
+    // the key free for a retry (in that order, so a retry never sees them half applied).
+    const release = async () => {
+      await rollBack(ctx);
+      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
+    };
     let response;
     try {
       response = await next();
     } catch (error) {
-      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
+      await release();
       throw error;
     }
-    // All or nothing: a failed request, or an answer that cannot be kept, leaves the key free for a retry.
     try {
       if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response);
-      else await deps.store.abandon(workspaceUuid, key, claim);
+      else await release();
     } catch (error) {
-      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
+      await release();
       throw error;
     }
     return response;

@@ -1,7 +1,7 @@
 import { STORE_LIMITS } from '../../limits';
 import { createByteBudget } from '../../store/byte-budget';
 import type { MockResponse } from '../../types';
-import type { StoragePort } from '../../store/port';
+import type { StoragePort, Write } from '../../store/port';
 
 type StoredResponse = { status: number; headers: Record<string, string>; bodyText?: string };
 /** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */
@@ -80,22 +80,27 @@ export function createIdempotencyStore(options: {
       };
       const ttlMs = entry.expiresAt - options.now();
       const storageKey = keyOf(workspaceUuid, key);
-      // Only while the claim is still this request's: a key released meanwhile (cap, lease) is not brought back.
-      const writes =
-        ttlMs > 0
-          ? [{ op: 'set' as const, key: storageKey, value: JSON.stringify(entry), ttlMs }]
-          : [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }];
-      const kept = await options.port.commit(writes, [{ key: storageKey, is: 'equals', value: claim }]);
-      // The byte bound: the oldest answers of the workspace go once its budget is spent.
-      if (!kept || ttlMs <= 0) return;
-      for (const released of budget.add(
-        workspaceUuid,
-        key,
-        storageKey.length + (writes[0] as { value?: string }).value!.length,
-      )) {
-        await options.port.commit([
-          { op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) },
-        ]);
+      const guard = [{ key: storageKey, is: 'equals' as const, value: claim }];
+      if (ttlMs <= 0) {
+        await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], guard);
+        return;
+      }
+      const value = JSON.stringify(entry);
+      // The byte bound: the oldest answers of the workspace go once its budget is spent, in the same guarded
+      // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
+      // cap or the lease is not brought back), so nothing can fail after the answer is kept.
+      const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
+      const releases: Write[] = reservation.released
+        .filter((released) => released !== key)
+        .map((released) => ({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) }));
+      const kept = reservation.released.includes(key)
+        ? [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }]
+        : [{ op: 'set' as const, key: storageKey, value, ttlMs }];
+      let done = false;
+      try {
+        done = await options.port.commit([...kept, ...releases], guard);
+      } finally {
+        if (!done) reservation.cancel();
       }
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */

@@ -126,6 +126,15 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
       expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([['2', '3', '4', '5']]);
     });
 
+    it('should remove given items from a list, every occurrence, leaving the others in order', async () => {
+      await port.commit([{ op: 'append', key: 'l', values: ['a', 'b', 'c', 'b', '{"x":1}', 'd'] }]);
+      await port.commit([{ op: 'remove', key: 'l', values: ['b', '{"x":1}', 'absent'] }]);
+      await port.commit([{ op: 'remove', key: 'missing', values: ['a'] }]);
+      expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([['a', 'c', 'd']]);
+      await port.commit([{ op: 'remove', key: 'l', values: ['a', 'c', 'd'] }]);
+      expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([[]]);
+    });
+
     it('should remove the entries of a hash whose ids a bounded list trims off', async () => {
       for (const id of ['a', 'b', 'c']) {
         await port.commit([

@@ -96,6 +96,15 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
         }
         return;
       }
+      case 'remove': {
+        const list = listAt(write.key, false);
+        if (!list) return;
+        const gone = new Set(write.values);
+        const kept = list.filter((item) => !gone.has(item));
+        if (kept.length === 0) entries.delete(write.key);
+        else list.splice(0, list.length, ...kept);
+        return;
+      }
       case 'expire': {
         const entry = live(write.key);
         if (entry) entry.expiresAt = now() + write.ttlMs;

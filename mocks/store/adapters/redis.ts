@@ -52,6 +52,18 @@ for _, w in ipairs(spec.w) do
         redis.call('LTRIM', key, over, -1)
       end
     end
+  elseif op == 'remove' then
+    local gone = {}
+    for _, value in ipairs(w[3]) do gone[value] = true end
+    local items = redis.call('LRANGE', key, 0, -1)
+    local kept = {}
+    for _, value in ipairs(items) do if not gone[value] then kept[#kept + 1] = value end end
+    if #kept < #items then
+      local ttl = redis.call('PTTL', key)
+      redis.call('DEL', key)
+      for i = 1, #kept, 1000 do redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept))) end
+      if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+    end
   elseif op == 'expire' then
     redis.call('PEXPIRE', key, w[3])
   end
@@ -205,6 +217,8 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
                     w.keepLast === undefined ? '' : String(w.keepLast),
                     w.dropFrom === undefined ? '' : ref(w.dropFrom),
                   ];
+            case 'remove':
+              return w.values.length === 0 ? ['noop', ref(w.key)] : ['remove', ref(w.key), w.values];
             case 'expire':
               return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
           }

@@ -1,0 +1,37 @@
+import type { Ctx, Stage } from '../../context';
+
+/**
+ * All or nothing: a request that fails applies nothing. Each write is one guarded commit in the store; a write
+ * that something later in the request can still fail after (storing the idempotent answer, a wait for a run, a
+ * later stage) registers here how to take it back, and a failed request takes back its writes, newest first,
+ * before its Idempotency-Key is freed.
+ */
+export function undoOnFailure(ctx: Ctx, undo: () => Promise<unknown>): void {
+  (ctx.undo ??= []).push(undo);
+}
+
+/** Takes back every write the request registered, newest first, once. An undo that fails is reported. */
+export async function rollBack(ctx: Ctx): Promise<void> {
+  const undos = ctx.undo;
+  ctx.undo = undefined;
+  for (const undo of (undos ?? []).reverse()) {
+    await undo().catch((error: unknown) =>
+      process.stderr.write(`mock: could not take back a write of a failed request: ${(error as Error)?.message}\n`),
+    );
+  }
+}
+
+/** The stage: a thrown error or an error answer (4xx, 5xx) takes back what the request wrote. */
+export function allOrNothing(): Stage {
+  return async (ctx, next) => {
+    let response;
+    try {
+      response = await next();
+    } catch (error) {
+      await rollBack(ctx);
+      throw error;
+    }
+    if (response.status >= 400) await rollBack(ctx);
+    return response;
+  };
+}
