@@ -158,7 +158,15 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       basePath: basePath,
       planRun: (ctx) => planRun(settings, ctx),
       queryEngine: async () =>
-        (queryEngine ??= loadQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 2_000 })),
+        (queryEngine ??= loadQueryEngine({
+          source: {
+            versions: (ws) => store.queryVersions(ws),
+            snapshot: (ws) => store.querySnapshot(ws),
+            subscribe: (listener) => store.subscribeQueryChanges(listener),
+          },
+          now,
+          timeoutMs: 2_000,
+        })),
     }),
     prism,
     hooks: options.hooks,

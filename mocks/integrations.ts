@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
-import type { QueryTablesRows } from './store';
+import type { QuerySource } from './query/tables';
 import type { StoragePort } from './store/port';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 
 export type QueryEngine = {
-  query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>;
+  query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
   close(): Promise<void>;
 };
 export type AuthServer = {
@@ -39,10 +39,7 @@ export function loadAuthServer(options: {
 }
 
 /** The SQL engine of mocks/query; without it executeQuery answers 500 in the error shape. */
-export function loadQueryEngine(options: {
-  readTables: (workspaceUuid: string) => Promise<QueryTablesRows>;
-  timeoutMs: number;
-}): QueryEngine {
+export function loadQueryEngine(options: { source: QuerySource; now: () => number; timeoutMs: number }): QueryEngine {
   const query = loadOptional<{ createQueryEngine?: (o: unknown) => QueryEngine }>('./query');
   if (query?.createQueryEngine) return query.createQueryEngine(options);
   return {

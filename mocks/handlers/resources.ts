@@ -131,7 +131,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     async executeQuery(ctx) {
       const engine = await deps.queryEngine();
       const { query } = ctx.req.body as { query: string };
-      const result = await engine.query(ctx.caller!.workspaceUuid, query);
+      const result = await engine.query(ctx.caller!.workspaceUuid, query, ctx.signal);
       return jsonResponse(200, { rows: result.rows });
     },
   };

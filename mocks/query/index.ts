@@ -1,14 +1,27 @@
+import { randomUUID } from 'node:crypto';
 import { ApiError } from '../errors';
-import { selectWorkspaceRows, type QueryTables } from './tables';
+import {
+  fixedTimelineRow,
+  queryTableNames,
+  selectWorkspaceRows,
+  timedTables,
+  type QuerySource,
+  type QueryTables,
+} from './tables';
 import { QueryWorkerPool } from './worker-pool';
 
-export type { QueryTables } from './tables';
+export type { QueryOp, QuerySnapshot, QuerySource, QueryTables } from './tables';
 export { queryTableSchema, queryTableNames } from './tables';
 
 export type QueryEngineOptions = {
-  /** The mock's current run data; the engine keeps only the caller's rows. */
-  readTables: (workspaceUuid: string) => QueryTables | Promise<QueryTables>;
-  /** Budget per query, from the moment a worker starts it. */
+  /** Where the workspaces' data comes from, versioned so databases are kept and updated rather than rebuilt. */
+  source?: QuerySource;
+  /**
+   * Tables as shown (fixed statuses), read afresh for every query: for tests and callers without versions.
+   * Ignored when `source` is given.
+   */
+  readTables?: (workspaceUuid: string) => QueryTables | Promise<QueryTables>;
+  /** Budget per query, counted from the moment it is queued. */
   timeoutMs?: number;
   /** More rows than this refuse the query (400 query_result_too_large) rather than truncate it silently. */
   maxRows?: number;
@@ -16,36 +29,72 @@ export type QueryEngineOptions = {
   maxResultBytes?: number;
   /** Workers running queries side by side. */
   workers?: number;
+  /** Queries of one workspace running at once (default: all workers but one, at least one). */
+  perWorkspace?: number;
+  /** Rows each worker keeps in its databases (least recently used workspaces dropped beyond it). */
+  cacheRows?: number;
+  /** The clock statuses are evaluated at (the mock's own, so tests can move it). */
+  now?: () => number;
 };
 
 /** The contract's limit on `query` (spec: executeQuery), counted in characters like JSON Schema's maxLength. */
 export const maxQueryLength = 10000;
 
+/** A source over tables as shown, read for every query (each read is a new version, so nothing is kept stale). */
+function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']>): QuerySource {
+  return {
+    versions: async () => [randomUUID()],
+    async snapshot(workspaceUuid) {
+      const shown = selectWorkspaceRows(await readTables(workspaceUuid), workspaceUuid);
+      const tables = Object.fromEntries(
+        queryTableNames.map((name) => [
+          name,
+          timedTables.has(name)
+            ? shown[name].map((row) => fixedTimelineRow(row as Record<string, unknown>))
+            : shown[name],
+        ]),
+      ) as QueryTables;
+      return { version: randomUUID(), tables, created: { runs: [], batches: [] } };
+    },
+  };
+}
+
 /**
- * Runs `POST /orchestration/query` on SQLite (sql.js). Each query gets a fresh database holding only the
- * caller's rows, so another workspace's data is physically absent (x-rules: workspace-scoping).
+ * Runs `POST /orchestration/query` on SQLite (sql.js). Each workspace has its own database, holding only its
+ * rows, so another workspace's data is physically absent (x-rules workspace-scoping); databases are kept and
+ * follow the store's writes, and statuses are evaluated at the query's clock.
  */
 export function createQueryEngine(options: QueryEngineOptions): {
-  query(workspaceUuid: string, sql: string): Promise<{ rows: object[] }>;
+  query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
   close(): Promise<void>;
 } {
-  const timeoutMs = options.timeoutMs ?? 2000;
-  const maxRows = options.maxRows ?? 1000;
-  const maxResultBytes = options.maxResultBytes ?? 4 * 1024 * 1024;
-  const pool = new QueryWorkerPool(options.workers ?? 2, timeoutMs);
+  const source = options.source ?? sourceOfTables(options.readTables ?? (() => emptyTables()));
+  const workers = options.workers ?? 2;
+  const pool = new QueryWorkerPool({
+    source,
+    workers,
+    timeoutMs: options.timeoutMs ?? 2000,
+    perWorkspace: options.perWorkspace ?? Math.max(1, workers - 1),
+    cacheRows: options.cacheRows ?? 1_000_000,
+    maxRows: options.maxRows ?? 1000,
+    maxResultBytes: options.maxResultBytes ?? 4 * 1024 * 1024,
+    now: options.now ?? Date.now,
+  });
 
   return {
-    async query(workspaceUuid, sql) {
+    async query(workspaceUuid, sql, signal) {
       if (typeof sql !== 'string') throw new ApiError(400, 'invalid_request', '`query` must be a string.');
       if (Array.from(sql).length > maxQueryLength) {
         throw new ApiError(400, 'query_too_long', `\`query\` holds more than ${maxQueryLength} characters.`);
       }
       // SQLite reads the text as a C string: a NUL would silently cut the query short, so it is refused instead.
       if (sql.includes('\u0000')) throw new ApiError(400, 'invalid_query', '`query` must not contain a NUL character.');
-      const tables = selectWorkspaceRows(await options.readTables(workspaceUuid), workspaceUuid);
-      const rows = await pool.run({ sql, tables, maxRows, maxResultBytes });
-      return { rows };
+      return { rows: await pool.run(workspaceUuid, sql, signal) };
     },
     close: () => pool.close(),
   };
+}
+
+function emptyTables(): QueryTables {
+  return Object.fromEntries(queryTableNames.map((name) => [name, []])) as unknown as QueryTables;
 }

@@ -1,6 +1,7 @@
 // @ts-check
 /**
- * Runs one query at a time in a throw-away SQLite (sql.js, WASM) database that holds only the caller's rows.
+ * Keeps one SQLite (sql.js, WASM) database per workspace it was sent, each holding only that workspace's rows,
+ * brings it up to date with the changes sent along with each query, and runs one query at a time.
  * Plain CommonJS so node:worker_threads loads it unchanged under node, tsx and jest; the engine terminates this
  * worker when a query runs past its time budget, which is the only way to stop a WASM SQLite mid-statement.
  */
@@ -8,11 +9,16 @@
 const { parentPort, workerData } = require('node:worker_threads');
 const initSqlJs = require('sql.js');
 
-/** @typedef {{ id: number, sql: string, tables: Record<string, Record<string, unknown>[]>, maxRows: number, maxResultBytes: number }} Job */
 /** @typedef {{ status: number, reason: string, message: string }} Refusal */
 
 /** @type {Record<string, [string, string][]>} */
 const schema = workerData.schema;
+/** @type {string[]} */
+const timedTables = workerData.timedTables;
+/** @type {string[]} */
+const timedColumns = workerData.timedColumns;
+/** @type {[string, string][]} */
+const timeline = workerData.timeline;
 
 class QueryRefusal extends Error {
   /** @param {string} reason @param {string} message */
@@ -45,19 +51,153 @@ function toSqlValue(value) {
   return JSON.stringify(value);
 }
 
-/** @param {import('sql.js').Database} db @param {Job['tables']} tables */
-function loadRows(db, tables) {
-  db.run('BEGIN');
-  for (const [table, columns] of Object.entries(schema)) {
-    const insert = db.prepare(`INSERT INTO ${quoteName(table)} VALUES (${columns.map(() => '?').join(', ')})`);
-    try {
-      for (const row of tables[table] || []) insert.run(columns.map(([c]) => toSqlValue(row[c])));
-    } finally {
-      insert.free();
-    }
-  }
-  db.run('COMMIT');
+/** @param {string} table */
+const storedName = (table) => (timedTables.includes(table) ? `mock_${table}` : table);
+
+/** The columns a table keeps: a timed table its fixed columns, its timeline and `derived`; others as shown. @param {string} table */
+function storedColumns(table) {
+  if (!timedTables.includes(table)) return schema[table];
+  return [...schema[table].filter(([c]) => !timedColumns.includes(c)), ...timeline, ['derived', 'INTEGER']];
 }
+
+/** The shown value of a timed column at the clock `c.now`, from the phases of row `r`. @param {string} column */
+function timedExpression(column) {
+  const since = (/** @type {string} */ p) => `CASE WHEN r.${p}SinceMs > c.now THEN c.nowIso ELSE r.${p}Since END`;
+  if (column === 'status') {
+    return 'CASE WHEN c.now < r.t1Until THEN r.t1Status WHEN c.now < r.t2Until THEN r.t2Status ELSE r.tStatus END';
+  }
+  if (column === 'updatedAt') {
+    return `CASE WHEN c.now < r.t1Until THEN ${since('t1')} WHEN c.now < r.t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
+  }
+  return 'CASE WHEN c.now < r.t1Until OR c.now < r.t2Until THEN NULL ELSE r.tFinishedAt END';
+}
+
+/**
+ * One workspace's database: timed tables are stored with their timelines under `mock_<name>` and shown through a
+ * view of the documented name and columns evaluated at `mock_clock`; the lists that bound created runs and batches
+ * are mirrored in `mock_created`, so trimming them drops the same rows the store drops.
+ * @param {import('sql.js').Database} db
+ */
+function createWorkspaceSchema(db) {
+  db.run('CREATE TABLE mock_clock (now REAL, nowIso TEXT)');
+  db.run('INSERT INTO mock_clock VALUES (0, NULL)');
+  db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  for (const table of Object.keys(schema)) {
+    const columns = storedColumns(table);
+    const key = timedTables.includes(table) ? ', PRIMARY KEY ("uuid")' : '';
+    db.run(
+      `CREATE TABLE ${quoteName(storedName(table))} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`,
+    );
+    if (!timedTables.includes(table)) continue;
+    const shown = schema[table].map(([c]) =>
+      timedColumns.includes(c) ? `${timedExpression(c)} AS ${quoteName(c)}` : `r.${quoteName(c)}`,
+    );
+    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${storedName(table)} r, mock_clock c`);
+  }
+}
+
+/** @typedef {{ db: import('sql.js').Database, workspace: string, upserts: Record<string, import('sql.js').Statement>, inserts: Record<string, import('sql.js').Statement> }} WorkspaceDb */
+
+/** @param {WorkspaceDb} wdb @param {string} table */
+function upsertOf(wdb, table) {
+  if (!wdb.upserts[table]) {
+    const columns = storedColumns(table);
+    const names = columns.map(([c]) => quoteName(c));
+    const updates = names.filter((n) => n !== '"uuid"').map((n) => `${n} = excluded.${n}`);
+    wdb.upserts[table] = wdb.db.prepare(
+      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
+        `ON CONFLICT ("uuid") DO UPDATE SET ${updates.join(', ')}`,
+    );
+  }
+  return wdb.upserts[table];
+}
+
+/** @param {WorkspaceDb} wdb @param {string} table */
+function insertOf(wdb, table) {
+  if (!wdb.inserts[table]) {
+    const columns = storedColumns(table);
+    wdb.inserts[table] = wdb.db.prepare(
+      `INSERT INTO ${quoteName(storedName(table))} VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+  }
+  return wdb.inserts[table];
+}
+
+/** @param {WorkspaceDb} wdb @param {string} table @param {Record<string, unknown>[]} rows */
+function putRows(wdb, table, rows) {
+  const columns = storedColumns(table);
+  const statement = timedTables.includes(table) ? upsertOf(wdb, table) : insertOf(wdb, table);
+  for (const row of rows) {
+    // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
+    if (row.workspaceUuid !== wdb.workspace) continue;
+    statement.run(columns.map(([c]) => toSqlValue(row[c])));
+  }
+}
+
+/** @param {WorkspaceDb} wdb @param {string} list @param {string[]} uuids @param {number | undefined} keepLast */
+function track(wdb, list, uuids, keepLast) {
+  const insert = wdb.db.prepare('INSERT INTO mock_created (list, uuid) VALUES (?, ?)');
+  try {
+    for (const uuid of uuids) insert.run([list, uuid]);
+  } finally {
+    insert.free();
+  }
+  if (keepLast === undefined) return;
+  const dropped = 'SELECT seq FROM mock_created WHERE list = ? ORDER BY seq DESC LIMIT -1 OFFSET ?';
+  wdb.db.run(
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM mock_created WHERE seq IN (${dropped}))`,
+    [list, keepLast],
+  );
+  wdb.db.run(`DELETE FROM mock_created WHERE seq IN (${dropped})`, [list, keepLast]);
+}
+
+/**
+ * Applies the store's changes in order. Resolves false when the database can no longer follow them (a run of a
+ * batch whose status is derived from its runs changed): it is then dropped and loaded afresh.
+ * @param {WorkspaceDb} wdb @param {Op[]} ops
+ */
+function applyOps(wdb, ops) {
+  const { db } = wdb;
+  db.run('BEGIN');
+  try {
+    for (const op of ops) {
+      if (op.op === 'upsert') {
+        if (op.table === 'runs') {
+          const batchUuids = [...new Set(op.rows.map((row) => row.batchUuid).filter((u) => typeof u === 'string'))];
+          for (const uuid of batchUuids) {
+            const derived = db.exec('SELECT 1 FROM mock_batches WHERE uuid = ? AND derived = 1', [uuid]);
+            if (derived.length > 0) throw new Stale();
+          }
+        }
+        putRows(wdb, op.table, op.rows);
+      } else if (op.op === 'delete') {
+        db.run(`DELETE FROM ${quoteName(storedName(op.table))} WHERE uuid = ?`, [op.uuid]);
+      } else if (op.op === 'clear') {
+        db.run(`DELETE FROM ${quoteName(storedName(op.table))}`);
+      } else if (op.op === 'append') {
+        putRows(wdb, op.table, op.rows);
+        if (op.keepLast !== undefined) {
+          const table = quoteName(storedName(op.table));
+          db.run(`DELETE FROM ${table} WHERE rowid <= (SELECT max(rowid) FROM ${table}) - ?`, [op.keepLast]);
+        }
+      } else if (op.op === 'track') {
+        track(wdb, op.list, op.uuids, op.keepLast);
+      } else if (op.op === 'untrack') {
+        db.run('DELETE FROM mock_created WHERE list = ?', [op.list]);
+      }
+    }
+    db.run('COMMIT');
+    return true;
+  } catch (error) {
+    db.run('ROLLBACK');
+    if (error instanceof Stale) return false;
+    throw error;
+  }
+}
+
+class Stale extends Error {}
+
+/** @typedef {{ op: 'upsert' | 'append', table: string, rows: Record<string, unknown>[], keepLast?: number } | { op: 'delete', table: string, uuid: string } | { op: 'clear', table: string } | { op: 'track', list: string, uuids: string[], keepLast?: number } | { op: 'untrack', list: string }} Op */
 
 /**
  * Lets the engine split the input: exactly one statement may be present (empty statements and trailing
@@ -112,25 +252,70 @@ function sizeOf(value) {
   return 8;
 }
 
-/** @param {import('sql.js').SqlJsStatic} SQL @param {Job} job */
-function runJob(SQL, job) {
+/** @param {WorkspaceDb} wdb */
+function closeDb(wdb) {
+  for (const statement of [...Object.values(wdb.upserts), ...Object.values(wdb.inserts)]) statement.free();
+  wdb.db.close();
+}
+
+/** @typedef {{ type: 'load', id: number, workspace: string, tables: Record<string, Record<string, unknown>[]>, created: Record<string, string[]> }} Load */
+/** @typedef {{ type: 'query', id: number, workspace: string, ops?: Op[], sql: string, now: number, maxRows: number, maxResultBytes: number }} Query */
+
+/** Builds a workspace's database from a snapshot of its rows. @param {import('sql.js').SqlJsStatic} SQL @param {Map<string, WorkspaceDb>} dbs @param {Load} message */
+function load(SQL, dbs, message) {
+  const previous = dbs.get(message.workspace);
+  if (previous) closeDb(previous);
+  dbs.delete(message.workspace);
   const db = new SQL.Database();
+  /** @type {WorkspaceDb} */
+  const wdb = { db, workspace: message.workspace, upserts: {}, inserts: {} };
   try {
-    createTables(db);
-    const wrapped = wrapAsSubquery(extractSingleStatement(db, job.sql));
+    createWorkspaceSchema(db);
+    db.run('BEGIN');
+    for (const table of Object.keys(schema)) putRows(wdb, table, message.tables[table] || []);
+    for (const [list, uuids] of Object.entries(message.created || {})) track(wdb, list, uuids, undefined);
+    db.run('COMMIT');
+  } catch (error) {
+    closeDb(wdb);
+    return { id: message.id, ok: false, reason: 'internal_error', message: messageOf(error) };
+  }
+  dbs.set(message.workspace, wdb);
+  return { id: message.id, loaded: true };
+}
+
+/**
+ * Brings the workspace's database up to date with the changes sent along, then runs the query against it at the
+ * query's clock. The query text is split and checked on a separate empty database holding the documented tables,
+ * so the checks never depend on what a workspace holds.
+ * @param {import('sql.js').Database} parser @param {Map<string, WorkspaceDb>} dbs @param {Query} job
+ */
+function runQuery(parser, dbs, job) {
+  const wdb = dbs.get(job.workspace);
+  if (!wdb) return { id: job.id, stale: true };
+  try {
+    if (job.ops && job.ops.length > 0 && !applyOps(wdb, job.ops)) throw new Stale();
+  } catch {
+    closeDb(wdb);
+    dbs.delete(job.workspace);
+    return { id: job.id, stale: true };
+  }
+  const { db } = wdb;
+  try {
+    const wrapped = wrapAsSubquery(extractSingleStatement(parser, job.sql));
     try {
-      db.prepare(wrapped).free();
+      parser.prepare(wrapped).free();
     } catch (error) {
       throw new QueryRefusal(
         'query_not_read_only',
         `Only a single read-only SELECT (or WITH … SELECT) statement may run: ${messageOf(error)}`,
       );
     }
-    loadRows(db, job.tables);
-    // Defence in depth: the database is discarded after this query anyway.
+    db.run('UPDATE mock_clock SET now = ?, nowIso = ?', [job.now, new Date(job.now).toISOString()]);
+    // Defence in depth: the statement is a SELECT by construction; nothing it does may write.
     db.run('PRAGMA query_only = 1');
-    const statement = db.prepare(wrapped);
+    let statement;
     try {
+      statement = db.prepare(wrapped);
       const columns = statement.getColumnNames();
       const rows = [];
       let bytes = 0;
@@ -167,34 +352,47 @@ function runJob(SQL, job) {
       if (error instanceof QueryRefusal) throw error;
       throw new QueryRefusal('invalid_query', messageOf(error));
     } finally {
-      statement.free();
+      if (statement) statement.free();
+      db.run('PRAGMA query_only = 0');
     }
   } catch (error) {
     if (error instanceof QueryRefusal) {
       return { id: job.id, ok: false, reason: error.reason, message: error.message };
     }
     return { id: job.id, ok: false, reason: 'invalid_query', message: messageOf(error) };
-  } finally {
-    db.close();
   }
 }
 
 /**
  * WASM functions are compiled on first call; running a few representative queries before reporting ready keeps
  * that one-off cost (hundreds of ms) out of the first caller's time budget.
- * @param {import('sql.js').SqlJsStatic} SQL
+ * @param {import('sql.js').SqlJsStatic} SQL @param {import('sql.js').Database} parser
  */
-function warmUp(SQL) {
+function warmUp(SQL, parser) {
+  const dbs = new Map();
+  const workspace = 'warm-up';
   const tables = Object.fromEntries(
-    Object.entries(schema).map(([table, columns]) => [table, [Object.fromEntries(columns.map(([c]) => [c, c]))]]),
+    Object.keys(schema).map((table) => [
+      table,
+      [
+        Object.fromEntries(
+          [...storedColumns(table), ...schema[table]].map(([c]) => [c, c === 'workspaceUuid' ? workspace : c]),
+        ),
+      ],
+    ]),
   );
+  load(SQL, dbs, { type: 'load', id: 0, workspace, tables, created: { runs: ['uuid'] } });
   const queries = [
     'DELETE FROM runs',
     'SELECT 1; SELECT 2',
     "SELECT r.status, count(*) AS n, json_extract('{\"a\":1}', '$.a') AS j FROM runs r JOIN logs l ON l.runUuid = r.uuid WHERE r.uuid LIKE '%u%' GROUP BY r.status ORDER BY n DESC",
     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, upper(printf('%d', x)) FROM c LIMIT 5",
+    'SELECT * FROM batches',
   ];
-  for (const sql of queries) runJob(SQL, { id: 0, sql, tables, maxRows: 10, maxResultBytes: 1 << 20 });
+  const ops = [{ op: 'append', table: 'logs', rows: tables.logs, keepLast: 1 }];
+  for (const sql of queries)
+    runQuery(parser, dbs, { type: 'query', id: 0, workspace, ops, sql, now: 0, maxRows: 10, maxResultBytes: 1 << 20 });
+  for (const wdb of dbs.values()) closeDb(wdb);
 }
 
 /**
@@ -210,7 +408,17 @@ function whenIdle(callback) {
 initSqlJs().then((SQL) => {
   if (!parentPort) return;
   const port = parentPort;
-  warmUp(SQL);
-  port.on('message', (/** @type {Job} */ job) => port.postMessage(runJob(SQL, job)));
+  const parser = new SQL.Database();
+  createTables(parser);
+  warmUp(SQL, parser);
+  /** @type {Map<string, WorkspaceDb>} */
+  const dbs = new Map();
+  port.on('message', (/** @type {Load | Query | { type: 'drop', workspace: string }} */ message) => {
+    if (message.type === 'load') return port.postMessage(load(SQL, dbs, message));
+    if (message.type === 'query') return port.postMessage(runQuery(parser, dbs, message));
+    const wdb = dbs.get(message.workspace);
+    if (wdb) closeDb(wdb);
+    dbs.delete(message.workspace);
+  });
   whenIdle(() => port.postMessage({ ready: true }));
 });

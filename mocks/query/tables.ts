@@ -64,6 +64,46 @@ export const queryTableSchema: TableSchema = {
 
 export const queryTableNames = Object.keys(queryTableSchema) as TableName[];
 
+/** Columns whose value moves with the clock: the engine computes them at query time from a row's timeline. */
+export const timedColumns: ReadonlySet<string> = new Set(['status', 'updatedAt', 'finishedAt']);
+/** Tables whose rows carry a timeline (mocks/store/runs.ts: Timeline) instead of a stored status. */
+export const timedTables: ReadonlySet<TableName> = new Set(['runs', 'batches']);
+/** The timeline's columns and their SQLite types, stored beside a timed table's fixed columns. */
+export const timelineColumns: [column: string, type: ColumnType][] = [
+  ['t1Until', 'REAL'],
+  ['t1Status', 'TEXT'],
+  ['t1SinceMs', 'REAL'],
+  ['t1Since', 'TEXT'],
+  ['t2Until', 'REAL'],
+  ['t2Status', 'TEXT'],
+  ['t2SinceMs', 'REAL'],
+  ['t2Since', 'TEXT'],
+  ['tStatus', 'TEXT'],
+  ['tSinceMs', 'REAL'],
+  ['tSince', 'TEXT'],
+  ['tFinishedAt', 'TEXT'],
+];
+
+/** Before any instant: a phase ending here never applies (the same value as mocks/store/runs.ts NEVER). */
+const NEVER = -8.64e15;
+
+/**
+ * A row as it is shown (a fixed status, as the tests' tables hold) in the stored form of a timed table: the
+ * final phase only, with the given status, updatedAt and finishedAt.
+ */
+export function fixedTimelineRow(row: Record<string, unknown>): Record<string, unknown> {
+  const { status, updatedAt, finishedAt, ...fixed } = row;
+  return {
+    ...fixed,
+    t1Until: NEVER,
+    t2Until: NEVER,
+    tStatus: status ?? null,
+    tSinceMs: NEVER,
+    tSince: updatedAt ?? null,
+    tFinishedAt: finishedAt ?? null,
+  };
+}
+
 /** Keeps only the caller's rows: the database a query runs in never holds another workspace's data. */
 export function selectWorkspaceRows(tables: QueryTables, workspaceUuid: string): QueryTables {
   const scoped = {} as QueryTables;
@@ -73,3 +113,35 @@ export function selectWorkspaceRows(tables: QueryTables, workspaceUuid: string):
   }
   return scoped;
 }
+
+/**
+ * A change to a workspace's tables, in the engine's stored form: rows of timed tables carry their timelines. The
+ * store describes each write it commits this way (mocks/store: queryOpsOf), so a database follows it in place.
+ */
+export type QueryOp =
+  | { op: 'upsert'; table: 'runs' | 'batches'; rows: object[] }
+  | { op: 'delete'; table: 'runs' | 'batches'; uuid: string }
+  | { op: 'clear'; table: TableName }
+  | { op: 'append'; table: 'logs' | 'spans' | 'records'; rows: object[]; keepLast?: number }
+  /** Created runs or batches, oldest first; beyond `keepLast` the oldest go, with their rows. */
+  | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number }
+  | { op: 'untrack'; list: 'runs' | 'batches' };
+
+/** A workspace's tables at one version, in stored form, with the lists of created runs and batches. */
+export type QuerySnapshot = {
+  version: string;
+  tables: Record<TableName, object[]>;
+  created: { runs: string[]; batches: string[] };
+};
+
+/**
+ * Where the engine reads a workspace's data. `versions` lists the latest versions, oldest first (cheap: read per
+ * query); a database at the last one is current. `subscribe` hands the engine each change as it is committed,
+ * keyed by the version it produces (the ops are computed only if a query needs them), so a database steps from
+ * version to version without a reload; any gap (another replica's write, a trimmed list) means a fresh snapshot.
+ */
+export type QuerySource = {
+  versions(workspaceUuid: string): Promise<string[]>;
+  snapshot(workspaceUuid: string): Promise<QuerySnapshot>;
+  subscribe?(listener: (workspaceUuid: string, version: string, ops: () => QueryOp[] | null) => void): () => void;
+};

@@ -1,100 +1,229 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
-import { queryTableSchema, type QueryTables } from './tables';
+import {
+  queryTableNames,
+  queryTableSchema,
+  timedColumns,
+  timedTables,
+  timelineColumns,
+  type QueryOp,
+  type QuerySource,
+} from './tables';
 
-export type QueryJob = { sql: string; tables: QueryTables; maxRows: number; maxResultBytes: number };
-type WorkerAnswer =
-  { id: number; ok: true; rows: object[] } | { id: number; ok: false; reason: string; message: string };
-type PendingJob = QueryJob & { id: number; resolve(rows: object[]): void; reject(error: ApiError): void };
-type Slot = { worker: Worker; ready: boolean; job?: PendingJob; timer?: NodeJS.Timeout };
+export type PoolOptions = {
+  source: QuerySource;
+  /** Workers running queries side by side. */
+  workers: number;
+  /** Budget per query, from the moment it is queued (time spent loading a workspace's tables is not counted). */
+  timeoutMs: number;
+  /** Queries of one workspace running at once; the rest of the workers stay free for the other workspaces. */
+  perWorkspace: number;
+  /** Rows one worker keeps in its workspaces' databases; beyond it the least recently used are dropped. */
+  cacheRows: number;
+  maxRows: number;
+  maxResultBytes: number;
+  now: () => number;
+};
+
+type Job = {
+  id: number;
+  workspace: string;
+  sql: string;
+  deadline: number;
+  /** Fresh loads after the worker reported its database out of date; bounded so a query cannot loop. */
+  reloads: number;
+  resolve(rows: object[]): void;
+  reject(error: ApiError): void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+};
+type Hosted = { version: string; rows: number; usedAt: number };
+type Answer =
+  | { ready: true }
+  | { id: number; loaded: true }
+  | { id: number; stale: true }
+  | { id: number; ok: true; rows: object[] }
+  | { id: number; ok: false; reason: string; message: string };
+type Slot = {
+  worker: Worker;
+  ready: boolean;
+  dead: boolean;
+  job?: Job;
+  timer?: NodeJS.Timeout;
+  /** What this worker's databases hold, as far as this thread has told it: workspace → version. */
+  hosted: Map<string, Hosted>;
+  loading?: { id: number; done(error?: ApiError): void };
+};
+type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; computed?: QueryOp[] | null };
 
 const workerFile = path.join(__dirname, 'sql-worker.js');
+/** Changes kept for databases to catch up with; older ones mean a fresh load. */
+const MAX_BUFFERED_CHANGES = 4096;
+const MAX_RELOADS = 2;
+
+const closedError = () => new ApiError(500, 'internal_error', 'The query engine is closed.');
+const rowsIn = (ops: QueryOp[]) =>
+  ops.reduce((n, op) => n + ('rows' in op ? op.rows.length : 'uuids' in op ? op.uuids.length : 0), 0);
 
 /**
- * A few sql.js workers fed from one queue. A query that outlives its budget cannot be interrupted inside WASM,
- * so its worker is terminated and replaced; the mock's own event loop never runs SQL.
+ * sql.js workers, each keeping a database per workspace it served, kept current by the changes the store
+ * reports, so a query costs what it reads, not what the workspace has accumulated. Scheduling is fair: one
+ * queue per workspace, served round-robin, at most `perWorkspace` of a workspace's queries running at once, and a
+ * query's budget counts from the moment it is queued; a query whose client went away is dropped from its queue.
+ * A query that outlives its budget cannot be interrupted inside WASM, so its worker is terminated and replaced;
+ * a workspace without a database picks the worker holding the least, so a runaway tenant keeps landing on the
+ * worker it emptied rather than on the others' databases. The mock's own event loop never runs SQL.
  */
 export class QueryWorkerPool {
   private readonly slots: Slot[] = [];
-  private readonly queue: PendingJob[] = [];
+  /** Waiting queries per workspace; the map's order is the round-robin order. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly running = new Map<string, number>();
+  private readonly changes = new Map<string, BufferedChange>();
+  private readonly unsubscribe?: () => void;
   private nextId = 1;
   private closed = false;
   /** Workers that died before loading SQLite; a few in a row means the engine cannot start at all. */
   private startFailures = 0;
 
-  constructor(
-    size: number,
-    private readonly timeoutMs: number,
-  ) {
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  constructor(private readonly options: PoolOptions) {
+    for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
+    this.unsubscribe = options.source.subscribe?.((workspace, version, ops) => {
+      this.changes.set(version, { workspace, ops });
+      if (this.changes.size > MAX_BUFFERED_CHANGES) this.changes.delete(this.changes.keys().next().value!);
+    });
   }
 
-  run(job: QueryJob): Promise<object[]> {
-    if (this.closed) return Promise.reject(new ApiError(500, 'internal_error', 'The query engine is closed.'));
+  run(workspace: string, sql: string, signal?: AbortSignal): Promise<object[]> {
+    if (this.closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
-      this.queue.push({ ...job, id: this.nextId++, resolve, reject });
+      const job: Job = {
+        id: this.nextId++,
+        workspace,
+        sql,
+        deadline: this.options.now() + this.options.timeoutMs,
+        reloads: 0,
+        resolve,
+        reject,
+        signal,
+      };
+      if (signal) {
+        if (signal.aborted) return reject(new ApiError(400, 'query_cancelled', 'The request was cancelled.'));
+        job.onAbort = () => this.cancel(job);
+        signal.addEventListener('abort', job.onAbort, { once: true });
+      }
+      this.enqueue(job, false);
       this.dispatch();
     });
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0))
-      job.reject(new ApiError(500, 'internal_error', 'The query engine is closed.'));
+    this.unsubscribe?.();
+    for (const jobs of this.queues.values()) for (const job of jobs) this.settle(job, closedError());
+    this.queues.clear();
     await Promise.all(
       this.slots.map((slot) => {
-        this.settle(slot, new ApiError(500, 'internal_error', 'The query engine is closed.'));
+        this.release(slot, closedError());
         return slot.worker.terminate();
       }),
     );
   }
 
+  /** Queries waiting and running, per workspace (diagnostics and tests). */
+  load(): { queued: number; running: number } {
+    let queued = 0;
+    for (const jobs of this.queues.values()) queued += jobs.length;
+    return { queued, running: this.slots.filter((slot) => slot.job).length };
+  }
+
+  private enqueue(job: Job, front: boolean) {
+    const queue = this.queues.get(job.workspace);
+    if (!queue) this.queues.set(job.workspace, [job]);
+    else if (front) queue.unshift(job);
+    else queue.push(job);
+  }
+
+  private cancel(job: Job) {
+    const queue = this.queues.get(job.workspace);
+    const index = queue?.indexOf(job) ?? -1;
+    if (index === -1) return; // already running: it ends within its budget
+    queue!.splice(index, 1);
+    if (queue!.length === 0) this.queues.delete(job.workspace);
+    this.settle(job, new ApiError(400, 'query_cancelled', 'The request was cancelled before the query ran.'));
+  }
+
   private spawn(): Slot {
-    // The query's rows live in WASM memory; the JS heap only holds one result, so a modest cap is ample.
     const worker = new Worker(workerFile, {
-      workerData: { schema: queryTableSchema },
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
+      workerData: {
+        schema: queryTableSchema,
+        timedTables: [...timedTables],
+        timedColumns: [...timedColumns],
+        timeline: timelineColumns,
+      },
+      // Rows live in WASM memory; the JS heap holds one result or one snapshot being loaded.
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
-    const slot: Slot = { worker, ready: false };
-    worker.on('message', (message: WorkerAnswer | { ready: true }) => {
-      if ('ready' in message) {
-        slot.ready = true;
-        this.startFailures = 0;
-      } else if (slot.job && slot.job.id === message.id) {
-        const job = slot.job;
-        this.clear(slot);
-        if (message.ok) job.resolve(message.rows);
-        else job.reject(new ApiError(400, message.reason, message.message));
-      }
-      this.dispatch();
-    });
+    const slot: Slot = { worker, ready: false, dead: false, hosted: new Map() };
+    worker.on('message', (message: Answer) => this.answer(slot, message));
     worker.on('error', () => undefined);
     worker.on('exit', () => {
+      slot.dead = true;
       // A worker that dies mid-query (out of memory, WASM abort) answers that query and is replaced.
-      this.settle(slot, new ApiError(400, 'query_failed', 'The query engine stopped while running this query.'));
+      slot.loading?.done(new ApiError(500, 'internal_error', 'The query engine stopped while loading tables.'));
+      this.release(slot, new ApiError(400, 'query_failed', 'The query engine stopped while running this query.'));
       if (!slot.ready && ++this.startFailures >= 3) return this.fail();
       this.replace(slot);
+      this.dispatch();
     });
-    if (!this.hasWork()) worker.unref();
+    worker.unref();
     return slot;
+  }
+
+  private answer(slot: Slot, message: Answer) {
+    if ('ready' in message) {
+      slot.ready = true;
+      this.startFailures = 0;
+    } else if ('loaded' in message) {
+      if (slot.loading?.id === message.id) slot.loading.done();
+    } else if (slot.job && slot.job.id === message.id) {
+      const job = slot.job;
+      if ('stale' in message) {
+        // The worker could not follow the changes (or lost the database): load afresh and run it again.
+        slot.hosted.delete(job.workspace);
+        this.detach(slot);
+        if (job.reloads++ < MAX_RELOADS) this.enqueue(job, true);
+        else this.settle(job, new ApiError(500, 'internal_error', 'The query tables could not be brought up to date.'));
+      } else {
+        this.detach(slot);
+        if (message.ok) this.settle(job, undefined, message.rows);
+        else
+          this.settle(
+            job,
+            new ApiError(message.reason === 'internal_error' ? 500 : 400, message.reason, message.message),
+          );
+      }
+    }
+    this.dispatch();
   }
 
   private fail(): void {
     this.closed = true;
-    for (const job of this.queue.splice(0))
-      job.reject(new ApiError(500, 'internal_error', 'The query engine failed to start.'));
+    for (const jobs of this.queues.values())
+      for (const job of jobs)
+        this.settle(job, new ApiError(500, 'internal_error', 'The query engine failed to start.'));
+    this.queues.clear();
   }
 
   private replace(slot: Slot): void {
     if (this.closed) return;
     const index = this.slots.indexOf(slot);
-    if (index === -1) return;
-    this.slots[index] = this.spawn();
+    if (index !== -1) this.slots[index] = this.spawn();
   }
 
   private hasWork(): boolean {
-    return this.queue.length > 0 || this.slots.some((slot) => slot.job);
+    return this.queues.size > 0 || this.slots.some((slot) => slot.job);
   }
 
   /** Idle workers must not keep the process alive; workers with queries waiting must. */
@@ -106,44 +235,199 @@ export class QueryWorkerPool {
     }
   }
 
+  /** The next workspace in round-robin order that may start another query. */
+  private nextWorkspace(): string | undefined {
+    for (const workspace of this.queues.keys()) {
+      if ((this.running.get(workspace) ?? 0) < this.options.perWorkspace) return workspace;
+    }
+    return undefined;
+  }
+
   private dispatch(): void {
     this.updateRefs();
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.job || this.queue.length === 0) continue;
-      const job = this.queue.shift()!;
+    for (;;) {
+      const free = this.slots.filter((slot) => slot.ready && !slot.dead && !slot.job);
+      if (free.length === 0) return;
+      const workspace = this.nextWorkspace();
+      if (workspace === undefined) return;
+      const queue = this.queues.get(workspace)!;
+      const job = queue.shift()!;
+      // Served: to the back of the round, if it has more waiting.
+      this.queues.delete(workspace);
+      if (queue.length > 0) this.queues.set(workspace, queue);
+      const slot =
+        free.find((s) => s.hosted.has(workspace)) ??
+        free.reduce((best, s) => (this.hostedRows(s) < this.hostedRows(best) ? s : best));
       slot.job = job;
-      slot.timer = setTimeout(() => this.expire(slot), this.timeoutMs);
-      const { resolve: _resolve, reject: _reject, ...message } = job;
-      try {
-        slot.worker.postMessage(message);
-      } catch {
-        // Rows the store handed over that cannot be cloned (functions, symbols): a fault of the mock, not the query.
-        this.settle(slot, new ApiError(500, 'internal_error', 'The run data could not be handed to the query engine.'));
-      }
+      this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
+      if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+      void this.start(slot, job);
     }
   }
 
-  private expire(slot: Slot): void {
+  private hostedRows(slot: Slot): number {
+    let rows = 0;
+    for (const hosted of slot.hosted.values()) rows += hosted.rows;
+    return rows;
+  }
+
+  private async start(slot: Slot, job: Job): Promise<void> {
+    const { source, now } = this.options;
+    const current = () => slot.job === job && !slot.dead;
+    if (now() >= job.deadline) return this.finish(slot, job, this.timeoutError(true));
+    try {
+      const versions = await source.versions(job.workspace);
+      if (!current()) return;
+      const version = versions.at(-1) ?? '';
+      let ops = this.catchUp(slot.hosted.get(job.workspace), version, versions);
+      if (ops === undefined) {
+        const snapshot = await source.snapshot(job.workspace);
+        if (!current()) return;
+        const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
+        this.makeRoom(slot, job.workspace, rows);
+        const started = now();
+        await this.loadInto(slot, {
+          type: 'load',
+          id: job.id,
+          workspace: job.workspace,
+          tables: Object.fromEntries(queryTableNames.map((name) => [name, snapshot.tables[name] ?? []])),
+          created: snapshot.created,
+        });
+        if (!current()) return;
+        // Loading is the mock's own cost: the caller's budget does not pay for it.
+        job.deadline += now() - started;
+        slot.hosted.set(job.workspace, { version: snapshot.version, rows, usedAt: now() });
+        ops = [];
+      } else {
+        const hosted = slot.hosted.get(job.workspace)!;
+        hosted.version = version;
+        hosted.rows += rowsIn(ops);
+        hosted.usedAt = now();
+      }
+      const remaining = job.deadline - now();
+      if (remaining <= 0) return this.finish(slot, job, this.timeoutError(true));
+      slot.timer = setTimeout(() => this.expire(slot), remaining);
+      const { maxRows, maxResultBytes } = this.options;
+      slot.worker.postMessage({
+        type: 'query',
+        id: job.id,
+        workspace: job.workspace,
+        ops,
+        sql: job.sql,
+        now: now(),
+        maxRows,
+        maxResultBytes,
+      });
+    } catch (error) {
+      if (!current()) return;
+      slot.hosted.delete(job.workspace);
+      this.finish(
+        slot,
+        job,
+        error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'The query tables could not be read.'),
+      );
+    }
+  }
+
+  /** The changes that take a database from its version to `version`, or undefined when it must be loaded afresh. */
+  private catchUp(hosted: Hosted | undefined, version: string, versions: string[]): QueryOp[] | undefined {
+    if (!hosted) return undefined;
+    if (hosted.version === version) return [];
+    const from = versions.lastIndexOf(hosted.version);
+    if (from === -1) return undefined;
+    const ops: QueryOp[] = [];
+    for (const next of versions.slice(from + 1)) {
+      const change = this.changes.get(next);
+      if (!change) return undefined;
+      if (change.computed === undefined) change.computed = change.ops();
+      if (change.computed === null) return undefined;
+      ops.push(...change.computed);
+    }
+    return ops;
+  }
+
+  /** Drops the least recently used other databases of this worker until `rows` more fit. */
+  private makeRoom(slot: Slot, workspace: string, rows: number) {
+    slot.hosted.delete(workspace);
+    while (slot.hosted.size > 0 && this.hostedRows(slot) + rows > this.options.cacheRows) {
+      let oldest: [string, Hosted] | undefined;
+      for (const entry of slot.hosted) if (!oldest || entry[1].usedAt < oldest[1].usedAt) oldest = entry;
+      slot.hosted.delete(oldest![0]);
+      slot.worker.postMessage({ type: 'drop', workspace: oldest![0] });
+    }
+  }
+
+  private loadInto(
+    slot: Slot,
+    message: { type: 'load'; id: number; workspace: string; [field: string]: unknown },
+  ): Promise<void> {
+    return new Promise((resolve, reject) => {
+      slot.loading = {
+        id: message.id,
+        done: (error) => {
+          slot.loading = undefined;
+          if (error) reject(error);
+          else resolve();
+        },
+      };
+      try {
+        slot.worker.postMessage(message);
+      } catch {
+        slot.loading.done(new ApiError(500, 'internal_error', 'The run data could not be handed to the query engine.'));
+      }
+    });
+  }
+
+  private timeoutError(queued: boolean) {
     // 400: the contract names no timeout status; a query over budget is a request the client must change.
-    this.settle(
-      slot,
-      new ApiError(400, 'query_timeout', `The query ran longer than ${this.timeoutMs} ms and was stopped.`),
+    return new ApiError(
+      400,
+      'query_timeout',
+      queued
+        ? `The query waited behind others past its ${this.options.timeoutMs} ms budget and was not run.`
+        : `The query ran longer than ${this.options.timeoutMs} ms and was stopped.`,
     );
+  }
+
+  private expire(slot: Slot): void {
+    const job = slot.job;
+    if (!job) return;
+    // The only way to stop SQLite inside WASM: the worker goes, with the databases it held.
+    slot.dead = true;
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
+    this.finish(slot, job, this.timeoutError(false));
   }
 
-  private settle(slot: Slot, error: ApiError): void {
+  private finish(slot: Slot, job: Job, error: ApiError) {
+    if (slot.job === job) this.detach(slot);
+    this.settle(job, error);
+    this.dispatch();
+  }
+
+  private release(slot: Slot, error: ApiError) {
     const job = slot.job;
-    this.clear(slot);
-    job?.reject(error);
+    if (!job) return;
+    this.detach(slot);
+    this.settle(job, error);
   }
 
-  private clear(slot: Slot): void {
+  private detach(slot: Slot) {
+    const job = slot.job;
     if (slot.timer) clearTimeout(slot.timer);
-    slot.job = undefined;
     slot.timer = undefined;
+    slot.job = undefined;
+    if (!job) return;
+    const running = (this.running.get(job.workspace) ?? 1) - 1;
+    if (running > 0) this.running.set(job.workspace, running);
+    else this.running.delete(job.workspace);
+  }
+
+  private settle(job: Job, error: ApiError | undefined, rows?: object[]) {
+    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
+    if (error) job.reject(error);
+    else job.resolve(rows!);
   }
 }

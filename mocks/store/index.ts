@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { STORE_LIMITS, approximateBytes } from '../limits';
 import { createByteBudget } from './byte-budget';
 import { seedWorkspace } from './seed';
-import { runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
+import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
+import type { QueryOp, QuerySnapshot } from '../query/tables';
 import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
 import type {
   AllocationEntry,
@@ -81,6 +82,21 @@ export const DEFAULT_STORE_LIMITS: StoreLimits = {
 
 /** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
 const PARSE_CACHE_SIZE = 256;
+/** Parts of a workspace's keys the SQL tables are made of: a write to one of them is a new version of the tables. */
+const QUERY_PARTS: ReadonlySet<string> = new Set([
+  'runs',
+  'batches',
+  'logs',
+  'records',
+  'spans',
+  'runs-created',
+  'batches-created',
+]);
+/** Versions of a workspace's SQL tables remembered; a database older than these is loaded afresh. */
+const QUERY_VERSIONS_KEPT = 64;
+
+export type QueryChangeListener = (workspaceUuid: string, version: string, ops: () => QueryOp[] | null) => void;
+
 /** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
 const MAX_UPDATE_TRIES = 50;
 
@@ -117,6 +133,69 @@ export function createStore(options: {
     return value;
   };
 
+  const queryListeners = new Set<QueryChangeListener>();
+  const partOf = (workspaceUuid: string, at: string) => {
+    const prefix = key(workspaceUuid, '');
+    return at.startsWith(prefix) ? at.slice(prefix.length) : undefined;
+  };
+  /**
+   * A write batch that changes the SQL tables also appends a new version to the workspace's list of versions, in
+   * the same atomic commit, so a query engine can tell whether its database is current, and which changes (if it
+   * saw them all) take it there.
+   */
+  const versioned = (workspaceUuid: string, writes: Write[]): { writes: Write[]; version?: string } => {
+    if (!writes.some((write) => QUERY_PARTS.has(partOf(workspaceUuid, write.key) ?? ''))) return { writes };
+    const version = randomUUID();
+    return {
+      writes: [
+        ...writes,
+        { op: 'append', key: key(workspaceUuid, 'query-versions'), values: [version], keepLast: QUERY_VERSIONS_KEPT },
+      ],
+      version,
+    };
+  };
+
+  /**
+   * The same writes as changes to the SQL tables in their stored form; null when they cannot be expressed without
+   * reading more (a batch whose status comes from runs not written with it).
+   */
+  const queryOpsOf = (workspaceUuid: string, writes: Write[]): QueryOp[] | null => {
+    const runs = new Map<string, RunRecord>();
+    for (const write of writes)
+      if (write.op === 'hset' && partOf(workspaceUuid, write.key) === 'runs')
+        runs.set(write.field, JSON.parse(write.value) as RunRecord);
+    const ops: QueryOp[] = [];
+    for (const write of writes) {
+      const part = partOf(workspaceUuid, write.key);
+      if (part === undefined || !QUERY_PARTS.has(part)) continue;
+      const list = part === 'runs-created' ? 'runs' : part === 'batches-created' ? 'batches' : undefined;
+      if (write.op === 'hset' && part === 'runs') {
+        ops.push({ op: 'upsert', table: 'runs', rows: [runQueryRow(runs.get(write.field)!)] });
+      } else if (write.op === 'hset' && part === 'batches') {
+        const batch = JSON.parse(write.value) as BatchRecord;
+        const members = batch.runUuids.flatMap((uuid) => runs.get(uuid) ?? []);
+        if (!batch.fixedStatus && !batch.tally && members.length < batch.runUuids.length) return null;
+        ops.push({ op: 'upsert', table: 'batches', rows: [batchQueryRow(batch, members)] });
+      } else if (write.op === 'hdelete' && (part === 'runs' || part === 'batches')) {
+        ops.push({ op: 'delete', table: part, uuid: write.field });
+      } else if (write.op === 'delete') {
+        ops.push(list ? { op: 'untrack', list } : { op: 'clear', table: part as 'runs' });
+      } else if (write.op === 'append' && list) {
+        ops.push({ op: 'track', list, uuids: write.values, keepLast: write.keepLast });
+      } else if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
+        ops.push({
+          op: 'append',
+          table: part,
+          rows: write.values.map((text) => JSON.parse(text) as object),
+          keepLast: write.keepLast,
+        });
+      } else {
+        return null;
+      }
+    }
+    return ops;
+  };
+
   /** Writes the seed of a workspace unless some replica already did (the marker guards the whole batch). */
   const seed = async (workspaceUuid: string) => {
     const state = seedWorkspace(workspaceUuid, options.seed);
@@ -138,7 +217,7 @@ export function createStore(options: {
       key: markerOf(workspaceUuid),
       value: JSON.stringify({ seed: options.seed, userUuid: state.userUuid }),
     });
-    await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'absent' }]);
+    await port.commit(versioned(workspaceUuid, writes).writes, [{ key: markerOf(workspaceUuid), is: 'absent' }]);
   };
 
   /** Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first. */
@@ -153,7 +232,11 @@ export function createStore(options: {
   };
 
   /** A guarded batch on a seeded workspace: false when one of the caller's guards failed. */
-  const commitWorkspace = async (workspaceUuid: string, writes: Write[], guards: Guard[] = []): Promise<boolean> => {
+  const commitWorkspace = async (workspaceUuid: string, changes: Write[], guards: Guard[] = []): Promise<boolean> => {
+    const { writes, version } = versioned(workspaceUuid, changes);
+    // Told before the commit, so a query that reads the new version already finds its changes.
+    if (version)
+      for (const listener of queryListeners) listener(workspaceUuid, version, () => queryOpsOf(workspaceUuid, changes));
     if (await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'present' }, ...guards])) return true;
     const [marker] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }]);
     if (marker !== null) return false;
@@ -416,6 +499,52 @@ export function createStore(options: {
         records: records.map((text) => JSON.parse(text) as RecordRow),
         spans: spans.map((text) => JSON.parse(text) as SpanRow),
       };
+    },
+
+    /** The latest versions of the workspace's SQL tables, oldest first (see `versioned`). */
+    async queryVersions(workspaceUuid: string): Promise<string[]> {
+      const { values } = await readWorkspace(workspaceUuid, [
+        { op: 'list', key: key(workspaceUuid, 'query-versions') },
+      ]);
+      return values[0];
+    },
+
+    /** The workspace's SQL tables in stored form (timelines, not statuses) at one version, in one consistent read. */
+    async querySnapshot(workspaceUuid: string): Promise<QuerySnapshot> {
+      const { values } = await readWorkspace(workspaceUuid, [
+        { op: 'list', key: key(workspaceUuid, 'query-versions') },
+        { op: 'hgetall', key: key(workspaceUuid, 'runs') },
+        { op: 'hgetall', key: key(workspaceUuid, 'batches') },
+        { op: 'list', key: key(workspaceUuid, 'logs') },
+        { op: 'list', key: key(workspaceUuid, 'records') },
+        { op: 'list', key: key(workspaceUuid, 'spans') },
+        { op: 'list', key: key(workspaceUuid, 'runs-created') },
+        { op: 'list', key: key(workspaceUuid, 'batches-created') },
+      ]);
+      const [versions, runTexts, batchTexts, logs, records, spans, runsCreated, batchesCreated] = values;
+      const runs = new Map<string, RunRecord>();
+      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord)))
+        runs.set(run.uuid, run);
+      return {
+        version: versions.at(-1) ?? '',
+        tables: {
+          runs: [...runs.values()].map(runQueryRow),
+          batches: Object.values(batchTexts).map((text) => {
+            const batch = JSON.parse(text) as BatchRecord;
+            return batchQueryRow(batch, runsOfBatch({ runs }, batch));
+          }),
+          logs: logs.map((text) => JSON.parse(text) as LogRow),
+          records: records.map((text) => JSON.parse(text) as RecordRow),
+          spans: spans.map((text) => JSON.parse(text) as SpanRow),
+        },
+        created: { runs: runsCreated, batches: batchesCreated },
+      };
+    },
+
+    /** Tells `listener` of every change to SQL tables this store commits, before it commits; returns the unsubscribe. */
+    subscribeQueryChanges(listener: QueryChangeListener): () => void {
+      queryListeners.add(listener);
+      return () => queryListeners.delete(listener);
     },
 
     /** A copy of a workspace's whole state (tests, diagnostics); changing it changes nothing stored. */

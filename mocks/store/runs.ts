@@ -152,7 +152,7 @@ export function runsOfBatch(state: { runs: Map<string, RunRecord> }, batch: Batc
   return batch.runUuids.flatMap((uuid) => state.runs.get(uuid) ?? []);
 }
 
-function batchFinishesAt(batch: BatchRecord, runs: RunRecord[]): number {
+export function batchFinishesAt(batch: BatchRecord, runs: RunRecord[]): number {
   if (batch.finishedAtMs !== undefined) return batch.finishedAtMs;
   const tally = batch.tally ?? (runs.length > 0 ? tallyOf(runs) : undefined);
   return tally && tally.runs > 0 ? tallyFinishesAt(tally) : batch.createdAtMs + batch.durationMs;
@@ -170,5 +170,134 @@ export function viewBatch(batch: BatchRecord, now: number, runs: RunRecord[] = [
     errorMessage: null,
     createdAt: iso(batch.createdAtMs)!,
     finishedAt: iso(finishedAtMs),
+  };
+}
+
+/** Before every instant the mock can represent (the earliest valid Date): a phase ending here never applies. */
+export const NEVER = -8.64e15;
+
+/**
+ * A status as a function of time in at most three phases: the first before `t1Until`, the second before
+ * `t2Until`, then the final one for good. Each phase names when it began (`…SinceMs`, and as ISO text), which is
+ * `updatedAt` (clipped to now); `tFinishedAt` is the finish shown in the final phase. The SQL engine keeps this per
+ * row and evaluates it at the query's clock, so a run's row never needs rewriting as time passes.
+ */
+export type Timeline = {
+  t1Until: number;
+  t1Status: string | null;
+  t1SinceMs: number;
+  t1Since: string | null;
+  t2Until: number;
+  t2Status: string | null;
+  t2SinceMs: number;
+  t2Since: string | null;
+  tStatus: string | null;
+  tSinceMs: number;
+  tSince: string | null;
+  tFinishedAt: string | null;
+};
+
+type Phase = { until: number; status: string; sinceMs: number };
+const noPhase: Phase = { until: NEVER, status: '', sinceMs: NEVER };
+
+function timelineOf(
+  first: Phase,
+  second: Phase,
+  status: string,
+  sinceMs: number,
+  finishedAtMs: number | undefined,
+): Timeline {
+  const phase = (p: Phase) =>
+    p.until === NEVER
+      ? { until: NEVER, status: null, sinceMs: NEVER, since: null }
+      : { until: p.until, status: p.status, sinceMs: p.sinceMs, since: iso(p.sinceMs) };
+  const [a, b] = [phase(first), phase(second)];
+  return {
+    t1Until: a.until,
+    t1Status: a.status,
+    t1SinceMs: a.sinceMs,
+    t1Since: a.since,
+    t2Until: b.until,
+    t2Status: b.status,
+    t2SinceMs: b.sinceMs,
+    t2Since: b.since,
+    tStatus: status,
+    tSinceMs: sinceMs,
+    tSince: iso(sinceMs),
+    tFinishedAt: isTerminal(status) ? iso(finishedAtMs) : null,
+  };
+}
+
+/** The same statuses as `runStatusAt` and `viewRun`, as phases (proven equal in mocks/query/incremental.test.ts). */
+export function runTimeline(run: RunRecord): Timeline {
+  const finishesAt = runFinishesAt(run);
+  const final = runStatusAt(run, Infinity);
+  if (run.fixedStatus) return timelineOf(noPhase, noPhase, final, finishesAt, finishesAt);
+  if (run.cancelRequestedAtMs !== undefined) {
+    const cancelling = { until: finishesAt, status: 'cancelling', sinceMs: run.cancelRequestedAtMs };
+    return timelineOf(cancelling, noPhase, final, finishesAt, finishesAt);
+  }
+  const runningAt = run.createdAtMs + run.durationMs * PENDING_SHARE;
+  return timelineOf(
+    { until: runningAt, status: 'pending', sinceMs: run.createdAtMs },
+    { until: finishesAt, status: 'running', sinceMs: runningAt },
+    final,
+    finishesAt,
+    finishesAt,
+  );
+}
+
+/** The same statuses as `batchStatusAt` and `viewBatch` (batches show no updatedAt, so `since` is unused). */
+export function batchTimeline(batch: BatchRecord, runs: RunRecord[] = []): Timeline {
+  const final = batchStatusAt(batch, Infinity, runs);
+  const finishedAtMs = batchFinishesAt(batch, runs);
+  if (batch.fixedStatus) return timelineOf(noPhase, noPhase, final, NEVER, finishedAtMs);
+  const tally = batch.tally ?? (runs.length > 0 ? tallyOf(runs) : undefined);
+  if (tally && tally.runs > 0) {
+    const finishesAt = tallyFinishesAt(tally);
+    const pending = tally.cancelled === 0 ? { until: tally.pendingUntil, status: 'pending', sinceMs: NEVER } : noPhase;
+    return timelineOf(pending, { until: finishesAt, status: 'running', sinceMs: NEVER }, final, NEVER, finishedAtMs);
+  }
+  return timelineOf(
+    { until: batch.createdAtMs + batch.durationMs * PENDING_SHARE, status: 'pending', sinceMs: NEVER },
+    { until: batch.createdAtMs + batch.durationMs, status: 'running', sinceMs: NEVER },
+    final,
+    NEVER,
+    finishedAtMs,
+  );
+}
+
+/** A run as the SQL engine stores it: the `runs` table's fixed columns and its timeline. */
+export function runQueryRow(run: RunRecord) {
+  return {
+    uuid: run.uuid,
+    workspaceUuid: run.workspaceUuid,
+    workflowUuid: run.workflowUuid,
+    releaseUuid: run.releaseUuid,
+    batchUuid: run.batchUuid,
+    parentUuid: run.parentUuid,
+    parentBatchUuid: run.parentBatchUuid,
+    parentNodeUuid: run.parentNodeUuid,
+    recordId: run.recordId,
+    recordTitle: run.recordTitle,
+    isGroupParent: run.isGroupParent ? 1 : 0,
+    createdAt: iso(run.createdAtMs),
+    ...runTimeline(run),
+  };
+}
+
+/**
+ * A batch as the SQL engine stores it. `derived` marks a batch whose status is computed from its runs (no stored
+ * tally): a change to one of those runs changes the batch row too, so the engine loads afresh then.
+ */
+export function batchQueryRow(batch: BatchRecord, runs: RunRecord[] = []) {
+  return {
+    uuid: batch.uuid,
+    workspaceUuid: batch.workspaceUuid,
+    workflowUuid: batch.workflowUuid,
+    runsStatus: 'healthy',
+    createdAt: iso(batch.createdAtMs),
+    ...batchTimeline(batch, runs),
+    derived: !batch.fixedStatus && !batch.tally && runs.length > 0 ? 1 : 0,
   };
 }

@@ -1,0 +1,151 @@
+import fc from 'fast-check';
+import { createMemoryPort } from '../store/adapters/memory';
+import { createStore } from '../store';
+import { createRunRecord, requestRunCancel } from '../store/runs';
+import type { BatchRecord, RunRecord } from '../store/types';
+import { createQueryEngine } from './index';
+import type { QuerySource } from './tables';
+
+const WORKSPACE = '3f0c2a4e-5b6d-4e7f-8a9b-1c2d3e4f5a6b';
+const OTHER = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+
+/**
+ * The engine keeps a database per workspace and follows the store's writes; what it answers must equal what the
+ * store shows (readQueryTables, built from viewRun/viewBatch) at the same clock, whatever happened in between.
+ */
+describe('SQL tables kept in step with the store', () => {
+  let clock = Date.parse('2026-03-01T00:00:00Z');
+  const store = createStore({ port: createMemoryPort({ now: () => clock }), seed: 7, now: () => clock });
+  const snapshots: string[] = [];
+  const source: QuerySource = {
+    versions: (ws) => store.queryVersions(ws),
+    snapshot: (ws) => {
+      snapshots.push(ws);
+      return store.querySnapshot(ws);
+    },
+    subscribe: (listener) => store.subscribeQueryChanges(listener),
+  };
+  const engine = createQueryEngine({ source, now: () => clock, maxRows: 100_000, maxResultBytes: 64 << 20 });
+  afterAll(() => engine.close());
+
+  const shown = async (ws: string) => {
+    const tables = await store.readQueryTables(ws);
+    const byUuid = (a: { uuid: string }, b: { uuid: string }) => (a.uuid < b.uuid ? -1 : 1);
+    return {
+      runs: (tables.runs as { uuid: string }[]).sort(byUuid),
+      batches: (tables.batches as { uuid: string }[]).sort(byUuid),
+      logs: tables.logs.length,
+      spans: tables.spans.length,
+    };
+  };
+  const queried = async (ws: string) => ({
+    runs: (await engine.query(ws, 'SELECT * FROM runs ORDER BY uuid')).rows,
+    batches: (await engine.query(ws, 'SELECT * FROM batches ORDER BY uuid')).rows,
+    logs: ((await engine.query(ws, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
+    spans: ((await engine.query(ws, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
+  });
+
+  let serial = 0;
+  const uuid = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
+  const newRun = (fields: Partial<RunRecord> = {}) =>
+    createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: clock, durationMs: 400, ...fields });
+  const rowsOf = (runs: RunRecord[]) => ({
+    logs: runs.map((run) => ({
+      uuid: uuid(),
+      workspaceUuid: WORKSPACE,
+      runUuid: run.uuid,
+      level: 'info',
+      message: 'run created',
+      createdAt: new Date(run.createdAtMs).toISOString(),
+    })),
+    spans: runs.map((run) => ({
+      uuid: uuid(),
+      workspaceUuid: WORKSPACE,
+      runUuid: run.uuid,
+      parentSpanUuid: null,
+      name: 'run',
+      startedAt: new Date(run.createdAtMs).toISOString(),
+      endedAt: null,
+      durationMs: null,
+    })),
+  });
+
+  it('should answer as the store shows at every moment of a run’s life, without reloading after writes', async () => {
+    expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+    const loads = snapshots.length;
+    const runs = [newRun(), newRun({ outcome: 'error', durationMs: 1001 }), newRun({ durationMs: 0 })];
+    await store.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+    const batch: BatchRecord = {
+      uuid: uuid(),
+      workspaceUuid: WORKSPACE,
+      workflowUuid: null,
+      createdAtMs: clock,
+      durationMs: 400,
+      runUuids: [],
+    };
+    const members = [newRun({ batchUuid: batch.uuid }), newRun({ batchUuid: batch.uuid, outcome: 'error' })];
+    batch.runUuids = members.map((run) => run.uuid);
+    await store.addRuns(WORKSPACE, { runs: members, batch, ...rowsOf(members) });
+    const empty: BatchRecord = { ...batch, uuid: uuid(), runUuids: [], durationMs: 333, outcome: 'error' };
+    await store.addRuns(WORKSPACE, { runs: [], batch: empty, logs: [], spans: [] });
+    for (const step of [0, 1, 99, 100, 101, 250, 400, 1000, 1001, 5000]) {
+      const at = clock;
+      clock = at + step;
+      expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+      clock = at;
+    }
+    expect(snapshots.length).toBe(loads);
+  });
+
+  it('should follow a cancel, reloading only for a batch whose status comes from its runs', async () => {
+    const run = newRun({ durationMs: 10_000 });
+    await store.addRuns(WORKSPACE, { runs: [run], ...rowsOf([run]) });
+    clock += 100;
+    await store.update(WORKSPACE, 'runs', run.uuid, (current) =>
+      requestRunCancel(current, clock) ? current : undefined,
+    );
+    for (const step of [0, 1000, 2499, 2500, 20_000]) {
+      clock += step;
+      expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+    }
+  });
+
+  it('should agree with the store for any sequence of creates, cancels and clock moves', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.record({ kind: fc.constant('create' as const), durationMs: fc.nat(3000), error: fc.boolean() }),
+            fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+            fc.record({ kind: fc.constant('tick' as const), ms: fc.nat(2000) }),
+          ),
+          { maxLength: 12 },
+        ),
+        async (steps) => {
+          const mine: string[] = [];
+          for (const step of steps) {
+            if (step.kind === 'create') {
+              const run = newRun({ durationMs: step.durationMs, outcome: step.error ? 'error' : 'success' });
+              mine.push(run.uuid);
+              await store.addRuns(WORKSPACE, { runs: [run], ...rowsOf([run]) });
+            } else if (step.kind === 'cancel' && mine.length > 0) {
+              await store.update(WORKSPACE, 'runs', mine[step.pick % mine.length], (current) =>
+                requestRunCancel(current, clock) ? current : undefined,
+              );
+            } else if (step.kind === 'tick') clock += step.ms;
+          }
+          expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('should load afresh after a reset, and never show another workspace’s rows', async () => {
+    await store.reset(WORKSPACE);
+    expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+    const other = await queried(OTHER);
+    expect(JSON.stringify(other)).not.toContain(WORKSPACE);
+    expect(other).toEqual(await shown(OTHER));
+  });
+});
