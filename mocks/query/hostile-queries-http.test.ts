@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 describe('hostile queries over HTTP (POST /orchestration/query)', () => {
-  it.concurrent.each(hostileQueries)('should answer %s in the contract shape', async (_name, sql, expectation) => {
+  // One at a time: a workspace's queries queue behind each other and the queue counts in the 2 s budget.
+  it.each(hostileQueries)('should answer %s in the contract shape', async (_name, sql, expectation) => {
     const res = await fetch(`${mock.url}/orchestration/query`, {
       method: 'POST',
       headers: { Authorization: 'Bearer mock-token-a', 'Content-Type': 'application/json' },

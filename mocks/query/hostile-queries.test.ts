@@ -7,11 +7,11 @@ describe('hostile queries (POST /orchestration/query)', () => {
   const tables = createTwoWorkspaceTables();
   const snapshot = structuredClone(tables);
   const timeoutMs = 2000;
-  // Four workers so the runaway cases, each stopped at the 2 s budget, overlap instead of queueing.
-  const engine = createQueryEngine({ readTables: () => tables, timeoutMs, workers: 4 });
+  const engine = createQueryEngine({ readTables: () => tables, timeoutMs, workers: 2 });
   afterAll(() => engine.close());
 
-  it.concurrent.each(hostileQueries)('should answer %s without writing or leaking', async (_name, sql, expectation) => {
+  // One at a time: a workspace's queries queue behind each other and the queue counts in the 2 s budget.
+  it.each(hostileQueries)('should answer %s without writing or leaking', async (_name, sql, expectation) => {
     const started = Date.now();
     const outcome = await engine.query(workspaceA, sql).then(
       (answer) => ({ answer }),
@@ -56,5 +56,43 @@ describe('hostile queries (POST /orchestration/query)', () => {
     const runawayQuery = engine.query(workspaceB, `${runaway} SELECT count(*) FROM c`).catch((e: ApiError) => e.reason);
     await expect(engine.query(workspaceA, 'SELECT count(*) AS n FROM runs')).resolves.toEqual({ rows: [{ n: 5 }] });
     await expect(runawayQuery).resolves.toBe('query_timeout');
+  });
+});
+
+describe('fair scheduling between workspaces', () => {
+  const tables = createTwoWorkspaceTables();
+  const engine = createQueryEngine({ readTables: () => tables, timeoutMs: 1000, workers: 2 });
+  afterAll(() => engine.close());
+
+  it('should answer another workspace while one floods runaway queries, and charge queueing to the budget', async () => {
+    await engine.query(workspaceA, 'SELECT 1');
+    const settled: string[] = [];
+    const flood = Array.from({ length: 4 }, (_, i) =>
+      engine.query(workspaceB, `${runaway} SELECT count(*) FROM c`).catch((error: ApiError) => {
+        settled.push(`B${i}`);
+        return error;
+      }),
+    );
+    for (let i = 0; i < 8; i++) {
+      await expect(engine.query(workspaceA, 'SELECT count(*) AS n FROM runs')).resolves.toEqual({ rows: [{ n: 5 }] });
+      settled.push(`A${i}`);
+    }
+    const errors = (await Promise.all(flood)) as ApiError[];
+    // B holds one worker at a time, so A never waits behind B's queue: all of A came before B's first stop.
+    expect(settled.slice(0, 8)).toEqual(Array.from({ length: 8 }, (_, i) => `A${i}`));
+    expect(errors.map((error) => error.reason)).toEqual(Array(4).fill('query_timeout'));
+    // B's later queries spent their budget waiting behind its first and were never run.
+    expect(errors.filter((error) => /waited/.test(error.message)).length).toBeGreaterThan(0);
+  });
+
+  it('should drop a queued query whose client went away', async () => {
+    const first = engine.query(workspaceB, `${runaway} SELECT count(*) FROM c`).catch((error: ApiError) => error);
+    const controller = new AbortController();
+    const second = engine
+      .query(workspaceB, 'SELECT 1', controller.signal)
+      .catch((error: ApiError) => error as ApiError);
+    controller.abort();
+    expect(await second).toMatchObject({ status: 400, reason: 'query_cancelled' });
+    expect(await first).toMatchObject({ reason: 'query_timeout' });
   });
 });

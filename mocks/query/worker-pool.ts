@@ -86,8 +86,11 @@ export class QueryWorkerPool {
   private closed = false;
   /** Workers that died before loading SQLite; a few in a row means the engine cannot start at all. */
   private startFailures = 0;
+  /** Since when no worker has been ready (start, or all replaced at once): queued queries are not charged for it. */
+  private unavailableSince?: number;
 
   constructor(private readonly options: PoolOptions) {
+    this.unavailableSince = options.now();
     for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
     this.unsubscribe = options.source.subscribe?.((workspace, version, ops) => {
       this.changes.set(version, { workspace, ops });
@@ -185,6 +188,11 @@ export class QueryWorkerPool {
     if ('ready' in message) {
       slot.ready = true;
       this.startFailures = 0;
+      if (this.unavailableSince !== undefined) {
+        const gap = this.options.now() - this.unavailableSince;
+        for (const jobs of this.queues.values()) for (const job of jobs) job.deadline += gap;
+        this.unavailableSince = undefined;
+      }
     } else if ('loaded' in message) {
       if (slot.loading?.id === message.id) slot.loading.done();
     } else if (slot.job && slot.job.id === message.id) {
@@ -220,6 +228,12 @@ export class QueryWorkerPool {
     if (this.closed) return;
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots[index] = this.spawn();
+    this.noteAvailability();
+  }
+
+  private noteAvailability(): void {
+    if (this.unavailableSince === undefined && !this.slots.some((s) => s.ready && !s.dead))
+      this.unavailableSince = this.options.now();
   }
 
   private hasWork(): boolean {
@@ -398,6 +412,7 @@ export class QueryWorkerPool {
     if (index !== -1) this.slots.splice(index, 1);
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
+    this.noteAvailability();
     this.finish(slot, job, this.timeoutError(false));
   }
 
