@@ -54,49 +54,87 @@ function toSqlValue(value) {
 /** @param {string} table */
 const storedName = (table) => (timedTables.includes(table) ? `mock_${table}` : table);
 
-/** The columns a table keeps: a timed table its fixed columns, its timeline and `derived`; others as shown. @param {string} table */
+/** Before any instant: a row stored with this as its next change is brought up to date by the next refresh. */
+const NEVER = -8.64e15;
+
+/**
+ * The columns a table keeps: a timed table its documented columns (the timed ones materialised), its timeline,
+ * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
+ * @param {string} table
+ */
 function storedColumns(table) {
   if (!timedTables.includes(table)) return schema[table];
-  return [...schema[table].filter(([c]) => !timedColumns.includes(c)), ...timeline, ['derived', 'INTEGER']];
+  return [...schema[table], ...timeline, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
 }
 
-/** The shown value of a timed column at the clock `c.now`, from the phases of row `r`. @param {string} column */
+/** The shown value of a timed column at the clock `:now`, from the row's phases. @param {string} column */
 function timedExpression(column) {
-  const since = (/** @type {string} */ p) => `CASE WHEN r.${p}SinceMs > c.now THEN c.nowIso ELSE r.${p}Since END`;
+  const since = (/** @type {string} */ p) => `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${p}Since END`;
   if (column === 'status') {
-    return 'CASE WHEN c.now < r.t1Until THEN r.t1Status WHEN c.now < r.t2Until THEN r.t2Status ELSE r.tStatus END';
+    return 'CASE WHEN :now < t1Until THEN t1Status WHEN :now < t2Until THEN t2Status ELSE tStatus END';
   }
   if (column === 'updatedAt') {
-    return `CASE WHEN c.now < r.t1Until THEN ${since('t1')} WHEN c.now < r.t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
+    return `CASE WHEN :now < t1Until THEN ${since('t1')} WHEN :now < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
   }
-  return 'CASE WHEN c.now < r.t1Until OR c.now < r.t2Until THEN NULL ELSE r.tFinishedAt END';
+  return 'CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE tFinishedAt END';
 }
 
 /**
- * One workspace's database: timed tables are stored with their timelines under `mock_<name>` and shown through a
- * view of the documented name and columns evaluated at `mock_clock`; the lists that bound created runs and batches
- * are mirrored in `mock_created`, so trimming them drops the same rows the store drops.
+ * When the row's shown values change next, seen at `:now`: the end of its current phase, or `:now` itself while
+ * its `updatedAt` follows the clock (a phase that begins in the future), or NULL once it is final.
+ * @param {string} table
+ */
+function nextChangeExpression(table) {
+  const phaseEnd = 'CASE WHEN :now < t1Until THEN t1Until WHEN :now < t2Until THEN t2Until ELSE NULL END';
+  if (!schema[table].some(([c]) => c === 'updatedAt')) return phaseEnd;
+  const since = 'CASE WHEN :now < t1Until THEN t1SinceMs WHEN :now < t2Until THEN t2SinceMs ELSE tSinceMs END';
+  return `CASE WHEN ${since} > :now THEN :now ELSE ${phaseEnd} END`;
+}
+
+/**
+ * Brings the timed columns up to `now`: only the rows whose phase changed since the last refresh (an index on
+ * `nextAt` finds them), or every row when the clock went back (tests move the mock's clock freely).
+ * @param {WorkspaceDb} wdb @param {number} now
+ */
+function refresh(wdb, now) {
+  const all = now < wdb.clockAt;
+  const params = { ':now': now, ':nowIso': new Date(now).toISOString() };
+  for (const table of timedTables) {
+    const sets = schema[table]
+      .filter(([c]) => timedColumns.includes(c))
+      .map(([c]) => `${quoteName(c)} = ${timedExpression(c)}`);
+    sets.push(`"nextAt" = ${nextChangeExpression(table)}`);
+    wdb.db.run(
+      `UPDATE ${quoteName(storedName(table))} SET ${sets.join(', ')}${all ? '' : ' WHERE "nextAt" <= :now'}`,
+      params,
+    );
+  }
+  wdb.clockAt = now;
+}
+
+/**
+ * One workspace's database: timed tables are stored under `mock_<name>` with their timelines and their timed
+ * columns materialised at the last query's clock, shown through a view of the documented name and columns; the
+ * lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops the same rows
+ * the store drops.
  * @param {import('sql.js').Database} db
  */
 function createWorkspaceSchema(db) {
-  db.run('CREATE TABLE mock_clock (now REAL, nowIso TEXT)');
-  db.run('INSERT INTO mock_clock VALUES (0, NULL)');
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
   for (const table of Object.keys(schema)) {
     const columns = storedColumns(table);
     const key = timedTables.includes(table) ? ', PRIMARY KEY ("uuid")' : '';
-    db.run(
-      `CREATE TABLE ${quoteName(storedName(table))} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`,
-    );
+    const stored = quoteName(storedName(table));
+    db.run(`CREATE TABLE ${stored} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
     if (!timedTables.includes(table)) continue;
-    const shown = schema[table].map(([c]) =>
-      timedColumns.includes(c) ? `${timedExpression(c)} AS ${quoteName(c)}` : `r.${quoteName(c)}`,
-    );
-    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${storedName(table)} r, mock_clock c`);
+    db.run(`CREATE INDEX ${quoteName(`${storedName(table)}_next`)} ON ${stored} ("nextAt") WHERE "nextAt" IS NOT NULL`);
+    db.run(`CREATE INDEX ${quoteName(`${storedName(table)}_status`)} ON ${stored} ("status")`);
+    const shown = schema[table].map(([c]) => quoteName(c));
+    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${stored}`);
   }
 }
 
-/** @typedef {{ db: import('sql.js').Database, workspace: string, upserts: Record<string, import('sql.js').Statement>, inserts: Record<string, import('sql.js').Statement> }} WorkspaceDb */
+/** @typedef {{ db: import('sql.js').Database, workspace: string, clockAt: number, upserts: Record<string, import('sql.js').Statement>, inserts: Record<string, import('sql.js').Statement> }} WorkspaceDb */
 
 /** @param {WorkspaceDb} wdb @param {string} table */
 function upsertOf(wdb, table) {
@@ -130,7 +168,7 @@ function putRows(wdb, table, rows) {
   for (const row of rows) {
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
     if (row.workspaceUuid !== wdb.workspace) continue;
-    statement.run(columns.map(([c]) => toSqlValue(row[c])));
+    statement.run(columns.map(([c]) => (c === 'nextAt' ? NEVER : toSqlValue(row[c]))));
   }
 }
 
@@ -258,7 +296,7 @@ function closeDb(wdb) {
   wdb.db.close();
 }
 
-/** @typedef {{ type: 'load', id: number, workspace: string, tables: Record<string, Record<string, unknown>[]>, created: Record<string, string[]> }} Load */
+/** @typedef {{ type: 'load', id: number, now: number, workspace: string, tables: Record<string, Record<string, unknown>[]>, created: Record<string, string[]> }} Load */
 /** @typedef {{ type: 'query', id: number, workspace: string, ops?: Op[], sql: string, now: number, maxRows: number, maxResultBytes: number }} Query */
 
 /** Builds a workspace's database from a snapshot of its rows. @param {import('sql.js').SqlJsStatic} SQL @param {Map<string, WorkspaceDb>} dbs @param {Load} message */
@@ -268,12 +306,13 @@ function load(SQL, dbs, message) {
   dbs.delete(message.workspace);
   const db = new SQL.Database();
   /** @type {WorkspaceDb} */
-  const wdb = { db, workspace: message.workspace, upserts: {}, inserts: {} };
+  const wdb = { db, workspace: message.workspace, clockAt: message.now, upserts: {}, inserts: {} };
   try {
     createWorkspaceSchema(db);
     db.run('BEGIN');
     for (const table of Object.keys(schema)) putRows(wdb, table, message.tables[table] || []);
     for (const [list, uuids] of Object.entries(message.created || {})) track(wdb, list, uuids, undefined);
+    refresh(wdb, message.now);
     db.run('COMMIT');
   } catch (error) {
     closeDb(wdb);
@@ -310,7 +349,7 @@ function runQuery(parser, dbs, job) {
         `Only a single read-only SELECT (or WITH … SELECT) statement may run: ${messageOf(error)}`,
       );
     }
-    db.run('UPDATE mock_clock SET now = ?, nowIso = ?', [job.now, new Date(job.now).toISOString()]);
+    refresh(wdb, job.now);
     // Defence in depth: the statement is a SELECT by construction; nothing it does may write.
     db.run('PRAGMA query_only = 1');
     let statement;
@@ -381,7 +420,7 @@ function warmUp(SQL, parser) {
       ],
     ]),
   );
-  load(SQL, dbs, { type: 'load', id: 0, workspace, tables, created: { runs: ['uuid'] } });
+  load(SQL, dbs, { type: 'load', id: 0, now: 0, workspace, tables, created: { runs: ['uuid'] } });
   const queries = [
     'DELETE FROM runs',
     'SELECT 1; SELECT 2',

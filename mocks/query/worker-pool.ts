@@ -61,6 +61,9 @@ const workerFile = path.join(__dirname, 'sql-worker.js');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 4096;
 const MAX_RELOADS = 2;
+/** How long a workspace whose query ran over budget is kept to workers holding nothing else; how many are tracked. */
+const SUSPECT_MS = 60_000;
+const MAX_SUSPECTS = 10_000;
 
 const closedError = () => new ApiError(500, 'internal_error', 'The query engine is closed.');
 const rowsIn = (ops: QueryOp[]) =>
@@ -81,6 +84,8 @@ export class QueryWorkerPool {
   private readonly queues = new Map<string, Job[]>();
   private readonly running = new Map<string, number>();
   private readonly changes = new Map<string, BufferedChange>();
+  /** Workspaces whose query was stopped at its budget, until when they are kept apart. */
+  private readonly suspects = new Map<string, number>();
   private readonly unsubscribe?: () => void;
   private nextId = 1;
   private closed = false;
@@ -249,33 +254,49 @@ export class QueryWorkerPool {
     }
   }
 
-  /** The next workspace in round-robin order that may start another query. */
-  private nextWorkspace(): string | undefined {
-    for (const workspace of this.queues.keys()) {
-      if ((this.running.get(workspace) ?? 0) < this.options.perWorkspace) return workspace;
-    }
-    return undefined;
+  /** A workspace whose query ran over budget lately: it runs only on a worker holding no other workspace's data. */
+  private isSuspect(workspace: string): boolean {
+    const until = this.suspects.get(workspace);
+    if (until === undefined) return false;
+    if (until > this.options.now()) return true;
+    this.suspects.delete(workspace);
+    return false;
+  }
+
+  /** The worker for a workspace's next query: its own database's, else the emptiest (for suspects: an empty one). */
+  private slotFor(workspace: string, free: Slot[]): Slot | undefined {
+    const own = free.find((slot) => slot.hosted.has(workspace));
+    if (own && (!this.isSuspect(workspace) || own.hosted.size === 1)) return own;
+    const candidates = this.isSuspect(workspace)
+      ? free.filter((slot) => [...slot.hosted.keys()].every((hosted) => hosted === workspace))
+      : free;
+    if (candidates.length === 0) return undefined;
+    return candidates.reduce((best, slot) => (this.hostedRows(slot) < this.hostedRows(best) ? slot : best));
   }
 
   private dispatch(): void {
     this.updateRefs();
-    for (;;) {
+    let started = true;
+    while (started) {
+      started = false;
       const free = this.slots.filter((slot) => slot.ready && !slot.dead && !slot.job);
       if (free.length === 0) return;
-      const workspace = this.nextWorkspace();
-      if (workspace === undefined) return;
-      const queue = this.queues.get(workspace)!;
-      const job = queue.shift()!;
-      // Served: to the back of the round, if it has more waiting.
-      this.queues.delete(workspace);
-      if (queue.length > 0) this.queues.set(workspace, queue);
-      const slot =
-        free.find((s) => s.hosted.has(workspace)) ??
-        free.reduce((best, s) => (this.hostedRows(s) < this.hostedRows(best) ? s : best));
-      slot.job = job;
-      this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
-      if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
-      void this.start(slot, job);
+      // Round-robin: the first workspace in queue order that may run another query and has a worker for it.
+      for (const [workspace, queue] of this.queues) {
+        if ((this.running.get(workspace) ?? 0) >= this.options.perWorkspace) continue;
+        const slot = this.slotFor(workspace, free);
+        if (!slot) continue;
+        const job = queue.shift()!;
+        // Served: to the back of the round, if it has more waiting.
+        this.queues.delete(workspace);
+        if (queue.length > 0) this.queues.set(workspace, queue);
+        slot.job = job;
+        this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
+        if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+        void this.start(slot, job);
+        started = true;
+        break;
+      }
     }
   }
 
@@ -303,6 +324,7 @@ export class QueryWorkerPool {
         await this.loadInto(slot, {
           type: 'load',
           id: job.id,
+          now: now(),
           workspace: job.workspace,
           tables: Object.fromEntries(queryTableNames.map((name) => [name, snapshot.tables[name] ?? []])),
           created: snapshot.created,
@@ -406,7 +428,11 @@ export class QueryWorkerPool {
   private expire(slot: Slot): void {
     const job = slot.job;
     if (!job) return;
-    // The only way to stop SQLite inside WASM: the worker goes, with the databases it held.
+    // The only way to stop SQLite inside WASM: the worker goes, with the databases it held. Its workspace then
+    // runs apart for a while, so its next runaway query cannot take other workspaces' databases down with it.
+    this.suspects.delete(job.workspace);
+    this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
+    if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value!);
     slot.dead = true;
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
