@@ -148,4 +148,43 @@ describe('SQL tables kept in step with the store', () => {
     expect(JSON.stringify(other)).not.toContain(WORKSPACE);
     expect(other).toEqual(await shown(OTHER));
   });
+
+  it('should drop the same rows the store drops when its bounds are reached, without reloading', async () => {
+    const bounded = createStore({
+      port: createMemoryPort({ now: () => clock }),
+      seed: 7,
+      now: () => clock,
+      limits: { runsPerWorkspace: 3 },
+    });
+    let loads = 0;
+    const boundedEngine = createQueryEngine({
+      source: {
+        versions: (ws) => bounded.queryVersions(ws),
+        snapshot: (ws) => {
+          loads++;
+          return bounded.querySnapshot(ws);
+        },
+        subscribe: (listener) => bounded.subscribeQueryChanges(listener),
+      },
+      now: () => clock,
+    });
+    try {
+      const count = async (table: string) =>
+        ((await boundedEngine.query(WORKSPACE, `SELECT count(*) AS n FROM ${table}`)).rows[0] as { n: number }).n;
+      await count('runs');
+      for (let i = 0; i < 6; i++) {
+        const runs = [newRun(), newRun()];
+        await bounded.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+        const tables = await bounded.readQueryTables(WORKSPACE);
+        expect([await count('runs'), await count('logs'), await count('spans')]).toEqual([
+          tables.runs.length,
+          tables.logs.length,
+          tables.spans.length,
+        ]);
+      }
+      expect(loads).toBe(1);
+    } finally {
+      await boundedEngine.close();
+    }
+  });
 });

@@ -54,6 +54,18 @@ function toSqlValue(value) {
 /** @param {string} table */
 const storedName = (table) => (timedTables.includes(table) ? `mock_${table}` : table);
 
+/**
+ * Columns indexed for the lookups clients make most (by status, by time, by record, a run's logs and spans): a
+ * query over a large workspace then reads what it selects instead of every row.
+ * @type {Record<string, string[]>}
+ */
+const indexed = {
+  runs: ['status', 'createdAt', 'recordId', 'batchUuid', 'workflowUuid'],
+  batches: ['status', 'createdAt'],
+  logs: ['runUuid'],
+  spans: ['runUuid'],
+};
+
 /** Before any instant: a row stored with this as its next change is brought up to date by the next refresh. */
 const NEVER = -8.64e15;
 
@@ -121,20 +133,23 @@ function refresh(wdb, now) {
  */
 function createWorkspaceSchema(db) {
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
   for (const table of Object.keys(schema)) {
     const columns = storedColumns(table);
     const key = timedTables.includes(table) ? ', PRIMARY KEY ("uuid")' : '';
-    const stored = quoteName(storedName(table));
-    db.run(`CREATE TABLE ${stored} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
+    const stored = storedName(table);
+    db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
+    for (const column of indexed[table] ?? []) {
+      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})`);
+    }
     if (!timedTables.includes(table)) continue;
-    db.run(`CREATE INDEX ${quoteName(`${storedName(table)}_next`)} ON ${stored} ("nextAt") WHERE "nextAt" IS NOT NULL`);
-    db.run(`CREATE INDEX ${quoteName(`${storedName(table)}_status`)} ON ${stored} ("status")`);
+    db.run(`CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`);
     const shown = schema[table].map(([c]) => quoteName(c));
-    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${stored}`);
+    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
   }
 }
 
-/** @typedef {{ db: import('sql.js').Database, workspace: string, clockAt: number, upserts: Record<string, import('sql.js').Statement>, inserts: Record<string, import('sql.js').Statement> }} WorkspaceDb */
+/** @typedef {{ db: import('sql.js').Database, workspace: string, clockAt: number, created: Record<string, number>, upserts: Record<string, import('sql.js').Statement>, inserts: Record<string, import('sql.js').Statement> }} WorkspaceDb */
 
 /** @param {WorkspaceDb} wdb @param {string} table */
 function upsertOf(wdb, table) {
@@ -172,7 +187,10 @@ function putRows(wdb, table, rows) {
   }
 }
 
-/** @param {WorkspaceDb} wdb @param {string} list @param {string[]} uuids @param {number | undefined} keepLast */
+/**
+ * Mirrors an append to a list of created runs or batches: beyond `keepLast` the oldest go, with their rows.
+ * @param {WorkspaceDb} wdb @param {string} list @param {string[]} uuids @param {number | undefined} keepLast
+ */
 function track(wdb, list, uuids, keepLast) {
   const insert = wdb.db.prepare('INSERT INTO mock_created (list, uuid) VALUES (?, ?)');
   try {
@@ -180,13 +198,16 @@ function track(wdb, list, uuids, keepLast) {
   } finally {
     insert.free();
   }
-  if (keepLast === undefined) return;
-  const dropped = 'SELECT seq FROM mock_created WHERE list = ? ORDER BY seq DESC LIMIT -1 OFFSET ?';
+  const count = (wdb.created[list] ?? 0) + uuids.length;
+  wdb.created[list] = count;
+  if (keepLast === undefined || count <= keepLast) return;
+  const oldest = 'SELECT seq FROM mock_created WHERE list = ? ORDER BY seq LIMIT ?';
   wdb.db.run(
-    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM mock_created WHERE seq IN (${dropped}))`,
-    [list, keepLast],
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM mock_created WHERE seq IN (${oldest}))`,
+    [list, count - keepLast],
   );
-  wdb.db.run(`DELETE FROM mock_created WHERE seq IN (${dropped})`, [list, keepLast]);
+  wdb.db.run(`DELETE FROM mock_created WHERE seq IN (${oldest})`, [list, count - keepLast]);
+  wdb.created[list] = keepLast;
 }
 
 /**
@@ -222,6 +243,7 @@ function applyOps(wdb, ops) {
         track(wdb, op.list, op.uuids, op.keepLast);
       } else if (op.op === 'untrack') {
         db.run('DELETE FROM mock_created WHERE list = ?', [op.list]);
+        wdb.created[op.list] = 0;
       }
     }
     db.run('COMMIT');
@@ -306,7 +328,7 @@ function load(SQL, dbs, message) {
   dbs.delete(message.workspace);
   const db = new SQL.Database();
   /** @type {WorkspaceDb} */
-  const wdb = { db, workspace: message.workspace, clockAt: message.now, upserts: {}, inserts: {} };
+  const wdb = { db, workspace: message.workspace, clockAt: message.now, created: {}, upserts: {}, inserts: {} };
   try {
     createWorkspaceSchema(db);
     db.run('BEGIN');
