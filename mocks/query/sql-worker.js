@@ -108,8 +108,7 @@ function nextChangeExpression(table) {
  * `nextAt` finds them), or every row when the clock went back (tests move the mock's clock freely).
  * @param {WorkspaceDb} wdb @param {number} now
  */
-function refresh(wdb, now) {
-  const all = now < wdb.clockAt;
+function refresh(wdb, now, all = now < wdb.clockAt) {
   const params = { ':now': now, ':nowIso': new Date(now).toISOString() };
   for (const table of timedTables) {
     const sets = schema[table]
@@ -125,27 +124,38 @@ function refresh(wdb, now) {
 }
 
 /**
- * One workspace's database: timed tables are stored under `mock_<name>` with their timelines and their timed
+ * One workspace's tables: timed tables are stored under `mock_<name>` with their timelines and their timed
  * columns materialised at the last query's clock, shown through a view of the documented name and columns; the
  * lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops the same rows
  * the store drops.
  * @param {import('sql.js').Database} db
  */
-function createWorkspaceSchema(db) {
+function createWorkspaceTables(db) {
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
-  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
   for (const table of Object.keys(schema)) {
     const columns = storedColumns(table);
     const key = timedTables.includes(table) ? ', PRIMARY KEY ("uuid")' : '';
     const stored = storedName(table);
     db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
+    if (!timedTables.includes(table)) continue;
+    const shown = schema[table].map(([c]) => quoteName(c));
+    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
+  }
+}
+
+/** Indexes, built once the loaded rows are in (one sort each, rather than one update per row). @param {import('sql.js').Database} db */
+function createWorkspaceIndexes(db) {
+  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
+  for (const table of Object.keys(schema)) {
+    const stored = storedName(table);
     for (const column of indexed[table] ?? []) {
       db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})`);
     }
-    if (!timedTables.includes(table)) continue;
-    db.run(`CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`);
-    const shown = schema[table].map(([c]) => quoteName(c));
-    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
+    if (timedTables.includes(table)) {
+      db.run(
+        `CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`,
+      );
+    }
   }
 }
 
@@ -318,24 +328,53 @@ function closeDb(wdb) {
   wdb.db.close();
 }
 
-/** @typedef {{ type: 'load', id: number, now: number, workspace: string, tables: Record<string, Record<string, unknown>[]>, created: Record<string, string[]> }} Load */
+/** @typedef {{ type: 'load-begin', workspace: string } | { type: 'load-rows', workspace: string, table: string, rows: Record<string, unknown>[] } | { type: 'load-end', id: number, now: number, workspace: string, created: Record<string, string[]> }} Load */
 /** @typedef {{ type: 'query', id: number, workspace: string, ops?: Op[], sql: string, now: number, maxRows: number, maxResultBytes: number }} Query */
 
-/** Builds a workspace's database from a snapshot of its rows. @param {import('sql.js').SqlJsStatic} SQL @param {Map<string, WorkspaceDb>} dbs @param {Load} message */
-function load(SQL, dbs, message) {
-  const previous = dbs.get(message.workspace);
-  if (previous) closeDb(previous);
-  dbs.delete(message.workspace);
-  const db = new SQL.Database();
-  /** @type {WorkspaceDb} */
-  const wdb = { db, workspace: message.workspace, clockAt: message.now, created: {}, upserts: {}, inserts: {} };
+/**
+ * Builds a workspace's database from a snapshot sent in chunks (so the sending thread never stalls on one huge
+ * message): the rows go in first, then the timed columns are computed and the indexes built once over them.
+ * @param {import('sql.js').SqlJsStatic} SQL @param {Map<string, WorkspaceDb>} dbs @param {Map<string, { wdb: WorkspaceDb, error?: unknown }>} loading @param {Load} message
+ */
+function load(SQL, dbs, loading, message) {
+  if (message.type === 'load-begin') {
+    const previous = dbs.get(message.workspace) ?? loading.get(message.workspace)?.wdb;
+    if (previous) closeDb(previous);
+    dbs.delete(message.workspace);
+    const db = new SQL.Database();
+    /** @type {WorkspaceDb} */
+    const wdb = { db, workspace: message.workspace, clockAt: 0, created: {}, upserts: {}, inserts: {} };
+    const entry = { wdb, error: /** @type {unknown} */ (undefined) };
+    loading.set(message.workspace, entry);
+    try {
+      createWorkspaceTables(db);
+      db.run('BEGIN');
+    } catch (error) {
+      entry.error = error;
+    }
+    return undefined;
+  }
+  const entry = loading.get(message.workspace);
+  if (!entry) return message.type === 'load-end' ? { id: message.id, stale: true } : undefined;
+  const { wdb } = entry;
+  if (message.type === 'load-rows') {
+    if (entry.error === undefined) {
+      try {
+        putRows(wdb, message.table, message.rows);
+      } catch (error) {
+        entry.error = error;
+      }
+    }
+    return undefined;
+  }
+  loading.delete(message.workspace);
   try {
-    createWorkspaceSchema(db);
-    db.run('BEGIN');
-    for (const table of Object.keys(schema)) putRows(wdb, table, message.tables[table] || []);
+    if (entry.error !== undefined) throw entry.error;
     for (const [list, uuids] of Object.entries(message.created || {})) track(wdb, list, uuids, undefined);
-    refresh(wdb, message.now);
-    db.run('COMMIT');
+    wdb.clockAt = message.now;
+    refresh(wdb, message.now, true);
+    createWorkspaceIndexes(wdb.db);
+    wdb.db.run('COMMIT');
   } catch (error) {
     closeDb(wdb);
     return { id: message.id, ok: false, reason: 'internal_error', message: messageOf(error) };
@@ -442,7 +481,11 @@ function warmUp(SQL, parser) {
       ],
     ]),
   );
-  load(SQL, dbs, { type: 'load', id: 0, now: 0, workspace, tables, created: { runs: ['uuid'] } });
+  const loading = new Map();
+  load(SQL, dbs, loading, { type: 'load-begin', workspace });
+  for (const [table, rows] of Object.entries(tables))
+    load(SQL, dbs, loading, { type: 'load-rows', workspace, table, rows });
+  load(SQL, dbs, loading, { type: 'load-end', id: 0, now: 0, workspace, created: { runs: ['uuid'] } });
   const queries = [
     'DELETE FROM runs',
     'SELECT 1; SELECT 2',
@@ -474,8 +517,13 @@ initSqlJs().then((SQL) => {
   warmUp(SQL, parser);
   /** @type {Map<string, WorkspaceDb>} */
   const dbs = new Map();
+  /** Databases being loaded, by workspace. */
+  const loading = new Map();
   port.on('message', (/** @type {Load | Query | { type: 'drop', workspace: string }} */ message) => {
-    if (message.type === 'load') return port.postMessage(load(SQL, dbs, message));
+    if (message.type.startsWith('load-')) {
+      const answer = load(SQL, dbs, loading, /** @type {Load} */ (message));
+      return answer && port.postMessage(answer);
+    }
     if (message.type === 'query') return port.postMessage(runQuery(parser, dbs, message));
     const wdb = dbs.get(message.workspace);
     if (wdb) closeDb(wdb);

@@ -127,10 +127,13 @@ export type QueryOp =
   | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number }
   | { op: 'untrack'; list: 'runs' | 'batches' };
 
+/** Rows handed over in slices (an array is one): a large table is converted and sent a chunk at a time. */
+export type RowSource = { readonly length: number; slice(start: number, end: number): object[] };
+
 /** A workspace's tables at one version, in stored form, with the lists of created runs and batches. */
 export type QuerySnapshot = {
   version: string;
-  tables: Record<TableName, object[]>;
+  tables: Record<TableName, RowSource>;
   created: { runs: string[]; batches: string[] };
 };
 

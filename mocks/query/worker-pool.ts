@@ -8,6 +8,7 @@ import {
   timedTables,
   timelineColumns,
   type QueryOp,
+  type QuerySnapshot,
   type QuerySource,
 } from './tables';
 
@@ -61,6 +62,8 @@ const workerFile = path.join(__dirname, 'sql-worker.js');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 4096;
 const MAX_RELOADS = 2;
+/** Rows converted and sent to a worker at a time while loading a workspace. */
+const LOAD_CHUNK_ROWS = 2000;
 /** How long a workspace whose query ran over budget is kept to workers holding nothing else; how many are tracked. */
 const SUSPECT_MS = 60_000;
 const MAX_SUSPECTS = 10_000;
@@ -321,14 +324,7 @@ export class QueryWorkerPool {
         const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
         this.makeRoom(slot, job.workspace, rows);
         const started = now();
-        await this.loadInto(slot, {
-          type: 'load',
-          id: job.id,
-          now: now(),
-          workspace: job.workspace,
-          tables: Object.fromEntries(queryTableNames.map((name) => [name, snapshot.tables[name] ?? []])),
-          created: snapshot.created,
-        });
+        await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
         // Loading is the mock's own cost: the caller's budget does not pay for it.
         job.deadline += now() - started;
@@ -393,25 +389,46 @@ export class QueryWorkerPool {
     }
   }
 
-  private loadInto(
-    slot: Slot,
-    message: { type: 'load'; id: number; workspace: string; [field: string]: unknown },
-  ): Promise<void> {
-    return new Promise((resolve, reject) => {
+  /**
+   * Sends a snapshot in chunks, yielding to the event loop between them: converting and cloning a large
+   * workspace's rows never holds up the other requests for long.
+   */
+  private async loadInto(slot: Slot, job: Job, snapshot: QuerySnapshot, current: () => boolean): Promise<void> {
+    const { workspace } = job;
+    const answered = new Promise<void>((resolve, reject) => {
       slot.loading = {
-        id: message.id,
+        id: job.id,
         done: (error) => {
           slot.loading = undefined;
           if (error) reject(error);
           else resolve();
         },
       };
-      try {
-        slot.worker.postMessage(message);
-      } catch {
-        slot.loading.done(new ApiError(500, 'internal_error', 'The run data could not be handed to the query engine.'));
-      }
     });
+    answered.catch(() => undefined);
+    try {
+      slot.worker.postMessage({ type: 'load-begin', workspace });
+      for (const table of queryTableNames) {
+        const source = snapshot.tables[table] ?? [];
+        for (let start = 0; start < source.length; start += LOAD_CHUNK_ROWS) {
+          const rows = source.slice(start, start + LOAD_CHUNK_ROWS);
+          if (!current()) return;
+          slot.worker.postMessage({ type: 'load-rows', workspace, table, rows });
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      }
+      if (!current()) return;
+      slot.worker.postMessage({
+        type: 'load-end',
+        id: job.id,
+        now: this.options.now(),
+        workspace,
+        created: snapshot.created,
+      });
+    } catch {
+      slot.loading?.done(new ApiError(500, 'internal_error', 'The run data could not be handed to the query engine.'));
+    }
+    return answered;
   }
 
   private timeoutError(queued: boolean) {

@@ -522,20 +522,31 @@ export function createStore(options: {
         { op: 'list', key: key(workspaceUuid, 'batches-created') },
       ]);
       const [versions, runTexts, batchTexts, logs, records, spans, runsCreated, batchesCreated] = values;
-      const runs = new Map<string, RunRecord>();
-      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord)))
-        runs.set(run.uuid, run);
+      // Converted a slice at a time as the engine sends them on, so a large workspace never stalls the event loop.
+      const lazy = <T>(texts: string[], convert: (text: string) => T) => ({
+        length: texts.length,
+        slice: (start: number, end: number) => texts.slice(start, end).map(convert),
+      });
+      const runOf = (text: string) => JSON.parse(text) as RunRecord;
+      const runTextOf = new Map(Object.entries(runTexts));
       return {
         version: versions.at(-1) ?? '',
         tables: {
-          runs: [...runs.values()].map(runQueryRow),
-          batches: Object.values(batchTexts).map((text) => {
+          runs: lazy(Object.values(runTexts), (text) => runQueryRow(runOf(text))),
+          batches: lazy(Object.values(batchTexts), (text) => {
             const batch = JSON.parse(text) as BatchRecord;
-            return batchQueryRow(batch, runsOfBatch({ runs }, batch));
+            const needsRuns = !batch.fixedStatus && !batch.tally;
+            const members = needsRuns
+              ? batch.runUuids.flatMap((uuid) => {
+                  const text = runTextOf.get(uuid);
+                  return text === undefined ? [] : [runOf(text)];
+                })
+              : [];
+            return batchQueryRow(batch, members);
           }),
-          logs: logs.map((text) => JSON.parse(text) as LogRow),
-          records: records.map((text) => JSON.parse(text) as RecordRow),
-          spans: spans.map((text) => JSON.parse(text) as SpanRow),
+          logs: lazy(logs, (text) => JSON.parse(text) as object),
+          records: lazy(records, (text) => JSON.parse(text) as object),
+          spans: lazy(spans, (text) => JSON.parse(text) as object),
         },
         created: { runs: runsCreated, batches: batchesCreated },
       };
