@@ -6,6 +6,13 @@ import type { RateLimiter } from './stages/rate-limit/limiter';
 
 export type QueryEngine = {
   query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
+  select(
+    workspaceUuid: string,
+    sql: string,
+    params: (string | number | null)[],
+    limits: { maxRows: number; maxResultBytes: number },
+    signal?: AbortSignal,
+  ): Promise<{ rows: object[] }>;
   close(): Promise<void>;
 };
 export type AuthServer = {
@@ -44,6 +51,9 @@ export function loadQueryEngine(options: { source: QuerySource; now: () => numbe
   if (query?.createQueryEngine) return query.createQueryEngine(options);
   return {
     async query() {
+      throw new ApiError(500, 'internal_error', 'The query engine is not available in this build of the mock.');
+    },
+    async select() {
       throw new ApiError(500, 'internal_error', 'The query engine is not available in this build of the mock.');
     },
     async close() {},

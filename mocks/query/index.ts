@@ -66,6 +66,17 @@ function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']
  */
 export function createQueryEngine(options: QueryEngineOptions): {
   query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
+  /**
+   * The mock's own read of a workspace's tables (run exports): a SELECT with bound parameters, scheduled like any
+   * query, with its own row and byte bounds.
+   */
+  select(
+    workspaceUuid: string,
+    sql: string,
+    params: (string | number | null)[],
+    limits: { maxRows: number; maxResultBytes: number },
+    signal?: AbortSignal,
+  ): Promise<{ rows: object[] }>;
   close(): Promise<void>;
 } {
   const source = options.source ?? sourceOfTables(options.readTables ?? (() => emptyTables()));
@@ -90,6 +101,9 @@ export function createQueryEngine(options: QueryEngineOptions): {
       // SQLite reads the text as a C string: a NUL would silently cut the query short, so it is refused instead.
       if (sql.includes('\u0000')) throw new ApiError(400, 'invalid_query', '`query` must not contain a NUL character.');
       return { rows: await pool.run(workspaceUuid, sql, signal) };
+    },
+    async select(workspaceUuid, sql, params, limits, signal) {
+      return { rows: await pool.run(workspaceUuid, sql, signal, { params, ...limits }) };
     },
     close: () => pool.close(),
   };

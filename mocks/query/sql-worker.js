@@ -329,7 +329,7 @@ function closeDb(wdb) {
 }
 
 /** @typedef {{ type: 'load-begin', workspace: string } | { type: 'load-rows', workspace: string, table: string, rows: Record<string, unknown>[] } | { type: 'load-end', id: number, now: number, workspace: string, created: Record<string, string[]> }} Load */
-/** @typedef {{ type: 'query', id: number, workspace: string, ops?: Op[], sql: string, now: number, maxRows: number, maxResultBytes: number }} Query */
+/** @typedef {{ type: 'query', id: number, workspace: string, ops?: Op[], sql: string, params?: (string | number | null)[], now: number, maxRows: number, maxResultBytes: number }} Query */
 
 /**
  * Builds a workspace's database from a snapshot sent in chunks (so the sending thread never stalls on one huge
@@ -416,6 +416,7 @@ function runQuery(parser, dbs, job) {
     let statement;
     try {
       statement = db.prepare(wrapped);
+      if (job.params) statement.bind(job.params);
       const columns = statement.getColumnNames();
       const rows = [];
       let bytes = 0;

@@ -31,6 +31,9 @@ type Job = {
   id: number;
   workspace: string;
   sql: string;
+  params?: unknown[];
+  maxRows: number;
+  maxResultBytes: number;
   deadline: number;
   /** Fresh loads after the worker reported its database out of date; bounded so a query cannot loop. */
   reloads: number;
@@ -106,13 +109,22 @@ export class QueryWorkerPool {
     });
   }
 
-  run(workspace: string, sql: string, signal?: AbortSignal): Promise<object[]> {
+  /** Runs `sql` on the workspace's database; `options` carries bound parameters and other limits (the mock's own queries). */
+  run(
+    workspace: string,
+    sql: string,
+    signal?: AbortSignal,
+    options: { params?: unknown[]; maxRows?: number; maxResultBytes?: number } = {},
+  ): Promise<object[]> {
     if (this.closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
       const job: Job = {
         id: this.nextId++,
         workspace,
         sql,
+        params: options.params,
+        maxRows: options.maxRows ?? this.options.maxRows,
+        maxResultBytes: options.maxResultBytes ?? this.options.maxResultBytes,
         deadline: this.options.now() + this.options.timeoutMs,
         reloads: 0,
         resolve,
@@ -339,13 +351,14 @@ export class QueryWorkerPool {
       const remaining = job.deadline - now();
       if (remaining <= 0) return this.finish(slot, job, this.timeoutError(true));
       slot.timer = setTimeout(() => this.expire(slot), remaining);
-      const { maxRows, maxResultBytes } = this.options;
+      const { params, maxRows, maxResultBytes } = job;
       slot.worker.postMessage({
         type: 'query',
         id: job.id,
         workspace: job.workspace,
         ops,
         sql: job.sql,
+        params,
         now: now(),
         maxRows,
         maxResultBytes,
