@@ -141,6 +141,17 @@ describe('SQL tables kept in step with the store', () => {
     );
   });
 
+  it('should take back what a failed request added (its undo is a new version too)', async () => {
+    const runs = [newRun(), newRun()];
+    const added = { runs, ...rowsOf(runs) };
+    await store.addRuns(WORKSPACE, added);
+    expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
+    await store.removeCreatedRuns(WORKSPACE, added);
+    const after = await queried(WORKSPACE);
+    expect(after).toEqual(await shown(WORKSPACE));
+    expect(after.runs.map((row) => (row as { uuid: string }).uuid)).not.toContain(runs[0].uuid);
+  });
+
   it('should load afresh after a reset, and never show another workspace’s rows', async () => {
     await store.reset(WORKSPACE);
     expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));

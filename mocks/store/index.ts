@@ -231,12 +231,18 @@ export function createStore(options: {
     return readWorkspace(workspaceUuid, reads);
   };
 
-  /** A guarded batch on a seeded workspace: false when one of the caller's guards failed. */
-  const commitWorkspace = async (workspaceUuid: string, changes: Write[], guards: Guard[] = []): Promise<boolean> => {
+  /** The writes with their SQL-tables version, the engine told of their changes before they are committed. */
+  const announce = (workspaceUuid: string, changes: Write[]): Write[] => {
     const { writes, version } = versioned(workspaceUuid, changes);
     // Told before the commit, so a query that reads the new version already finds its changes.
     if (version)
       for (const listener of queryListeners) listener(workspaceUuid, version, () => queryOpsOf(workspaceUuid, changes));
+    return writes;
+  };
+
+  /** A guarded batch on a seeded workspace: false when one of the caller's guards failed. */
+  const commitWorkspace = async (workspaceUuid: string, changes: Write[], guards: Guard[] = []): Promise<boolean> => {
+    const writes = announce(workspaceUuid, changes);
     if (await port.commit(writes, [{ key: markerOf(workspaceUuid), is: 'present' }, ...guards])) return true;
     const [marker] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }]);
     if (marker !== null) return false;
@@ -457,7 +463,7 @@ export function createStore(options: {
         writes.push({ op: 'hdelete', key: key(workspaceUuid, 'batches'), field: added.batch.uuid });
         writes.push({ op: 'remove', key: key(workspaceUuid, 'batches-created'), values: [added.batch.uuid] });
       }
-      await port.commit(writes);
+      await port.commit(announce(workspaceUuid, writes));
     },
 
     runsByUuid,
