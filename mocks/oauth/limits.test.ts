@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { startMock, type RunningMock } from '../app';
 import { createMemoryPort } from '../store/adapters/memory';
+import { createFailingPort } from '../testing/failing-port';
 import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, type Grant } from './grants';
 import { defaultAuthConfig } from './index';
 
@@ -175,6 +176,24 @@ describe('the OAuth rate limit across replicas sharing one store', () => {
       await a.close();
       await b.close();
       await port.close();
+    }
+  });
+});
+
+describe('the OAuth rate limit with the store unreachable', () => {
+  it('should answer 503 in the error shape with the rate-limit headers known without the store', async () => {
+    const failing = createFailingPort(createMemoryPort());
+    const mock = await startMock({ port: 0, storagePort: failing.port });
+    try {
+      failing.failNext((c) => c.method === 'hit');
+      const answer = await metadata(mock);
+      expect([answer.status, answer.body.reason]).toEqual([503, 'store_unavailable']);
+      expect(answer.headers['ratelimit-limit']).toBe('300');
+      expect(answer.headers['ratelimit-remaining']).toBeUndefined();
+      expect((await metadata(mock)).status).toBe(200);
+    } finally {
+      await mock.close();
+      await failing.port.close();
     }
   });
 });
