@@ -54,6 +54,8 @@ type Slot = {
   ready: boolean;
   dead: boolean;
   job?: Job;
+  /** When its current query was handed to it. */
+  startedAt: number;
   timer?: NodeJS.Timeout;
   /** What this worker's databases hold, as far as this thread has told it: workspace → version. */
   hosted: Map<string, Hosted>;
@@ -65,6 +67,8 @@ const workerFile = path.join(__dirname, 'sql-worker.js');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 4096;
 const MAX_RELOADS = 2;
+/** How long a workspace waits for the busy worker holding its database before a copy is made on another. */
+const AFFINITY_WAIT_MS = 100;
 /** Rows converted and sent to a worker at a time while loading a workspace. */
 const LOAD_CHUNK_ROWS = 2000;
 /** How long a workspace whose query ran over budget is kept to workers holding nothing else; how many are tracked. */
@@ -188,7 +192,7 @@ export class QueryWorkerPool {
       // Rows live in WASM memory; the JS heap holds one result or one snapshot being loaded.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
-    const slot: Slot = { worker, ready: false, dead: false, hosted: new Map() };
+    const slot: Slot = { worker, ready: false, dead: false, startedAt: 0, hosted: new Map() };
     worker.on('message', (message: Answer) => this.answer(slot, message));
     worker.on('error', () => undefined);
     worker.on('exit', () => {
@@ -278,11 +282,20 @@ export class QueryWorkerPool {
     return false;
   }
 
-  /** The worker for a workspace's next query: its own database's, else the emptiest (for suspects: an empty one). */
+  /**
+   * The worker for a workspace's next query: the one holding its database (waiting for it while it is busy with
+   * a query younger than AFFINITY_WAIT_MS, so a workspace's database is rarely copied to a second worker), else the
+   * emptiest free one; for a suspect, only a worker holding no other workspace's data.
+   */
   private slotFor(workspace: string, free: Slot[]): Slot | undefined {
+    const suspect = this.isSuspect(workspace);
     const own = free.find((slot) => slot.hosted.has(workspace));
-    if (own && (!this.isSuspect(workspace) || own.hosted.size === 1)) return own;
-    const candidates = this.isSuspect(workspace)
+    if (own && (!suspect || own.hosted.size === 1)) return own;
+    if (!own) {
+      const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
+      if (busy && this.options.now() - busy.startedAt < AFFINITY_WAIT_MS) return undefined;
+    }
+    const candidates = suspect
       ? free.filter((slot) => [...slot.hosted.keys()].every((hosted) => hosted === workspace))
       : free;
     if (candidates.length === 0) return undefined;
@@ -306,6 +319,9 @@ export class QueryWorkerPool {
         this.queues.delete(workspace);
         if (queue.length > 0) this.queues.set(workspace, queue);
         slot.job = job;
+        slot.startedAt = this.options.now();
+        // A workspace waiting for this worker's database may take another worker once this query is not quick.
+        setTimeout(() => this.dispatch(), AFFINITY_WAIT_MS).unref();
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
         if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
         void this.start(slot, job);

@@ -427,8 +427,8 @@ export function createStore(options: {
           dropFrom: batches,
         });
       }
-      // Rows of logs and spans are bounded with the runs: a few per run, the oldest out first.
-      const rowCap = limits.runsPerWorkspace * 4;
+      // Rows of logs and spans are bounded with the runs (each created run writes one of each), oldest out first.
+      const rowCap = limits.runsPerWorkspace;
       writes.push({
         op: 'append',
         key: key(workspaceUuid, 'logs'),
