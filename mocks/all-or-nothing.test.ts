@@ -97,6 +97,23 @@ describe('a write whose request fails afterwards is taken back, and its key free
     expect([retry.status, retry.body.run.status]).toEqual([200, 'success']);
   });
 
+  it('should take back the cancel of a batch member when its batch cannot be updated', async () => {
+    const created = await call('POST', '/orchestration/batches', { recordIds: ['x', 'y'] });
+    const member = (await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid))!.runUuids[0];
+    const before = await everything();
+    failing.failNext(
+      (c: PortCall) =>
+        c.method === 'commit' &&
+        (c.args[0] as { op: string; key: string }[]).some((w) => w.op === 'hset' && w.key.endsWith(':batches')),
+    );
+    const failed = await call('POST', `/orchestration/runs/${member}/cancel`, undefined);
+    expect([failed.status, failed.body.reason]).toEqual([503, 'store_unavailable']);
+    expect(await everything()).toEqual(before);
+    expect((await call('POST', `/orchestration/runs/${member}/cancel`, undefined)).status).toBe(202);
+    const batch = (await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid))!;
+    expect(batch.tally).toMatchObject({ runs: 2, cancelled: 1 });
+  });
+
   it('should take back nothing a later change made, and nothing of a request that succeeded', async () => {
     const first = await call('PUT', '/workspaceManagement/workspaces/current', { name: 'first' });
     expect(first.status).toBe(200);

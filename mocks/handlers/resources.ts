@@ -145,6 +145,10 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
 export function trackChange<T>(change: (current: T) => T | undefined) {
   let written: { before: string; after: string } | undefined;
   return {
+    /** Whether the last attempt changed the entry. */
+    get changed(): boolean {
+      return written !== undefined;
+    },
     apply: (current: T): T | undefined => {
       const next = change(current);
       written = next === undefined ? undefined : { before: JSON.stringify(current), after: JSON.stringify(next) };

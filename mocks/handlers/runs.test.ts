@@ -7,7 +7,7 @@ import { runHandlers } from './runs';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 
-function setup() {
+function setup(outcome: 'success' | 'error' = 'success') {
   let now = 1_000_000;
   const store = createStore({ port: createMemoryPort({ now: () => now }), seed: 1, now: () => now });
   const handlers = runHandlers({
@@ -15,6 +15,7 @@ function setup() {
     now: () => now,
     sleep: async () => undefined,
     runDurationMs: 1000,
+    planRun: () => ({ durationMs: 1000, outcome }),
     basePath: '/v1',
     queryEngine: async () => {
       throw new Error('not used');
@@ -50,7 +51,14 @@ function setup() {
     ctx.input = { path: { uuid }, query: {} };
     return handlers.getBatch!(ctx);
   };
-  return { store, getBatch, addBatch, advance: (ms: number) => (now += ms), now: () => now };
+  const call = (operation: 'createBatch' | 'cancelRun', input: { body?: unknown; uuid?: string }) => {
+    const ctx = makeCtx({ method: 'POST' });
+    ctx.caller = { workspaceUuid: WS, via: 'token' };
+    ctx.req.body = input.body;
+    ctx.input = { path: input.uuid ? { uuid: input.uuid } : {}, query: {} };
+    return Promise.resolve(handlers[operation]!(ctx));
+  };
+  return { store, getBatch, addBatch, call, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 describe('getBatch', () => {
@@ -77,6 +85,47 @@ describe('getBatch', () => {
     expect((answer(await getBatch(batch.uuid)) as { status: string }).status).toBe('error');
     expect(read).toHaveBeenCalledTimes(1);
   });
+});
+
+describe('a batch created through the API', () => {
+  it.each([
+    ['success', 1, 'success'],
+    ['error', 1, 'error'],
+    ['success', 3, 'cancelled'],
+  ] as const)(
+    'should keep its tally through cancels, its status never needing its runs (runs ending %s, %d cancelled → %s)',
+    async (outcome, cancels, last) => {
+      const { store, call, getBatch, advance, now } = setup(outcome);
+      const created = (await call('createBatch', { body: { recordIds: ['a', 'b', 'c'] } })).body as {
+        batch: { uuid: string };
+      };
+      const uuid = created.batch.uuid;
+      const stored = (await store.get(WS, 'batches', uuid))!;
+      expect(stored.tally).toMatchObject({ runs: 3, cancelled: 0 });
+      const read = jest.spyOn(store, 'runsOfBatch');
+      const statuses: string[] = [];
+      for (const [step, cancel] of [
+        [0, undefined],
+        [100, 0],
+        [200, undefined],
+        [150, 1],
+        [150, 2],
+        [1000, undefined],
+      ] as const) {
+        advance(step);
+        if (cancel !== undefined && cancel < cancels) await call('cancelRun', { uuid: stored.runUuids[cancel] });
+        const batch = (await store.get(WS, 'batches', uuid))!;
+        const runs = await store.runsByUuid(WS, batch.runUuids);
+        // The status the runs themselves give (no tally), against the answer from the tally alone.
+        const fromRuns = viewBatch({ ...batch, tally: undefined }, now(), runs);
+        const answered = answer(await getBatch(uuid)) as { status: string; finishedAt: string | null };
+        expect([step, answered.status, answered.finishedAt]).toEqual([step, fromRuns.status, fromRuns.finishedAt]);
+        statuses.push(answered.status);
+      }
+      expect([statuses[0], statuses[1], statuses.at(-1)]).toEqual(['pending', 'running', last]);
+      expect(read).not.toHaveBeenCalled();
+    },
+  );
 });
 
 const answer = (response: { body?: unknown }) => (response.body as { batch: unknown }).batch;

@@ -6,6 +6,8 @@ import {
   isTerminal,
   requestRunCancel,
   runFinishesAt,
+  tallyCancel,
+  tallyOf,
   viewBatch,
   viewRun,
   type RunView,
@@ -115,6 +117,18 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const run = await deps.store.update(workspaceUuid, 'runs', uuid, change.apply);
       if (!run) throw notFound('run', uuid);
       change.undoWith(ctx, (back) => deps.store.update(workspaceUuid, 'runs', uuid, back));
+      // The batch's tally moves the run from its live counts to its cancelled ones (a failure takes both back).
+      const batchUuid = run.batchUuid;
+      if (change.changed && batchUuid) {
+        const tallied = trackChange<BatchRecord>((current) => {
+          if (!current.tally || !current.runUuids.includes(run.uuid)) return undefined;
+          const next = { ...current, tally: { ...current.tally } };
+          tallyCancel(next.tally, run);
+          return next;
+        });
+        await deps.store.update(workspaceUuid, 'batches', batchUuid, tallied.apply);
+        tallied.undoWith(ctx, (back) => deps.store.update(workspaceUuid, 'batches', batchUuid, back));
+      }
       if (!isTerminal(viewRun(run, now).status) || run.cancelRequestedAtMs === now) {
         return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
       }
@@ -141,6 +155,8 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       );
       batch.runUuids = members.map((member) => member.run.uuid);
       const runs = members.map((member) => member.run);
+      // Its status then follows its counts, never a walk over its runs (cancelRun keeps them).
+      if (runs.length > 0) batch.tally = tallyOf(runs);
       const added = { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) };
       await deps.store.addRuns(workspaceUuid, added);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
