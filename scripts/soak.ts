@@ -25,6 +25,8 @@ function readArgs(argv: string[]): Args {
   return args;
 }
 
+/** An answer that takes longer than this counts as a failed request. */
+const REQUEST_TIMEOUT_MS = 30_000;
 const WORKSPACES = [
   '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
   '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
@@ -105,6 +107,8 @@ function request(
       },
     );
     req.on('error', () => resolve({ status: 0, body: undefined, ms: performance.now() - started }));
+    // A request left unanswered is a failure, never a stall of the soak itself.
+    req.setTimeout(REQUEST_TIMEOUT_MS, () => req.destroy(new Error('timed out')));
     req.end(text);
   });
 }

@@ -41,6 +41,8 @@ type Job = {
   reject(error: ApiError): void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** Ends the query if it is still queued when its budget runs out (a queue that does not move never hangs it). */
+  queueTimer?: NodeJS.Timeout;
 };
 type Hosted = { version: string; rows: number; usedAt: number };
 type Answer =
@@ -65,7 +67,7 @@ type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; computed
 
 const workerFile = path.join(__dirname, 'sql-worker.js');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
-const MAX_BUFFERED_CHANGES = 4096;
+const MAX_BUFFERED_CHANGES = 16_384;
 const MAX_RELOADS = 2;
 /** How long a workspace waits for the busy worker holding its database before a copy is made on another. */
 const AFFINITY_WAIT_MS = 100;
@@ -170,15 +172,31 @@ export class QueryWorkerPool {
     if (!queue) this.queues.set(job.workspace, [job]);
     else if (front) queue.unshift(job);
     else queue.push(job);
+    this.armQueueTimer(job);
+  }
+
+  private armQueueTimer(job: Job) {
+    if (job.queueTimer) clearTimeout(job.queueTimer);
+    job.queueTimer = setTimeout(
+      () => this.dequeue(job, this.timeoutError(true)),
+      Math.max(0, job.deadline - this.options.now()),
+    );
+  }
+
+  /** Takes a job out of its queue and ends it; false when it was not queued (already running or done). */
+  private dequeue(job: Job, error: ApiError): boolean {
+    const queue = this.queues.get(job.workspace);
+    const index = queue?.indexOf(job) ?? -1;
+    if (index === -1) return false;
+    queue!.splice(index, 1);
+    if (queue!.length === 0) this.queues.delete(job.workspace);
+    this.settle(job, error);
+    return true;
   }
 
   private cancel(job: Job) {
-    const queue = this.queues.get(job.workspace);
-    const index = queue?.indexOf(job) ?? -1;
-    if (index === -1) return; // already running: it ends within its budget
-    queue!.splice(index, 1);
-    if (queue!.length === 0) this.queues.delete(job.workspace);
-    this.settle(job, new ApiError(400, 'query_cancelled', 'The request was cancelled before the query ran.'));
+    // Already running: it ends within its budget.
+    this.dequeue(job, new ApiError(400, 'query_cancelled', 'The request was cancelled before the query ran.'));
   }
 
   private spawn(): Slot {
@@ -214,7 +232,11 @@ export class QueryWorkerPool {
       this.startFailures = 0;
       if (this.unavailableSince !== undefined) {
         const gap = this.options.now() - this.unavailableSince;
-        for (const jobs of this.queues.values()) for (const job of jobs) job.deadline += gap;
+        for (const jobs of this.queues.values())
+          for (const job of jobs) {
+            job.deadline += gap;
+            this.armQueueTimer(job);
+          }
         this.unavailableSince = undefined;
       }
     } else if ('loaded' in message) {
@@ -285,7 +307,7 @@ export class QueryWorkerPool {
   /**
    * The worker for a workspace's next query: the one holding its database (waiting for it while it is busy with
    * a query younger than AFFINITY_WAIT_MS, so a workspace's database is rarely copied to a second worker), else the
-   * emptiest free one; for a suspect, only a worker holding no other workspace's data.
+   * emptiest free one (for a suspect, one holding no other workspace's data when there is such a worker).
    */
   private slotFor(workspace: string, free: Slot[]): Slot | undefined {
     const suspect = this.isSuspect(workspace);
@@ -295,10 +317,10 @@ export class QueryWorkerPool {
       const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
       if (busy && this.options.now() - busy.startedAt < AFFINITY_WAIT_MS) return undefined;
     }
-    const candidates = suspect
-      ? free.filter((slot) => [...slot.hosted.keys()].every((hosted) => hosted === workspace))
-      : free;
-    if (candidates.length === 0) return undefined;
+    // A suspect prefers a worker holding nobody else's data (the one its last runaway emptied, usually), and
+    // otherwise takes the emptiest: kept apart where possible, never starved.
+    const apart = suspect ? free.filter((slot) => [...slot.hosted.keys()].every((hosted) => hosted === workspace)) : [];
+    const candidates = apart.length > 0 ? apart : free;
     return candidates.reduce((best, slot) => (this.hostedRows(slot) < this.hostedRows(best) ? slot : best));
   }
 
@@ -319,6 +341,8 @@ export class QueryWorkerPool {
         this.queues.delete(workspace);
         if (queue.length > 0) this.queues.set(workspace, queue);
         slot.job = job;
+        if (job.queueTimer) clearTimeout(job.queueTimer);
+        job.queueTimer = undefined;
         slot.startedAt = this.options.now();
         // A workspace waiting for this worker's database may take another worker once this query is not quick.
         setTimeout(() => this.dispatch(), AFFINITY_WAIT_MS).unref();
@@ -513,6 +537,8 @@ export class QueryWorkerPool {
   }
 
   private settle(job: Job, error: ApiError | undefined, rows?: object[]) {
+    if (job.queueTimer) clearTimeout(job.queueTimer);
+    job.queueTimer = undefined;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     if (error) job.reject(error);
     else job.resolve(rows!);

@@ -93,7 +93,7 @@ const QUERY_PARTS: ReadonlySet<string> = new Set([
   'batches-created',
 ]);
 /** Versions of a workspace's SQL tables remembered; a database older than these is loaded afresh. */
-const QUERY_VERSIONS_KEPT = 64;
+const QUERY_VERSIONS_KEPT = 1024;
 
 export type QueryChangeListener = (workspaceUuid: string, version: string, ops: () => QueryOp[] | null) => void;
 

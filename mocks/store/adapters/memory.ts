@@ -1,6 +1,37 @@
 import type { ClaimIndex, Guard, HitResult, Read, ReadResults, StoragePort, Write } from '../port';
 
-type Value = string | Map<string, string> | string[];
+/**
+ * A list trimmed from its front in constant time (a head offset, compacted once half the array is dropped), so a
+ * capped list at its cap costs the same per append as an empty one.
+ */
+class List {
+  private items: string[] = [];
+  private head = 0;
+  get length(): number {
+    return this.items.length - this.head;
+  }
+  push(values: string[]): void {
+    for (const value of values) this.items.push(value);
+  }
+  dropFront(count: number): string[] {
+    const dropped = this.items.slice(this.head, this.head + count);
+    this.head += dropped.length;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return dropped;
+  }
+  toArray(): string[] {
+    return this.items.slice(this.head);
+  }
+  replace(values: string[]): void {
+    this.items = values;
+    this.head = 0;
+  }
+}
+
+type Value = string | Map<string, string> | List;
 type Entry = { value: Value; expiresAt?: number };
 
 /** Expired keys are also swept in bulk at most this often, so keys nobody reads again do not pile up. */
@@ -49,9 +80,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
   };
   const listAt = (key: string, create: boolean) => {
     const entry = live(key);
-    if (Array.isArray(entry?.value)) return entry.value;
+    if (entry?.value instanceof List) return entry.value;
     if (!create) return undefined;
-    const list: string[] = [];
+    const list = new List();
     entries.set(key, { value: list, expiresAt: entry?.expiresAt });
     return list;
   };
@@ -88,9 +119,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       }
       case 'append': {
         const list = listAt(write.key, true)!;
-        list.push(...write.values);
+        list.push(write.values);
         if (write.keepLast !== undefined && list.length > write.keepLast) {
-          const dropped = list.splice(0, list.length - write.keepLast);
+          const dropped = list.dropFront(list.length - write.keepLast);
           const hash = write.dropFrom === undefined ? undefined : hashAt(write.dropFrom, false);
           for (const field of hash ? dropped : []) hash!.delete(field);
         }
@@ -100,9 +131,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
         const list = listAt(write.key, false);
         if (!list) return;
         const gone = new Set(write.values);
-        const kept = list.filter((item) => !gone.has(item));
+        const kept = list.toArray().filter((item) => !gone.has(item));
         if (kept.length === 0) entries.delete(write.key);
-        else list.splice(0, list.length, ...kept);
+        else list.replace(kept);
         return;
       }
       case 'expire': {
@@ -122,7 +153,7 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       case 'hgetall':
         return Object.fromEntries(hashAt(read.key, false) ?? []);
       case 'list':
-        return [...(listAt(read.key, false) ?? [])];
+        return listAt(read.key, false)?.toArray() ?? [];
     }
   };
 
