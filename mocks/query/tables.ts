@@ -140,11 +140,13 @@ export type QuerySnapshot = {
 /**
  * Where the engine reads a workspace's data. `versions` lists the latest versions, oldest first (cheap: read per
  * query); a database at the last one is current. `subscribe` hands the engine each change as it is committed,
- * keyed by the version it produces (the ops are computed only if a query needs them), so a database steps from
+ * keyed by the version it produces, with its approximate size (the ops are computed only if a query needs them), so a database steps from
  * version to version without a reload; any gap (another replica's write, a trimmed list) means a fresh snapshot.
  */
 export type QuerySource = {
   versions(workspaceUuid: string): Promise<string[]>;
   snapshot(workspaceUuid: string): Promise<QuerySnapshot>;
-  subscribe?(listener: (workspaceUuid: string, version: string, ops: () => QueryOp[] | null) => void): () => void;
+  subscribe?(
+    listener: (workspaceUuid: string, version: string, ops: () => QueryOp[] | null, bytes: number) => void,
+  ): () => void;
 };

@@ -63,11 +63,13 @@ type Slot = {
   hosted: Map<string, Hosted>;
   loading?: { id: number; done(error?: ApiError): void };
 };
-type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; computed?: QueryOp[] | null };
+type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; bytes: number };
 
 const workerFile = path.join(__dirname, 'sql-worker.js');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 16_384;
+/** …and their written bytes in all: beyond either bound the oldest go (a database that needed them reloads). */
+const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const MAX_RELOADS = 2;
 /** How long a workspace waits for the busy worker holding its database before a copy is made on another. */
 const AFFINITY_WAIT_MS = 100;
@@ -96,6 +98,7 @@ export class QueryWorkerPool {
   private readonly queues = new Map<string, Job[]>();
   private readonly running = new Map<string, number>();
   private readonly changes = new Map<string, BufferedChange>();
+  private changeBytes = 0;
   /** Workspaces whose query was stopped at its budget, until when they are kept apart. */
   private readonly suspects = new Map<string, number>();
   private readonly unsubscribe?: () => void;
@@ -109,9 +112,14 @@ export class QueryWorkerPool {
   constructor(private readonly options: PoolOptions) {
     this.unavailableSince = options.now();
     for (let i = 0; i < options.workers; i++) this.slots.push(this.spawn());
-    this.unsubscribe = options.source.subscribe?.((workspace, version, ops) => {
-      this.changes.set(version, { workspace, ops });
-      if (this.changes.size > MAX_BUFFERED_CHANGES) this.changes.delete(this.changes.keys().next().value!);
+    this.unsubscribe = options.source.subscribe?.((workspace, version, ops, bytes) => {
+      this.changes.set(version, { workspace, ops, bytes });
+      this.changeBytes += bytes;
+      while (this.changes.size > MAX_BUFFERED_CHANGES || this.changeBytes > MAX_BUFFERED_BYTES) {
+        const [oldest, change] = this.changes.entries().next().value!;
+        this.changes.delete(oldest);
+        this.changeBytes -= change.bytes;
+      }
     });
   }
 
@@ -424,9 +432,10 @@ export class QueryWorkerPool {
     for (const next of versions.slice(from + 1)) {
       const change = this.changes.get(next);
       if (!change) return undefined;
-      if (change.computed === undefined) change.computed = change.ops();
-      if (change.computed === null) return undefined;
-      ops.push(...change.computed);
+      // Computed when needed (and again for a second worker): the buffer keeps the writes, not their rows.
+      const computed = change.ops();
+      if (computed === null) return undefined;
+      for (const op of computed) ops.push(op);
     }
     return ops;
   }

@@ -95,7 +95,12 @@ const QUERY_PARTS: ReadonlySet<string> = new Set([
 /** Versions of a workspace's SQL tables remembered; a database older than these is loaded afresh. */
 const QUERY_VERSIONS_KEPT = 1024;
 
-export type QueryChangeListener = (workspaceUuid: string, version: string, ops: () => QueryOp[] | null) => void;
+export type QueryChangeListener = (
+  workspaceUuid: string,
+  version: string,
+  ops: () => QueryOp[] | null,
+  bytes: number,
+) => void;
 
 /** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
 const MAX_UPDATE_TRIES = 50;
@@ -235,8 +240,15 @@ export function createStore(options: {
   const announce = (workspaceUuid: string, changes: Write[]): Write[] => {
     const { writes, version } = versioned(workspaceUuid, changes);
     // Told before the commit, so a query that reads the new version already finds its changes.
-    if (version)
-      for (const listener of queryListeners) listener(workspaceUuid, version, () => queryOpsOf(workspaceUuid, changes));
+    if (version && queryListeners.size > 0) {
+      const bytes = changes.reduce(
+        (n, write) =>
+          n + ('value' in write ? write.value.length : 'values' in write ? write.values.join('').length : 0),
+        0,
+      );
+      for (const listener of queryListeners)
+        listener(workspaceUuid, version, () => queryOpsOf(workspaceUuid, changes), bytes);
+    }
     return writes;
   };
 
