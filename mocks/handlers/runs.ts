@@ -275,9 +275,13 @@ export function exportQueryOf(filters: JsonRecord): { sql: string; params: (stri
       params.push(filters.isGroupParent ? 1 : 0);
     } else where.push('0');
   }
+  // With a time bound, the time index narrows best: `+status` keeps SQLite from scanning every run of a status.
+  const timeBound = ['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore'].some(
+    (field) => filters[field] !== undefined,
+  );
   for (const [field, column] of [
     ['uuids', 'uuid'],
-    ['statuses', 'status'],
+    ['statuses', timeBound ? '+status' : 'status'],
   ] as const) {
     if (!Array.isArray(filters[field])) continue;
     where.push(`${column} IN (SELECT value FROM json_each(?))`);
