@@ -276,9 +276,11 @@ export function exportQueryOf(filters: JsonRecord): { sql: string; params: (stri
     } else where.push('0');
   }
   // With a time bound, the time index narrows best: `+status` keeps SQLite from scanning every run of a status.
-  const timeBound = ['createdAfter', 'createdBefore', 'updatedAfter', 'updatedBefore'].some(
-    (field) => filters[field] !== undefined,
-  );
+  const timeBound =
+    filters.createdAfter !== undefined ||
+    filters.createdBefore !== undefined ||
+    filters.updatedAfter !== undefined ||
+    filters.updatedBefore !== undefined;
   for (const [field, column] of [
     ['uuids', 'uuid'],
     ['statuses', timeBound ? '+status' : 'status'],
