@@ -159,11 +159,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       planRun: (ctx) => planRun(settings, ctx),
       queryEngine: async () =>
         (queryEngine ??= loadQueryEngine({
-          source: {
-            versions: (ws) => store.queryVersions(ws),
-            snapshot: (ws) => store.querySnapshot(ws),
-            subscribe: (listener) => store.subscribeQueryChanges(listener),
-          },
+          source: store.querySource(),
           now,
           timeoutMs: 2_000,
         })),

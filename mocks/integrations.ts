@@ -1,20 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './errors';
+import type { QueryEngine } from './query';
 import type { QuerySource } from './query/tables';
 import type { StoragePort } from './store/port';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 
-export type QueryEngine = {
-  query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
-  select(
-    workspaceUuid: string,
-    sql: string,
-    params: (string | number | null)[],
-    limits: { maxRows: number; maxResultBytes: number },
-    signal?: AbortSignal,
-  ): Promise<{ rows: object[] }>;
-  close(): Promise<void>;
-};
+export type { QueryEngine } from './query';
 export type AuthServer = {
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
   verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;

@@ -83,11 +83,7 @@ async function main() {
   console.error(`filled ${RUNS} runs in ${((performance.now() - filling) / 1000).toFixed(1)} s`);
 
   const kept = createQueryEngine({
-    source: {
-      versions: (ws) => store.queryVersions(ws),
-      snapshot: (ws) => store.querySnapshot(ws),
-      subscribe: (listener) => store.subscribeQueryChanges(listener),
-    },
+    source: store.querySource(),
     timeoutMs: 60_000,
   });
   const rebuilt = createQueryEngine({ readTables: (ws) => store.readQueryTables(ws), timeoutMs: 60_000 });
@@ -110,11 +106,7 @@ async function main() {
 
   // Fairness: a small workspace alone, then while the big one floods runaway queries.
   const fairEngine = createQueryEngine({
-    source: {
-      versions: (ws) => store.queryVersions(ws),
-      snapshot: (ws) => store.querySnapshot(ws),
-      subscribe: (listener) => store.subscribeQueryChanges(listener),
-    },
+    source: store.querySource(),
     timeoutMs: 2000,
   });
   await fairEngine.query(SMALL, 'SELECT 1');

@@ -13,11 +13,7 @@ describe('run export filters on the SQL engine', () => {
   let clock = Date.parse('2026-05-01T12:00:00Z');
   const store = createStore({ port: createMemoryPort({ now: () => clock }), seed: 3, now: () => clock });
   const engine = createQueryEngine({
-    source: {
-      versions: (ws) => store.queryVersions(ws),
-      snapshot: (ws) => store.querySnapshot(ws),
-      subscribe: (listener) => store.subscribeQueryChanges(listener),
-    },
+    source: store.querySource(),
     now: () => clock,
   });
   afterAll(() => engine.close());

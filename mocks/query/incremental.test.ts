@@ -17,13 +17,13 @@ describe('SQL tables kept in step with the store', () => {
   let clock = Date.parse('2026-03-01T00:00:00Z');
   const store = createStore({ port: createMemoryPort({ now: () => clock }), seed: 7, now: () => clock });
   const snapshots: string[] = [];
+  const stored = store.querySource();
   const source: QuerySource = {
-    versions: (ws) => store.queryVersions(ws),
+    ...stored,
     snapshot: (ws) => {
       snapshots.push(ws);
-      return store.querySnapshot(ws);
+      return stored.snapshot(ws);
     },
-    subscribe: (listener) => store.subscribeQueryChanges(listener),
   };
   const engine = createQueryEngine({ source, now: () => clock, maxRows: 100_000, maxResultBytes: 64 << 20 });
   afterAll(() => engine.close());
@@ -97,7 +97,7 @@ describe('SQL tables kept in step with the store', () => {
     expect(snapshots.length).toBe(loads);
   });
 
-  it('should follow a cancel, reloading only for a batch whose status comes from its runs', async () => {
+  it('should follow a cancel through cancelling to cancelled', async () => {
     const run = newRun({ durationMs: 10_000 });
     await store.addRuns(WORKSPACE, { runs: [run], ...rowsOf([run]) });
     clock += 100;
@@ -170,12 +170,11 @@ describe('SQL tables kept in step with the store', () => {
     let loads = 0;
     const boundedEngine = createQueryEngine({
       source: {
-        versions: (ws) => bounded.queryVersions(ws),
+        ...bounded.querySource(),
         snapshot: (ws) => {
           loads++;
           return bounded.querySnapshot(ws);
         },
-        subscribe: (listener) => bounded.subscribeQueryChanges(listener),
       },
       now: () => clock,
     });

@@ -64,7 +64,7 @@ function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']
  * rows, so another workspace's data is physically absent (x-rules workspace-scoping); databases are kept and
  * follow the store's writes, and statuses are evaluated at the query's clock.
  */
-export function createQueryEngine(options: QueryEngineOptions): {
+export type QueryEngine = {
   query(workspaceUuid: string, sql: string, signal?: AbortSignal): Promise<{ rows: object[] }>;
   /**
    * The mock's own read of a workspace's tables (run exports): a SELECT with bound parameters, scheduled like any
@@ -78,7 +78,9 @@ export function createQueryEngine(options: QueryEngineOptions): {
     signal?: AbortSignal,
   ): Promise<{ rows: object[] }>;
   close(): Promise<void>;
-} {
+};
+
+export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
   const source = options.source ?? sourceOfTables(options.readTables ?? (() => emptyTables()));
   const workers = options.workers ?? 2;
   const pool = new QueryWorkerPool({

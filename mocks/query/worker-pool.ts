@@ -173,13 +173,6 @@ export class QueryWorkerPool {
     );
   }
 
-  /** Queries waiting and running, per workspace (diagnostics and tests). */
-  load(): { queued: number; running: number } {
-    let queued = 0;
-    for (const jobs of this.queues.values()) queued += jobs.length;
-    return { queued, running: this.slots.filter((slot) => slot.job).length };
-  }
-
   private enqueue(job: Job, front: boolean) {
     const queue = this.queues.get(job.workspace);
     if (!queue) this.queues.set(job.workspace, [job]);

@@ -3,7 +3,7 @@ import { STORE_LIMITS, approximateBytes } from '../limits';
 import { createByteBudget } from './byte-budget';
 import { seedWorkspace } from './seed';
 import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
-import type { QueryOp, QuerySnapshot } from '../query/tables';
+import type { QueryOp, QuerySnapshot, QuerySource } from '../query/tables';
 import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
 import type {
   AllocationEntry,
@@ -574,6 +574,15 @@ export function createStore(options: {
     subscribeQueryChanges(listener: QueryChangeListener): () => void {
       queryListeners.add(listener);
       return () => queryListeners.delete(listener);
+    },
+
+    /** This store as the SQL engine's source: versions, snapshots and changes of each workspace's tables. */
+    querySource(): QuerySource {
+      return {
+        versions: (workspaceUuid) => this.queryVersions(workspaceUuid),
+        snapshot: (workspaceUuid) => this.querySnapshot(workspaceUuid),
+        subscribe: (listener) => this.subscribeQueryChanges(listener),
+      };
     },
 
     /** A copy of a workspace's whole state (tests, diagnostics); changing it changes nothing stored. */

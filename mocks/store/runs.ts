@@ -62,14 +62,9 @@ export function requestRunCancel(run: RunRecord, now: number): boolean {
   return true;
 }
 
-export function viewRun(run: RunRecord, now: number) {
-  const status = runStatusAt(run, now);
-  const terminal = isTerminal(status);
-  const finishedAtMs = terminal ? runFinishesAt(run) : undefined;
+/** What a run links to and is about: shown alike by the API and the SQL `runs` table. */
+function runLinks(run: RunRecord) {
   return {
-    uuid: run.uuid,
-    workspaceUuid: run.workspaceUuid,
-    status,
     workflowUuid: run.workflowUuid,
     releaseUuid: run.releaseUuid,
     batchUuid: run.batchUuid,
@@ -78,6 +73,18 @@ export function viewRun(run: RunRecord, now: number) {
     parentNodeUuid: run.parentNodeUuid,
     recordId: run.recordId,
     recordTitle: run.recordTitle,
+  };
+}
+
+export function viewRun(run: RunRecord, now: number) {
+  const status = runStatusAt(run, now);
+  const terminal = isTerminal(status);
+  const finishedAtMs = terminal ? runFinishesAt(run) : undefined;
+  return {
+    uuid: run.uuid,
+    workspaceUuid: run.workspaceUuid,
+    status,
+    ...runLinks(run),
     isGroupParent: run.isGroupParent,
     createdAt: iso(run.createdAtMs)!,
     updatedAt: iso(Math.min(now, runStatusSince(run, now)))!,
@@ -272,14 +279,7 @@ export function runQueryRow(run: RunRecord) {
   return {
     uuid: run.uuid,
     workspaceUuid: run.workspaceUuid,
-    workflowUuid: run.workflowUuid,
-    releaseUuid: run.releaseUuid,
-    batchUuid: run.batchUuid,
-    parentUuid: run.parentUuid,
-    parentBatchUuid: run.parentBatchUuid,
-    parentNodeUuid: run.parentNodeUuid,
-    recordId: run.recordId,
-    recordTitle: run.recordTitle,
+    ...runLinks(run),
     isGroupParent: run.isGroupParent ? 1 : 0,
     createdAt: iso(run.createdAtMs),
     ...runTimeline(run),
