@@ -16,6 +16,7 @@ import { FAST, getHeader, setHeader } from './fixtures/fixture';
 import { fixture as relativeLocation } from './fixtures/correct/relative-location';
 import { TERMINAL_STATUSES } from './lib/operations';
 import { ruleStated } from './lib/stated';
+import { startIndependentServer } from './independent/server';
 import { startPassiveProxy } from './proxy';
 import { buildCoverage } from './reporters/coverage';
 import type { RunEvent } from './runner';
@@ -252,6 +253,29 @@ describe('passive proxy on async work', () => {
         terminal: 'passed',
       });
     expect(rules.listSuppressions['async-202-location']).toBe('not reached');
+  });
+
+  it('should find no failure in correct traffic to a server that is not the mock (the independent Express one)', async () => {
+    const server = await startIndependentServer({ runDurationMs: 600 });
+    const config = parseConfig(['--proxy', '--upstream', server.url], {});
+    const proxy = await startPassiveProxy({ ...config, ...config.proxy! }, { checks: allChecks(), reporters: [] });
+    const headers = { authorization: `Bearer ${server.tokenA}` };
+    let run: Polled, batch: Polled;
+    try {
+      run = await acceptAndPoll(proxy.url, '/orchestration/runs', '{}', headers);
+      batch = await acceptAndPoll(proxy.url, '/orchestration/batches', '{"recordIds":["r-1","r-2"]}', headers);
+    } finally {
+      await server.close();
+    }
+    const summary = await proxy.close();
+    // Its other readings at open points may warn; nothing fails.
+    expect(summary.results.flatMap((r) => r.failures).map((f) => `${f.checkId}: ${f.title}`)).toEqual([]);
+    for (const polled of [run, batch]) {
+      expect(polled.accepted).toBe(202);
+      expect(TERMINAL_STATUSES).toContain(polled.statuses[polled.statuses.length - 1]);
+    }
+    for (const id of ['async-create-answers-202-with-location', 'polled-job-ends-terminal-and-stays-terminal'])
+      expect((summary.results.find((r) => r.id === id)?.requests ?? 0) > 0).toBe(true);
   });
 
   it('should follow a relative Location as RFC 3986 resolves it against the request URL', async () => {
