@@ -72,7 +72,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const port =
     options.storagePort ??
     (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
-  const store = createStore({ port, seed: config.seed, now });
+  const store = createStore({ port, seed: config.seed, now, limits: { runTtlMs: config.runTtlMs } });
   let queryEngine: QueryEngine | undefined;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.

@@ -15,6 +15,7 @@ describe('config', () => {
       MOCK_RATE_WINDOW: '2',
       MOCK_SEED: '9',
       MOCK_RUN_DURATION_MS: '10',
+      MOCK_RUN_TTL_MS: '3600000',
       MOCK_LATENCY_MS: '3',
       MOCK_BODY_LIMIT: '100',
       MOCK_AUTH_URL: 'http://127.0.0.1:5000/auth',
@@ -27,6 +28,7 @@ describe('config', () => {
       rateWindowSeconds: 2,
       seed: 9,
       runDurationMs: 10,
+      runTtlMs: 3_600_000,
       latencyMs: 3,
       bodyLimitBytes: 100,
       authUrl: 'http://127.0.0.1:5000/auth',
@@ -39,5 +41,10 @@ describe('config', () => {
 
   it('should refuse a setting that is not a number', () => {
     expect(() => readConfigFromEnv({ MOCK_RATE_LIMIT: 'many' })).toThrow(/MOCK_RATE_LIMIT/);
+  });
+
+  it('should keep created runs 24 h by default, and refuse an age under a second', () => {
+    expect(readConfigFromEnv({}).runTtlMs).toBe(24 * 60 * 60 * 1000);
+    expect(() => readConfigFromEnv({ MOCK_RUN_TTL_MS: '999' })).toThrow(/MOCK_RUN_TTL_MS: expected a number >= 1000/);
   });
 });

@@ -13,6 +13,8 @@ export type MockConfig = {
   rateWindowSeconds: number;
   seed: number;
   runDurationMs: number;
+  /** Runs and batches created through the API are removed this long after their creation (with their rows). */
+  runTtlMs: number;
   latencyMs: number;
   bodyLimitBytes: number;
   /** A request body not fully arrived after this long is answered 400 body_timeout. */
@@ -46,6 +48,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   rateWindowSeconds: 60,
   seed: 1,
   runDurationMs: 3_000,
+  runTtlMs: 24 * 60 * 60 * 1000,
   latencyMs: 0,
   bodyLimitBytes: INPUT_LIMITS.bodyBytes,
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
@@ -93,6 +96,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     rateWindowSeconds: readNumber(env, 'MOCK_RATE_WINDOW', DEFAULT_CONFIG.rateWindowSeconds, 1),
     seed: readNumber(env, 'MOCK_SEED', DEFAULT_CONFIG.seed, 0),
     runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),
+    runTtlMs: readNumber(env, 'MOCK_RUN_TTL_MS', DEFAULT_CONFIG.runTtlMs, 1_000),
     latencyMs: readNumber(env, 'MOCK_LATENCY_MS', DEFAULT_CONFIG.latencyMs, 0),
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createStore } from '../store';
-import { createRunRecord, requestRunCancel } from '../store/runs';
+import { createRunRecord, requestRunCancel, tallyOf } from '../store/runs';
 import type { BatchRecord, RunRecord } from '../store/types';
 import { createQueryEngine } from './index';
 import type { QuerySource } from './tables';
@@ -195,6 +195,99 @@ describe('SQL tables kept in step with the store', () => {
       expect(loads).toBe(1);
     } finally {
       await boundedEngine.close();
+    }
+  });
+
+  it('should drop the same runs, batches and rows the store removes by age, without reloading', async () => {
+    const runTtlMs = 5_000;
+    const aging = createStore({
+      port: createMemoryPort({ now: () => clock }),
+      seed: 7,
+      now: () => clock,
+      limits: { runTtlMs, runsPerWorkspace: 6 },
+    });
+    let loads = 0;
+    const agingEngine = createQueryEngine({
+      source: {
+        ...aging.querySource(),
+        snapshot: (ws) => {
+          loads++;
+          return aging.querySnapshot(ws);
+        },
+      },
+      now: () => clock,
+    });
+    const agingQueried = async () => ({
+      runs: (await agingEngine.query(WORKSPACE, 'SELECT * FROM runs ORDER BY uuid')).rows,
+      batches: (await agingEngine.query(WORKSPACE, 'SELECT * FROM batches ORDER BY uuid')).rows,
+      logs: ((await agingEngine.query(WORKSPACE, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
+      spans: ((await agingEngine.query(WORKSPACE, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
+    });
+    const agingShown = async () => {
+      const tables = await aging.readQueryTables(WORKSPACE);
+      const byUuid = (a: { uuid: string }, b: { uuid: string }) => (a.uuid < b.uuid ? -1 : 1);
+      return {
+        runs: (tables.runs as { uuid: string }[]).sort(byUuid),
+        batches: (tables.batches as { uuid: string }[]).sort(byUuid),
+        logs: tables.logs.length,
+        spans: tables.spans.length,
+      };
+    };
+    try {
+      const seeded = await agingQueried();
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              fc.record({ kind: fc.constant('create' as const), runs: fc.nat(3), batch: fc.boolean() }),
+              fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }),
+              fc.record({ kind: fc.constant('tick' as const), ms: fc.nat(4_000) }),
+              fc.record({ kind: fc.constant('query' as const) }),
+            ),
+            { maxLength: 14 },
+          ),
+          async (steps) => {
+            const mine: string[] = [];
+            for (const step of steps) {
+              if (step.kind === 'create') {
+                const batch: BatchRecord | undefined = step.batch
+                  ? {
+                      uuid: uuid(),
+                      workspaceUuid: WORKSPACE,
+                      workflowUuid: null,
+                      createdAtMs: clock,
+                      durationMs: 900,
+                      runUuids: [],
+                    }
+                  : undefined;
+                const runs = Array.from({ length: step.batch ? step.runs : Math.max(1, step.runs) }, () =>
+                  newRun({ durationMs: 900, batchUuid: batch?.uuid ?? null }),
+                );
+                if (batch) {
+                  batch.runUuids = runs.map((run) => run.uuid);
+                  if (runs.length > 0) batch.tally = tallyOf(runs);
+                }
+                mine.push(...runs.map((run) => run.uuid));
+                await aging.addRuns(WORKSPACE, { runs, batch, ...rowsOf(runs) });
+              } else if (step.kind === 'cancel' && mine.length > 0) {
+                await aging.update(WORKSPACE, 'runs', mine[step.pick % mine.length], (current) =>
+                  requestRunCancel(current, clock) ? current : undefined,
+                );
+              } else if (step.kind === 'tick') clock += step.ms;
+              else expect(await agingQueried()).toEqual(await agingShown());
+            }
+            expect(await agingQueried()).toEqual(await agingShown());
+          },
+        ),
+        { numRuns: 25 },
+      );
+      // Past the age of everything created, only the seed is left, in the store and in the engine alike.
+      clock += runTtlMs + 2_000;
+      expect(await agingQueried()).toEqual(await agingShown());
+      expect((await agingQueried()).runs.length).toBe(seeded.runs.length);
+      expect(loads).toBe(1);
+    } finally {
+      await agingEngine.close();
     }
   });
 });

@@ -221,6 +221,37 @@ function track(wdb, list, uuids, keepLast) {
 }
 
 /**
+ * Mirrors a removal from a list of created runs or batches (an age bound, or an undo): the list only; the rows go
+ * by their own delete ops.
+ * @param {WorkspaceDb} wdb @param {string} list @param {string[]} uuids
+ */
+function forget(wdb, list, uuids) {
+  const remove = wdb.db.prepare('DELETE FROM mock_created WHERE list = ? AND uuid = ?');
+  let removed = 0;
+  try {
+    for (const uuid of uuids) {
+      remove.run([list, uuid]);
+      removed += wdb.db.getRowsModified();
+    }
+  } finally {
+    remove.free();
+  }
+  wdb.created[list] = Math.max(0, (wdb.created[list] ?? 0) - removed);
+}
+
+/**
+ * Deletes the rows with these uuids from a table of rows (logs, spans): one pass over the table per 500 uuids
+ * (the column is not indexed; removals are rare and come in batches).
+ * @param {WorkspaceDb} wdb @param {string} table @param {string[]} uuids
+ */
+function removeRows(wdb, table, uuids) {
+  for (let start = 0; start < uuids.length; start += 500) {
+    const chunk = uuids.slice(start, start + 500);
+    wdb.db.run(`DELETE FROM ${quoteName(storedName(table))} WHERE uuid IN (${chunk.map(() => '?').join(', ')})`, chunk);
+  }
+}
+
+/**
  * Applies the store's changes in order. Resolves false when the database can no longer follow them (a run of a
  * batch whose status is derived from its runs changed): it is then dropped and loaded afresh.
  * @param {WorkspaceDb} wdb @param {Op[]} ops
@@ -254,6 +285,10 @@ function applyOps(wdb, ops) {
       } else if (op.op === 'untrack') {
         db.run('DELETE FROM mock_created WHERE list = ?', [op.list]);
         wdb.created[op.list] = 0;
+      } else if (op.op === 'forget') {
+        forget(wdb, op.list, op.uuids);
+      } else if (op.op === 'remove') {
+        removeRows(wdb, op.table, op.uuids);
       }
     }
     db.run('COMMIT');
@@ -267,7 +302,7 @@ function applyOps(wdb, ops) {
 
 class Stale extends Error {}
 
-/** @typedef {{ op: 'upsert' | 'append', table: string, rows: Record<string, unknown>[], keepLast?: number } | { op: 'delete', table: string, uuid: string } | { op: 'clear', table: string } | { op: 'track', list: string, uuids: string[], keepLast?: number } | { op: 'untrack', list: string }} Op */
+/** @typedef {{ op: 'upsert' | 'append', table: string, rows: Record<string, unknown>[], keepLast?: number } | { op: 'delete', table: string, uuid: string } | { op: 'clear', table: string } | { op: 'track', list: string, uuids: string[], keepLast?: number } | { op: 'untrack', list: string } | { op: 'forget', list: string, uuids: string[] } | { op: 'remove', table: string, uuids: string[] }} Op */
 
 /**
  * Lets the engine split the input: exactly one statement may be present (empty statements and trailing

@@ -125,7 +125,11 @@ export type QueryOp =
   | { op: 'append'; table: 'logs' | 'spans' | 'records'; rows: object[]; keepLast?: number }
   /** Created runs or batches, oldest first; beyond `keepLast` the oldest go, with their rows. */
   | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number }
-  | { op: 'untrack'; list: 'runs' | 'batches' };
+  | { op: 'untrack'; list: 'runs' | 'batches' }
+  /** These uuids leave the list of created runs or batches (their rows are deleted by their own ops). */
+  | { op: 'forget'; list: 'runs' | 'batches'; uuids: string[] }
+  /** The rows with these uuids leave a table of rows (the rows of runs removed by age, or taken back). */
+  | { op: 'remove'; table: 'logs' | 'spans'; uuids: string[] };
 
 /** Rows handed over in slices (an array is one): a large table is converted and sent a chunk at a time. */
 export type RowSource = { readonly length: number; slice(start: number, end: number): object[] };

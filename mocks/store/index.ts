@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { STORE_LIMITS, approximateBytes } from '../limits';
 import { createByteBudget } from './byte-budget';
-import { seedWorkspace } from './seed';
+import { SEED_COUNTS, seedWorkspace } from './seed';
 import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun, type RunView } from './runs';
 import type { QueryOp, QuerySnapshot, QuerySource } from '../query/tables';
 import type { Guard, Read, ReadResults, StoragePort, Write } from './port';
@@ -61,6 +61,11 @@ export type StoreLimits = {
   /** Runs created through the API per workspace (oldest out first, with the rows of logs and spans beyond theirs). */
   runsPerWorkspace: number;
   batchesPerWorkspace: number;
+  /**
+   * Runs and batches created through the API are kept this long after their creation, then removed with their
+   * log and span rows (age bound, beside the count bound). Seeded and fixture runs are fixed data and stay.
+   */
+  runTtlMs: number;
   mcpServersPerWorkspace: number;
   /** Downloads kept at once (oldest out first), each for this long, and their bytes in all. */
   downloads: number;
@@ -73,6 +78,7 @@ export type StoreLimits = {
 export const DEFAULT_STORE_LIMITS: StoreLimits = {
   runsPerWorkspace: 100_000,
   batchesPerWorkspace: 10_000,
+  runTtlMs: 24 * 60 * 60 * 1000,
   mcpServersPerWorkspace: 1_000,
   downloads: 1_000,
   downloadTtlMs: 60 * 60 * 1000,
@@ -101,6 +107,21 @@ export type QueryChangeListener = (
   ops: () => QueryOp[] | null,
   bytes: number,
 ) => void;
+
+/** How often one process looks, per workspace, for created runs and batches past their age (at most). */
+const EXPIRY_CHECK_EVERY_MS = 1_000;
+/** Created runs (and batches) looked at per removal step at most: the head of the created list, oldest first. */
+const EXPIRY_WINDOW_MAX = 512;
+/** Runs and batches removed by one check at most; the rest go at the next request (checked again at once). */
+const EXPIRY_BUDGET = 5_000;
+/**
+ * Rows of logs (and of spans) looked at per removal step: the seeded rows, which lie before every created run's,
+ * and a few rows per expired run (each created run writes one of each). Rows of an expired run not among them
+ * (none, as the mock writes them) are left to the count bound.
+ */
+const expiryRowWindow = (runs: number) => 2 * SEED_COUNTS.runs + 4 * runs;
+/** Workspaces whose next age check this process remembers; beyond, the oldest are forgotten (checked sooner). */
+const EXPIRY_WORKSPACES_KEPT = 10_000;
 
 /** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
 const MAX_UPDATE_TRIES = 50;
@@ -187,6 +208,11 @@ export function createStore(options: {
         ops.push(list ? { op: 'untrack', list } : { op: 'clear', table: part as 'runs' });
       } else if (write.op === 'append' && list) {
         ops.push({ op: 'track', list, uuids: write.values, keepLast: write.keepLast });
+      } else if (write.op === 'remove' && list) {
+        ops.push({ op: 'forget', list, uuids: write.values });
+      } else if (write.op === 'remove' && (part === 'logs' || part === 'spans')) {
+        const uuids = write.values.map((text) => (JSON.parse(text) as { uuid: string }).uuid);
+        ops.push({ op: 'remove', table: part, uuids });
       } else if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
         ops.push({
           op: 'append',
@@ -230,6 +256,8 @@ export function createStore(options: {
     workspaceUuid: string,
     reads: R,
   ): Promise<{ marker: string; values: ReadResults<R> }> => {
+    const expiry = expireDue(workspaceUuid);
+    if (expiry) await expiry;
     const [marker, ...values] = await port.read([{ op: 'get', key: markerOf(workspaceUuid) }, ...reads] as const);
     if (marker !== null) return { marker, values: values as unknown as ReadResults<R> };
     await seed(workspaceUuid);
@@ -250,6 +278,93 @@ export function createStore(options: {
         listener(workspaceUuid, version, () => queryOpsOf(workspaceUuid, changes), bytes);
     }
     return writes;
+  };
+
+  const expiryDueAt = new Map<string, number>();
+  const expiring = new Map<string, Promise<void>>();
+
+  /**
+   * The age bound: at most once a second per workspace (on the request that finds it due, which waits for it, so
+   * no run past its age is served after the check), the oldest created runs and batches are read at the head of
+   * their created lists, and those past `runTtlMs` are removed. Resolves undefined when no check is due.
+   */
+  const expireDue = (workspaceUuid: string): Promise<void> | undefined => {
+    const running = expiring.get(workspaceUuid);
+    if (running) return running;
+    const now = options.now();
+    const dueAt = expiryDueAt.get(workspaceUuid);
+    if (dueAt !== undefined && dueAt > now) return undefined;
+    expiryDueAt.delete(workspaceUuid);
+    expiryDueAt.set(workspaceUuid, now + Math.min(EXPIRY_CHECK_EVERY_MS, limits.runTtlMs));
+    if (expiryDueAt.size > EXPIRY_WORKSPACES_KEPT) expiryDueAt.delete(expiryDueAt.keys().next().value!);
+    const check = expireAged(workspaceUuid, now - limits.runTtlMs).finally(() => expiring.delete(workspaceUuid));
+    expiring.set(workspaceUuid, check);
+    return check;
+  };
+
+  /**
+   * Removes the created runs and batches created before `cutoff`, a guarded commit per step (all or nothing):
+   * each step reads the head of the created lists (in creation order, so the oldest are first), removes the
+   * leading entries past the age from their hash and their list, and the runs' log and span rows. Removing what
+   * another replica removed already changes nothing. Stops at the first entry still young.
+   */
+  const expireAged = async (workspaceUuid: string, cutoff: number): Promise<void> => {
+    const runsAt = key(workspaceUuid, 'runs');
+    const batchesAt = key(workspaceUuid, 'batches');
+    const runsCreated = key(workspaceUuid, 'runs-created');
+    const batchesCreated = key(workspaceUuid, 'batches-created');
+    let window = 8;
+    for (let removed = 0; removed < EXPIRY_BUDGET; window = Math.min(window * 8, EXPIRY_WINDOW_MAX)) {
+      const [runUuids, batchUuids] = await port.read([
+        { op: 'list', key: runsCreated, first: window },
+        { op: 'list', key: batchesCreated, first: window },
+      ] as const);
+      if (runUuids.length === 0 && batchUuids.length === 0) return;
+      const texts = await port.read([
+        ...runUuids.map((uuid) => ({ op: 'hget' as const, key: runsAt, field: uuid })),
+        ...batchUuids.map((uuid) => ({ op: 'hget' as const, key: batchesAt, field: uuid })),
+      ]);
+      // An entry whose record is gone already (removed elsewhere) is past its age too: its list entry goes.
+      const aged = (uuids: string[], offset: number) => {
+        const count = uuids.findIndex((_, i) => {
+          const text = texts[offset + i];
+          return text !== null && (JSON.parse(text) as { createdAtMs: number }).createdAtMs >= cutoff;
+        });
+        return uuids.slice(0, count === -1 ? uuids.length : count);
+      };
+      const runs = aged(runUuids, 0);
+      const batches = aged(batchUuids, runUuids.length);
+      if (runs.length === 0 && batches.length === 0) return;
+      const rowWindow = expiryRowWindow(runs.length);
+      const [logs, spans] =
+        runs.length === 0
+          ? [[], []]
+          : await port.read([
+              { op: 'list', key: key(workspaceUuid, 'logs'), first: rowWindow },
+              { op: 'list', key: key(workspaceUuid, 'spans'), first: rowWindow },
+            ] as const);
+      const gone = new Set(runs);
+      const rowsOfGone = (rows: string[]) =>
+        rows.filter((text) => gone.has((JSON.parse(text) as { runUuid?: string }).runUuid ?? ''));
+      const writes: Write[] = [
+        ...runs.map((uuid): Write => ({ op: 'hdelete', key: runsAt, field: uuid })),
+        { op: 'remove', key: runsCreated, values: runs, within: runUuids.length },
+        { op: 'remove', key: key(workspaceUuid, 'logs'), values: rowsOfGone(logs), within: rowWindow },
+        { op: 'remove', key: key(workspaceUuid, 'spans'), values: rowsOfGone(spans), within: rowWindow },
+        ...batches.map((uuid): Write => ({ op: 'hdelete', key: batchesAt, field: uuid })),
+        { op: 'remove', key: batchesCreated, values: batches, within: batchUuids.length },
+      ];
+      const changes = writes.filter((write) => write.op !== 'remove' || write.values.length > 0);
+      // A workspace reset meanwhile has nothing left to remove (and is not seeded again for it).
+      if (!(await port.commit(announce(workspaceUuid, changes), [{ key: markerOf(workspaceUuid), is: 'present' }])))
+        return;
+      removed += runs.length + batches.length;
+      // More may be due only behind a full window that was past its age whole.
+      const more = (list: string[], aged: string[]) => list.length === window && aged.length === window;
+      if (!more(runUuids, runs) && !more(batchUuids, batches)) return;
+    }
+    // Budget spent: the next request of the workspace checks again at once.
+    expiryDueAt.set(workspaceUuid, options.now());
   };
 
   /** A guarded batch on a seeded workspace: false when one of the caller's guards failed. */

@@ -12,7 +12,8 @@ export type Read =
   | { op: 'get'; key: string }
   | { op: 'hget'; key: string; field: string }
   | { op: 'hgetall'; key: string }
-  | { op: 'list'; key: string };
+  /** A list's items; with `first`, only that many from its head (the oldest of a list appended in order). */
+  | { op: 'list'; key: string; first?: number };
 
 export type ReadResult<R extends Read> = R extends { op: 'get' | 'hget' }
   ? string | null
@@ -33,8 +34,12 @@ export type Write =
    * trimmed off are also removed as fields of that hash: a list of ids then bounds the entries of a collection.
    */
   | { op: 'append'; key: string; values: string[]; keepLast?: number; dropFrom?: string }
-  /** Removes every occurrence of these items from a list: the undo of an append (a request that failed). */
-  | { op: 'remove'; key: string; values: string[] }
+  /**
+   * Removes every occurrence of these items from a list: the undo of an append (a request that failed). With
+   * `within`, only the first `within` items are looked at, so removing the oldest items of a long list costs
+   * what the head costs, not the list.
+   */
+  | { op: 'remove'; key: string; values: string[]; within?: number }
   | { op: 'expire'; key: string; ttlMs: number };
 
 /**

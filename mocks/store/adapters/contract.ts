@@ -135,6 +135,27 @@ export function describeStoragePort(name: string, make: () => Promise<StoragePor
       expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([[]]);
     });
 
+    it('should read the head of a list, and remove items looking only at its head when told', async () => {
+      await port.commit([{ op: 'append', key: 'l', values: ['a', 'b', 'c', 'd', 'b', 'e'] }]);
+      expect(
+        await port.read([
+          { op: 'list', key: 'l', first: 2 },
+          { op: 'list', key: 'l', first: 0 },
+          { op: 'list', key: 'l', first: 99 },
+          { op: 'list', key: 'missing', first: 3 },
+        ]),
+      ).toEqual([['a', 'b'], [], ['a', 'b', 'c', 'd', 'b', 'e'], []]);
+      // The second 'b' lies beyond the head looked at: it stays; so does an item not named.
+      await port.commit([{ op: 'remove', key: 'l', values: ['a', 'b', 'e'], within: 3 }]);
+      expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([['c', 'd', 'b', 'e']]);
+      // Removing what is gone already changes nothing (two replicas removing the same items).
+      await port.commit([{ op: 'remove', key: 'l', values: ['a'], within: 3 }]);
+      await port.commit([{ op: 'remove', key: 'l', values: ['c'], within: 0 }]);
+      expect(await port.read([{ op: 'list', key: 'l', first: 10 }])).toEqual([['c', 'd', 'b', 'e']]);
+      await port.commit([{ op: 'remove', key: 'l', values: ['c', 'd', 'b', 'e'], within: 10 }]);
+      expect(await port.read([{ op: 'list', key: 'l' }])).toEqual([[]]);
+    });
+
     it('should remove the entries of a hash whose ids a bounded list trims off', async () => {
       for (const id of ['a', 'b', 'c']) {
         await port.commit([

@@ -131,7 +131,11 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
         const list = listAt(write.key, false);
         if (!list) return;
         const gone = new Set(write.values);
-        const kept = list.toArray().filter((item) => !gone.has(item));
+        const items = list.toArray();
+        const within = Math.max(0, Math.min(items.length, Math.floor(write.within ?? items.length)));
+        const kept = items.slice(0, within).filter((item) => !gone.has(item));
+        if (kept.length === within) return;
+        kept.push(...items.slice(within));
         if (kept.length === 0) entries.delete(write.key);
         else list.replace(kept);
         return;
@@ -152,8 +156,10 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
         return hashAt(read.key, false)?.get(read.field) ?? null;
       case 'hgetall':
         return Object.fromEntries(hashAt(read.key, false) ?? []);
-      case 'list':
-        return listAt(read.key, false)?.toArray() ?? [];
+      case 'list': {
+        const items = listAt(read.key, false)?.toArray() ?? [];
+        return read.first === undefined ? items : items.slice(0, Math.max(0, read.first));
+      }
     }
   };
 

@@ -55,14 +55,33 @@ for _, w in ipairs(spec.w) do
   elseif op == 'remove' then
     local gone = {}
     for _, value in ipairs(w[3]) do gone[value] = true end
-    local items = redis.call('LRANGE', key, 0, -1)
-    local kept = {}
-    for _, value in ipairs(items) do if not gone[value] then kept[#kept + 1] = value end end
-    if #kept < #items then
-      local ttl = redis.call('PTTL', key)
-      redis.call('DEL', key)
-      for i = 1, #kept, 1000 do redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept))) end
-      if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+    if w[4] ~= '' then
+      -- Only the head is looked at: the kept items of it are put back in front of the untouched rest.
+      local within = tonumber(w[4])
+      local items = redis.call('LRANGE', key, 0, within - 1)
+      local kept = {}
+      for _, value in ipairs(items) do if not gone[value] then kept[#kept + 1] = value end end
+      if #kept < #items then
+        if redis.call('LLEN', key) <= #items then
+          local ttl = redis.call('PTTL', key)
+          redis.call('DEL', key)
+          for i = 1, #kept, 1000 do redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept))) end
+          if #kept > 0 and ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+        else
+          redis.call('LTRIM', key, #items, -1)
+          for i = #kept, 1, -1 do redis.call('LPUSH', key, kept[i]) end
+        end
+      end
+    else
+      local items = redis.call('LRANGE', key, 0, -1)
+      local kept = {}
+      for _, value in ipairs(items) do if not gone[value] then kept[#kept + 1] = value end end
+      if #kept < #items then
+        local ttl = redis.call('PTTL', key)
+        redis.call('DEL', key)
+        for i = 1, #kept, 1000 do redis.call('RPUSH', key, unpack(kept, i, math.min(i + 999, #kept))) end
+        if ttl > 0 then redis.call('PEXPIRE', key, ttl) end
+      end
     end
   elseif op == 'expire' then
     redis.call('PEXPIRE', key, w[3])
@@ -175,7 +194,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
           if (read.op === 'get') multi.get(at(read.key));
           else if (read.op === 'hget') multi.hget(at(read.key), read.field);
           else if (read.op === 'hgetall') multi.hgetall(at(read.key));
-          else multi.lrange(at(read.key), 0, -1);
+          else multi.lrange(at(read.key), ...rangeOf(read));
         }
         const results = (await multi.exec()) ?? [];
         return results.map(([error, value]) => {
@@ -218,7 +237,14 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
                     w.dropFrom === undefined ? '' : ref(w.dropFrom),
                   ];
             case 'remove':
-              return w.values.length === 0 ? ['noop', ref(w.key)] : ['remove', ref(w.key), w.values];
+              return w.values.length === 0 || w.within === 0
+                ? ['noop', ref(w.key)]
+                : [
+                    'remove',
+                    ref(w.key),
+                    w.values,
+                    w.within === undefined ? '' : String(Math.max(1, Math.floor(w.within))),
+                  ];
             case 'expire':
               return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
           }
@@ -291,5 +317,12 @@ async function readOne(client: Redis, read: Read, at: (key: string) => string): 
   if (read.op === 'get') return client.get(at(read.key));
   if (read.op === 'hget') return client.hget(at(read.key), read.field);
   if (read.op === 'hgetall') return client.hgetall(at(read.key));
-  return client.lrange(at(read.key), 0, -1);
+  return client.lrange(at(read.key), ...rangeOf(read));
+}
+
+/** The LRANGE bounds of a list read (inclusive; -1 is the end, and 1..0 is nothing). */
+function rangeOf(read: Read & { op: 'list' }): [start: number, stop: number] {
+  if (read.first === undefined) return [0, -1];
+  const first = Math.floor(read.first);
+  return first <= 0 ? [1, 0] : [0, first - 1];
 }
