@@ -3,7 +3,8 @@ import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import { createMemoryPort } from './adapters/memory';
 import { createRedisPort } from './adapters/redis';
 import { createRunRecord, tallyOf } from './runs';
-import type { Read, StoragePort } from './port';
+import { createFailingPort } from '../testing/failing-port';
+import { StoreUnavailableError, type Read, type StoragePort, type Write } from './port';
 import type { BatchRecord, LogRow, RunRecord, SpanRow } from './types';
 import { createStore, type StoreLimits } from '.';
 
@@ -187,6 +188,25 @@ describe.each([
     // (the heads of both created lists, 8 entries each, the records of those, and the run asked for)
     expect(spied.counts.items - quiet.items).toBeLessThanOrEqual(4 * 8 + 1);
     expect(spied.counts.whole - quiet.whole).toBe(0);
+  });
+
+  it('should leave everything in place when a removal fails, and remove it all at the next check', async () => {
+    const failing = createFailingPort(port);
+    const store = storeOf({}, failing.port);
+    const old = created(clock, 4, true);
+    await store.addRuns(WS, old);
+    clock += TTL + 1;
+    failing.failNext(
+      (call) =>
+        call.method === 'commit' &&
+        (call.args[0] as Write[]).some((write) => write.op === 'remove' && write.key.endsWith(':runs-created')),
+    );
+    await expect(store.get(WS, 'runs', old.runs[0].uuid)).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(failing.failures()).toBe(1);
+    expect(await present(store, old)).toEqual({ runs: 4, batch: true, logs: 4, spans: 4 });
+    clock += 1_000;
+    expect(await store.get(WS, 'runs', old.runs[0].uuid)).toBeUndefined();
+    expect(await present(store, old)).toEqual({ runs: 0, batch: false, logs: 0, spans: 0 });
   });
 
   it('should come out the same when two replicas remove the same runs at once', async () => {
