@@ -1,7 +1,9 @@
 /**
- * `npm run soak [-- --duration 120 --window 20 --connections 16]`: a bounded mixed load against `npm start`'s
- * server (a child process), printing throughput, p50/p99 and 5xx per window and the server's resident memory over
- * time. Goal: last-window throughput ≥ 0.9× the first, memory levelling off, zero 5xx (exit 1 otherwise).
+ * `npm run soak [-- --duration 120 --window 20 --connections 16 --prefill 0]`: a bounded mixed load against
+ * `npm start`'s server (a child process), printing throughput, p50/p99 and 5xx per window and the server's resident
+ * memory over time. Goal: last-window throughput ≥ 0.9× the first, memory levelling off, zero 5xx (exit 1
+ * otherwise). `--prefill <runs>` first creates that many runs in each workspace (in batches of 1000), so the load
+ * starts from full workspaces: the steady state without waiting for the load to fill them.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,16 +11,21 @@ import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 
-type Args = { duration: number; window: number; connections: number };
+type Args = { duration: number; window: number; connections: number; prefill: number };
+const OPTIONS = ['--duration', '--window', '--connections', '--prefill'];
 
 function readArgs(argv: string[]): Args {
-  const args: Args = { duration: 120, window: 20, connections: 16 };
+  const args: Args = { duration: 120, window: 20, connections: 16, prefill: 0 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = inline ?? argv[++i];
     const number = Number(value);
-    if (!['--duration', '--window', '--connections'].includes(flag) || !Number.isFinite(number) || number <= 0) {
-      throw new Error(`soak: unknown or invalid option ${argv[i]}; use --duration <s> --window <s> --connections <n>`);
+    const valid =
+      flag === '--prefill' ? Number.isInteger(number) && number >= 0 : Number.isFinite(number) && number > 0;
+    if (!OPTIONS.includes(flag) || !valid) {
+      throw new Error(
+        `soak: unknown or invalid option ${argv[i]}; use --duration <s> --window <s> --connections <n> --prefill <runs>`,
+      );
     }
     args[flag.slice(2) as keyof Args] = number;
   }
@@ -182,6 +189,28 @@ async function step(base: string, n: number, record: (s: Sample) => void): Promi
   else await call('GET', `/orchestration/workflows/00000000-0000-0000-0000-000000000000`);
 }
 
+/** Creates `runs` runs in every workspace, 1000 to a batch, a few batches at once. */
+async function prefill(base: string, runs: number): Promise<void> {
+  const started = performance.now();
+  for (const [n] of WORKSPACES.entries()) {
+    const batches = Array.from({ length: Math.ceil(runs / 1000) }, (_, b) =>
+      Array.from({ length: Math.min(1000, runs - b * 1000) }, (_, i) => `prefill-${b}-${i}`),
+    );
+    for (let at = 0; at < batches.length; at += 4) {
+      const answers = await Promise.all(
+        batches
+          .slice(at, at + 4)
+          .map((recordIds) => request(base, 'POST', '/orchestration/batches', `soak-${n}`, { recordIds })),
+      );
+      const refused = answers.find((answer) => answer.status !== 202 && answer.status !== 200 && answer.status !== 201);
+      if (refused) throw new Error(`prefill: POST /orchestration/batches answered ${refused.status}`);
+    }
+  }
+  process.stdout.write(
+    `prefill: ${runs} runs in each of ${WORKSPACES.length} workspaces in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -196,6 +225,7 @@ async function main(): Promise<void> {
       .map((l) => l.toFixed(1))
       .join(' ')} on ${cpus().length} cores\n`,
   );
+  if (args.prefill > 0) await prefill(base, args.prefill);
   process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB\n');
   const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];
   let samples: Sample[] = [];

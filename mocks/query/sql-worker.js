@@ -422,9 +422,12 @@ function load(SQL, dbs, loading, message) {
  * Brings the workspace's database up to date with the changes sent along, then runs the query against it at the
  * query's clock. The query text is split and checked on a separate empty database holding the documented tables,
  * so the checks never depend on what a workspace holds.
+ * Reports `started` once the database is up to date, before the statement runs: the engine times the query's
+ * budget from there.
  * @param {import('sql.js').Database} parser @param {Map<string, WorkspaceDb>} dbs @param {Query} job
+ * @param {() => void} [started]
  */
-function runQuery(parser, dbs, job) {
+function runQuery(parser, dbs, job, started = () => {}) {
   const wdb = dbs.get(job.workspace);
   if (!wdb) return { id: job.id, stale: true };
   try {
@@ -446,6 +449,8 @@ function runQuery(parser, dbs, job) {
       );
     }
     refresh(wdb, job.now);
+    // Up to date: the query's own budget starts now (the engine times it from this message).
+    started();
     // Defence in depth: the statement is a SELECT by construction; nothing it does may write.
     db.run('PRAGMA query_only = 1');
     let statement;
@@ -560,7 +565,10 @@ initSqlJs().then((SQL) => {
       const answer = load(SQL, dbs, loading, /** @type {Load} */ (message));
       return answer && port.postMessage(answer);
     }
-    if (message.type === 'query') return port.postMessage(runQuery(parser, dbs, message));
+    if (message.type === 'query') {
+      const started = () => port.postMessage({ id: message.id, started: true });
+      return port.postMessage(runQuery(parser, dbs, message, started));
+    }
     const wdb = dbs.get(message.workspace);
     if (wdb) closeDb(wdb);
     dbs.delete(message.workspace);

@@ -49,6 +49,7 @@ type Answer =
   | { ready: true }
   | { id: number; loaded: true }
   | { id: number; stale: true }
+  | { id: number; started: true }
   | { id: number; ok: true; rows: object[] }
   | { id: number; ok: false; reason: string; message: string };
 type Slot = {
@@ -56,7 +57,11 @@ type Slot = {
   ready: boolean;
   dead: boolean;
   job?: Job;
-  /** When its current query was handed to it. */
+  /**
+   * What the worker does for its job: loading the workspace's database or bringing it up to date (the mock's own
+   * work, not charged to the query), or running the query itself since `startedAt` (within its budget).
+   */
+  phase?: 'preparing' | 'running';
   startedAt: number;
   timer?: NodeJS.Timeout;
   /** What this worker's databases hold, as far as this thread has told it: workspace → version. */
@@ -80,6 +85,11 @@ const LOAD_CHUNK_ROWS = 2000;
 /** How long a workspace whose query ran over budget is kept to workers holding nothing else; how many are tracked. */
 const SUSPECT_MS = 60_000;
 const MAX_SUSPECTS = 10_000;
+/**
+ * Bringing a database up to date (the changes since its last query, statuses whose phase ended) is bounded by
+ * what the store buffers and holds; a worker still at it after this long is stuck and replaced.
+ */
+const PREPARE_GUARD_MS = 30_000;
 
 const closedError = () => new ApiError(500, 'internal_error', 'The query engine is closed.');
 const rowsIn = (ops: QueryOp[]) =>
@@ -183,6 +193,9 @@ export class QueryWorkerPool {
 
   private armQueueTimer(job: Job) {
     if (job.queueTimer) clearTimeout(job.queueTimer);
+    job.queueTimer = undefined;
+    // With no worker ready the clock is stopped for queued queries: their timers start when one is.
+    if (this.unavailableSince !== undefined) return;
     job.queueTimer = setTimeout(
       () => this.dequeue(job, this.timeoutError(true)),
       Math.max(0, job.deadline - this.options.now()),
@@ -236,19 +249,31 @@ export class QueryWorkerPool {
     if ('ready' in message) {
       slot.ready = true;
       this.startFailures = 0;
-      if (this.unavailableSince !== undefined) {
-        const gap = this.options.now() - this.unavailableSince;
+      const since = this.unavailableSince;
+      if (since !== undefined) {
+        this.unavailableSince = undefined;
+        const now = this.options.now();
+        // Time without a ready worker is not charged: from when the query was queued, or the workers went.
         for (const jobs of this.queues.values())
           for (const job of jobs) {
-            job.deadline += gap;
+            job.deadline += now - Math.max(since, job.deadline - this.options.timeoutMs);
             this.armQueueTimer(job);
           }
-        this.unavailableSince = undefined;
       }
     } else if ('loaded' in message) {
       if (slot.loading?.id === message.id) slot.loading.done();
     } else if (slot.job && slot.job.id === message.id) {
       const job = slot.job;
+      if ('started' in message) {
+        // Up to date: the budget runs from here, extended by the time since it was handed to this worker.
+        const now = this.options.now();
+        job.deadline += now - slot.startedAt;
+        slot.phase = 'running';
+        slot.startedAt = now;
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.timer = setTimeout(() => this.expire(slot), Math.max(0, job.deadline - now));
+        return;
+      }
       if ('stale' in message) {
         // The worker could not follow the changes (or lost the database): load afresh and run it again.
         slot.hosted.delete(job.workspace);
@@ -284,8 +309,13 @@ export class QueryWorkerPool {
   }
 
   private noteAvailability(): void {
-    if (this.unavailableSince === undefined && !this.slots.some((s) => s.ready && !s.dead))
-      this.unavailableSince = this.options.now();
+    if (this.unavailableSince !== undefined || this.slots.some((s) => s.ready && !s.dead)) return;
+    this.unavailableSince = this.options.now();
+    for (const jobs of this.queues.values())
+      for (const job of jobs) {
+        if (job.queueTimer) clearTimeout(job.queueTimer);
+        job.queueTimer = undefined;
+      }
   }
 
   private hasWork(): boolean {
@@ -322,6 +352,8 @@ export class QueryWorkerPool {
     if (own && (!suspect || own.hosted.size === 1)) return own;
     if (!own) {
       const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
+      // Loading or catching up ends in time bounded by the data: moving would only load the database again.
+      if (busy?.phase === 'preparing') return undefined;
       if (busy) {
         const rows = busy.hosted.get(workspace)!.rows;
         const wait = Math.min(this.options.timeoutMs, Math.max(AFFINITY_WAIT_MS, rows * LOAD_MS_PER_ROW));
@@ -372,6 +404,7 @@ export class QueryWorkerPool {
         slot.job = job;
         if (job.queueTimer) clearTimeout(job.queueTimer);
         job.queueTimer = undefined;
+        slot.phase = 'preparing';
         slot.startedAt = this.options.now();
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
         if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
@@ -402,11 +435,8 @@ export class QueryWorkerPool {
         if (!current()) return;
         const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
         this.makeRoom(slot, job.workspace, rows);
-        const started = now();
         await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
-        // Loading is the mock's own cost: the caller's budget does not pay for it.
-        job.deadline += now() - started;
         slot.hosted.set(job.workspace, { version: snapshot.version, rows, usedAt: now() });
         // One database per workspace: a copy left elsewhere would only fall behind and cost memory.
         for (const other of this.slots) {
@@ -420,9 +450,10 @@ export class QueryWorkerPool {
         hosted.rows += rowsIn(ops);
         hosted.usedAt = now();
       }
-      const remaining = job.deadline - now();
-      if (remaining <= 0) return this.finish(slot, job, this.timeoutError(true));
-      slot.timer = setTimeout(() => this.expire(slot), remaining);
+      // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
+      // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
+      // moved by all of it. Until then only a guard against a stuck worker runs.
+      slot.timer = setTimeout(() => this.expire(slot), PREPARE_GUARD_MS);
       const { params, maxRows, maxResultBytes } = job;
       slot.worker.postMessage({
         type: 'query',
@@ -533,16 +564,29 @@ export class QueryWorkerPool {
     if (!job) return;
     // The only way to stop SQLite inside WASM: the worker goes, with the databases it held. Its workspace then
     // runs apart for a while, so its next runaway query cannot take other workspaces' databases down with it.
-    this.suspects.delete(job.workspace);
-    this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
-    if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value!);
+    const ranOver = slot.phase === 'running';
+    if (ranOver) {
+      this.suspects.delete(job.workspace);
+      this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
+      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value!);
+    }
     slot.dead = true;
     const index = this.slots.indexOf(slot);
     if (index !== -1) this.slots.splice(index, 1);
     void slot.worker.terminate();
     if (!this.closed) this.slots.push(this.spawn());
     this.noteAvailability();
-    this.finish(slot, job, this.timeoutError(false));
+    this.finish(
+      slot,
+      job,
+      ranOver
+        ? this.timeoutError(false)
+        : new ApiError(
+            500,
+            'internal_error',
+            'The query engine stopped answering while bringing the tables up to date.',
+          ),
+    );
   }
 
   private finish(slot: Slot, job: Job, error: ApiError) {
@@ -563,6 +607,7 @@ export class QueryWorkerPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
     slot.job = undefined;
+    slot.phase = undefined;
     if (!job) return;
     const running = (this.running.get(job.workspace) ?? 1) - 1;
     if (running > 0) this.running.set(job.workspace, running);

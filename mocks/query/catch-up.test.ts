@@ -1,0 +1,79 @@
+import { createMemoryPort } from '../store/adapters/memory';
+import { createStore } from '../store';
+import { createRunRecord } from '../store/runs';
+import type { RunRecord } from '../store/types';
+import { createQueryEngine } from './index';
+import type { QuerySource } from './tables';
+
+const WORKSPACE = '4b1d2c3e-6f7a-4b8c-9d0e-2f3a4b5c6d7e';
+
+/**
+ * Bringing a kept database up to date (the writes since its last query, statuses whose phase ended) is the mock's
+ * own work: a query's budget starts once that is done. Charged to the query, a burst of writes or a clock jump
+ * over a large workspace made the next query run out of budget, its worker was replaced, the databases it held
+ * were lost and loaded again: the engine spiralled into reloads.
+ */
+describe('catching a kept database up is not charged to the query', () => {
+  // The real clock, moved forward at will: the engine's budget timers run on real time.
+  let skew = 0;
+  const now = () => Date.now() + skew;
+  const store = createStore({ port: createMemoryPort({ now }), seed: 3, now });
+  const snapshots: string[] = [];
+  const stored = store.querySource();
+  const source: QuerySource = {
+    ...stored,
+    snapshot: (ws) => {
+      snapshots.push(ws);
+      return stored.snapshot(ws);
+    },
+  };
+  // A budget far shorter than applying the burst below takes on any machine.
+  const engine = createQueryEngine({ source, now, timeoutMs: 150, workers: 2 });
+  afterAll(() => engine.close());
+
+  let serial = 0;
+  const uuid = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
+  const addRuns = async (count: number) => {
+    for (let done = 0; done < count; done += 1000) {
+      const runs: RunRecord[] = Array.from({ length: Math.min(1000, count - done) }, () =>
+        createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: now(), durationMs: 600_000 }),
+      );
+      const createdAt = new Date(now()).toISOString();
+      await store.addRuns(WORKSPACE, {
+        runs,
+        logs: runs.map((run) => ({
+          uuid: uuid(),
+          workspaceUuid: WORKSPACE,
+          runUuid: run.uuid,
+          level: 'info',
+          message: 'run created',
+          createdAt,
+        })),
+        spans: [],
+      });
+    }
+  };
+  const statuses = async () =>
+    Object.fromEntries(
+      (
+        (
+          await engine.query(
+            WORKSPACE,
+            "SELECT status, count(*) AS n FROM runs WHERE uuid LIKE '00000000-0000-4000-8000-%' GROUP BY status",
+          )
+        ).rows as { status: string; n: number }[]
+      ).map(({ status, n }) => [status, n]),
+    );
+
+  it('should answer the first query after a burst of writes and after every run changed phase, without reloading', async () => {
+    await engine.query(WORKSPACE, 'SELECT 1');
+    const loads = snapshots.length;
+    await addRuns(30_000);
+    const early = await statuses();
+    expect(early.success).toBeUndefined();
+    expect(Object.values(early).reduce((a, b) => a + b, 0)).toBe(30_000);
+    skew += 3_600_000;
+    expect(await statuses()).toEqual({ success: 30_000 });
+    expect(snapshots.length).toBe(loads);
+  }, 60_000);
+});
