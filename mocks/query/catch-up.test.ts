@@ -76,4 +76,18 @@ describe('catching a kept database up is not charged to the query', () => {
     expect(await statuses()).toEqual({ success: 30_000 });
     expect(snapshots.length).toBe(loads);
   }, 60_000);
+
+  it('should keep a workspace written to but not queried current, rather than load it again at its next query', async () => {
+    await engine.query(WORKSPACE, 'SELECT 1');
+    const loads = snapshots.length;
+    // One commit per run, none followed by a query: more changes than the store keeps versions of (1024), at
+    // about the pace of a busy server (the event loop turns between writes, as between requests).
+    for (let i = 0; i < 3000; i++) {
+      await addRuns(1);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    const { rows } = await engine.query(WORKSPACE, "SELECT count(*) AS n FROM runs WHERE uuid LIKE '00000000-%'");
+    expect(rows).toEqual([{ n: 33_000 }]);
+    expect(snapshots.length).toBe(loads);
+  }, 120_000);
 });

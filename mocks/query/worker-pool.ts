@@ -76,6 +76,12 @@ const MAX_BUFFERED_CHANGES = 16_384;
 /** …and their written bytes in all: beyond either bound the oldest go (a database that needed them reloads). */
 const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const MAX_RELOADS = 2;
+/**
+ * A workspace with this many changes (or bytes) not yet applied to its kept database is caught up unasked: well
+ * before the store forgets the versions in between (it keeps a workspace's last 1024) or the buffer its changes.
+ */
+const CATCH_UP_CHANGES = 256;
+const CATCH_UP_BYTES = MAX_BUFFERED_BYTES / 16;
 /** The least a workspace waits for the busy worker holding its database before moving to another. */
 const AFFINITY_WAIT_MS = 100;
 /** Roughly what loading a row costs a worker (measured: about 8 s for 400 000 rows on a loaded 2-core machine). */
@@ -110,6 +116,9 @@ export class QueryWorkerPool {
   private readonly queues = new Map<string, Job[]>();
   private readonly running = new Map<string, number>();
   private readonly changes = new Map<string, BufferedChange>();
+  /** Changes per workspace since a query of it last started: what its kept database has yet to apply. */
+  private readonly pending = new Map<string, { changes: number; bytes: number }>();
+  private readonly catchingUp = new Set<string>();
   private changeBytes = 0;
   private dispatchTimer?: NodeJS.Timeout;
   private dispatchTimerAt = 0;
@@ -134,7 +143,30 @@ export class QueryWorkerPool {
         this.changes.delete(oldest);
         this.changeBytes -= change.bytes;
       }
+      this.notePending(workspace, bytes);
     });
+  }
+
+  /**
+   * A kept database whose workspace is written to but not queried would fall out of the change buffer and cost a
+   * full load at its next query: past a share of the buffer it is brought up to date in the background, as a
+   * query of its own workspace (scheduled fairly like any other).
+   */
+  private notePending(workspace: string, bytes: number): void {
+    if (!this.slots.some((slot) => slot.hosted.has(workspace))) {
+      this.pending.delete(workspace);
+      return;
+    }
+    const pending = this.pending.get(workspace) ?? { changes: 0, bytes: 0 };
+    pending.changes += 1;
+    pending.bytes += bytes;
+    this.pending.set(workspace, pending);
+    if (pending.changes < CATCH_UP_CHANGES && pending.bytes < CATCH_UP_BYTES) return;
+    if (this.catchingUp.has(workspace) || this.queues.has(workspace)) return;
+    this.catchingUp.add(workspace);
+    void this.run(workspace, 'SELECT 1')
+      .catch(() => undefined)
+      .finally(() => this.catchingUp.delete(workspace));
   }
 
   /** Runs `sql` on the workspace's database; `options` carries bound parameters and other limits (the mock's own queries). */
@@ -426,6 +458,8 @@ export class QueryWorkerPool {
     const current = () => slot.job === job && !slot.dead;
     if (now() >= job.deadline) return this.finish(slot, job, this.timeoutError(true));
     try {
+      // What is read here is what this job brings the database to: nothing of it is pending any more.
+      this.pending.delete(job.workspace);
       const versions = await source.versions(job.workspace);
       if (!current()) return;
       const version = versions.at(-1) ?? '';
