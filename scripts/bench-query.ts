@@ -8,7 +8,7 @@
 import { createQueryEngine } from '../mocks/query';
 import { createStore } from '../mocks/store';
 import { createMemoryPort } from '../mocks/store/adapters/memory';
-import { createRunRecord } from '../mocks/store/runs';
+import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -45,28 +45,7 @@ async function fill(store: ReturnType<typeof createStore>, workspaceUuid: string
         outcome: (done + i) % 10 === 0 ? 'error' : 'success',
       }),
     );
-    const createdAt = new Date(now).toISOString();
-    await store.addRuns(workspaceUuid, {
-      runs: chunk,
-      logs: chunk.map((run) => ({
-        uuid: uuid(),
-        workspaceUuid,
-        runUuid: run.uuid,
-        level: 'info',
-        message: 'run created',
-        createdAt,
-      })),
-      spans: chunk.map((run) => ({
-        uuid: uuid(),
-        workspaceUuid,
-        runUuid: run.uuid,
-        parentSpanUuid: null,
-        name: 'run',
-        startedAt: createdAt,
-        endedAt: null,
-        durationMs: null,
-      })),
-    });
+    await store.addRuns(workspaceUuid, { runs: chunk, ...createdRowsOf(chunk, uuid) });
   }
 }
 

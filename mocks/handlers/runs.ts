@@ -3,6 +3,7 @@ import { ApiError } from '../errors';
 import { STORE_LIMITS } from '../limits';
 import {
   createRunRecord,
+  createdRunRows,
   isTerminal,
   requestRunCancel,
   runFinishesAt,
@@ -13,14 +14,7 @@ import {
   type RunView,
 } from '../store/runs';
 import type { Ctx } from '../context';
-import {
-  TERMINAL_STATUSES,
-  type BatchRecord,
-  type JsonRecord,
-  type LogRow,
-  type RunRecord,
-  type SpanRow,
-} from '../store/types';
+import { TERMINAL_STATUSES, type BatchRecord, type JsonRecord, type RunRecord } from '../store/types';
 import { notFound } from './paging';
 import { nextUuid, trackChange } from './resources';
 import { undoOnFailure } from '../stages/all-or-nothing';
@@ -42,26 +36,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       durationMs: deps.runDurationMs,
       ...fields,
     });
-    const createdAt = new Date(run.createdAtMs).toISOString();
-    const log: LogRow = {
-      uuid: nextUuid(),
-      workspaceUuid,
-      runUuid: run.uuid,
-      level: 'info',
-      message: 'run created',
-      createdAt,
-    };
-    const span: SpanRow = {
-      uuid: nextUuid(),
-      workspaceUuid,
-      runUuid: run.uuid,
-      parentSpanUuid: null,
-      name: 'run',
-      startedAt: createdAt,
-      endedAt: null,
-      durationMs: null,
-    };
-    return { run, log, span };
+    return { run, ...createdRunRows(run, nextUuid) };
   };
 
   const runResponse = (status: number, run: RunRecord, headers: Record<string, string> = {}) => {

@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
 import { startMock, type RunningMock } from '../app';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createFailingPort } from '../testing/failing-port';
@@ -53,16 +54,7 @@ function send(
   });
 }
 
-const RATE_LIMIT_HEADERS = [
-  'ratelimit',
-  'ratelimit-limit',
-  'ratelimit-remaining',
-  'ratelimit-reset',
-  'ratelimit-policy',
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-];
+const RATE_LIMIT_HEADERS = RATE_LIMIT_HEADER_NAMES.map((name) => name.toLowerCase());
 const token = (mock: RunningMock, from?: string) =>
   send(`${mock.origin}/auth/oauth/token`, { method: 'POST', body: 'grant_type=authorization_code', from });
 const metadata = (mock: RunningMock, from?: string) =>

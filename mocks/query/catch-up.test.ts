@@ -1,9 +1,8 @@
 import { createMemoryPort } from '../store/adapters/memory';
 import { createStore } from '../store';
-import { createRunRecord } from '../store/runs';
+import { createRunRecord, createdRowsOf } from '../store/runs';
 import type { RunRecord } from '../store/types';
-import { createQueryEngine } from './index';
-import type { QuerySource } from './tables';
+import { engineCountingLoads } from './test-tables';
 
 const WORKSPACE = '4b1d2c3e-6f7a-4b8c-9d0e-2f3a4b5c6d7e';
 
@@ -18,17 +17,8 @@ describe('catching a kept database up is not charged to the query', () => {
   let skew = 0;
   const now = () => Date.now() + skew;
   const store = createStore({ port: createMemoryPort({ now }), seed: 3, now });
-  const snapshots: string[] = [];
-  const stored = store.querySource();
-  const source: QuerySource = {
-    ...stored,
-    snapshot: (ws) => {
-      snapshots.push(ws);
-      return stored.snapshot(ws);
-    },
-  };
   // A budget far shorter than applying the burst below takes on any machine.
-  const engine = createQueryEngine({ source, now, timeoutMs: 150, workers: 2 });
+  const { engine, loads: loadsSoFar } = engineCountingLoads(store, { now, timeoutMs: 150, workers: 2 });
   afterAll(() => engine.close());
 
   let serial = 0;
@@ -38,19 +28,7 @@ describe('catching a kept database up is not charged to the query', () => {
       const runs: RunRecord[] = Array.from({ length: Math.min(1000, count - done) }, () =>
         createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: now(), durationMs: 600_000 }),
       );
-      const createdAt = new Date(now()).toISOString();
-      await store.addRuns(WORKSPACE, {
-        runs,
-        logs: runs.map((run) => ({
-          uuid: uuid(),
-          workspaceUuid: WORKSPACE,
-          runUuid: run.uuid,
-          level: 'info',
-          message: 'run created',
-          createdAt,
-        })),
-        spans: [],
-      });
+      await store.addRuns(WORKSPACE, { runs, ...createdRowsOf(runs, uuid) });
     }
   };
   const statuses = async () =>
@@ -67,19 +45,19 @@ describe('catching a kept database up is not charged to the query', () => {
 
   it('should answer the first query after a burst of writes and after every run changed phase, without reloading', async () => {
     await engine.query(WORKSPACE, 'SELECT 1');
-    const loads = snapshots.length;
+    const loads = loadsSoFar();
     await addRuns(30_000);
     const early = await statuses();
     expect(early.success).toBeUndefined();
     expect(Object.values(early).reduce((a, b) => a + b, 0)).toBe(30_000);
     skew += 3_600_000;
     expect(await statuses()).toEqual({ success: 30_000 });
-    expect(snapshots.length).toBe(loads);
+    expect(loadsSoFar()).toBe(loads);
   }, 60_000);
 
   it('should keep a workspace written to but not queried current, rather than load it again at its next query', async () => {
     await engine.query(WORKSPACE, 'SELECT 1');
-    const loads = snapshots.length;
+    const loads = loadsSoFar();
     // One commit per run, none followed by a query: more changes than the store keeps versions of (1024), at
     // about the pace of a busy server (the event loop turns between writes, as between requests).
     for (let i = 0; i < 3000; i++) {
@@ -88,6 +66,6 @@ describe('catching a kept database up is not charged to the query', () => {
     }
     const { rows } = await engine.query(WORKSPACE, "SELECT count(*) AS n FROM runs WHERE uuid LIKE '00000000-%'");
     expect(rows).toEqual([{ n: 33_000 }]);
-    expect(snapshots.length).toBe(loads);
+    expect(loadsSoFar()).toBe(loads);
   }, 120_000);
 });

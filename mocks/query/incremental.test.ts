@@ -1,13 +1,36 @@
 import fc from 'fast-check';
 import { createMemoryPort } from '../store/adapters/memory';
-import { createStore } from '../store';
-import { createRunRecord, requestRunCancel, tallyOf } from '../store/runs';
+import { createStore, type Store } from '../store';
+import { createRunRecord, createdRowsOf, requestRunCancel, tallyOf } from '../store/runs';
 import type { BatchRecord, RunRecord } from '../store/types';
-import { createQueryEngine } from './index';
-import type { QuerySource } from './tables';
+import type { QueryEngine } from './index';
+import { engineCountingLoads } from './test-tables';
 
 const WORKSPACE = '3f0c2a4e-5b6d-4e7f-8a9b-1c2d3e4f5a6b';
 const OTHER = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
+
+const byUuid = (a: { uuid: string }, b: { uuid: string }) => (a.uuid < b.uuid ? -1 : 1);
+
+/** What the store shows of a workspace's tables (readQueryTables, built from viewRun/viewBatch). */
+async function shownBy(store: Store, ws: string) {
+  const tables = await store.readQueryTables(ws);
+  return {
+    runs: (tables.runs as { uuid: string }[]).sort(byUuid),
+    batches: (tables.batches as { uuid: string }[]).sort(byUuid),
+    logs: tables.logs.length,
+    spans: tables.spans.length,
+  };
+}
+
+/** The same, as the engine answers it. */
+async function queriedBy(engine: QueryEngine, ws: string) {
+  return {
+    runs: (await engine.query(ws, 'SELECT * FROM runs ORDER BY uuid')).rows,
+    batches: (await engine.query(ws, 'SELECT * FROM batches ORDER BY uuid')).rows,
+    logs: ((await engine.query(ws, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
+    spans: ((await engine.query(ws, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
+  };
+}
 
 /**
  * The engine keeps a database per workspace and follows the store's writes; what it answers must equal what the
@@ -16,63 +39,24 @@ const OTHER = '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c6d';
 describe('SQL tables kept in step with the store', () => {
   let clock = Date.parse('2026-03-01T00:00:00Z');
   const store = createStore({ port: createMemoryPort({ now: () => clock }), seed: 7, now: () => clock });
-  const snapshots: string[] = [];
-  const stored = store.querySource();
-  const source: QuerySource = {
-    ...stored,
-    snapshot: (ws) => {
-      snapshots.push(ws);
-      return stored.snapshot(ws);
-    },
-  };
-  const engine = createQueryEngine({ source, now: () => clock, maxRows: 100_000, maxResultBytes: 64 << 20 });
-  afterAll(() => engine.close());
-
-  const shown = async (ws: string) => {
-    const tables = await store.readQueryTables(ws);
-    const byUuid = (a: { uuid: string }, b: { uuid: string }) => (a.uuid < b.uuid ? -1 : 1);
-    return {
-      runs: (tables.runs as { uuid: string }[]).sort(byUuid),
-      batches: (tables.batches as { uuid: string }[]).sort(byUuid),
-      logs: tables.logs.length,
-      spans: tables.spans.length,
-    };
-  };
-  const queried = async (ws: string) => ({
-    runs: (await engine.query(ws, 'SELECT * FROM runs ORDER BY uuid')).rows,
-    batches: (await engine.query(ws, 'SELECT * FROM batches ORDER BY uuid')).rows,
-    logs: ((await engine.query(ws, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
-    spans: ((await engine.query(ws, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
+  const { engine, loads: loadsSoFar } = engineCountingLoads(store, {
+    now: () => clock,
+    maxRows: 100_000,
+    maxResultBytes: 64 << 20,
   });
+  afterAll(() => engine.close());
+  const shown = (ws: string) => shownBy(store, ws);
+  const queried = (ws: string) => queriedBy(engine, ws);
 
   let serial = 0;
   const uuid = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
   const newRun = (fields: Partial<RunRecord> = {}) =>
     createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: clock, durationMs: 400, ...fields });
-  const rowsOf = (runs: RunRecord[]) => ({
-    logs: runs.map((run) => ({
-      uuid: uuid(),
-      workspaceUuid: WORKSPACE,
-      runUuid: run.uuid,
-      level: 'info',
-      message: 'run created',
-      createdAt: new Date(run.createdAtMs).toISOString(),
-    })),
-    spans: runs.map((run) => ({
-      uuid: uuid(),
-      workspaceUuid: WORKSPACE,
-      runUuid: run.uuid,
-      parentSpanUuid: null,
-      name: 'run',
-      startedAt: new Date(run.createdAtMs).toISOString(),
-      endedAt: null,
-      durationMs: null,
-    })),
-  });
+  const rowsOf = (runs: RunRecord[]) => createdRowsOf(runs, uuid);
 
   it('should answer as the store shows at every moment of a run’s life, without reloading after writes', async () => {
     expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
-    const loads = snapshots.length;
+    const loads = loadsSoFar();
     const runs = [newRun(), newRun({ outcome: 'error', durationMs: 1001 }), newRun({ durationMs: 0 })];
     await store.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
     const batch: BatchRecord = {
@@ -94,7 +78,7 @@ describe('SQL tables kept in step with the store', () => {
       expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
       clock = at;
     }
-    expect(snapshots.length).toBe(loads);
+    expect(loadsSoFar()).toBe(loads);
   });
 
   it('should follow a cancel through cancelling to cancelled', async () => {
@@ -167,17 +151,7 @@ describe('SQL tables kept in step with the store', () => {
       now: () => clock,
       limits: { runsPerWorkspace: 3 },
     });
-    let loads = 0;
-    const boundedEngine = createQueryEngine({
-      source: {
-        ...bounded.querySource(),
-        snapshot: (ws) => {
-          loads++;
-          return bounded.querySnapshot(ws);
-        },
-      },
-      now: () => clock,
-    });
+    const { engine: boundedEngine, loads } = engineCountingLoads(bounded, { now: () => clock });
     try {
       const count = async (table: string) =>
         ((await boundedEngine.query(WORKSPACE, `SELECT count(*) AS n FROM ${table}`)).rows[0] as { n: number }).n;
@@ -192,7 +166,7 @@ describe('SQL tables kept in step with the store', () => {
           tables.spans.length,
         ]);
       }
-      expect(loads).toBe(1);
+      expect(loads()).toBe(1);
     } finally {
       await boundedEngine.close();
     }
@@ -206,33 +180,9 @@ describe('SQL tables kept in step with the store', () => {
       now: () => clock,
       limits: { runTtlMs, runsPerWorkspace: 6 },
     });
-    let loads = 0;
-    const agingEngine = createQueryEngine({
-      source: {
-        ...aging.querySource(),
-        snapshot: (ws) => {
-          loads++;
-          return aging.querySnapshot(ws);
-        },
-      },
-      now: () => clock,
-    });
-    const agingQueried = async () => ({
-      runs: (await agingEngine.query(WORKSPACE, 'SELECT * FROM runs ORDER BY uuid')).rows,
-      batches: (await agingEngine.query(WORKSPACE, 'SELECT * FROM batches ORDER BY uuid')).rows,
-      logs: ((await agingEngine.query(WORKSPACE, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
-      spans: ((await agingEngine.query(WORKSPACE, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
-    });
-    const agingShown = async () => {
-      const tables = await aging.readQueryTables(WORKSPACE);
-      const byUuid = (a: { uuid: string }, b: { uuid: string }) => (a.uuid < b.uuid ? -1 : 1);
-      return {
-        runs: (tables.runs as { uuid: string }[]).sort(byUuid),
-        batches: (tables.batches as { uuid: string }[]).sort(byUuid),
-        logs: tables.logs.length,
-        spans: tables.spans.length,
-      };
-    };
+    const { engine: agingEngine, loads } = engineCountingLoads(aging, { now: () => clock });
+    const agingQueried = () => queriedBy(agingEngine, WORKSPACE);
+    const agingShown = () => shownBy(aging, WORKSPACE);
     try {
       const seeded = await agingQueried();
       await fc.assert(
@@ -285,7 +235,7 @@ describe('SQL tables kept in step with the store', () => {
       clock += runTtlMs + 2_000;
       expect(await agingQueried()).toEqual(await agingShown());
       expect((await agingQueried()).runs.length).toBe(seeded.runs.length);
-      expect(loads).toBe(1);
+      expect(loads()).toBe(1);
     } finally {
       await agingEngine.close();
     }

@@ -1,3 +1,5 @@
+import type { Store } from '../store';
+import { createQueryEngine, type QueryEngine, type QueryEngineOptions } from './index';
 import type { QueryTables } from './tables';
 
 /** Two workspaces' run data for query tests; every value of workspace B carries a marker no answer to A may hold. */
@@ -75,4 +77,27 @@ export function createTwoWorkspaceTables(): QueryTables {
     records: [...a.records, ...b.records],
     spans: [...a.spans, ...b.spans],
   };
+}
+
+/**
+ * An engine over a store's kept tables that counts how often it loads a workspace afresh: the proofs that writes,
+ * bounds, expiry and catching up are followed without reloading.
+ */
+export function engineCountingLoads(
+  store: Pick<Store, 'querySource'>,
+  options: Omit<QueryEngineOptions, 'source' | 'readTables'> = {},
+): { engine: QueryEngine; loads(): number } {
+  let loads = 0;
+  const stored = store.querySource();
+  const engine = createQueryEngine({
+    ...options,
+    source: {
+      ...stored,
+      snapshot: (workspaceUuid) => {
+        loads++;
+        return stored.snapshot(workspaceUuid);
+      },
+    },
+  });
+  return { engine, loads: () => loads };
 }

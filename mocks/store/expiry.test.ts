@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import { createMemoryPort } from './adapters/memory';
 import { createRedisPort } from './adapters/redis';
-import { createRunRecord, tallyOf } from './runs';
+import { createRunRecord, createdRowsOf, tallyOf } from './runs';
 import { createFailingPort } from '../testing/failing-port';
 import { StoreUnavailableError, type Read, type StoragePort, type Write } from './port';
-import type { BatchRecord, LogRow, RunRecord, SpanRow } from './types';
+import type { BatchRecord, RunRecord } from './types';
 import { createStore, type StoreLimits } from '.';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -39,26 +39,7 @@ function created(at: number, count: number, batched = false) {
     batch.runUuids = runs.map((run) => run.uuid);
     if (runs.length > 0) batch.tally = tallyOf(runs);
   }
-  const createdAt = new Date(at).toISOString();
-  const logs: LogRow[] = runs.map((run) => ({
-    uuid: randomUUID(),
-    workspaceUuid: WS,
-    runUuid: run.uuid,
-    level: 'info',
-    message: 'run created',
-    createdAt,
-  }));
-  const spans: SpanRow[] = runs.map((run) => ({
-    uuid: randomUUID(),
-    workspaceUuid: WS,
-    runUuid: run.uuid,
-    parentSpanUuid: null,
-    name: 'run',
-    startedAt: createdAt,
-    endedAt: null,
-    durationMs: null,
-  }));
-  return { runs, batch, logs, spans };
+  return { runs, batch, ...createdRowsOf(runs, randomUUID) };
 }
 
 /** Counts the list items and hash fields a port is asked to read (what a check costs). */

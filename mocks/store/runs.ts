@@ -1,4 +1,12 @@
-import { TERMINAL_STATUSES, type BatchRecord, type BatchTally, type RunRecord, type RunStatus } from './types';
+import {
+  TERMINAL_STATUSES,
+  type BatchRecord,
+  type BatchTally,
+  type LogRow,
+  type RunRecord,
+  type RunStatus,
+  type SpanRow,
+} from './types';
 
 /** Share of the run's duration it spends `pending` before `running`, and that cancelling takes. */
 const PENDING_SHARE = 0.25;
@@ -23,6 +31,37 @@ export function createRunRecord(
     outcome: 'success',
     ...fields,
   };
+}
+
+/** The log and span rows a run gets when it is created (stored with it, in the same commit). */
+export function createdRunRows(run: RunRecord, nextUuid: () => string): { log: LogRow; span: SpanRow } {
+  const createdAt = new Date(run.createdAtMs).toISOString();
+  return {
+    log: {
+      uuid: nextUuid(),
+      workspaceUuid: run.workspaceUuid,
+      runUuid: run.uuid,
+      level: 'info',
+      message: 'run created',
+      createdAt,
+    },
+    span: {
+      uuid: nextUuid(),
+      workspaceUuid: run.workspaceUuid,
+      runUuid: run.uuid,
+      parentSpanUuid: null,
+      name: 'run',
+      startedAt: createdAt,
+      endedAt: null,
+      durationMs: null,
+    },
+  };
+}
+
+/** The rows of `createdRunRows` for several runs, as `store.addRuns` takes them. */
+export function createdRowsOf(runs: RunRecord[], nextUuid: () => string): { logs: LogRow[]; spans: SpanRow[] } {
+  const rows = runs.map((run) => createdRunRows(run, nextUuid));
+  return { logs: rows.map((row) => row.log), spans: rows.map((row) => row.span) };
 }
 
 /** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */
