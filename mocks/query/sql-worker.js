@@ -222,19 +222,19 @@ function track(wdb, list, uuids, keepLast) {
 
 /**
  * Mirrors a removal from a list of created runs or batches (an age bound, or an undo): the list only; the rows go
- * by their own delete ops.
+ * by their own delete ops. One pass over the list per 500 uuids, as for rows (a lookup per uuid would scan it for
+ * each: the list is indexed by position, not by uuid).
  * @param {WorkspaceDb} wdb @param {string} list @param {string[]} uuids
  */
 function forget(wdb, list, uuids) {
-  const remove = wdb.db.prepare('DELETE FROM mock_created WHERE list = ? AND uuid = ?');
   let removed = 0;
-  try {
-    for (const uuid of uuids) {
-      remove.run([list, uuid]);
-      removed += wdb.db.getRowsModified();
-    }
-  } finally {
-    remove.free();
+  for (let start = 0; start < uuids.length; start += 500) {
+    const chunk = uuids.slice(start, start + 500);
+    wdb.db.run(`DELETE FROM mock_created WHERE list = ? AND uuid IN (${chunk.map(() => '?').join(', ')})`, [
+      list,
+      ...chunk,
+    ]);
+    removed += wdb.db.getRowsModified();
   }
   wdb.created[list] = Math.max(0, (wdb.created[list] ?? 0) - removed);
 }
