@@ -6,7 +6,15 @@
 import fc from 'fast-check';
 import { CheckFailure } from '../lib/failure';
 import { deepEqual, describe, errorShapeProblems } from '../lib/exchange';
-import { bodyFor, createdUuid, isSuccess, keyFor, newReal, post } from '../lib/idempotency-model';
+import {
+  IDEMPOTENCY_OPERATION,
+  bodyFor,
+  createdUuid,
+  isSuccess,
+  keyFor,
+  newReal,
+  post,
+} from '../lib/idempotency-model';
 import { conformanceName, requestBodySchema } from '../lib/operations';
 import type { Check, CheckContext } from './registry';
 
@@ -59,6 +67,7 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   title:
     'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
   fixture: 'concurrent-requests-create-records',
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     await ctx.property(
       'concurrent',

@@ -33,6 +33,7 @@ export const listFiltersSelectAndCount: Check = {
   ruleId: 'list-filters-and-count',
   title: 'A list filter selects by every value given, and count is the total matching the filters.',
   fixture: 'reasons-first-value-only',
+  needs: ['listSuppressions'],
   async run(ctx) {
     const op = ctx.contract.operation('listSuppressions');
     if (!op) throw new CheckSkipped('the contract has no listSuppressions operation');

@@ -4,7 +4,7 @@
  */
 import { describe, errorShapeProblems } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
-import { idempotencyOperation } from '../lib/idempotency-model';
+import { IDEMPOTENCY_OPERATION, idempotencyOperation } from '../lib/idempotency-model';
 import type { Check } from './registry';
 
 const BOUNDARY = 'conformance-boundary';
@@ -14,6 +14,7 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
   ruleId: 'idempotency-no-multipart',
   title: 'A multipart request carrying Idempotency-Key is refused with 400.',
   fixture: 'multipart-key-accepted',
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const op = idempotencyOperation(ctx);
     const name = conformanceName();

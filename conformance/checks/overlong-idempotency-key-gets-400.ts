@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { CheckFailure } from '../lib/failure';
 import { describe, errorShapeProblems } from '../lib/exchange';
-import { bodyFor, isSuccess, newReal, post } from '../lib/idempotency-model';
+import { IDEMPOTENCY_OPERATION, bodyFor, isSuccess, newReal, post } from '../lib/idempotency-model';
 import type { Check } from './registry';
 
 const keyChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.'.split(''));
@@ -15,6 +15,7 @@ export const overlongIdempotencyKeyGets400: Check = {
   ruleId: 'idempotency-key-length',
   title: 'An Idempotency-Key of 255 characters is accepted; a longer one gets 400.',
   fixture: 'overlong-key-accepted',
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const real = newReal(ctx);
     const key255 = `${real.nonce}-`.padEnd(255, 'k');

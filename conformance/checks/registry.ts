@@ -45,6 +45,11 @@ export type Check = {
   title: string;
   /** The broken-server fixture that proves this check can fail (conformance/fixtures/broken/<name>.ts). */
   fixture: string;
+  /**
+   * Operations the check cannot run without (by operationId). When a filter (`--operations`, `--tags`,
+   * `--skip-tags`) leaves one out, or the contract has none, the check is skipped and says which.
+   */
+  needs?: string[];
   /** Active part: sends its own requests. */
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */

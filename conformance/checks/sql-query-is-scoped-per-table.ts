@@ -15,6 +15,7 @@ export const sqlQueryIsScopedPerTable: Check = {
   ruleId: 'query-read-only-scoped',
   title: "No queryable table shows another workspace's rows.",
   fixture: 'sql-table-unscoped',
+  needs: ['executeQuery'],
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
