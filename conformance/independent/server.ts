@@ -166,7 +166,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     const over = list.length >= limit && !broken('no-429');
     if (!over) list.push(now);
     hits.set(bucket, list);
-    const remaining = broken('remaining-constant') ? limit - 1 : Math.max(0, limit - list.length);
+    const counted = Math.max(0, limit - list.length);
+    const remaining = broken('remaining-constant')
+      ? limit - 1
+      : broken('remaining-off-by-one') && !over
+        ? Math.min(limit, counted + 1)
+        : counted;
     const resetMs =
       readings.limiter === 'fixed'
         ? windowStart + windowMs - now
@@ -189,7 +194,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (!(broken('401-without-rate-limit-headers') && !caller)) res.set(headers);
     if (over) {
       const extra = readings.retryAfterInBody ? { retryAfter: reset } : {};
-      if (!broken('429-without-retry-after')) res.set('Retry-After', String(reset));
+      if (!broken('429-without-retry-after'))
+        res.set('Retry-After', String(broken('retry-after-in-milliseconds') ? reset * 1000 : reset));
       res.status(broken('status 429') ? 503 : 429).json({
         errorMessage: `Slow down: the workspace quota of ${limit} requests per ${window} s is spent.`,
         reason: 'quota_exhausted',

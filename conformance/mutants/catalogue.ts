@@ -162,7 +162,20 @@ export const HAND_WRITTEN: Mutant[] = [
   ]),
   hand('location-without-v1', 'async-202-location', ['async-create-answers-202-with-location']),
   hand('run-leaves-terminal', 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
-  hand('remaining-constant', 'ratelimit-headers-every-response', ['every-response-carries-rate-limit-headers']),
+  ...['remaining-constant', 'remaining-off-by-one'].map((id) =>
+    hand(
+      id,
+      'ratelimit-headers-every-response',
+      ['every-response-carries-rate-limit-headers', 'too-many-requests-carry-retry-after'],
+      SMALL_LIMIT,
+    ),
+  ),
+  hand(
+    'retry-after-in-milliseconds',
+    'ratelimit-429-retry-after',
+    ['every-response-carries-rate-limit-headers', 'too-many-requests-carry-retry-after'],
+    SMALL_LIMIT,
+  ),
   hand('rate-limit-shared-across-workspaces', 'ratelimit-headers-every-response', [
     'requests-are-counted-per-workspace',
   ]),
