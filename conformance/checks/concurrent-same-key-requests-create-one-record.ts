@@ -67,6 +67,7 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   title:
     'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
   fixture: 'concurrent-requests-create-records',
+  covers: ['idempotency-concurrent-409: createMcpServer', 'idempotency-concurrent-409: createRun'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     await ctx.property(

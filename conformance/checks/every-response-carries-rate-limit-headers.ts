@@ -40,6 +40,11 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
   title:
     'Every response carries consistent rate-limit headers, Remaining counts the request and keeps its promise, Retry-After only on 429 and within the window.',
   fixture: 'rate-limit-remaining-does-not-decrease',
+  covers: [
+    'ratelimit-headers-every-response: *',
+    'ratelimit-429-retry-after: Retry-After within the window',
+    'ratelimit-429-retry-after: Retry-After on 429 only',
+  ],
   onExchange(exchange, ctx) {
     const res = exchange.response;
     if (!res) return;

@@ -14,6 +14,7 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
   ruleId: 'idempotency-no-multipart',
   title: 'A multipart request carrying Idempotency-Key is refused with 400.',
   fixture: 'multipart-key-accepted',
+  covers: ['idempotency-no-multipart: createMcpServer'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const op = idempotencyOperation(ctx);

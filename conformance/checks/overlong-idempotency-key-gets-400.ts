@@ -15,6 +15,7 @@ export const overlongIdempotencyKeyGets400: Check = {
   ruleId: 'idempotency-key-length',
   title: 'An Idempotency-Key of 255 characters is accepted; a longer one gets 400.',
   fixture: 'overlong-key-accepted',
+  covers: ['idempotency-key-length: *'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const real = newReal(ctx);

@@ -50,6 +50,11 @@ export type Check = {
    * `--skip-tags`) leaves one out, or the contract has none, the check is skipped and says which.
    */
   needs?: string[];
+  /**
+   * The coverage-matrix cells it judges (conformance/coverage/matrix.ts), as patterns of cell ids
+   * (`<rule id>: <subject>`, `*` any run of characters).
+   */
+  covers?: string[];
   /** Active part: sends its own requests. */
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */

@@ -49,6 +49,7 @@ export const replayedRequestReturnsOriginalResponse: Check = {
   ruleId: 'idempotency-replay',
   title: 'A request replayed with its Idempotency-Key gets the original status and body and creates no second record.',
   fixture: 'replay-creates-new-record',
+  covers: ['idempotency-replay: createMcpServer'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const commands: CommandName[] = ['create', 'replay'];

@@ -136,6 +136,7 @@ export const responsesMatchTheContract: Check = {
   title:
     'Every response has a declared status, JSON Content-Type, its declared headers and a body valid against its schema.',
   fixture: 'suppression-with-extra-property',
+  covers: ['response-conformance: *'],
   onExchange: inspectResponse,
   async run(ctx) {
     const discovered = await discoverIds(ctx);

@@ -157,7 +157,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
 
   // Rate limit first, so 401s and 404s carry the headers too; unknown callers share one anonymous bucket.
   app.use((req, res, next) => {
-    const caller = callerOf(req.headers.authorization);
+    const caller = callerOf(req.headers.authorization) ?? smuggledCaller(req);
     const bucket = broken('rate-limit-shared-across-workspaces') ? 'all' : (caller?.uuid ?? 'anonymous');
     res.locals.caller = caller;
     const now = Date.now();
@@ -207,6 +207,15 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   });
 
   app.use('/v1', (req, res, next) => {
+    // A broken server that validates the query before it authenticates (its framework's order).
+    const limit = (req.query as Record<string, unknown>).limit;
+    if (
+      !res.locals.caller &&
+      broken('validation-before-auth') &&
+      typeof limit === 'string' &&
+      !/^[1-9]\d*$/.test(limit)
+    )
+      return next(new HttpError(400, 'invalid_limit', 'limit must be a positive integer.'));
     if (!res.locals.caller) {
       if (broken('endpoint-without-auth') && req.method === 'GET' && req.path === '/expression/recipes/list') {
         res.locals.caller = workspaces.a;
@@ -222,6 +231,16 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     }
     next();
   });
+
+  /** Broken servers that also take the token from the query string or a cookie, as some frameworks offer. */
+  function smuggledCaller(req: Request): Workspace | undefined {
+    const query = req.query as Record<string, unknown>;
+    const fromQuery = query.access_token ?? query.token;
+    if (broken('token-in-query-accepted') && typeof fromQuery === 'string') return callerOf(`Bearer ${fromQuery}`);
+    const cookie = /(?:^|;\s*)(?:access_token|token)=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (broken('token-in-cookie-accepted') && cookie) return callerOf(`Bearer ${cookie}`);
+    return undefined;
+  }
 
   function callerOf(authorization: string | undefined): Workspace | undefined {
     const match = /^bearer +(\S+)$/i.exec(authorization?.trim() ?? '');
@@ -563,7 +582,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const statement = query.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
       if (!broken('sql-executes-writes') && !/^(select|with)\b/i.test(statement))
         throw new HttpError(400, 'not_a_select', 'Only one read-only SELECT statement is run.');
-      const db = broken('sql-executes-writes') ? lastingDatabase() : buildDatabase(caller(res).uuid);
+      const db = broken('sql-executes-writes')
+        ? lastingDatabase()
+        : buildDatabase(escapesScoping(query) ? undefined : caller(res).uuid);
       try {
         if (!broken('sql-executes-writes')) {
           let count = 0;
@@ -584,6 +605,24 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       }
     }),
   );
+
+  /**
+   * A broken server that scopes by rewriting the bare table name: a statement naming a table in another form
+   * (`sql-form-unscoped <form>`) reads every workspace's rows.
+   */
+  function escapesScoping(query: string): boolean {
+    const table = '(logs|runs|batches|records|spans)';
+    const forms: Record<string, RegExp> = {
+      '"quoted"': new RegExp(`"${table}"`, 'i'),
+      '[bracketed]': new RegExp(`\\[${table}\\]`, 'i'),
+      '`backticked`': new RegExp(`\`${table}\``, 'i'),
+      'schema-qualified': new RegExp(`\\bmain\\.${table}`, 'i'),
+      join: /\bjoin\b/i,
+      subquery: /\(\s*select\b/i,
+      CTE: /^\s*with\b/i,
+    };
+    return Object.entries(forms).some(([form, pattern]) => broken(`sql-form-unscoped ${form}`) && pattern.test(query));
+  }
 
   /** The broken endpoint's one database: runs created since are added, and whatever a statement did stays. */
   function lastingDatabase(): Database {

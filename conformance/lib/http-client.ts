@@ -49,6 +49,12 @@ export type SendOptions = {
   checkId?: string;
 };
 
+/**
+ * Stands for token A where a request carries it outside the Authorization header (a query parameter, a cookie):
+ * replaced by the token on the wire only, so exchanges, reports and reproductions never hold the token itself.
+ */
+export const TOKEN_A_MARK = '{token-a}';
+
 export class BudgetExhausted extends Error {
   constructor(readonly budget: number) {
     super(`request budget of ${budget} (--max-requests) is spent`);
@@ -208,8 +214,14 @@ export class HttpClient {
     };
     try {
       const agent = request(origin) as unknown as Record<string, (url: string) => request.Test>;
-      let test = agent[options.method.toLowerCase()](root + path);
-      for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, headerValue);
+      const wire = (text: string, encode: (token: string) => string) =>
+        text
+          .split(TOKEN_A_MARK)
+          .join(encode(this.options.tokenA))
+          .split(encodeURIComponent(TOKEN_A_MARK))
+          .join(encode(this.options.tokenA));
+      let test = agent[options.method.toLowerCase()](wire(root + path, encodeURIComponent));
+      for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, wire(headerValue, String));
       test = test.timeout({
         response: this.options.timeoutMs ?? 15000,
         deadline: (this.options.timeoutMs ?? 15000) * 2,

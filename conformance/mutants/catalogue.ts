@@ -124,6 +124,9 @@ export const HAND_WRITTEN: Mutant[] = [
   ...['logs', 'runs', 'batches', 'records', 'spans'].map((table) =>
     hand(`sql-table-unscoped ${table}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
   ),
+  ...['"quoted"', '[bracketed]', '`backticked`', 'schema-qualified', 'join', 'subquery', 'CTE'].map((form) =>
+    hand(`sql-form-unscoped ${form}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
+  ),
   hand('runs-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('batches-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('workflows-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
@@ -133,6 +136,9 @@ export const HAND_WRITTEN: Mutant[] = [
   hand('token-suffix-accepted', 'auth-required-401', ['requests-without-valid-credential-get-401']),
   hand('token-case-insensitive', 'auth-required-401', ['requests-without-valid-credential-get-401']),
   hand('endpoint-without-auth', 'auth-required-401', ['requests-without-valid-credential-get-401']),
+  ...['token-in-query-accepted', 'token-in-cookie-accepted', 'validation-before-auth'].map((id) =>
+    hand(id, 'auth-required-401', ['requests-without-valid-credential-get-401']),
+  ),
   hand('401-without-rate-limit-headers', 'ratelimit-headers-every-response', [
     'requests-without-valid-credential-get-401',
   ]),
