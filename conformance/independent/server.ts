@@ -822,7 +822,11 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   function batchStatus(batch: Batch, now: number): string {
     const statuses = batch.runs.map((id) => statusOf(runs.get(id)!, now));
     if (statuses.every((s) => TERMINAL.includes(s)))
-      return statuses.every((s) => s === 'cancelled') && statuses.length > 0 ? 'cancelled' : 'success';
+      return statuses.every((s) => s === 'cancelled') && statuses.length > 0
+        ? 'cancelled'
+        : broken('batch-finishes-completed')
+          ? 'completed'
+          : 'success';
     return 'pending';
   }
   const ownRun = (req: Request, res: Response, op: string) => {
@@ -860,7 +864,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         finishAt: now + runDurationMs,
       };
       runs.set(run.uuid, run);
-      if (body.waitUntilFinished === true) {
+      if (body.waitUntilFinished === true || (broken('wait-false-answers-200') && body.waitUntilFinished === false)) {
         await new Promise((resolve) => setTimeout(resolve, runDurationMs + 5));
         res.status(200).json({ run: runView(run) });
         return;
@@ -880,7 +884,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     route((req, res) => {
       const run = ownRun(req, res, 'cancelRun');
       const now = Date.now();
-      if (TERMINAL.includes(statusOf(run, now))) return res.status(200).json({ run: runView(run, now) });
+      const finished = TERMINAL.includes(statusOf(run, now));
+      if (finished && !broken('cancel-reopens-finished-run')) return res.status(200).json({ run: runView(run, now) });
       run.cancelledAt ??= now;
       run.finishAt = Math.min(run.finishAt, now + 100);
       run.status = undefined;
@@ -945,7 +950,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
           runsStatus: 'healthy',
           workflowUuid: batch.workflowUuid,
           createdAt: iso(batch.createdAt),
-          finishedAt: TERMINAL.includes(status) ? iso(now) : null,
+          finishedAt: TERMINAL.includes(status) || status === 'completed' ? iso(now) : null,
         }),
       });
     }),

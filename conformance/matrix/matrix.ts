@@ -147,7 +147,7 @@ const TRANSITION_RULES: Record<string, string> = {
   'stays terminal': 'async-poll-terminal',
   'cancel after terminal': 'async-poll-terminal',
   'waitUntilFinished true': 'async-poll-terminal',
-  'waitUntilFinished false': 'async-poll-terminal',
+  'waitUntilFinished false': 'async-202-location',
   'create sent once': 'async-no-repeat-create',
 };
 

@@ -168,6 +168,10 @@ export const HAND_WRITTEN: Mutant[] = [
   ]),
   hand('location-without-v1', 'async-202-location', ['async-create-answers-202-with-location']),
   hand('run-leaves-terminal', 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
+  ...['cancel-reopens-finished-run', 'batch-finishes-completed'].map((id) =>
+    hand(id, 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
+  ),
+  hand('wait-false-answers-200', 'async-202-location', ['async-create-answers-202-with-location']),
   ...['remaining-constant', 'remaining-off-by-one'].map((id) =>
     hand(
       id,
