@@ -2,6 +2,7 @@
 import { asyncCreateAnswers202WithLocation } from './async-create-answers-202-with-location';
 import { concurrentSameKeyRequestsCreateOneRecord } from './concurrent-same-key-requests-create-one-record';
 import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-headers-are-valid';
+import { filtersAndExportsStayInTheWorkspace } from './filters-and-exports-stay-in-the-workspace';
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
@@ -45,6 +46,7 @@ export function createRegistry(): CheckRegistry {
     overlongIdempotencyKeyGets400,
     multipartRequestWithIdempotencyKeyGets400,
     workspacesDoNotSeeEachOther,
+    filtersAndExportsStayInTheWorkspace,
     sqlQueryIsReadOnly,
     sqlQueryIsScopedPerTable,
     requestsAreCountedPerWorkspace,

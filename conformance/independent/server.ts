@@ -143,6 +143,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     });
   }
   const batches = new Map<string, Batch>();
+  // Run exports by id: the owning workspace and the runs selected when it was made (the oldest forgotten past 1000).
+  const exportFiles = new Map<string, { workspaceUuid: string; runs: string[] }>();
   const hits = new Map<string, number[]>();
   const keys = new Map<string, Stored>();
   // A broken SQL endpoint keeps one database for everybody and lets writes stay.
@@ -420,7 +422,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const wanted = q.reasons as string[] | undefined;
       const filter = broken('reasons-first-value-only') && wanted ? wanted.slice(0, 1) : wanted;
       const all = [...caller(res).suppressions].sort((x, y) => String(x.email).localeCompare(String(y.email)));
-      const matching = filter ? all.filter((s) => filter.includes(s.reason as string)) : all;
+      // A broken list filters every workspace's suppressions once a filter is given.
+      const searched =
+        filter && broken('list-filter-unscoped reasons')
+          ? [...workspaces.a.suppressions, ...workspaces.b.suppressions]
+          : all;
+      const matching = filter ? searched.filter((s) => filter.includes(s.reason as string)) : all;
       const offset = (q.offset as number | undefined) ?? 0;
       const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
       const count = broken('count-ignores-filter')
@@ -501,7 +508,29 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         updatedAfter: { type: 'string' },
         updatedBefore: { type: 'string' },
       });
-      res.json({ url: `https://exports.invalid/runs/${randomUUID()}.ndjson`, expiresInSeconds: 900 });
+      const body = req.body as Record<string, unknown>;
+      const scoped = [...runs.values()].filter(
+        (run) => run.workspaceUuid === caller(res).uuid || broken('export-includes-other-workspaces'),
+      );
+      // A broken export looks runs named by uuid up among every workspace's.
+      const named = body.uuids as string[] | undefined;
+      const pool = named && broken('export-filter-unscoped uuids') ? [...runs.values()] : scoped;
+      const now = Date.now();
+      const selected = pool.filter(
+        (run) =>
+          (!named || named.includes(run.uuid)) &&
+          (body.batchUuid === undefined || run.batchUuid === body.batchUuid) &&
+          (body.recordTitle === undefined || run.recordTitle === body.recordTitle) &&
+          (body.recordId === undefined || run.recordId === body.recordId) &&
+          (body.recordTitleOrId === undefined ||
+            [run.recordTitle, run.recordId].includes(body.recordTitleOrId as string)) &&
+          (body.statuses === undefined || (body.statuses as string[]).includes(statusOf(run, now))) &&
+          (body.isFinished === undefined || TERMINAL.includes(statusOf(run, now)) === body.isFinished),
+      );
+      const id = randomUUID();
+      exportFiles.set(id, { workspaceUuid: caller(res).uuid, runs: selected.map((run) => run.uuid) });
+      if (exportFiles.size > 1000) exportFiles.delete(exportFiles.keys().next().value as string);
+      res.json({ url: absolute(req, `/exports/${id}.ndjson`), expiresInSeconds: 900 });
     }),
   );
 
@@ -953,6 +982,21 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
           finishedAt: TERMINAL.includes(status) || status === 'completed' ? iso(now) : null,
         }),
       });
+    }),
+  );
+
+  // Run exports: NDJSON, one run a line, for the workspace that asked for it only.
+  app.get(
+    '/exports/:file',
+    route((req, res) => {
+      const caller = res.locals.caller as Workspace | undefined;
+      if (!caller) throw new HttpError(401, 'credential_missing', 'Send Authorization: Bearer <API token>.');
+      const file = exportFiles.get(String(req.params.file).replace(/\.ndjson$/, ''));
+      if (!file || file.workspaceUuid !== caller.uuid) return notFound('export');
+      const now = Date.now();
+      res
+        .type('application/x-ndjson')
+        .send(file.runs.map((uuid) => JSON.stringify(runView(runs.get(uuid)!, now))).join('\n'));
     }),
   );
 

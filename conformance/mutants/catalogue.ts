@@ -127,6 +127,9 @@ export const HAND_WRITTEN: Mutant[] = [
   ...['"quoted"', '[bracketed]', '`backticked`', 'schema-qualified', 'join', 'subquery', 'CTE'].map((form) =>
     hand(`sql-form-unscoped ${form}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
   ),
+  ...['export-includes-other-workspaces', 'export-filter-unscoped uuids', 'list-filter-unscoped reasons'].map((id) =>
+    hand(id, 'workspace-scoping', ['filters-and-exports-stay-in-the-workspace']),
+  ),
   hand('runs-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('batches-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
   hand('workflows-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
