@@ -112,7 +112,7 @@ async function exportedFile(ctx: CheckContext, answer: Exchange): Promise<Exchan
   return ctx.send({ method: 'GET', path: resolved.toString(), auth: 'a' });
 }
 
-async function exports(ctx: CheckContext, needles: string[], run: Item, batchUuid?: string): Promise<string> {
+async function judgeExports(ctx: CheckContext, needles: string[], run: Item, batchUuid?: string): Promise<string> {
   const op = ctx.contract.operations.find(
     (o) => o.method === 'POST' && !o.path.includes('{') && /download|export/i.test(o.path),
   );
@@ -169,7 +169,12 @@ export const filtersAndExportsStayInTheWorkspace: Check = {
     const filters = await listFilters(ctx, needles);
     const exported =
       needles.length > 0 && typeof run.uuid === 'string'
-        ? await exports(ctx, needles, { recordTitle: title, recordId: title, ...run }, batchUuid as string | undefined)
+        ? await judgeExports(
+            ctx,
+            needles,
+            { recordTitle: title, recordId: title, ...run },
+            batchUuid as string | undefined,
+          )
         : 'not tried: workspace B could not create a run';
     ctx.note(`${filters} filtered lists; exports: ${exported}`);
   },
