@@ -288,6 +288,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   app.use('/v1', (req, res, next) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+    // A broken server that implements idempotency on some routes only (`idempotency-ignored <path glob>`).
+    for (const mutation of mutations)
+      if (mutation.startsWith('idempotency-ignored ')) {
+        const glob = mutation.slice('idempotency-ignored '.length);
+        if (new RegExp(`^${glob.split('*').join('[^/]+')}$`).test(req.path)) return next();
+      }
     if (Array.from(key).length > 255 && !broken('overlong-key-accepted'))
       return next(new HttpError(400, 'idempotency_key_too_long', 'Idempotency-Key takes at most 255 characters.'));
     const caller = res.locals.caller as Workspace;

@@ -73,6 +73,21 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
       options: { mutations: [`drop-header ${name}`] },
       checks: ['every-response-carries-rate-limit-headers'],
     });
+  // Each write served without its idempotency: a retry creates anew, a reused key is accepted.
+  for (const op of contract.operations.filter((o) => ['POST', 'PUT', 'PATCH'].includes(o.method))) {
+    const id = `idempotency-ignored ${op.path.replace(/\{[^}]+\}/g, '*')}`;
+    mutants.set(id, {
+      id,
+      source: 'generated',
+      breaks: `idempotency on ${op.operationId}`,
+      options: { mutations: [id], readings: OPEN_REQUIRED, ...FAST },
+      checks: [
+        'replayed-request-returns-original-response',
+        'every-write-replays-its-original-response',
+        'every-write-refuses-a-reused-key-with-422',
+      ],
+    });
+  }
   if (headers.includes('Location'))
     mutants.set('drop-header Location', {
       id: 'drop-header Location',
