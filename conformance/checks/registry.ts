@@ -55,6 +55,8 @@ export type Check = {
    * (`<rule id>: <subject>`, `*` any run of characters).
    */
   covers?: string[];
+  /** Cells its `covers` match that it cannot judge, each with the reason (a pattern to the reason). */
+  declines?: Record<string, string>;
   /** Active part: sends its own requests. */
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */

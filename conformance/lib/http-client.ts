@@ -3,6 +3,7 @@
  * hooks see every response), counts requests against the budget and paces on the rate-limit headers.
  */
 import request from 'supertest';
+import { RATE_LIMIT, RETRY_AFTER } from './headers';
 
 export type TokenLabel = 'a' | 'b' | 'none' | 'other';
 
@@ -142,8 +143,9 @@ export class HttpClient {
   }
 
   private remember(label: TokenLabel, headers: Record<string, string>): void {
-    const remaining = integerHeader(headers, 'ratelimit-remaining') ?? integerHeader(headers, 'x-ratelimit-remaining');
-    const reset = integerHeader(headers, 'ratelimit-reset') ?? integerHeader(headers, 'x-ratelimit-reset');
+    const remaining =
+      integerHeader(headers, RATE_LIMIT.remaining) ?? integerHeader(headers, RATE_LIMIT.legacyRemaining);
+    const reset = integerHeader(headers, RATE_LIMIT.reset) ?? integerHeader(headers, RATE_LIMIT.legacyReset);
     if (remaining === undefined) return;
     this.buckets.set(label, { remaining, resetAt: reset === undefined ? undefined : Date.now() + reset * 1000 });
   }
@@ -153,7 +155,7 @@ export class HttpClient {
     const pace = options.pace ?? true;
     let exchange = await this.sendOnce(options, pace);
     for (let retry = 0; pace && retry < 2 && exchange.response?.status === 429; retry++) {
-      const retryAfter = integerHeader(exchange.response.headers, 'retry-after') ?? 1;
+      const retryAfter = integerHeader(exchange.response.headers, RETRY_AFTER) ?? 1;
       await (this.options.sleep ?? defaultSleep)(Math.min(retryAfter * 1000, this.options.maxWaitMs ?? 65000));
       exchange = await this.sendOnce(options, pace);
     }

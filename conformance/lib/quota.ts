@@ -4,7 +4,7 @@
  * token buckets only give back with time, so a 429 is a contradiction when the last reading of the same credential
  * before it was sent left more requests than the ones that could have spent them in between.
  */
-import { parseInteger } from './headers';
+import { parseInteger, RATE_LIMIT } from './headers';
 import type { Exchange } from './http-client';
 
 export type QuotaContradiction = {
@@ -24,7 +24,7 @@ const credentialOf = (exchange: Exchange) =>
 export function remainingOf(exchange: Exchange): number | undefined {
   const headers = exchange.response?.headers;
   if (!headers || exchange.response!.status === 429) return undefined;
-  return parseInteger(headers['ratelimit-remaining']);
+  return parseInteger(headers[RATE_LIMIT.remaining]);
 }
 
 /** Every 429 whose credential's last reading promised room for it. */

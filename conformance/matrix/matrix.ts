@@ -7,6 +7,7 @@
  */
 import { asObject, isObject, jsonContent, statedOf, type Contract, type Operation } from '../../spec/lib';
 import type { Check } from '../checks/registry';
+import type { RunSummary } from '../run/types';
 import { queryTables, SQL_FORMS } from '../lib/query';
 import { invalidRequestsOf } from '../lib/requests';
 import { assumedAt, statedAt } from '../lib/stated';
@@ -86,8 +87,33 @@ const bodyProperties = (op: Operation): Record<string, unknown> =>
   asObject(asObject(jsonContent(op.requestBody?.content)?.schema).properties);
 
 /** Workspace-owned kinds and the ways each is reached, read from the operations' paths and bodies. */
-function resourceWays(contract: Contract): Array<{ kind: string; way: string; operationId?: string; stated: boolean }> {
-  const ways: Array<{ kind: string; way: string; operationId?: string; stated: boolean }> = [];
+type Way = { kind: string; way: string; operationId?: string; stated: boolean; reason?: string };
+
+/** Whether the suite can learn an id of a kind in another workspace: something lists or creates it, or a SQL column names it. */
+function idsLearnable(contract: Contract, kind: string): boolean {
+  const key = kind.replace(/ (\w)/g, (_, c: string) => c.toUpperCase());
+  const answered = contract.operations.some(
+    (op) =>
+      !hasPathId(op) && Object.keys(asObject(successSchema(op).properties)).some((name) => singular(name) === key),
+  );
+  const schemas = asObject(asObject(contract.document.components).schemas);
+  const column = Object.values(schemas).some(
+    (schema) =>
+      typeof asObject(schema)['x-table'] === 'string' && `${key}Uuid` in asObject(asObject(schema).properties),
+  );
+  return answered || column;
+}
+
+function resourceWays(contract: Contract): Way[] {
+  const ways = resourceWaysOf(contract);
+  for (const way of ways)
+    if (!idsLearnable(contract, way.kind))
+      way.reason = `nothing lists or creates a ${way.kind} and no SQL column names one: another workspace's id cannot be learnt`;
+  return ways;
+}
+
+function resourceWaysOf(contract: Contract): Way[] {
+  const ways: Way[] = [];
   for (const op of contract.operations) {
     const properties = asObject(successSchema(op).properties);
     for (const [name, schema] of Object.entries(properties)) {
@@ -210,11 +236,19 @@ function drafts(contract: Contract): Draft[] {
       if (dimension === 'writes')
         for (const op of contract.operations.filter(isWrite))
           add(dimension, op.operationId, { operationId: op.operationId });
-      if (dimension === 'bounds')
+      if (dimension === 'bounds' && rule.id === 'idempotency-key-length')
+        for (const op of contract.operations)
+          for (const parameter of op.parameters.filter((p) => p.in === 'header'))
+            // "a string of at most 255 characters": the upper bound is the stated one.
+            for (const keyword of ['maxLength'].filter((k) => k in parameter.schema))
+              add(dimension, `${op.operationId} header:${parameter.name}:${keyword}`, {
+                operationId: op.operationId,
+                stated: stated && statedOf(parameter.node) !== undefined,
+              });
+      if (dimension === 'bounds' && rule.id !== 'idempotency-key-length')
         for (const op of contract.operations)
           for (const invalid of invalidRequestsOf(op)) {
-            const header = invalid.location === 'header';
-            if ((rule.id === 'idempotency-key-length') !== header) continue;
+            if (invalid.location === 'header') continue;
             add(dimension, `${op.operationId} ${invalid.location}:${invalid.path || 'body'}:${invalid.breaks}`, {
               operationId: op.operationId,
               stated:
@@ -230,8 +264,8 @@ function drafts(contract: Contract): Draft[] {
             add(dimension, `${op.operationId} ${status}`, { operationId: op.operationId, stated: own.has(status) });
         }
       if (dimension === 'resources')
-        for (const { kind, way, operationId, stated: wayStated } of resourceWays(contract))
-          add(dimension, `${kind} via ${way}`, { operationId, stated: stated && wayStated });
+        for (const { kind, way, operationId, stated: wayStated, reason } of resourceWays(contract))
+          add(dimension, `${kind} via ${way}`, { operationId, stated: stated && wayStated, reason });
       if (dimension === 'jobs')
         for (const { subject, operationId, rule: owner } of jobTransitions(contract))
           if (owner === rule.id) add(dimension, subject, { operationId });
@@ -287,10 +321,21 @@ export function coverageMatrix(contract: Contract, checks: Check[], options: Mat
   });
   return unique.map((draft): Cell => {
     const id = `${draft.rule}: ${draft.subject}`;
+    const declined = checks.flatMap((check) =>
+      Object.entries(check.declines ?? {})
+        .filter(([pattern]) => patternMatches(pattern, id))
+        .map(([, why]) => `${why} (${check.id})`),
+    );
+    // A cell a check declines is not judged by it, unless its `covers` names that cell exactly.
     const judgedBy = checks
-      .filter((check) => (check.covers ?? []).some((pattern) => patternMatches(pattern, id)))
+      .filter(
+        (check) =>
+          (check.covers ?? []).includes(id) ||
+          ((check.covers ?? []).some((pattern) => patternMatches(pattern, id)) &&
+            !Object.keys(check.declines ?? {}).some((pattern) => patternMatches(pattern, id))),
+      )
       .map((check) => check.id);
-    let reason = draft.reason;
+    let reason = draft.reason ?? (judgedBy.length === 0 ? declined[0] : undefined);
     if (!reason && judgedBy.length === 0)
       reason = draft.stated ? undefined : 'not stated: the contract assumes it (a server reading it otherwise warns)';
     if (!reason && draft.operationId && options.operations && !options.operations.includes(draft.operationId))
@@ -335,4 +380,12 @@ export function formatMatrix(cells: Cell[]): string {
     `stated cells judged: ${figures.judged} of ${figures.stated} (${figures.percent.toFixed(1)} %); ${cells.length - figures.stated} assumed cells`,
   );
   return lines.join('\n');
+}
+
+/** The matrix of a finished run: cells of operations it left out, and of checks that were skipped, say so. */
+export function runMatrix(contract: Contract, checks: Check[], summary: RunSummary): Cell[] {
+  return coverageMatrix(contract, checks, {
+    operations: summary.operations,
+    ran: summary.results.filter((result) => result.status !== 'skipped').map((result) => result.id),
+  });
 }

@@ -18,20 +18,26 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_WRITE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH'];
 
 /**
- * Limits, rate-limit response headers: the eight headers every response carries, as the description spells them.
+ * Limits, rate-limit response headers: the eight headers every response carries, as the description spells them,
+ * each by its role.
  * For code without a loaded contract; `contract.constants.rateLimitHeaders` reads the same set from the document,
  * and a test keeps the two equal.
  */
-export const RATE_LIMIT_HEADER_NAMES: readonly string[] = [
-  'RateLimit',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-];
+export const RATE_LIMIT_HEADER = {
+  quota: 'RateLimit',
+  limit: 'RateLimit-Limit',
+  remaining: 'RateLimit-Remaining',
+  reset: 'RateLimit-Reset',
+  policy: 'RateLimit-Policy',
+  legacyLimit: 'X-RateLimit-Limit',
+  legacyRemaining: 'X-RateLimit-Remaining',
+  legacyReset: 'X-RateLimit-Reset',
+} as const;
+
+export const RATE_LIMIT_HEADER_NAMES: readonly string[] = Object.values(RATE_LIMIT_HEADER);
+
+/** Limits, rate-limit response headers: "`Retry-After` | on 429 only; integer seconds to wait before retrying". */
+export const RETRY_AFTER_HEADER = 'Retry-After';
 
 /** States and transitions, status sets: the run statuses (`#/components/schemas/RunStatus`, kept equal by a test). */
 export const RUN_STATUSES: readonly string[] = [
