@@ -186,7 +186,7 @@ export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlI
 <h2 id="failures">Failures (${failures.length})</h2>${failures.length ? failures.map((f) => finding(f, ruleText(f.ruleId))).join('\n') : '<p>None.</p>'}
 <h2 id="warnings">Warnings (${warnings.length})</h2><p class="muted">Where the contract leaves a point open or disagrees with an RFC, the suite accepts the other reading and says so here.</p>${warnings.length ? warnings.map((w) => finding(w, ruleText(w.ruleId))).join('\n') : '<p>None.</p>'}
 <h2 id="checks">Checks</h2><table><thead><tr><th>check</th><th>rule</th><th>result</th><th>failed</th><th>warned</th><th>requests</th><th>time</th><th>notes</th></tr></thead><tbody>${checkRows}</tbody></table>
-${coverage}
+${coverage}${summary.undescribed?.length ? `<h2 id="undescribed">Endpoints the contract does not describe</h2><table><tbody>${summary.undescribed.map((u) => `<tr><td><code>${escapeHtml(u.endpoint)}</code></td><td>×${u.seen}</td></tr>`).join('')}</tbody></table>` : ''}
 </main></body></html>
 `;
 }
