@@ -67,7 +67,11 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   title:
     'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
   fixture: 'concurrent-requests-create-records',
-  covers: ['idempotency-concurrent-409: createMcpServer', 'idempotency-concurrent-409: createRun'],
+  covers: [
+    'idempotency-concurrent-409: createMcpServer',
+    'idempotency-concurrent-409: createRun',
+    'response-conformance: createRun 409',
+  ],
   declines: {
     'idempotency-concurrent-409: *':
       'a concurrent retry needs the first request still running when it arrives: only the waitUntilFinished run is slow on every server (and createMcpServer is raced)',

@@ -13,7 +13,7 @@ export const everyWriteRefusesAReusedKeyWith422: Check = {
   ruleId: 'idempotency-key-reuse-422',
   title: 'On every write, an Idempotency-Key reused with a different request gets 422.',
   fixture: 'reused-key-accepted-on-runs',
-  covers: ['idempotency-key-reuse-422: *'],
+  covers: ['idempotency-key-reuse-422: *', 'response-conformance: * 422'],
   async run(ctx) {
     const { targets, skipped } = await writeTargets(ctx);
     for (const target of targets) {

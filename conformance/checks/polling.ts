@@ -405,7 +405,9 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
     operationId: cancel.operationId,
   });
   const res = exchange.response;
-  if (res?.status === 200) return; // already finished: returned unchanged
+  // 200 answers a run that had already finished (returned unchanged); a run still going was accepted: 202.
+  const answered = envelope(res?.body, 'run')?.status;
+  if (res?.status === 200 && typeof answered === 'string' && TERMINAL_STATUSES.includes(answered)) return;
   if (res?.status !== 202 || !res.headers.location) {
     scenario.findings.push({
       ruleId: 'async-202-location',

@@ -11,7 +11,7 @@ export const reusedKeyWithChangedRequestGets422: Check = {
   ruleId: 'idempotency-key-reuse-422',
   title: 'Reusing an Idempotency-Key with a changed request gets 422.',
   fixture: 'reused-key-accepted',
-  covers: ['idempotency-key-reuse-422: createMcpServer'],
+  covers: ['idempotency-key-reuse-422: createMcpServer', 'response-conformance: createMcpServer 422'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     await runIdempotencyModel(ctx, 'reuse', ['create', 'reuseChanged', 'replay']);

@@ -70,7 +70,14 @@ type Run = {
   cancelledAt?: number;
   status?: string;
 };
-type Batch = { uuid: string; workspaceUuid: string; workflowUuid: string | null; runs: string[]; createdAt: number };
+type Batch = {
+  uuid: string;
+  workspaceUuid: string;
+  workflowUuid: string | null;
+  runs: string[];
+  createdAt: number;
+  seenTerminal?: boolean;
+};
 type Workspace = {
   uuid: string;
   suppressions: Array<Record<string, unknown>>;
@@ -157,6 +164,40 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   app.set('env', 'test');
   app.set('query parser', 'extended');
 
+  // One operation broken for one rule (`op <rule> <METHOD> <path glob>`, the harness's mutants per matrix cell):
+  // served without auth, without RateLimit-Remaining, with errors in another shape, marked deprecated, or one status
+  // answered as another.
+  const opBreaks = [...mutations]
+    .filter((m) => m.startsWith('op '))
+    .map((m) => {
+      const [, rule, method, glob] = m.split(' ');
+      return { rule, method, path: new RegExp(`^/v1${glob.split('*').join('[^/]+')}$`) };
+    });
+  if (opBreaks.length > 0)
+    app.use((req, res, next) => {
+      const rules = opBreaks.filter((b) => b.method === req.method && b.path.test(req.path)).map((b) => b.rule);
+      if (rules.length === 0) return next();
+      if (rules.includes('auth-required-401') && !callerOf(req.headers.authorization))
+        req.headers.authorization = `Bearer ${TOKEN_A}`;
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => {
+        if (rules.includes('ratelimit-headers-every-response')) res.removeHeader('RateLimit-Remaining');
+        if (rules.includes('deprecation-sunset')) res.set('Deprecation', '@1700000000');
+        if (rules.includes('error-shape') && res.statusCode >= 400 && body && typeof body === 'object') {
+          const { errorMessage, ...rest } = body as Record<string, unknown>;
+          return json({ ...rest, message: errorMessage });
+        }
+        const status = rules.find((rule) => rule === `status-${res.statusCode}`);
+        if (status && res.statusCode < 300) {
+          res.status(204).end();
+          return res;
+        }
+        if (status) res.status(418);
+        return json(body);
+      };
+      next();
+    });
+
   // Rate limit first, so 401s and 404s carry the headers too; unknown callers share one anonymous bucket.
   app.use((req, res, next) => {
     const caller = callerOf(req.headers.authorization) ?? smuggledCaller(req);
@@ -241,6 +282,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (broken('token-in-query-accepted') && typeof fromQuery === 'string') return callerOf(`Bearer ${fromQuery}`);
     const cookie = /(?:^|;\s*)(?:access_token|token)=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     if (broken('token-in-cookie-accepted') && cookie) return callerOf(`Bearer ${cookie}`);
+    if (broken('basic-accepted') && /^basic /i.test(req.headers.authorization ?? '')) return workspaces.a;
+    const header = req.headers['x-api-key'];
+    if (broken('token-in-other-header-accepted') && typeof header === 'string') return callerOf(`Bearer ${header}`);
     return undefined;
   }
 
@@ -429,11 +473,11 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const filter = broken('reasons-first-value-only') && wanted ? wanted.slice(0, 1) : wanted;
       const all = [...caller(res).suppressions].sort((x, y) => String(x.email).localeCompare(String(y.email)));
       // A broken list filters every workspace's suppressions once a filter is given.
-      const searched =
-        filter && broken('list-filter-unscoped reasons')
-          ? [...workspaces.a.suppressions, ...workspaces.b.suppressions]
-          : all;
-      const matching = filter ? searched.filter((s) => filter.includes(s.reason as string)) : all;
+      const unscoped =
+        broken('list-unscoped /mailboxManagement/suppressions') ||
+        Object.keys(req.query).some((name) => broken(`list-filter-unscoped ${name}`));
+      const searched = unscoped ? [...workspaces.a.suppressions, ...workspaces.b.suppressions] : all;
+      const matching = filter ? searched.filter((s) => filter.includes(s.reason as string)) : searched;
       const offset = (q.offset as number | undefined) ?? 0;
       const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
       const count = broken('count-ignores-filter')
@@ -520,7 +564,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       );
       // A broken export looks runs named by uuid up among every workspace's.
       const named = body.uuids as string[] | undefined;
-      const pool = named && broken('export-filter-unscoped uuids') ? [...runs.values()] : scoped;
+      const pool = Object.keys(body).some((field) => broken(`export-filter-unscoped ${field}`))
+        ? [...runs.values()]
+        : scoped;
       const now = Date.now();
       const selected = pool.filter(
         (run) =>
@@ -779,7 +825,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         limit: { type: 'integer', min: 1, max: 500 },
         offset: { type: 'integer', min: 0 },
       });
-      let list = caller(res).allocations;
+      let list = broken('list-unscoped /revenueOrganization/allocations/list')
+        ? [...workspaces.a.allocations, ...workspaces.b.allocations]
+        : caller(res).allocations;
       if (q.memberUuids) list = list.filter((a) => (q.memberUuids as string[]).includes(a.memberUuid as string));
       if (q.capacityUuid) list = list.filter((a) => a.capacityUuid === q.capacityUuid);
       const offset = (q.offset as number | undefined) ?? 0;
@@ -817,7 +865,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         limit: { type: 'integer', min: 1, max: 200 },
         offset: { type: 'integer', min: 0 },
       });
-      let list = caller(res).recipes;
+      let list = broken('list-unscoped /expression/recipes/list')
+        ? [...workspaces.a.recipes, ...workspaces.b.recipes]
+        : caller(res).recipes;
       if (broken('deprecation-header')) res.set('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
       if (typeof q.name === 'string')
         list = list.filter((r) =>
@@ -836,7 +886,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   function statusOf(run: Run, now: number): string {
     if (run.status) return run.status;
     if (run.cancelledAt !== undefined) return now - run.cancelledAt > 100 ? 'cancelled' : 'cancelling';
-    if (now >= run.finishAt) return 'success';
+    if (now >= run.finishAt && !broken('run-never-finishes'))
+      return broken('run-finishes-outside-set') && !run.batchUuid ? 'done' : 'success';
     return now - run.createdAt < runDurationMs / 3 ? 'pending' : 'running';
   }
   function runView(run: Run, now = Date.now()) {
@@ -851,7 +902,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       recordTitle: run.recordTitle,
       createdAt: iso(run.createdAt),
       updatedAt: iso(Math.min(now, run.finishAt)),
-      finishedAt: TERMINAL.includes(status) ? iso(run.finishAt) : null,
+      finishedAt: TERMINAL.includes(status) || status === 'done' ? iso(run.finishAt) : null,
     });
   }
   function batchStatus(batch: Batch, now: number): string {
@@ -899,7 +950,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         finishAt: now + runDurationMs,
       };
       runs.set(run.uuid, run);
-      if (body.waitUntilFinished === true || (broken('wait-false-answers-200') && body.waitUntilFinished === false)) {
+      const waits = body.waitUntilFinished === true && !broken('wait-true-answers-202');
+      if (waits || (broken('wait-false-answers-200') && body.waitUntilFinished === false)) {
         await new Promise((resolve) => setTimeout(resolve, runDurationMs + 5));
         res.status(200).json({ run: runView(run) });
         return;
@@ -924,6 +976,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       run.cancelledAt ??= now;
       run.finishAt = Math.min(run.finishAt, now + 100);
       run.status = undefined;
+      if (broken('cancel-answers-200')) return res.status(200).json({ run: runView(run, now) });
       locate(req, res, 'runs', run.uuid);
       res.status(202).json({ run: runView(run, now) });
     }),
@@ -977,7 +1030,10 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       if (!batch || (batch.workspaceUuid !== caller(res).uuid && !broken('batches-readable-cross-workspace')))
         return notFound('batch');
       const now = Date.now();
-      const status = batchStatus(batch, now);
+      let status = batchStatus(batch, now);
+      // A broken batch falls back to pending once it was seen finished.
+      if (broken('batch-leaves-terminal') && TERMINAL.includes(status) && batch.seenTerminal) status = 'pending';
+      if (TERMINAL.includes(status)) batch.seenTerminal = true;
       res.json({
         batch: extra({
           uuid: batch.uuid,

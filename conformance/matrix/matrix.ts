@@ -47,6 +47,7 @@ type Draft = Omit<Cell, 'id' | 'judgedBy' | 'reason'> & { reason?: string };
 export const CREDENTIAL_CHANNELS = [
   'Authorization: Bearer (the stated channel)',
   'no credential',
+  'no credential, invalid request',
   'Authorization: near misses of the token',
   'Authorization: another scheme',
   'query ?access_token=',
@@ -174,7 +175,6 @@ const TRANSITION_RULES: Record<string, string> = {
   'cancel after terminal': 'async-poll-terminal',
   'waitUntilFinished true': 'async-poll-terminal',
   'waitUntilFinished false': 'async-202-location',
-  'create sent once': 'async-no-repeat-create',
 };
 
 /** Async job kinds (a POST answering 202 with Location) and their transitions. */
@@ -189,7 +189,6 @@ function jobTransitions(contract: Contract): Array<{ subject: string; operationI
     const push = (transition: string, op: Operation) =>
       cells.push({ subject: `${kind} ${transition}`, operationId: op.operationId, rule: TRANSITION_RULES[transition] });
     push('create', create);
-    push('create sent once', create);
     if (poll)
       for (const transition of ['poll to a terminal status', 'terminal status in the terminal set', 'stays terminal'])
         push(transition, poll);
