@@ -30,6 +30,8 @@ const OP_RULES: Record<string, string> = {
 
 /** Whether `--operations <op>` leaves every check judging the cell able to run (they need nothing else). */
 function restrictable(cell: Cell, operationId: string): boolean {
+  // Isolation checks set up the other workspace's data through other operations first.
+  if (cell.dimension !== 'operations' && cell.dimension !== 'statuses') return false;
   const checks = allChecks().filter((check) => cell.judgedBy.includes(check.id));
   const polling = /202$|cancelRun|createRun 409/.test(cell.id);
   return !polling && checks.every((check) => (check.needs ?? []).every((need) => need === operationId));
