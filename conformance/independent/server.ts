@@ -179,6 +179,7 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       if (rules.length === 0) return next();
       if (rules.includes('auth-required-401') && !callerOf(req.headers.authorization))
         req.headers.authorization = `Bearer ${TOKEN_A}`;
+      if (rules.includes('bearer-refused')) delete req.headers.authorization;
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
         if (rules.includes('ratelimit-headers-every-response')) res.removeHeader('RateLimit-Remaining');

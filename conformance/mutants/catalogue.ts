@@ -53,6 +53,8 @@ export function cellMutants(contract: Contract): Mutant[] {
       mutation = `op ${OP_RULES[cell.rule]} ${op.method} ${glob}`;
     const status = /^\S+ (\d{3})$/.exec(cell.subject)?.[1];
     if (cell.dimension === 'statuses' && status) mutation = `op status-${status} ${op.method} ${glob}`;
+    // The stated channel itself: a valid bearer token refused on the first operation.
+    if (cell.id === 'auth-required-401: Authorization: Bearer (the stated channel)') continue;
     const filter = /via (list|export) filter (\w+) /.exec(cell.subject);
     if (cell.rule === 'workspace-scoping' && filter)
       mutation = `${filter[1] === 'list' ? 'list' : 'export'}-filter-unscoped ${filter[2]}`;
@@ -82,6 +84,18 @@ export function cellMutants(contract: Contract): Mutant[] {
       cells: [cell.id],
     });
   }
+  // Not the first list: the run's preflight probes that one, and a refused token there ends the run before any check.
+  const lists = contract.operations.filter((op) => op.method === 'GET' && !op.path.includes('{'));
+  const first = lists[lists.length - 1];
+  if (first)
+    mutants.set('op bearer-refused', {
+      id: `op bearer-refused ${first.method} ${first.path}`,
+      source: 'generated',
+      breaks: 'auth-required-401: Authorization: Bearer (the stated channel)',
+      options: { mutations: [`op bearer-refused ${first.method} ${first.path}`], readings: OPEN_REQUIRED, ...FAST },
+      checks: ['valid-requests-are-accepted'],
+      cells: ['auth-required-401: Authorization: Bearer (the stated channel)'],
+    });
   return [...mutants.values()];
 }
 
