@@ -100,14 +100,17 @@ export function createMockControl(options: MockControlOptions = {}) {
         fixtures,
         typeof fixtures === 'string' ? 'application/yaml' : 'application/json',
       ),
-    /** What clients created since start or the last reset. */
-    created: async (workspace?: string) =>
-      (
-        await call<{ created: CreatedEntry[] }>(
-          'GET',
-          `/created${workspace ? `?workspace=${encodeURIComponent(workspace)}` : ''}`,
-        )
-      ).created,
+    /** What clients created since start or the last reset, every page of it. */
+    created: async (workspace?: string) => {
+      const all: CreatedEntry[] = [];
+      for (let cursor: string | undefined = ''; cursor !== undefined;) {
+        const query = new URLSearchParams({ ...(workspace ? { workspace } : {}), ...(cursor ? { cursor } : {}) });
+        const page: { created: CreatedEntry[]; next?: string } = await call('GET', `/created?${query}`);
+        all.push(...page.created);
+        cursor = page.next;
+      }
+      return all;
+    },
     settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
     updateSettings: async (change: SettingsChange) =>
       (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,

@@ -15,6 +15,7 @@ export type { QueryChangeListener, QueryTablesRows } from '../query/change-feed'
 export type { CreatedEntry, CreatedPage } from './repositories/created';
 export { CREATED_PAGE, parseCreatedCursor } from './repositories/created';
 export type { Download } from './repositories/downloads';
+export { UnstorableFixtureError } from './repositories/fixtures';
 export type { Collection, StoreLimits, WorkspaceFixture } from './types';
 
 export const DEFAULT_STORE_LIMITS: StoreLimits = {

@@ -12,6 +12,13 @@ export type CreatedEntry = {
   status?: string;
 };
 
+/** True when no list after this one (this workspace's later kinds, then later workspaces) holds an entry. */
+const nothingAfter = (lists: (string[][] | undefined)[], workspace: number, kind: number) =>
+  lists.every(
+    (kinds, w) =>
+      w < workspace || (kinds ?? []).every((list, k) => (w === workspace && k <= kind) || list.length === 0),
+  );
+
 /** One page of the listing: `next` continues it (absent on the last page); `count` is the total listed. */
 export type CreatedPage = { count: number; created: CreatedEntry[]; next?: string };
 
@@ -85,8 +92,9 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     );
   };
 
-  /** The entries of one list from `start`, at most `room` of them, read in one round trip (gone ones left out). */
+  /** The entries of these uuids of one list, read in one round trip (gone ones left out). */
   const entriesOf = async (workspaceUuid: string, kind: number, uuids: string[]) => {
+    if (uuids.length === 0) return [];
     const at = workspaceKey(workspaceUuid, KINDS[kind].collection);
     const reads = uuids.map((field) => ({ op: 'hget' as const, key: at, field }));
     const { values } = await slice.readWorkspace(workspaceUuid, reads);
@@ -117,8 +125,7 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
         created.push(...(await entriesOf(workspaceUuids[w], kind, taken)));
         const end = start + taken.length;
         if (created.length >= limit || taken.length < uuids.length - start) {
-          if (end >= uuids.length && kind === KINDS.length - 1 && w === workspaceUuids.length - 1)
-            return { count, created };
+          if (end >= uuids.length && nothingAfter(lists, w, kind)) return { count, created };
           const next = cursorText({ workspace: w, kind, index: end - 1, after: uuids[end - 1] ?? '' });
           return { count, created, next };
         }

@@ -29,6 +29,16 @@ function fixtureWrites(workspaceUuid: string, fixture: WorkspaceFixture): Write[
   return writes;
 }
 
+/** A fixture whose data cannot be stored (nested deeper than serialising goes): nothing of its set was applied. */
+export class UnstorableFixtureError extends Error {
+  constructor(workspaceUuid: string, cause: unknown) {
+    super(
+      `workspaces.${workspaceUuid}: cannot be stored (${cause instanceof Error ? cause.message : String(cause)}); nothing was loaded.`,
+    );
+    this.name = 'UnstorableFixtureError';
+  }
+}
+
 /**
  * Fixtures: what a fixture holds is seeded data (not listed as created; the caps on created entries never drop
  * it). A set of workspaces is applied all or nothing: every workspace's writes are built (and serialised) before
@@ -38,7 +48,13 @@ function fixtureWrites(workspaceUuid: string, fixture: WorkspaceFixture): Write[
 export function createFixtureRepository(slice: WorkspaceSlice) {
   const applyFixtures = async (fixtures: ReadonlyMap<string, WorkspaceFixture>): Promise<void> => {
     const changes = new Map<string, Write[]>();
-    for (const [workspaceUuid, fixture] of fixtures) changes.set(workspaceUuid, fixtureWrites(workspaceUuid, fixture));
+    for (const [workspaceUuid, fixture] of fixtures) {
+      try {
+        changes.set(workspaceUuid, fixtureWrites(workspaceUuid, fixture));
+      } catch (error) {
+        throw new UnstorableFixtureError(workspaceUuid, error);
+      }
+    }
     if (changes.size === 0) return;
     await slice.ensureSeeded(changes.keys());
     if (!(await slice.commitWorkspaces(changes))) throw new Error('applyFixtures: the workspaces changed meanwhile');
