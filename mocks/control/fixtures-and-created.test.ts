@@ -8,7 +8,7 @@ type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 const suppression = (email: string) => ({
   uuid: '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b',
   email,
-  reason: 'manual',
+  reason: 'manual' as const,
   mailboxUuid: null,
   messageUuid: null,
   createdAt: '2026-03-01T10:00:00.000Z',

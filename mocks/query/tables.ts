@@ -85,7 +85,7 @@ export const timelineColumns: [column: string, type: ColumnType][] = [
 ];
 
 /** Before any instant: a phase ending here never applies (the same value as mocks/store/runs.ts NEVER). */
-const NEVER = -8.64e15;
+export const NEVER = -8.64e15;
 
 /**
  * A row as it is shown (a fixed status, as the tests' tables hold) in the stored form of a timed table: the

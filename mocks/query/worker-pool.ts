@@ -1,16 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
-import {
-  queryTableNames,
-  queryTableSchema,
-  timedColumns,
-  timedTables,
-  timelineColumns,
-  type QueryOp,
-  type QuerySnapshot,
-  type QuerySource,
-} from './tables';
+import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
+import type { WorkerAnswer } from './worker/messages';
 
 export type PoolOptions = {
   source: QuerySource;
@@ -45,13 +37,7 @@ type Job = {
   queueTimer?: NodeJS.Timeout;
 };
 type Hosted = { version: string; rows: number; usedAt: number };
-type Answer =
-  | { ready: true }
-  | { id: number; loaded: true }
-  | { id: number; stale: true }
-  | { id: number; started: true }
-  | { id: number; ok: true; rows: object[] }
-  | { id: number; ok: false; reason: string; message: string };
+type Answer = WorkerAnswer;
 type Slot = {
   worker: Worker;
   ready: boolean;
@@ -70,7 +56,15 @@ type Slot = {
 };
 type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; bytes: number };
 
-const workerFile = path.join(__dirname, 'sql-worker.js');
+/**
+ * The worker is TypeScript (`sql-worker.ts`). A worker thread does not share this thread's module loader (tsx
+ * under `npm start`, ts-jest under jest), so it starts from this bootstrap, which registers tsx's CommonJS hook in
+ * the worker and then loads the entry.
+ */
+const workerBootstrap = [
+  `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
+  `require(${JSON.stringify(path.join(__dirname, 'sql-worker.ts'))});`,
+].join('\n');
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 16_384;
 /** …and their written bytes in all: beyond either bound the oldest go (a database that needed them reloads). */
@@ -251,13 +245,8 @@ export class QueryWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerFile, {
-      workerData: {
-        schema: queryTableSchema,
-        timedTables: [...timedTables],
-        timedColumns: [...timedColumns],
-        timeline: timelineColumns,
-      },
+    const worker = new Worker(workerBootstrap, {
+      eval: true,
       // Rows live in WASM memory; the JS heap holds one result or one snapshot being loaded.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
