@@ -132,8 +132,8 @@ export class QueryWorkerPool {
     this.unsubscribe = options.source.subscribe?.((workspace, version, ops, bytes) => {
       this.changes.set(version, { workspace, ops, bytes });
       this.changeBytes += bytes;
-      while (this.changes.size > MAX_BUFFERED_CHANGES || this.changeBytes > MAX_BUFFERED_BYTES) {
-        const [oldest, change] = this.changes.entries().next().value!;
+      for (const [oldest, change] of this.changes) {
+        if (this.changes.size <= MAX_BUFFERED_CHANGES && this.changeBytes <= MAX_BUFFERED_BYTES) break;
         this.changes.delete(oldest);
         this.changeBytes -= change.bytes;
       }
@@ -232,9 +232,9 @@ export class QueryWorkerPool {
   private dequeue(job: Job, error: ApiError): boolean {
     const queue = this.queues.get(job.workspace);
     const index = queue?.indexOf(job) ?? -1;
-    if (index === -1) return false;
-    queue!.splice(index, 1);
-    if (queue!.length === 0) this.queues.delete(job.workspace);
+    if (!queue || index === -1) return false;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.queues.delete(job.workspace);
     this.settle(job, error);
     return true;
   }
@@ -376,7 +376,7 @@ export class QueryWorkerPool {
       // Loading or catching up ends in time bounded by the data: moving would only load the database again.
       if (busy?.phase === 'preparing') return undefined;
       if (busy) {
-        const rows = busy.hosted.get(workspace)!.rows;
+        const rows = busy.hosted.get(workspace)?.rows ?? 0;
         const wait = Math.min(this.options.timeoutMs, Math.max(AFFINITY_WAIT_MS, rows * LOAD_MS_PER_ROW));
         if (this.options.now() - busy.startedAt < wait) {
           this.dispatchAt(busy.startedAt + wait);
@@ -418,7 +418,8 @@ export class QueryWorkerPool {
         if ((this.running.get(workspace) ?? 0) >= this.options.perWorkspace) continue;
         const slot = this.slotFor(workspace, free);
         if (!slot) continue;
-        const job = queue.shift()!;
+        const job = queue.shift();
+        if (!job) continue;
         // Served: to the back of the round, if it has more waiting.
         this.queues.delete(workspace);
         if (queue.length > 0) this.queues.set(workspace, queue);
@@ -428,7 +429,7 @@ export class QueryWorkerPool {
         slot.phase = 'preparing';
         slot.startedAt = this.options.now();
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
-        if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+        if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
         void this.start(slot, job);
         started = true;
         break;
@@ -452,8 +453,9 @@ export class QueryWorkerPool {
       const versions = await source.versions(job.workspace);
       if (!current()) return;
       const version = versions.at(-1) ?? '';
-      let ops = this.catchUp(slot.hosted.get(job.workspace), version, versions);
-      if (ops === undefined) {
+      const kept = slot.hosted.get(job.workspace);
+      let ops = this.catchUp(kept, version, versions);
+      if (ops === undefined || !kept) {
         const snapshot = await source.snapshot(job.workspace);
         if (!current()) return;
         const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
@@ -468,10 +470,9 @@ export class QueryWorkerPool {
         }
         ops = [];
       } else {
-        const hosted = slot.hosted.get(job.workspace)!;
-        hosted.version = version;
-        hosted.rows += rowsIn(ops);
-        hosted.usedAt = now();
+        kept.version = version;
+        kept.rows += rowsIn(ops);
+        kept.usedAt = now();
       }
       // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
@@ -524,8 +525,9 @@ export class QueryWorkerPool {
     while (slot.hosted.size > 0 && this.hostedRows(slot) + rows > this.options.cacheRows) {
       let oldest: [string, Hosted] | undefined;
       for (const entry of slot.hosted) if (!oldest || entry[1].usedAt < oldest[1].usedAt) oldest = entry;
-      slot.hosted.delete(oldest![0]);
-      slot.worker.postMessage({ type: 'drop', workspace: oldest![0] });
+      if (!oldest) break;
+      slot.hosted.delete(oldest[0]);
+      slot.worker.postMessage({ type: 'drop', workspace: oldest[0] });
     }
   }
 
@@ -591,7 +593,7 @@ export class QueryWorkerPool {
     if (ranOver) {
       this.suspects.delete(job.workspace);
       this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
-      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value!);
+      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value as string);
     }
     slot.dead = true;
     const index = this.slots.indexOf(slot);
@@ -642,6 +644,6 @@ export class QueryWorkerPool {
     job.queueTimer = undefined;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     if (error) job.reject(error);
-    else job.resolve(rows!);
+    else job.resolve(rows ?? []);
   }
 }

@@ -299,7 +299,7 @@ function seedRunHistory(
       outcome: status === 'error' || status === 'skipped' ? status : 'success',
     };
     runs.set(run.uuid, run);
-    if (batchUuid) batches.get(batchUuid)!.runUuids.push(run.uuid);
+    if (batchUuid) batches.get(batchUuid)?.runUuids.push(run.uuid);
     logs.push(
       {
         uuid: rng.uuid(),
