@@ -1,4 +1,4 @@
-import type { StoragePort } from '../port';
+import type { Read, StoragePort } from '../port';
 
 type PortOf = () => StoragePort;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -147,6 +147,18 @@ function describeLists(portOf: PortOf): void {
     expect(await portOf().read([{ op: 'list', key: 'l', first: 10 }])).toEqual([['c', 'd', 'b', 'e']]);
     await portOf().commit([{ op: 'remove', key: 'l', values: ['c', 'd', 'b', 'e'], within: 10 }]);
     expect(await portOf().read([{ op: 'list', key: 'l' }])).toEqual([[]]);
+  });
+
+  it('should read a page of a list from any index, and its length, also once its head was trimmed', async () => {
+    await portOf().commit([{ op: 'append', key: 'l', values: ['a', 'b', 'c', 'd', 'e'], keepLast: 4 }]);
+    const page = (from: number, first?: number): Read => ({ op: 'list', key: 'l', from, first });
+    // Two reads or fewer go as single commands, more as one transaction: both forms are checked.
+    for (const reads of [
+      [page(1, 2)],
+      [page(1, 2), page(3), page(9, 2), page(0, 0), { op: 'length', key: 'l' } as Read],
+    ])
+      expect(await portOf().read(reads)).toEqual([['c', 'd'], ['e'], [], [], 4].slice(0, reads.length));
+    expect(await portOf().read([{ op: 'length', key: 'missing' }])).toEqual([0]);
   });
 
   it('should remove the entries of a hash whose ids a bounded list trims off', async () => {

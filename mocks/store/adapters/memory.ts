@@ -25,6 +25,11 @@ class List {
   toArray(): string[] {
     return this.items.slice(this.head);
   }
+  /** Items from index `from` (0 is the head), at most `count` of them; copies only those. */
+  range(from: number, count = Infinity): string[] {
+    const start = this.head + Math.max(0, Math.floor(from));
+    return this.items.slice(start, start + Math.max(0, Math.floor(count)));
+  }
   replace(values: string[]): void {
     this.items = values;
     this.head = 0;
@@ -172,10 +177,10 @@ function readOne(data: MemoryData, read: Read): unknown {
       return data.hashAt(read.key)?.get(read.field) ?? null;
     case 'hgetall':
       return Object.fromEntries(data.hashAt(read.key) ?? []);
-    case 'list': {
-      const items = data.listAt(read.key)?.toArray() ?? [];
-      return read.first === undefined ? items : items.slice(0, Math.max(0, read.first));
-    }
+    case 'list':
+      return data.listAt(read.key)?.range(read.from ?? 0, read.first) ?? [];
+    case 'length':
+      return data.listAt(read.key)?.length ?? 0;
   }
 }
 

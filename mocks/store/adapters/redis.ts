@@ -169,6 +169,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
           if (read.op === 'get') multi.get(at(read.key));
           else if (read.op === 'hget') multi.hget(at(read.key), read.field);
           else if (read.op === 'hgetall') multi.hgetall(at(read.key));
+          else if (read.op === 'length') multi.llen(at(read.key));
           else multi.lrange(at(read.key), ...rangeOf(read));
         }
         const results = (await multi.exec()) ?? [];
@@ -328,12 +329,14 @@ async function readOne(client: Redis, read: Read, at: (key: string) => string): 
   if (read.op === 'get') return client.get(at(read.key));
   if (read.op === 'hget') return client.hget(at(read.key), read.field);
   if (read.op === 'hgetall') return client.hgetall(at(read.key));
+  if (read.op === 'length') return client.llen(at(read.key));
   return client.lrange(at(read.key), ...rangeOf(read));
 }
 
 /** The LRANGE bounds of a list read (inclusive; -1 is the end, and 1..0 is nothing). */
 function rangeOf(read: Read & { op: 'list' }): [start: number, stop: number] {
-  if (read.first === undefined) return [0, -1];
+  const from = Math.max(0, Math.floor(read.from ?? 0));
+  if (read.first === undefined) return [from, -1];
   const first = Math.floor(read.first);
-  return first <= 0 ? [1, 0] : [0, first - 1];
+  return first <= 0 ? [1, 0] : [from, from + first - 1];
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createStore, parseCreatedCursor, type CreatedEntry } from '..';
 import { createMemoryPort } from '../adapters/memory';
+import type { Read } from '../port';
 import { createdRowsOf, createRunRecord } from '../runs';
 
 const A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -48,21 +49,55 @@ describe('the created listing, a page at a time', () => {
     expect(seen.slice(6)).toEqual(added.slice(0, seen.length - 6));
   });
 
-  it('should read only the records of its page', async () => {
+  it('should read only the uuids and records of its page, however long the lists', async () => {
     await addRuns(A, 50);
-    const reads: number[] = [];
+    const reads: Read[][] = [];
     const read = port.read.bind(port);
-    port.read = ((batch: { op: string }[]) => {
-      reads.push(batch.filter((r) => r.op === 'hget').length);
+    port.read = ((batch: Read[]) => {
+      reads.push(batch);
       return read(batch as never);
     }) as typeof port.read;
     try {
-      const page = await store.listCreatedPage([A], { limit: 5 });
-      expect(page.created).toHaveLength(5);
-      expect(Math.max(...reads)).toBe(5);
+      const first = await store.listCreatedPage([A], { limit: 5 });
+      const second = await store.listCreatedPage([A], { limit: 5, cursor: parseCreatedCursor(first.next ?? '') });
+      expect([first.created.length, second.created.length, first.count]).toEqual([5, 5, 50]);
+      const all = reads.flat();
+      expect(Math.max(...reads.map((batch) => batch.filter((r) => r.op === 'hget').length))).toBe(5);
+      expect(all.filter((r) => r.op === 'list').every((r) => r.op === 'list' && (r.first ?? Infinity) <= 5)).toBe(true);
     } finally {
       port.read = read;
     }
+  });
+
+  it.each([
+    ['entries before the cursor went (the cursor stays)', 2],
+    ['the cursor itself went with the head', 5],
+  ])('should go on without a gap or a repeat when %s', async (_name, dropped) => {
+    const capped = createStore({
+      port: createMemoryPort({ now: () => clock }),
+      seed: 2,
+      now: () => clock,
+      limits: { runsPerWorkspace: 10 },
+    });
+    const add = async (count: number) => {
+      const runs = Array.from({ length: count }, () =>
+        createRunRecord({ uuid: randomUUID(), workspaceUuid: A, createdAtMs: (clock += 1), durationMs: 1000 }),
+      );
+      await capped.addRuns(A, { runs, ...createdRowsOf(runs, randomUUID) });
+      return runs.map((run) => run.uuid);
+    };
+    const made = await add(10);
+    const first = await capped.listCreatedPage([A], { limit: 3 });
+    const later = await add(dropped); // the cap of 10 drops as many of the oldest
+    const rest: string[] = [];
+    for (let next = first.next; next !== undefined;) {
+      const page = await capped.listCreatedPage([A], { limit: 3, cursor: parseCreatedCursor(next) });
+      rest.push(...page.created.map((entry) => entry.uuid));
+      next = page.next;
+    }
+    expect([...first.created.map((entry) => entry.uuid), ...rest]).toEqual(
+      [...made, ...later].filter((uuid, i) => i < 3 || i >= Math.max(3, dropped)),
+    );
   });
 
   it('should not seed a workspace that was never used', async () => {

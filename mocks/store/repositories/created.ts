@@ -12,13 +12,6 @@ export type CreatedEntry = {
   status?: string;
 };
 
-/** True when no list after this one (this workspace's later kinds, then later workspaces) holds an entry. */
-const nothingAfter = (lists: (string[][] | undefined)[], workspace: number, kind: number) =>
-  lists.every(
-    (kinds, w) =>
-      w < workspace || (kinds ?? []).every((list, k) => (w === workspace && k <= kind) || list.length === 0),
-  );
-
 /** One page of the listing: `next` continues it (absent on the last page); `count` is the total listed. */
 export type CreatedPage = { count: number; created: CreatedEntry[]; next?: string };
 
@@ -77,19 +70,41 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
   };
 
-  /** The created lists of the seeded workspaces among these (an unseeded one created nothing: it is not seeded). */
-  const createdLists = async (workspaceUuids: string[]): Promise<(string[][] | undefined)[]> => {
+  const listKey = (workspaceUuid: string, kind: number) =>
+    workspaceKey(workspaceUuid, `${KINDS[kind].collection}-created`);
+
+  /**
+   * The lengths of the created lists of the seeded workspaces among these, per workspace and kind (an unseeded
+   * workspace created nothing, and is not seeded for being listed).
+   */
+  const createdLengths = async (workspaceUuids: string[]): Promise<number[][]> => {
     const markers = await slice.port.read(workspaceUuids.map((uuid) => ({ op: 'get' as const, key: markerKey(uuid) })));
     return Promise.all(
       workspaceUuids.map(async (workspaceUuid, i) => {
-        if (markers[i] === null) return undefined;
-        const reads = KINDS.map(({ collection }) => ({
-          op: 'list' as const,
-          key: workspaceKey(workspaceUuid, `${collection}-created`),
-        }));
+        if (markers[i] === null) return KINDS.map(() => 0);
+        const reads = KINDS.map((_, kind) => ({ op: 'length' as const, key: listKey(workspaceUuid, kind) }));
         return (await slice.readWorkspace(workspaceUuid, reads)).values;
       }),
     );
+  };
+
+  /** Uuids of one created list from `from`, at most `count`. */
+  const uuidsOf = async (workspaceUuid: string, kind: number, from: number, count?: number) => {
+    const read = { op: 'list' as const, key: listKey(workspaceUuid, kind), from, first: count };
+    return (await slice.readWorkspace(workspaceUuid, [read])).values[0];
+  };
+
+  /**
+   * Where the list of a cursor goes on: after its last entry listed, found where it was; when entries before it
+   * went meanwhile (the age or count bound trim the head), it is looked for in the list; when it went itself, the
+   * head was trimmed past it, so the list goes on from its head.
+   */
+  const resume = async (workspaceUuid: string, cursor: Cursor): Promise<number> => {
+    if (cursor.after === '') return 0;
+    const [there] = await uuidsOf(workspaceUuid, cursor.kind, cursor.index, 1);
+    if (there === cursor.after) return cursor.index + 1;
+    const at = (await uuidsOf(workspaceUuid, cursor.kind, 0)).indexOf(cursor.after);
+    return at >= 0 ? at + 1 : 0;
   };
 
   /** The entries of these uuids of one list, read in one round trip (gone ones left out). */
@@ -103,32 +118,34 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     return entries;
   };
 
-  /** One page of the listing, from `cursor` (the start without one). */
+  /** True when no list after this one (this workspace's later kinds, then later workspaces) holds an entry. */
+  const nothingAfter = (lengths: number[][], workspace: number, kind: number) =>
+    lengths.every((kinds, w) => w < workspace || kinds.every((n, k) => (w === workspace && k <= kind) || n === 0));
+
+  /**
+   * One page of the listing, from `cursor` (the start without one): the lists' lengths, then only the uuids and
+   * records of the page, so a page costs what it holds however long the lists are.
+   */
   const listCreatedPage = async (
     workspaceUuids: string[],
     page: { limit?: number; cursor?: Cursor } = {},
   ): Promise<CreatedPage> => {
     const limit = Math.max(1, Math.min(page.limit ?? CREATED_PAGE.default, CREATED_PAGE.max));
-    const lists = await createdLists(workspaceUuids);
-    const count = lists.reduce((n, kinds) => n + (kinds ?? []).reduce((m, list) => m + list.length, 0), 0);
+    const lengths = await createdLengths(workspaceUuids);
+    const count = lengths.flat().reduce((n, length) => n + length, 0);
     const from = page.cursor ?? { workspace: 0, kind: 0, index: 0, after: '' };
     const created: CreatedEntry[] = [];
     for (let w = from.workspace; w < workspaceUuids.length; w++) {
       for (let kind = w === from.workspace ? from.kind : 0; kind < KINDS.length; kind++) {
-        const uuids = lists[w]?.[kind] ?? [];
-        let start = 0;
-        if (w === from.workspace && kind === from.kind && from.after !== '') {
-          const at = uuids.indexOf(from.after);
-          start = at >= 0 ? at + 1 : Math.min(from.index + 1, uuids.length);
-        }
-        const taken = uuids.slice(start, start + (limit - created.length));
-        created.push(...(await entriesOf(workspaceUuids[w], kind, taken)));
-        const end = start + taken.length;
-        if (created.length >= limit || taken.length < uuids.length - start) {
-          if (end >= uuids.length && nothingAfter(lists, w, kind)) return { count, created };
-          const next = cursorText({ workspace: w, kind, index: end - 1, after: uuids[end - 1] ?? '' });
-          return { count, created, next };
-        }
+        const length = lengths[w][kind];
+        const resumed = w === from.workspace && kind === from.kind;
+        const start = resumed ? await resume(workspaceUuids[w], from) : 0;
+        const uuids = start < length ? await uuidsOf(workspaceUuids[w], kind, start, limit - created.length) : [];
+        created.push(...(await entriesOf(workspaceUuids[w], kind, uuids)));
+        const end = start + uuids.length;
+        if (created.length < limit && end >= length) continue;
+        if (end >= length && nothingAfter(lengths, w, kind)) return { count, created };
+        return { count, created, next: cursorText({ workspace: w, kind, index: end - 1, after: uuids.at(-1) ?? '' }) };
       }
     }
     return { count, created };
