@@ -1,18 +1,12 @@
 import { relative, resolve } from 'node:path';
-import { anchorOf, type Change } from './change';
+import { type Anchor, anchorOf, type Change } from './change';
+import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
 import { addImpact } from './impact';
 import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import {
-  dereferenceFile,
-  escapeToken,
-  type JsonObject,
-  makeLineLocator,
-  type Origin,
-  serverBasePath,
-} from '../../../spec/lib';
+import { dereferenceFile, escapeToken, type JsonObject, type Origin, serverBasePath } from '../../../spec/lib';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
@@ -84,30 +78,53 @@ function pathOfOperation(operation: string): string {
 
 type Side = { api: JsonObject; origins: WeakMap<object, Origin>; display(file: string): string };
 
-/** File and line of the node a change is anchored at: the head side when it exists there, else the base. */
-function locateChange(change: Change, head: Side, base: Side): Change['source'] {
+/** The tokens of an anchor below its node, as far as the node has them. */
+function anchorTokens(node: unknown, anchor: Anchor): string[] {
+  const tokens = anchor.path ?? (anchor.key !== undefined ? [anchor.key] : []);
+  const out: string[] = [];
+  let at = node;
+  for (const token of tokens) {
+    if (typeof at !== 'object' || at === null || !(token in at)) break;
+    out.push(token);
+    at = (at as Record<string, unknown>)[token];
+  }
+  return out;
+}
+
+/** File and pointer of the node a change is anchored at: the head side when it exists there, else the base. */
+function placeChange(
+  change: Change,
+  head: Side,
+  base: Side,
+): { side: 'head' | 'base'; file: string; pointer: string } | undefined {
   const anchor = anchorOf(change);
-  const locators = new Map<string, (pointer: string) => number | undefined>();
-  const lineOf = (file: string, pointer: string) => {
-    if (!locators.has(file)) locators.set(file, makeLineLocator(file));
-    return locators.get(file)!(pointer);
-  };
+  if (!anchor) return undefined;
   for (const [side, node] of [
-    ['head', anchor?.head],
-    ['base', anchor?.base],
+    ['head', anchor.head],
+    ['base', anchor.base],
   ] as const) {
     if (typeof node !== 'object' || node === null) continue;
     const origin = (side === 'head' ? head : base).origins.get(node);
     if (!origin) continue;
-    const display = (side === 'head' ? head : base).display(origin.file);
-    const key = anchor?.key;
-    const pointer =
-      key !== undefined && key in (node as Record<string, unknown>)
-        ? `${origin.pointer}/${escapeToken(key)}`
-        : origin.pointer;
-    return { side, file: display, line: lineOf(origin.file, pointer), pointer: `#${pointer}` };
+    const below = anchorTokens(node, anchor).map(escapeToken);
+    return { side, file: origin.file, pointer: [origin.pointer, ...below].join('/') };
   }
   return undefined;
+}
+
+/** Sets `source` on every change: file, line (when the file has useful lines) and JSON pointer. */
+function locateChanges(changes: Change[], head: Side, base: Side): void {
+  const placed = changes.map((change) => placeChange(change, head, base));
+  const wanted = new Map<string, Set<string>>();
+  for (const p of placed) if (p) wanted.set(p.file, (wanted.get(p.file) ?? new Set()).add(p.pointer));
+  const lineOf = createLineLocator(wanted);
+  changes.forEach((change, i) => {
+    const p = placed[i];
+    if (!p) return;
+    const display = (p.side === 'head' ? head : base).display(p.file);
+    const line = lineOf(p.file, p.pointer);
+    change.source = { side: p.side, file: display, ...(line !== undefined ? { line } : {}), pointer: `#${p.pointer}` };
+  });
 }
 
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
@@ -135,10 +152,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const base = sideOf(baseSource, baseFile.file);
     const head = sideOf(headSource, headFile.file);
     const changes = compareSpecs(base.api, head.api, { now });
-    for (const change of changes) {
-      const source = locateChange(change, head, base);
-      if (source) change.source = source;
-    }
+    locateChanges(changes, head, base);
     const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0 };
     if (options.crossCheck) {
       try {
