@@ -8,6 +8,8 @@
 import { type Anchor, type Emit, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib';
+import { sameTarget, similarNames } from './rename';
+import { contentOf, DOC_KEYS, sameShape } from './shape';
 
 export type Direction = 'input' | 'output';
 
@@ -23,22 +25,6 @@ type Normalised = {
 
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties', 'maxContains'] as const;
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties', 'minContains'] as const;
-const DOC_KEYS = new Set([
-  'description',
-  'title',
-  'example',
-  'examples',
-  'externalDocs',
-  '$comment',
-  'deprecated',
-  'xml',
-  '$schema',
-  '$id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$defs',
-  'definitions',
-]);
 /** Assertion and applicator keywords compared as a whole: added tightens, removed loosens, changed is unproven. */
 const OPAQUE_CONSTRAINTS = [
   'not',
@@ -154,12 +140,8 @@ function typeLabel(n: Normalised): string {
   return n.types.size === 0 ? 'any' : [...n.types].join('|');
 }
 
-/** Structural equality ignoring documentation keywords and extensions, for rename detection. */
-export function sameShape(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-export function canonical(value: unknown, seen = new Set<unknown>()): string {
+/** A readable rendering of a schema's shape, for details. */
+function canonical(value: unknown, seen = new Set<unknown>()): string {
   if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? 'undefined';
   if (seen.has(value)) return '"<cycle>"';
   seen.add(value);
@@ -186,6 +168,8 @@ export type SchemaContext = {
   /** Set for a request or response body (not a parameter or header): enables the "wrapped in oneOf" rules. */
   body?: boolean;
   visited?: WeakMap<object, WeakSet<object>>;
+  /** The component a node was written as, when it was (see CompareOptions). */
+  targetOf?: (node: object) => string | undefined;
 };
 
 function fieldLabel(field: string): string {
@@ -200,6 +184,8 @@ type Site = { name: string; at: string; anchor: Anchor; ctx: SchemaContext };
 
 export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string, ctx: SchemaContext): void {
   if (!isObject(baseRaw) || !isObject(headRaw)) return;
+  // Identical subtrees (one shared component object, fingerprinted once) have nothing to report.
+  if (contentOf(baseRaw) === contentOf(headRaw)) return;
   // Dereferenced specs may be circular: compare each (base, head) pair once.
   const visited = (ctx.visited ??= new WeakMap());
   const seenHeads = visited.get(baseRaw) ?? new WeakSet<object>();
@@ -627,11 +613,20 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
   const removed = [...bProps.keys()].filter((k) => !hProps.has(k) && !hidden(k));
   const added = [...hProps.keys()].filter((k) => !bProps.has(k) && !unhidden(k));
 
-  // A removed field and an added one of the same shape read as a rename.
+  // A removed field and an added one of the same shape read as a rename when there is evidence (rename.ts).
   const renamedTo = new Map<string, string>();
+  const taken = new Set<string>();
   for (const r of removed) {
-    const match = added.find((a) => ![...renamedTo.values()].includes(a) && sameShape(bProps.get(r), hProps.get(a)));
-    if (match) renamedTo.set(r, match);
+    const match = added.find(
+      (a) =>
+        !taken.has(a) &&
+        (similarNames(r, a) || sameTarget(ctx.targetOf, bProps.get(r), hProps.get(a))) &&
+        sameShape(bProps.get(r), hProps.get(a)),
+    );
+    if (match) {
+      renamedTo.set(r, match);
+      taken.add(match);
+    }
   }
 
   for (const k of [...bProps.keys()].filter(hidden)) {
@@ -666,7 +661,7 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     }
   }
   for (const a of [...hProps.keys()].filter(unhidden).concat(added)) {
-    if (input && [...renamedTo.values()].includes(a)) continue;
+    if (input && taken.has(a)) continue;
     const required = hReq.has(a);
     const anchor = { head: hProps.get(a), base };
     if (input) {

@@ -3,7 +3,7 @@ import { type Anchor, anchorOf, type Change } from './change';
 import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
 import { addImpact } from './impact';
-import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
+import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
 import { dereferenceFile, escapeToken, type JsonObject, type Origin, serverBasePath } from '../../../spec/lib';
@@ -49,7 +49,15 @@ export type DiffReport = {
   failing: Change[];
   waivers: WaiverSummary;
   exitCode: 0 | 1;
-  crossCheck: { engine: string; ran: boolean; added: number; note?: string };
+  crossCheck: {
+    engine: string;
+    ran: boolean;
+    /** Verdicts of the other engine that no contract rule covers, added as `redocly/<id>` changes. */
+    added: number;
+    /** Where the two engines disagree on whether a change breaks clients. */
+    disagreements: Disagreement[];
+    note?: string;
+  };
 };
 
 /** Breaking first, then by operation and location, so the report reads the same on every run. */
@@ -127,6 +135,25 @@ function locateChanges(changes: Change[], head: Side, base: Side): void {
   });
 }
 
+/** A side that is not an OpenAPI 3 description is a usage error, not a diff of everything against nothing. */
+export class NotOpenApiError extends Error {}
+
+function assertOpenApi(api: JsonObject, label: string): void {
+  if (typeof api.swagger === 'string')
+    throw new NotOpenApiError(`${label} is Swagger ${api.swagger}; spec:diff compares OpenAPI 3.x descriptions`);
+  if (typeof api.openapi !== 'string' || !/^3\./.test(api.openapi))
+    throw new NotOpenApiError(
+      `${label} is not an OpenAPI 3.x description (it has ${typeof api.openapi === 'string' ? `openapi: ${api.openapi}` : 'no `openapi` version field'})`,
+    );
+}
+
+/** The component (`/components/schemas/Thing`) a node of either side was written as, when it was. */
+function componentOf(base: Side, head: Side, node: object): string | undefined {
+  const origin = head.origins.get(node) ?? base.origins.get(node);
+  const match = origin && /^\/components\/[^/]+\/[^/]+$/.exec(origin.pointer);
+  return match ? match[0] : undefined;
+}
+
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const now = options.now ?? new Date();
   const failOn = options.failOn ?? 'breaking';
@@ -142,6 +169,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const sideOf = (source: typeof baseSource, entry: string): Side => {
       const origins = new WeakMap<object, Origin>();
       const api = dereferenceFile(entry, origins);
+      assertOpenApi(api, source.label);
       // Files of a git side live in a temporary copy: show them by their path in the repository.
       const display =
         source.kind === 'git'
@@ -151,18 +179,25 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     };
     const base = sideOf(baseSource, baseFile.file);
     const head = sideOf(headSource, headFile.file);
-    const changes = compareSpecs(base.api, head.api, { now });
+    // The second opinion runs in its own process while this one compares.
+    const redocly = options.crossCheck
+      ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file).then(
+          (report) => ({ report }),
+          (error: Error) => ({ error }),
+        )
+      : undefined;
+    const changes = compareSpecs(base.api, head.api, { now, targetOf: (node) => componentOf(base, head, node) });
     locateChanges(changes, head, base);
-    const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0 };
-    if (options.crossCheck) {
-      try {
-        const extra = uncoveredVerdicts(await runRedoclyDiff(options.cwd, baseFile.file, headFile.file), changes);
-        changes.push(...extra);
+    const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0, disagreements: [] };
+    if (redocly) {
+      const outcome = await redocly;
+      if ('report' in outcome) {
+        const found = checkAgainstRedocly(outcome.report, changes);
+        changes.push(...found.added);
         crossCheck.ran = true;
-        crossCheck.added = extra.length;
-      } catch (error) {
-        crossCheck.note = `redocly diff did not run: ${(error as Error).message.split('\n')[0]}`;
-      }
+        crossCheck.added = found.added.length;
+        crossCheck.disagreements = found.disagreements;
+      } else crossCheck.note = `redocly diff did not run: ${outcome.error.message.split('\n')[0]}`;
     }
     const sorted = sortChanges(changes);
 
