@@ -2,7 +2,6 @@ import { relative, resolve } from 'node:path';
 import { type Anchor, anchorOf, type Change } from './change';
 import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
-import { addImpact } from './impact';
 import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
@@ -165,6 +164,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       : resolveSource(options.specPath ?? 'spec/openapi.yaml', options.cwd, options.specPath);
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
+  const abort = new AbortController();
   try {
     const sideOf = (source: typeof baseSource, entry: string): Side => {
       const origins = new WeakMap<object, Origin>();
@@ -179,7 +179,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     };
     const base = sideOf(baseSource, baseFile.file);
     const head = sideOf(headSource, headFile.file);
-    // The second opinion runs in its own process while this one compares.
+    // The second opinion and the client types are made in their own processes while this one compares.
+    const impact = options.impact ? import('./impact') : undefined;
+    const types = impact?.then((m) => m.generateTypes([baseFile.file, headFile.file], abort.signal));
+    types?.catch(() => undefined); // awaited (and its error reported) only when some change needs it
     const redocly = options.crossCheck
       ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file).then(
           (report) => ({ report }),
@@ -217,13 +220,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       unused: inForce.filter((w) => !used.has(w)),
     };
 
-    if (options.impact) {
-      await addImpact(sorted, {
-        baseFile: baseFile.file,
-        headFile: headFile.file,
-        baseApi: base.api,
-        headApi: head.api,
-      });
+    if (impact && types) {
+      if (sorted.some((c) => c.classification === 'breaking' || c.classification === 'warning'))
+        await (await impact).addImpact(sorted, { baseApi: base.api, headApi: head.api, types });
+      else abort.abort();
     }
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
@@ -252,6 +252,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       crossCheck,
     };
   } finally {
+    abort.abort(); // a child still making client types is no longer needed
     baseFile.cleanup();
     headFile.cleanup();
   }
