@@ -147,6 +147,15 @@ describe('the packed package, installed in a fresh project outside the repositor
     expect(installed).not.toContain('jest');
   });
 
+  it('should answer arguments to workspace-api-mock with its usage rather than ignore them', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'workspace-api-mock');
+    const wrong = await run(bin, ['--port', '4200'], project);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/takes no arguments[\s\S]*PORT=0 takes a free port/);
+    const help = await run(bin, ['--help'], project);
+    expect({ code: help.code, usage: help.stdout.startsWith('Usage:') }).toEqual({ code: 0, usage: true });
+  });
+
   it('should run workspace-api-conformance against workspace-api-mock and pass', async () => {
     const checks = [
       'error-responses-use-the-error-shape',
