@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { loadContract } from '../spec/lib';
-import { listBodyTypos, misspell, renderBodyTypos } from './request-body-typos';
+import { listBodyTypos, miscase, misspell, renderBodyTypos } from './request-body-typos';
 
 const contract = loadContract();
 const generatedDir = join(__dirname, 'generated');
@@ -81,5 +81,16 @@ describe('request body typos (generators/generated/request-body-typos.ts)', () =
     ['name', ['nmae'], 'naem'],
   ])('should misspell %s (taken %j) as %s', (field, taken, want) => {
     expect(misspell(field, new Set(taken))).toBe(want);
+  });
+
+  it.each([
+    ['workflowUuid', [], 'workflowUUID'],
+    ['parentBatchUuid', [], 'parentBatchUUID'],
+    ['uuids', [], 'Uuids'],
+    ['recordId', [], 'recordID'],
+    ['name', [], 'Name'],
+    ['name', ['Name'], 'name_'],
+  ])('should miscase %s (taken %j) as %s', (field, taken, want) => {
+    expect(miscase(field, new Set(taken))).toBe(want);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The compile-fail proof of the request body types: for every field of every operation's JSON request body, one
- * openapi-fetch call with the field misspelled (under `@ts-expect-error`, so `tsc` fails the day it compiles)
- * and the same call spelled right (which must compile, so the expected error cannot come from something else).
+ * The compile-fail proof of the request body types: for every field of every operation's JSON request body, two
+ * openapi-fetch calls with the field misspelled (letters swapped, capitals wrong), each under `@ts-expect-error` so
+ * `tsc` fails the day it compiles, and the same call spelled right, which must compile (so the expected error
+ * cannot come from something else).
  * Rendered from the contract into generators/generated/request-body-typos.ts by `npm run generate`.
  */
 import { asArray, asObject, type Contract, type JsonObject, type Operation } from '../spec/lib';
@@ -23,6 +24,14 @@ export function misspell(field: string, taken: ReadonlySet<string>): string {
     if (!taken.has(swapped)) return swapped;
   }
   return `${field}${field.slice(-1) || 'x'}`;
+}
+
+/** The other common slip: an acronym in capitals (`workflowUuid` → `workflowUUID`), else a capital first letter. */
+export function miscase(field: string, taken: ReadonlySet<string>): string {
+  const acronyms = field.replace(/(Uuid|Url|Id|Sso|Mcp|Sql)(?=[A-Z]|s?$)/g, (word) => word.toUpperCase());
+  if (acronyms !== field && !taken.has(acronyms)) return acronyms;
+  const capital = field.charAt(0).toUpperCase() + field.slice(1);
+  return capital !== field && !taken.has(capital) ? capital : `${field}_`;
 }
 
 /** A TypeScript expression of a value the schema's generated type accepts (not necessarily one the server does). */
@@ -59,13 +68,15 @@ export function listBodyTypos(contract: Contract): BodyTypo[] {
     if (!schema) return [];
     const fields = Object.keys(asObject(schema.properties));
     const taken = new Set(fields);
-    return fields.map((field) => ({
-      operationId: operation.operationId,
-      method: operation.method,
-      path: operation.path,
-      field,
-      misspelled: misspell(field, taken),
-    }));
+    return fields.flatMap((field) =>
+      [misspell(field, taken), miscase(field, taken)].map((misspelled) => ({
+        operationId: operation.operationId,
+        method: operation.method,
+        path: operation.path,
+        field,
+        misspelled,
+      })),
+    );
   });
 }
 
