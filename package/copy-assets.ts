@@ -29,8 +29,3 @@ export function copyAssets(root = ROOT, dist = DIST): string[] {
   }
   return copied;
 }
-
-if (require.main === module) {
-  const copied = copyAssets();
-  console.log(`build: copied ${copied.length} files beside the compiled code (${copied.join(', ')})`);
-}
