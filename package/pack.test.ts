@@ -156,6 +156,12 @@ describe('the packed package, installed in a fresh project outside the repositor
     expect({ code: help.code, usage: help.stdout.startsWith('Usage:') }).toEqual({ code: 0, usage: true });
   });
 
+  it('should serve the OAuth server, which the mock loads by name, from the installed package', async () => {
+    const metadata = await fetch(`${mock!.origin}/auth/.well-known/oauth-authorization-server`);
+    expect(metadata.status).toBe(200);
+    expect(await metadata.json()).toMatchObject({ issuer: `${mock!.origin}/auth` });
+  });
+
   it('should run workspace-api-conformance against workspace-api-mock and pass', async () => {
     const checks = [
       'error-responses-use-the-error-shape',
