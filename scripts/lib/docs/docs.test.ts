@@ -210,7 +210,10 @@ describe('reference page in use (search, examples, shared responses, try-it agai
           .replace(/<[^>]+>/g, '')
           .toLowerCase(),
       ).not.toContain('runs');
-      const url = `${pathToFileURL(page).href}?q=runs&run=listSuppressions&base=${encodeURIComponent(`${mock.url}/`)}&token=mock-token-b&prefer=${encodeURIComponent('example=empty')}`;
+      // Not one of the presets: the page adds it to every form's list.
+      const prefer = 'latency=1, example=empty';
+      expect(html).not.toContain(`<option value="${prefer}">`);
+      const url = `${pathToFileURL(page).href}?q=runs&run=listSuppressions&base=${encodeURIComponent(`${mock.url}/`)}&token=mock-token-b&prefer=${encodeURIComponent(prefer)}`;
       const { dom, consoleErrors } = await dumpDom(chromium.bin!, url, 90_000, { allowLoopback: true });
       const linked = article(dom, 'listSuppressions');
       expect(linked).toMatch(/^<article class="operation" id="operation\/listSuppressions">/);
@@ -225,10 +228,10 @@ describe('reference page in use (search, examples, shared responses, try-it agai
       expect(fills).toEqual([
         `base:sh=${mock.url}`,
         'token:sh=mock-token-b',
-        "prefer:prefer-sh= \\\n  -H 'Prefer: example=empty'",
+        "prefer:prefer-sh= \\\n  -H 'Prefer: latency=1, example=empty'",
         `base:js=${mock.url}`,
         'token:js=mock-token-b',
-        "prefer:prefer-js-init=, { headers: { Prefer: 'example=empty' } }",
+        "prefer:prefer-js-init=, { headers: { Prefer: 'latency=1, example=empty' } }",
       ]);
       expect(consoleErrors).toEqual([]);
     },
