@@ -57,14 +57,19 @@ type Slot = {
 type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; bytes: number };
 
 /**
- * The worker is TypeScript (`sql-worker.ts`). A worker thread does not share this thread's module loader (tsx
- * under `npm start`, ts-jest under jest), so it starts from this bootstrap, which registers tsx's CommonJS hook in
- * the worker and then loads the entry.
+ * How a worker starts. The worker is TypeScript (`sql-worker.ts`); compiled (the package's dist/), it is
+ * `sql-worker.js` beside this file and starts by path. From source, a worker thread does not share this thread's
+ * module loader (tsx under `npm start`, ts-jest under jest), so it starts from a bootstrap that registers tsx's
+ * CommonJS hook in the worker, then loads the entry.
  */
-const workerBootstrap = [
-  `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
-  `require(${JSON.stringify(path.join(__dirname, 'sql-worker.ts'))});`,
-].join('\n');
+function workerStart(): { entry: string; eval: boolean } {
+  if (!__filename.endsWith('.ts')) return { entry: path.join(__dirname, 'sql-worker.js'), eval: false };
+  const bootstrap = [
+    `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
+    `require(${JSON.stringify(path.join(__dirname, 'sql-worker.ts'))});`,
+  ];
+  return { entry: bootstrap.join('\n'), eval: true };
+}
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 16_384;
 /** …and their written bytes in all: beyond either bound the oldest go (a database that needed them reloads). */
@@ -245,8 +250,9 @@ export class QueryWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerBootstrap, {
-      eval: true,
+    const start = workerStart();
+    const worker = new Worker(start.entry, {
+      eval: start.eval,
       // Rows live in WASM memory; the JS heap holds one result or one snapshot being loaded.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
