@@ -12,12 +12,13 @@
  */
 // Standalone: it imports only types that import nothing (the fixture document's shape, and through it the
 // generated types), so the package exports it as `./control` without the mock's dependencies.
+import type { components } from '../../generators/generated/openapi';
 import type { Fixtures, WorkspaceFixtures } from './fixture-types';
 
 export type { Fixtures, WorkspaceFixtures };
 
 /** Outcomes a created run can be told to end in (the terminal run statuses). */
-export type Outcome = 'success' | 'error' | 'skipped' | 'cancelled';
+export type Outcome = components['schemas']['TerminalRunStatus'];
 /** Network faults: reset (TCP RST), empty (closed, no bytes), truncated, malformed-json, hang. */
 export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
