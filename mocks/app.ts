@@ -172,6 +172,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
     now,
     clearIdempotency: (workspaceUuid) => idempotencyStore.clear(workspaceUuid),
+    bodyTimeoutMs: config.bodyTimeoutMs,
     clearRateLimit: (workspaceUuid) =>
       limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
   });

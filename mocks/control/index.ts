@@ -29,6 +29,8 @@ export type ControlDeps = {
   /** Forget idempotency keys and rate-limit windows, of one workspace or all. */
   clearIdempotency: (workspaceUuid?: string) => Promise<void> | void;
   clearRateLimit: (workspaceUuid?: string) => Promise<void> | void;
+  /** The time a body may take to arrive: the API's (MOCK_BODY_TIMEOUT_MS), the same on every mount. */
+  bodyTimeoutMs?: number;
 };
 
 /**
@@ -37,6 +39,9 @@ export type ControlDeps = {
  */
 export function createControlPlane(deps: ControlDeps) {
   const initial: RuntimeSettings = structuredClone(deps.settings);
+  // The shared bounded reader, with the control plane's byte bound (fixture files may be larger than API bodies).
+  const timeoutMs = deps.bodyTimeoutMs ?? CONTROL_LIMITS.timeoutMs;
+  const readBody = (req: Ctx): Promise<Buffer> => readRequestBody(req, { ...CONTROL_LIMITS, timeoutMs });
   let startFixtures: ParsedFixtures | undefined;
 
   const resolveWorkspace = (ref: string): string | undefined =>
@@ -175,11 +180,6 @@ export function createControlPlane(deps: ControlDeps) {
 }
 
 export type ControlPlane = ReturnType<typeof createControlPlane>;
-
-/** The shared bounded reader, with the control plane's byte bound (fixture files may be larger than API bodies). */
-function readBody(req: Ctx): Promise<Buffer> {
-  return readRequestBody(req, CONTROL_LIMITS);
-}
 
 function parseJsonBody(raw: Buffer): unknown {
   return raw.length === 0 ? undefined : decodeJson(raw, CONTROL_LIMITS);

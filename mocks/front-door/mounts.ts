@@ -138,7 +138,7 @@ function authPipeline(deps: MountDeps) {
       ctx.req.path,
       () => new ApiError(404, 'not_found', `No OAuth endpoint at ${ctx.req.path}.`),
     );
-    ctx.req.rawBody = await readRequestBody(ctx, AUTH_BODY_LIMITS);
+    ctx.req.rawBody = await readRequestBody(ctx, { ...AUTH_BODY_LIMITS, timeoutMs: deps.api.bodyLimits.timeoutMs });
     return serve(ctx.req);
   };
   return compose([

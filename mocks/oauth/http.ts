@@ -8,9 +8,19 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return { status, headers: { ...headers, 'content-type': 'application/json; charset=utf-8' }, body };
 }
 
-/** @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2 */
-export function tokenError(error: string, description: string, status = 400): MockResponse {
-  return json(status, { error, error_description: description }, { ...noStoreHeaders });
+/**
+ * OAuth's error body (RFC 6749 §5.2: `error`, `error_description`), which also carries the contract's error shape
+ * (`errorMessage`, `reason`), as every error of every mount does.
+ * @see https://www.rfc-editor.org/rfc/rfc6749#section-5.2
+ */
+export function tokenError(
+  error: string,
+  description: string,
+  status = 400,
+  headers: Record<string, string> = {},
+): MockResponse {
+  const body = { error, error_description: description, errorMessage: description, reason: error };
+  return json(status, body, { ...noStoreHeaders, ...headers });
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -140,11 +140,8 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
     const access = token ? await verifyAccessToken(token) : null;
     const user = access && options.users.find((u) => u.sub === access.sub);
     if (!access || !user) {
-      return json(
-        401,
-        { error: 'invalid_token', error_description: 'A valid access token is required.' },
-        { 'www-authenticate': 'Bearer error="invalid_token"' },
-      );
+      const description = 'A valid access token is required.';
+      return tokenError('invalid_token', description, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
     return json(200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
   };

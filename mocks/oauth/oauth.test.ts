@@ -345,7 +345,12 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const res = await fetch(as.token_endpoint!, { method: 'POST', body: new URLSearchParams(form) });
     expect(res.status).toBe(400);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error,
+      error_description: expect.any(String),
+      errorMessage: expect.any(String),
+      reason: error,
+    });
   });
 
   it('should refuse a token request that is not form-encoded', async () => {
