@@ -13,7 +13,8 @@ function cachedPage(list: Suppression[], key: string, build: () => unknown): unk
   if (!pages) suppressionPages.set(list, (pages = new Map()));
   let body = pages.get(key);
   if (body === undefined) {
-    if (pages.size >= PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
+    const oldest = pages.size >= PAGE_CACHE_SIZE ? pages.keys().next() : undefined;
+    if (oldest && !oldest.done) pages.delete(oldest.value);
     pages.set(key, (body = freezeDeep(build())));
   }
   return body;

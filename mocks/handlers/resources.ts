@@ -123,7 +123,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         next.updatedAt = updatedAt;
         return next;
       });
-      const workspace = (await deps.store.updateWorkspace(workspaceUuid, (current) => change.apply(current)!))!;
+      const workspace = await deps.store.updateWorkspace(workspaceUuid, (current) => change.apply(current) ?? current);
       change.undoWith(ctx, (back) => deps.store.updateWorkspace(workspaceUuid, (current) => back(current) ?? current));
       return jsonResponse(200, { workspace });
     },

@@ -151,7 +151,13 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const runs = batch.tally ? [] : await deps.store.runsOfBatch(workspaceUuid, batch);
       return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runs) });
     },
+    ...downloadHandlers(deps),
+  };
+}
 
+/** The runs download (x-rules: one workspace's runs, selected by the export's filters). */
+function downloadHandlers(deps: HandlerDeps): Handlers {
+  return {
     /**
      * The export is taken now and served by the mock itself at an opaque URL outside /v1. The runs are selected by
      * the SQL engine on the workspace's kept tables, so an export costs what it returns, not every run stored.
