@@ -1,6 +1,7 @@
-import { compose, type Ctx, type Stage } from './context';
+import { compose, type Ctx } from './context';
 import type { MockHooks, MockResponse } from './types';
-import { finishResponse, runBeforeSend } from './stages/finish';
+import { finishResponse } from './stages/finish';
+import { runHooks } from './stages/hooks';
 import { API_CORS, answerPreflight } from './stages/cors';
 import { checkResponse, type ResponseValidator } from './stages/check-response';
 import { route, outsideBase } from './stages/route';
@@ -42,13 +43,6 @@ export type PipelineDeps = AuthenticateDeps &
     responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
   };
 
-function beforeRequest(hooks?: MockHooks): Stage {
-  return async (ctx, next) => {
-    await hooks?.beforeRequest?.(ctx.req);
-    return next();
-  };
-}
-
 /**
  * The API's stages, and the one place their order is written: the request goes down this list in the order it
  * travels (authenticate → rate-limit → route → body → idempotency → validate → handle), the response comes back
@@ -57,10 +51,9 @@ function beforeRequest(hooks?: MockHooks): Stage {
  */
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
-    runBeforeSend(deps.hooks), // last on the way out, before the server serialises
+    runHooks(deps.hooks), // beforeRequest first on the way in; beforeSend last on the way out
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
-    beforeRequest(deps.hooks),
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
     answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429

@@ -3,7 +3,8 @@ import { makeCtx } from '../../testing/ctx';
 import { createMemoryPort } from '../../store/adapters/memory';
 import { StoreUnavailableError } from '../../store/port';
 import { createRateLimiter } from '../rate-limit/limiter';
-import { finishResponse, runBeforeSend } from '.';
+import { finishResponse } from '.';
+import { runHooks } from '../hooks';
 
 const limiter = createRateLimiter({ port: createMemoryPort(), limit: 10, windowSeconds: 60, now: () => 0 });
 
@@ -63,7 +64,7 @@ describe('finish stage', () => {
       }),
     };
     const shared = Object.freeze({ a: 1 });
-    const response = await runBeforeSend(hooks)(makeCtx(), () =>
+    const response = await runHooks(hooks)(makeCtx(), () =>
       finishResponse({ limiter })(makeCtx(), async () => ({ status: 200, headers: {}, body: shared })),
     );
     expect(response.headers).toMatchObject({ ratelimit: 'broken', 'ratelimit-limit': '10' });

@@ -1,7 +1,7 @@
 import { retirementHeaderValues } from '../../../spec/lib';
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Ctx, type Stage } from '../../context';
-import type { MockHooks, MockResponse } from '../../types';
+import type { MockResponse } from '../../types';
 import { writeKnownRateLimitHeaders, writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
 import { rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
@@ -68,21 +68,5 @@ export function finishResponse(deps: FinishDeps): Stage {
       if (retirement.sunset) headers.sunset = retirement.sunset;
     }
     return response;
-  };
-}
-
-/** The last stage before serialise: `hooks.beforeSend` may replace the finished response. */
-export function runBeforeSend(hooks?: MockHooks): Stage {
-  return async (ctx, next) => {
-    let response = await next();
-    if (!hooks?.beforeSend) return response;
-    // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
-    if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body))
-      response = { ...response, body: structuredClone(response.body) };
-    try {
-      return hooks.beforeSend(ctx.req, response) ?? response;
-    } catch (error) {
-      return renderError(error);
-    }
   };
 }
