@@ -68,32 +68,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   let queryEngine: QueryEngine | undefined;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.
-  const settings: RuntimeSettings = {
-    rateLimit: config.rateLimit,
-    authRateLimit: config.authRateLimit,
-    latencyMs: config.latencyMs,
-    runDurationMs: config.runDurationMs,
-    hangMs: DEFAULT_HANG_MS,
-    workspaces: {},
-    faults: [],
-  };
-  const limiter = createRateLimiter({
-    port,
-    get limit() {
-      return settings.rateLimit;
-    },
-    windowSeconds: config.rateWindowSeconds,
-    now,
-  });
-  // The OAuth endpoints count per client address in buckets of their own (`auth-address:<ip>`), in the same port.
-  const authLimiter = createRateLimiter({
-    port,
-    get limit() {
-      return settings.authRateLimit;
-    },
-    windowSeconds: config.rateWindowSeconds,
-    now,
-  });
+  const settings = initialSettings(config);
+  const { limiter, authLimiter } = createLimiters(port, settings, config.rateWindowSeconds, now);
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
   const auth = () =>
@@ -269,6 +245,35 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
       await app.close();
     },
   };
+}
+
+function initialSettings(config: MockConfig): RuntimeSettings {
+  return {
+    rateLimit: config.rateLimit,
+    authRateLimit: config.authRateLimit,
+    latencyMs: config.latencyMs,
+    runDurationMs: config.runDurationMs,
+    hangMs: DEFAULT_HANG_MS,
+    workspaces: {},
+    faults: [],
+  };
+}
+
+/**
+ * The API's limiter (per workspace, else per client address) and the OAuth endpoints' (per client address, in
+ * buckets of their own: `auth-address:<ip>`), both in the storage port, their limits read from the live settings.
+ */
+function createLimiters(port: StoragePort, settings: RuntimeSettings, windowSeconds: number, now: () => number) {
+  const limiterOf = (limit: () => number) =>
+    createRateLimiter({
+      port,
+      get limit() {
+        return limit();
+      },
+      windowSeconds,
+      now,
+    });
+  return { limiter: limiterOf(() => settings.rateLimit), authLimiter: limiterOf(() => settings.authRateLimit) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
