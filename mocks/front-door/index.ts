@@ -75,7 +75,7 @@ export function createFrontDoor(deps: FrontDoorDeps) {
   const answerRefusal = async (remoteAddress: string, refusal: ApiError): Promise<string> => {
     const ctx: Ctx = {
       req: { method: 'GET', path: '/', query: new URLSearchParams(), headers: safeDict<string>(), rawBody: EMPTY },
-      source: { remoteAddress, body: [] as unknown as AsyncIterable<Buffer> },
+      source: { remoteAddress, body: noBody() },
       origin: deps.originOf(),
     };
     return serialiseToText(await refuse(refusal)(ctx));
@@ -85,6 +85,9 @@ export function createFrontDoor(deps: FrontDoorDeps) {
 }
 
 const EMPTY = Buffer.alloc(0);
+
+/** The body of a request Node refused: none is read. */
+async function* noBody(): AsyncIterable<Buffer> {}
 
 function throwing(error: ApiError): Stage {
   return async () => {
