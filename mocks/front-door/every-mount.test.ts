@@ -33,6 +33,13 @@ const ENTRIES: Entry[] = [
     json: false,
   },
   {
+    mount: 'auth (authorize)',
+    method: 'GET',
+    path: '/auth/authorize',
+    headers: 'Accept: application/json\r\n',
+    json: false,
+  },
+  {
     mount: 'downloads',
     method: 'GET',
     path: '/downloads/0123456789abcdef',

@@ -1,16 +1,18 @@
-import type { MockResponse } from '../types';
+import type { MockRequest, MockResponse } from '../types';
 import type { AuthContext } from './context';
 import { defaultScope, supportedScopes, acceptsAudience, audienceForms } from './context';
 import { randomToken, isS256Challenge } from './jwt';
-import { errorPage, readParams, redirect } from './http';
+import { errorPage, readParams, redirect, tokenError } from './http';
 
 /**
  * The authorization endpoint: validates the request and, the mock having no login page, approves it at once for the
  * configured user (first user, or the one `login_hint` names).
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 and https://www.rfc-editor.org/rfc/rfc7636#section-4.3
  */
-export async function handleAuthorize(ctx: AuthContext, query: URLSearchParams): Promise<MockResponse> {
+export async function handleAuthorize(ctx: AuthContext, req: MockRequest): Promise<MockResponse> {
+  const { query } = req;
   const params = readParams(query);
+  const errorPage = (error: string, description: string) => unsafeToRedirect(req, error, description);
   const clientId = query.getAll('client_id');
   const client = clientId.length === 1 ? ctx.options.clients.find((c) => c.clientId === clientId[0]) : undefined;
   if (!client) return errorPage('invalid_request', 'client_id is missing, repeated or not registered.');
@@ -75,4 +77,15 @@ export async function handleAuthorize(ctx: AuthContext, query: URLSearchParams):
 
   const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };
   return answer({ code: await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, nonce) });
+}
+
+/**
+ * The answer when redirecting would be unsafe: a page for the person in the browser, or, to a client that asks
+ * for JSON only (a script, a test), the error in the contract's shape (with OAuth's `error`).
+ */
+function unsafeToRedirect(req: MockRequest, error: string, description: string): MockResponse {
+  const accept = req.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept)
+    ? tokenError(error, description)
+    : errorPage(error, description);
 }

@@ -147,7 +147,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
   };
 
   const routes = new Map<string, ReadonlyMap<string, AuthServe>>([
-    [`${issuerPath}/authorize`, new Map([['GET', (req: MockRequest) => handleAuthorize(ctx, req.query)]])],
+    [`${issuerPath}/authorize`, new Map([['GET', (req: MockRequest) => handleAuthorize(ctx, req)]])],
     [`${issuerPath}/oauth/token`, new Map([['POST', (req: MockRequest) => handleToken(ctx, req)]])],
     [`${issuerPath}/oauth/revoke`, new Map([['POST', handleRevocation]])],
     [`${issuerPath}/userinfo`, new Map([['GET', handleUserInfo]])],
