@@ -12,6 +12,7 @@ import { finishResponse } from '../stages/finish';
 import { rateLimit } from '../stages/rate-limit';
 import { readRequestBody } from '../stages/read-body';
 import { requireCredential } from '../stages/require-credential';
+import { methodNotAllowed } from '../stages/route';
 import { findInTable } from '../stages/route/table';
 import type { Store } from '../store';
 import type { Mount } from '.';
@@ -74,13 +75,7 @@ function downloadsPipeline(deps: MountDeps) {
     async (ctx) => {
       const id = ctx.req.path.slice(DOWNLOADS_PATH.length);
       if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
-        throw new ApiError(
-          405,
-          'method_not_allowed',
-          `Method ${ctx.req.method} is not allowed on a download; allowed: GET, HEAD.`,
-          {},
-          { allow: 'GET, HEAD' },
-        );
+        throw methodNotAllowed(ctx.req.method, ctx.req.path, ['GET', 'HEAD']);
       await readRequestBody(ctx, deps.api.bodyLimits);
       const download = await deps.store.getDownload(id);
       if (!download || download.workspaceUuid !== ctx.caller?.workspaceUuid)
