@@ -64,6 +64,8 @@ export const CONTROL_LIMITS = {
   workspaces: 100,
   /** Items of every collection of every workspace, in one fixtures request. */
   items: 10_000,
+  /** Workspaces with settings of their own (outcome, run duration), in all. */
+  settingsWorkspaces: 1000,
 } as const;
 
 /** The OAuth endpoints' form bodies (token, revoke): small, read by the same reader in the same time. */

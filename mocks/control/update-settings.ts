@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { CONTROL_LIMITS } from '../limits';
 import { applySettingsPatch, checkSettingsPatch, type RuntimeSettings, type SettingsPatch } from './settings';
 
 /**
@@ -30,6 +31,15 @@ export function updateSettings(
       problems.push(`settings.faults.${i}.workspace: is neither a token of the mock nor a workspace uuid`);
     return { ...rule, share: rule.share ?? 1, ...(workspace ? { workspace } : {}) };
   });
+  const kept = new Set(Object.keys(deps.settings.workspaces));
+  for (const [uuid, value] of Object.entries(workspaces)) {
+    if (value === null) kept.delete(uuid);
+    else kept.add(uuid);
+  }
+  if (kept.size > CONTROL_LIMITS.settingsWorkspaces)
+    problems.push(
+      `settings.workspaces: at most ${CONTROL_LIMITS.settingsWorkspaces} workspaces have settings of their own; clear some (null) first`,
+    );
   if (problems.length > 0)
     throw new ApiError(400, 'invalid_settings', `The settings were not changed: ${problems[0]}`, { problems });
   applySettingsPatch(deps.settings, {

@@ -197,6 +197,31 @@ describe('fixtures and control requests bounded like /v1', () => {
     expectRefused(await post(`{"workspaces":{${uuids(1000).join(',')}}}`), 400, 'fixtures_too_large');
   });
 
+  it('should refuse settings for more workspaces than one request may name', async () => {
+    const workspaces = Object.fromEntries(
+      Array.from({ length: 101 }, (_, i) => [`${i.toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`, {}]),
+    );
+    const answer = await send(ENTRIES[1], JSON.stringify({ workspaces }));
+    expectRefused(answer, 400, 'invalid_settings');
+  });
+
+  it('should keep settings for at most 1000 workspaces in all', async () => {
+    const batch = (from: number) =>
+      Object.fromEntries(
+        Array.from({ length: 100 }, (_, i) => [
+          `${(from + i).toString(16).padStart(8, '0')}-0000-4000-8000-000000000000`,
+          { outcome: 'error' },
+        ]),
+      );
+    for (let from = 0; from < 1000; from += 100)
+      expect((await send(ENTRIES[1], JSON.stringify({ workspaces: batch(from) }))).status).toBe(200);
+    expectRefused(await send(ENTRIES[1], JSON.stringify({ workspaces: batch(1000) })), 400, 'invalid_settings');
+    const cleared = Object.fromEntries(Object.keys(batch(0)).map((uuid) => [uuid, null]));
+    expect((await send(ENTRIES[1], JSON.stringify({ workspaces: cleared }))).status).toBe(200);
+    expect((await send(ENTRIES[1], JSON.stringify({ workspaces: batch(1000) }))).status).toBe(200);
+    expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(200);
+  });
+
   it('should refuse a 4000-deep item like /v1 refuses depth over 64, and load nothing', async () => {
     const deep = `${'{"a":'.repeat(4000)}1${'}'.repeat(4000)}`;
     const answer = await post(
