@@ -43,9 +43,9 @@ const cursorText = (cursor: Cursor) => `${cursor.workspace}.${cursor.kind}.${cur
 
 /**
  * The listing of what clients created, a page at a time: by workspace (in the order asked), then MCP servers,
- * runs and batches, each oldest first (the `-created` lists are in creation order). A page reads the lists of
- * uuids and only its own entries, so a workspace with 100 000 created runs costs one page's records per call,
- * never all of them.
+ * runs and batches, each oldest first (the `-created` lists are in creation order). A page reads the lists'
+ * lengths, then only its own range of uuids and their records, so a workspace with 100 000 created runs costs
+ * one page per call, never all of them.
  */
 export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
   const entryOf = async (workspaceUuid: string, kind: number, text: string): Promise<CreatedEntry> => {
