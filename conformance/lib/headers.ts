@@ -6,7 +6,7 @@
 import { parseItem, parseList, Token } from 'structured-headers';
 import {
   MINIMUM_SUNSET_GAP_DAYS,
-  RATE_LIMIT_HEADER,
+  RATE_LIMIT_HEADER_KEY,
   RATE_LIMIT_HEADER_NAMES,
   RETRY_AFTER_HEADER,
 } from '../../spec/lib';
@@ -17,9 +17,7 @@ export type Finding = { severity: 'failure' | 'warning'; title: string; expected
 export const RATE_LIMIT_HEADERS = RATE_LIMIT_HEADER_NAMES.map((name) => name.toLowerCase());
 
 /** Each rate-limit header by its role, lower case as responses are read. */
-export const RATE_LIMIT = Object.fromEntries(
-  Object.entries(RATE_LIMIT_HEADER).map(([role, name]) => [role, name.toLowerCase()]),
-) as { [K in keyof typeof RATE_LIMIT_HEADER]: string };
+export const RATE_LIMIT = RATE_LIMIT_HEADER_KEY;
 
 export const RETRY_AFTER = RETRY_AFTER_HEADER.toLowerCase();
 
