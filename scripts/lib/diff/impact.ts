@@ -20,30 +20,33 @@ const ROOT = join(__dirname, '..', '..', '..');
 const GENERATE = `
 import openapiTS, { astToString } from 'openapi-typescript';
 import { pathToFileURL } from 'node:url';
-const out = [];
-for (const file of JSON.parse(process.argv[1])) {
-  const ast = await openapiTS(pathToFileURL(file), { additionalProperties: false, emptyObjectsUnknown: true, alphabetize: false, exportType: false, immutable: false, silent: true });
-  out.push(astToString(ast));
-}
-process.stdout.write(JSON.stringify(out));
+const ast = await openapiTS(pathToFileURL(process.argv[1]), { additionalProperties: false, emptyObjectsUnknown: true, alphabetize: false, exportType: false, immutable: false, silent: true });
+process.stdout.write(astToString(ast));
 `;
 
-/** openapi-typescript output for each file, in order. */
+/** openapi-typescript output for each file, in order; one process per file, side by side. */
 export function generateTypes(files: string[], signal?: AbortSignal): Promise<string[]> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      process.execPath,
-      ['--input-type=module', '-e', GENERATE, JSON.stringify(files)],
-      { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, signal },
-      (error, stdout, stderr) => {
-        if (error)
-          reject(
-            new Error(`openapi-typescript failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`),
+  return Promise.all(
+    files.map(
+      (file) =>
+        new Promise<string>((resolvePromise, reject) => {
+          execFile(
+            process.execPath,
+            ['--input-type=module', '-e', GENERATE, file],
+            { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, signal },
+            (error, stdout, stderr) => {
+              if (error)
+                reject(
+                  new Error(
+                    `openapi-typescript failed: ${stderr.trim().split('\n').slice(-3).join(' ') || error.message}`,
+                  ),
+                );
+              else resolvePromise(stdout);
+            },
           );
-        else resolvePromise(JSON.parse(stdout) as string[]);
-      },
-    );
-  });
+        }),
+    ),
+  );
 }
 
 function memberName(name: ts.PropertyName, source: ts.SourceFile): string {
