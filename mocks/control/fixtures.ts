@@ -6,18 +6,9 @@ import { safeDict, type SafeDict } from '../safety/dict';
 import type { WorkspaceFixture } from '../store';
 import { createRunRecord } from '../store/runs';
 import type { BatchRecord, JsonRecord, RecipeEntry, RunRecord, RunStatus, Suppression } from '../store/types';
+import { RECIPE_CATEGORIES, RECIPE_UI_TYPES } from './fixture-types';
 
-/** The recipe filters of listRecipes (uiTypes, categories) read these two fields. */
-export const RECIPE_UI_TYPES = ['ai', 'js'] as const;
-export const RECIPE_CATEGORIES = [
-  'other',
-  'classification',
-  'cleaning',
-  'marketing',
-  'sales',
-  'event',
-  'copywriting',
-] as const;
+export { RECIPE_CATEGORIES, RECIPE_UI_TYPES };
 
 /** Each collection a fixture may give, and the contract schema every item of it must match. */
 const COLLECTIONS = {
