@@ -1,11 +1,17 @@
 import { relative, resolve } from 'node:path';
 import { type Anchor, anchorOf, type Change } from './change';
-import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
 import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { dereferenceFile, escapeToken, type JsonObject, type Origin, serverBasePath } from '../../../spec/lib';
+import {
+  createLineLocator,
+  dereferenceFile,
+  escapeToken,
+  type JsonObject,
+  type Origin,
+  serverBasePath,
+} from '../../../spec/lib';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';

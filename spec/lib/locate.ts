@@ -1,13 +1,13 @@
-// Where a reviewer edits a change: the line of the changed node in the file it was written in. Each file is read
-// once per report, however many changes point into it. JSON is scanned once for the pointers asked (a YAML parse
-// of an 11 MB JSON file costs seconds and a gigabyte); YAML is parsed once with positions.
+// Lines of nodes by JSON pointer, for reviewer tools (the diff, the lint): each file is read once however many
+// pointers are asked. JSON is scanned once for the pointers asked (a YAML parse of an 11 MB JSON file costs
+// seconds and a gigabyte); YAML is parsed once with positions.
 
 import { readFileSync } from 'node:fs';
 import YAML from 'yaml';
-import { escapeToken, parsePointer } from '../../../spec/lib';
+import { escapeToken, parsePointer } from './pointer';
 
 /** Pointer (`/a/b`, no `#`) → character offset of the deepest node it reaches; undefined: nothing there. */
-type OffsetOf = (pointer: string) => number | undefined;
+export type OffsetOf = (pointer: string) => number | undefined;
 
 /** The line of a pointer in a file, or undefined when the file has no useful lines (a document on one line). */
 export type LineOf = (file: string, pointer: string) => number | undefined;
@@ -126,12 +126,12 @@ function deepest(found: Map<string, number>, pointer: string): number | undefine
  * YAML: the line of the member name; an alias is followed into the node it names, so a change inside it is
  * shown where it is written, and a pointer that ends on an alias shows the line of its anchor (`&name`).
  */
-function yamlOffsets(text: string): OffsetOf {
+export function yamlOffsets(text: string): OffsetOf {
   const doc = YAML.parseDocument(text, { merge: false, keepSourceTokens: false });
   return (pointer) => {
     let node: unknown = doc.contents;
     let offset = (doc.contents as YAML.Node | null)?.range?.[0];
-    for (const token of parsePointer(`#${pointer}`)) {
+    for (const token of parsePointer(pointer.startsWith('#') ? pointer : `#${pointer}`)) {
       if (YAML.isAlias(node)) node = node.resolve(doc);
       let next: unknown;
       if (YAML.isMap(node)) {
@@ -157,13 +157,13 @@ function yamlOffsets(text: string): OffsetOf {
 }
 
 /** Offsets of line starts, for offset → line by binary search. */
-function lineStarts(text: string): number[] {
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   return starts;
 }
 
-function lineOfOffset(starts: number[], offset: number): number {
+export function lineOfOffset(starts: number[], offset: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   while (lo < hi) {
