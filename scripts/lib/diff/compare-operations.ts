@@ -8,22 +8,18 @@ import { compareSchema, type Direction } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
 import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
+import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import {
-  asArray,
-  asObject,
   effectiveParameters,
   effectiveSecurity,
   formatDate,
   isDeprecated,
-  isObject,
-  type JsonObject,
   listOperationObjects,
   type OperationRef,
-  parameterKey,
   type ParameterObject,
-  retirementOf,
   serverBasePath,
-} from '../../../spec/lib';
+} from '../../../spec/lib/document';
+import { parameterKey, retirementOf } from '../../../spec/lib/operations';
 
 export type CompareOptions = {
   now: Date;

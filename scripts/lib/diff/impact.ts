@@ -5,7 +5,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { type JsonObject, listOperationObjects, parsePointer } from '../../../spec/lib';
+import { type JsonObject } from '../../../spec/lib/json';
+import { listOperationObjects } from '../../../spec/lib/document';
+import { parsePointer } from '../../../spec/lib/pointer';
 import type { Change } from './change';
 import { checksOfChange, partOfChange } from './check-inputs';
 

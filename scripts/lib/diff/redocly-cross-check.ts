@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
-import { operationKey, parsePointer } from '../../../spec/lib';
+import { operationKey } from '../../../spec/lib/document';
+import { parsePointer } from '../../../spec/lib/pointer';
 
 type RedoclyLocation = { file?: string; pointer?: string; line?: number };
 type RedoclyVerdict = {

@@ -4,14 +4,11 @@ import { compareSpecs } from './compare-operations';
 import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import {
-  createLineLocator,
-  dereferenceFile,
-  escapeToken,
-  type JsonObject,
-  type Origin,
-  serverBasePath,
-} from '../../../spec/lib';
+import { createLineLocator } from '../../../spec/lib/locate';
+import { dereferenceFile, type Origin } from '../../../spec/lib/load';
+import { escapeToken } from '../../../spec/lib/pointer';
+import { type JsonObject } from '../../../spec/lib/json';
+import { serverBasePath } from '../../../spec/lib/document';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
