@@ -122,11 +122,141 @@ function deepest(found: Map<string, number>, pointer: string): number | undefine
   }
 }
 
+type Line = { start: number; indent: number; text: string };
+
+/** The key of a block mapping entry (`key:`, `'key':`, `"key":`) and where its value starts, or undefined. */
+function entryOf(text: string): { key: string; rest: string } | undefined {
+  let key: string;
+  let after: number;
+  if (text[0] === "'" || text[0] === '"') {
+    const quote = text[0];
+    let i = 1;
+    while (i < text.length && !(text[i] === quote && text[i + 1] !== quote)) i += text[i] === quote ? 2 : 1;
+    const raw = text.slice(0, i + 1);
+    key = quote === "'" ? raw.slice(1, -1).replace(/''/g, "'") : (JSON.parse(raw) as string);
+    after = i + 1;
+  } else {
+    const colon = text.search(/:(\s|$)/);
+    if (colon <= 0) return undefined;
+    key = text.slice(0, colon).trimEnd();
+    after = colon;
+  }
+  if (text[after] !== ':') return undefined;
+  return { key, rest: text.slice(after + 1).trim() };
+}
+
+/** Does a flow collection that opens on this text close on it too (quotes respected)? */
+function closesOnLine(text: string): boolean {
+  let depth = 0;
+  let quote = '';
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '#' && depth === 0) break;
+  }
+  return depth === 0 && !quote;
+}
+
+/**
+ * Block YAML by indentation alone, as hand-written descriptions are laid out: a few milliseconds where composing
+ * the whole document costs a few hundred. Anchors on a block value (`key: &name`) and aliases as values
+ * (`key: *name`) are followed. Returns undefined (the caller parses fully) on what it does not model: several
+ * documents, tabs, a flow collection over several lines, a root in flow style, other uses of anchors and aliases.
+ */
+export function blockYamlOffsets(text: string): OffsetOf | undefined {
+  if (/^(---|\.\.\.)\s/m.test(text.slice(1)) || /^\t/m.test(text)) return undefined;
+  const lines: Line[] = [];
+  let start = 0;
+  for (const raw of text.split('\n')) {
+    const trimmed = raw.trimStart();
+    if (trimmed !== '' && !trimmed.startsWith('#') && trimmed !== '---')
+      lines.push({ start, indent: raw.length - trimmed.length, text: trimmed.trimEnd() });
+    start += raw.length + 1;
+  }
+  if (lines.length === 0 || /^[[{]/.test(lines[0].text)) return undefined;
+  const isItem = (l: Line) => /^-( |$)/.test(l.text);
+  const valueOf = (l: Line) => (entryOf(l.text)?.rest ?? '').replace(/\s#.*$/, '');
+  const anchors = new Map<string, { index: number; amp: number }>();
+  for (const [index, line] of lines.entries()) {
+    const item = isItem(line) ? line.text.slice(1).trimStart() : undefined;
+    if (item !== undefined && /^[&*[{-]/.test(item) && !(/^[[{]/.test(item) && closesOnLine(item))) return undefined;
+    const value = item === undefined ? valueOf(line) : valueOf({ ...line, text: item });
+    if (/^[[{]/.test(value) && !closesOnLine(value)) return undefined;
+    const anchor = /^&([\w.-]+)$/.exec(value);
+    if (anchor && item === undefined)
+      anchors.set(anchor[1], { index, amp: line.start + line.indent + line.text.lastIndexOf(`&${anchor[1]}`) });
+    else if (/^&/.test(value) || (/^\*/.test(value) && !/^\*[\w.-]+$/.test(value))) return undefined;
+  }
+  /** The lines of the block value of entry `i` of `of` (at `indent`); a sequence may sit at its key's indentation. */
+  const childBlock = (of: Line[], i: number, indent: number): Line[] => {
+    let j = i + 1;
+    while (j < of.length && (of[j].indent > indent || (of[j].indent === indent && isItem(of[j])))) j++;
+    const block = of.slice(i + 1, j);
+    return block.length > 0 && block[0].indent === indent && !isItem(block[0]) ? [] : block;
+  };
+  const walk = (tokens: string[]): number => {
+    let block: Line[] = lines;
+    let indent = lines[0].indent;
+    let offset = lines[0].start + lines[0].indent;
+    let aliasAt: number | undefined; // a pointer ending on an alias is shown at its anchor (`&name`)
+    for (const token of tokens) {
+      aliasAt = undefined;
+      if (block.length === 0) break;
+      if (isItem(block[0])) {
+        const items = block.map((l, i) => [l, i] as const).filter(([l]) => l.indent === indent && isItem(l));
+        const found = items[Number(token)];
+        if (!found) break;
+        const [line, i] = found;
+        const content = line.text.slice(1).trimStart();
+        const column = line.indent + (line.text.length - content.length);
+        offset = line.start + column;
+        let end = i + 1;
+        while (end < block.length && block[end].indent > indent) end++;
+        if (content === '') {
+          block = block.slice(i + 1, end);
+          indent = block[0]?.indent ?? indent;
+        } else {
+          // `- key: value`: a mapping whose first entry sits on the dash's line.
+          block = entryOf(content)
+            ? [{ start: line.start, indent: column, text: content }, ...block.slice(i + 1, end)]
+            : [];
+          indent = column;
+        }
+        continue;
+      }
+      const i = block.findIndex((l) => l.indent === indent && entryOf(l.text)?.key === token);
+      if (i === -1) break;
+      const line = block[i];
+      offset = line.start + line.indent;
+      const value = valueOf(line);
+      const alias = /^\*([\w.-]+)$/.exec(value);
+      if (alias) {
+        const anchor = anchors.get(alias[1]);
+        if (!anchor) break;
+        aliasAt = anchor.amp;
+        block = childBlock(lines, anchor.index, lines[anchor.index].indent);
+      } else if (value === '' || /^&[\w.-]+$/.test(value)) block = childBlock(block, i, indent);
+      else block = []; // a scalar or a one-line flow collection: the deepest line is this one
+      indent = block[0]?.indent ?? indent;
+    }
+    return aliasAt ?? offset;
+  };
+  return (pointer) => walk(parsePointer(pointer.startsWith('#') ? pointer : `#${pointer}`));
+}
+
 /**
  * YAML: the line of the member name; an alias is followed into the node it names, so a change inside it is
  * shown where it is written, and a pointer that ends on an alias shows the line of its anchor (`&name`).
  */
 export function yamlOffsets(text: string): OffsetOf {
+  return blockYamlOffsets(text) ?? composedYamlOffsets(text);
+}
+
+/** The full YAML parse, positions kept. */
+export function composedYamlOffsets(text: string): OffsetOf {
   const doc = YAML.parseDocument(text, { merge: false, keepSourceTokens: false });
   return (pointer) => {
     let node: unknown = doc.contents;
