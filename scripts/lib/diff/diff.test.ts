@@ -725,6 +725,16 @@ describe('the contract changed in place', () => {
       }),
     );
     expect(change!.impact!.clientTypes).toEqual(['components["schemas"]["CreateRunRequest"]']);
+    // A tighter bound changes what the server accepts, not the type clients compile.
+    const bound = join(dir, 'bound.yaml');
+    writeFileSync(bound, text.replace('maxLength: 10000', 'maxLength: 5000'));
+    const tightened = (await runDiff({ base: SPEC, head: bound, cwd: ROOT, now: NOW, impact: true })).changes;
+    expect(tightened.map((c) => [c.rule, c.operation, c.impact?.clientTypes])).toEqual([
+      ['input-constraint-tightened', 'POST /orchestration/query', []],
+    ]);
+    expect(tightened[0].impact!.conformanceChecks).toEqual(
+      expect.arrayContaining(['sql-query-is-read-only', 'stated-lengths-count-characters']),
+    );
     expect(change!.impact!.conformanceChecks).not.toContain('sql-query-is-read-only');
     expect(change!.impact!.conformanceChecks).toContain('valid-requests-are-accepted');
   });

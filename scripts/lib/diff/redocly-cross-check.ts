@@ -70,7 +70,12 @@ export function redoclyCli(root: string): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
-export function runRedoclyDiff(root: string, baseFile: string, headFile: string): Promise<RedoclyReport> {
+export function runRedoclyDiff(
+  root: string,
+  baseFile: string,
+  headFile: string,
+  signal?: AbortSignal,
+): Promise<RedoclyReport> {
   const bin = redoclyCli(root);
   if (!bin) return Promise.reject(new Error('@redocly/cli is not installed'));
   const dir = mkdtempSync(join(tmpdir(), 'spec-diff-redocly-'));
@@ -96,6 +101,7 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
       {
         cwd: root,
         maxBuffer: 256 * 1024 * 1024,
+        signal,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       },
       (error, stdout, stderr) => {
