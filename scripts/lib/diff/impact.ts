@@ -82,6 +82,12 @@ export function addImpact(changes: Change[], input: ImpactInput): void {
   }
   const typesMemo = new Map<string, string[]>();
   const checksMemo = new Map<string, string[]>();
+  // A path-level change (`/things` removed) concerns every operation of the path.
+  for (const [key, entry] of [...byKey]) {
+    const path = byKey.get(entry.path) ?? { ids: new Set<string>(), path: entry.path };
+    entry.ids.forEach((id) => path.ids.add(id));
+    if (key !== entry.path) byKey.set(entry.path, path);
+  }
   for (const c of targets) {
     const op = byKey.get(c.operation);
     const typesAt = `${c.operation}\u0000${c.rule}\u0000${c.source?.pointer ?? c.location}`;
