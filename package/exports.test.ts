@@ -14,7 +14,11 @@ import type { Fault, Outcome } from '../mocks/prefer';
 import { WORKSPACE_A } from '../mocks/config';
 
 const ROOT = join(__dirname, '..');
-const exportsMap = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: object }).exports;
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  exports: object;
+  typesVersions: Record<string, Record<string, string[]>>;
+};
+const exportsMap = manifest.exports;
 
 /** The TypeScript source an export's declarations are compiled from (dist/x.d.ts → x.ts). */
 const sources = Object.entries(exportsMap)
@@ -53,6 +57,15 @@ describe('the package exports', () => {
   it('should list ./types, ./control and ./fixtures, each compiled from a source file', () => {
     expect(sources.map((s) => s.name).sort()).toEqual(['./control', './fixtures', './types']);
     expect(settingsAgree).toEqual([true, true, true, true]);
+  });
+
+  it('should give the same declarations to TypeScript projects that do not read `exports` (typesVersions)', () => {
+    const declared = Object.fromEntries(
+      Object.entries(exportsMap)
+        .filter(([, target]) => typeof (target as { types?: string }).types === 'string')
+        .map(([name, target]) => [name.slice(2), [(target as { types: string }).types.slice(2)]]),
+    );
+    expect(manifest.typesVersions).toEqual({ '*': declared });
   });
 
   it.each(sources.map((s) => [s.name, s.file] as const))(

@@ -188,6 +188,14 @@ describe('the packed package, installed in a fresh project outside the repositor
       project,
     );
     expect(tsc.stdout + tsc.stderr).toBe('');
+    // Projects still on the older `node10` resolution (no `exports`) find the same types through `typesVersions`.
+    const node10 = ['-p', '.', '--noEmit', '--module', 'esnext', '--moduleResolution', 'node10'];
+    const older = await run(
+      process.execPath,
+      [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), ...node10],
+      project,
+    );
+    expect(older.stdout + older.stderr).toBe('');
     const app = await run(process.execPath, [join(project, 'out', 'app.js'), mock!.origin], project);
     expect(app.stderr).toBe('');
     expect(JSON.parse(app.stdout)).toEqual({

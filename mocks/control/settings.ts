@@ -2,6 +2,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import { describeSchemaError } from '../../spec/lib';
 import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
 import { MAX_LATENCY_MS } from '../stages/latency';
+import { CONTROL_LIMITS } from '../limits';
 
 /** Longest a `hang` fault holds a connection before dropping it. */
 export const MAX_HANG_MS = 5 * 60_000;
@@ -42,6 +43,7 @@ const PATCH_SCHEMA = {
     hangMs: { type: 'integer', minimum: 0, maximum: MAX_HANG_MS },
     workspaces: {
       type: 'object',
+      maxProperties: CONTROL_LIMITS.workspaces,
       additionalProperties: {
         type: ['object', 'null'],
         additionalProperties: false,

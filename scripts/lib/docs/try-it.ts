@@ -242,7 +242,9 @@ export const TRY_IT_SCRIPT = `(function () {
   function linked() {
     var ids = [];
     if (params.get('run')) ids.push('operation/' + params.get('run'));
-    if (location.hash.length > 1) ids.push(decodeURIComponent(location.hash.slice(1)));
+    var hash = location.hash.slice(1);
+    try { hash = decodeURIComponent(hash); } catch (e) { /* not percent-encoded text: kept as written */ }
+    if (hash) ids.push(hash);
     return ids;
   }
   function filter() {

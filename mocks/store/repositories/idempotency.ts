@@ -1,14 +1,14 @@
 import { STORE_LIMITS } from '../../limits';
-import { createByteBudget } from '../../store/byte-budget';
+import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
-import type { StoragePort, Write } from '../../store/port';
+import type { StoragePort, Write } from '../port';
 
 type StoredResponse = { status: number; headers: Record<string, string>; bodyText?: string };
 /** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */
 type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
 export type IdempotencyLookup =
-  | { kind: 'new' }
+  | { kind: 'new'; claim: string }
   | { kind: 'in-flight'; sameRequest: boolean }
   | { kind: 'done'; sameRequest: boolean; response: MockResponse };
 
@@ -44,11 +44,7 @@ export function createIdempotencyStore(options: {
      * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
      * `complete` or `abandon` it with the returned claim.
      */
-    async claim(
-      workspaceUuid: string,
-      key: string,
-      fingerprint: string,
-    ): Promise<IdempotencyLookup & { claim?: string }> {
+    async claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup> {
       const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
       const text = JSON.stringify(entry);
       const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
