@@ -170,7 +170,7 @@ function main(): number {
       out.push(
         '',
         `spec:diff without cross-check and impact takes ${(ours / theirs).toFixed(2)}× the time of redocly diff here ` +
-          `(${seconds(ours)} against ${seconds(theirs)}, medians of ${all[1].length} runs).`,
+          `(${seconds(ours)} against ${seconds(theirs)}, medians of ${all[1].length} run(s)).`,
         '',
       );
     }
