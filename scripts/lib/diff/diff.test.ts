@@ -646,6 +646,39 @@ paths:
   });
 });
 
+describe('renames only with evidence', () => {
+  const doc = (field: string) => `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /things:
+    post:
+      operationId: createThing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                ${field}: { $ref: '#/components/schemas/Person' }
+      responses:
+        '200': { description: ok }
+components:
+  schemas:
+    Person: { type: object, properties: { name: { type: string } } }
+`;
+  it('should read a field moved to an unrelated name as a rename when both are the same $ref target', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-rename-'));
+    try {
+      writeFileSync(join(dir, 'base.yaml'), doc('owner'));
+      writeFileSync(join(dir, 'head.yaml'), doc('holder'));
+      const report = await runDiff({ base: join(dir, 'base.yaml'), head: join(dir, 'head.yaml'), cwd: dir, now: NOW });
+      expect(report.changes.map((c) => c.rule)).toEqual(['request-field-renamed']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('redocly diff disagreeing', () => {
   it('should report a changed request pattern that redocly rates major and spec:diff a warning', async () => {
     const files = writeCase('request-property/pattern-changed');
