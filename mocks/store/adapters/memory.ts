@@ -1,4 +1,13 @@
-import type { ClaimIndex, Guard, HitResult, Read, ReadResults, StoragePort, Write } from '../port';
+import {
+  ClaimRefusedError,
+  type ClaimIndex,
+  type Guard,
+  type HitResult,
+  type Read,
+  type ReadResults,
+  type StoragePort,
+  type Write,
+} from '../port';
 
 /**
  * A list trimmed from its front in constant time (a head offset, compacted once half the array is dropped), so a
@@ -186,10 +195,15 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       const existing = stringAt(key);
       if (existing !== null) return existing;
       const at = now();
+      const claims = index && (indexes.get(index.key) ?? new Map<string, number>());
+      if (index?.whenFull === 'refuse' && claims!.size >= index.cap) {
+        // Only a full index is looked through: claims whose key expired or was deleted free their place.
+        for (const claimed of claims!.keys()) if (!live(claimed)) claims!.delete(claimed);
+        if (claims!.size >= index.cap) throw new ClaimRefusedError(index);
+      }
       entries.set(key, { value, expiresAt: at + ttlMs });
-      if (index) {
-        let claims = indexes.get(index.key);
-        if (!claims) indexes.set(index.key, (claims = new Map()));
+      if (index && claims) {
+        indexes.set(index.key, claims);
         claims.delete(key);
         claims.set(key, at);
         for (const claimed of claims.keys()) {
