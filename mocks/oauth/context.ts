@@ -1,4 +1,4 @@
-import type { GrantStore, MockUser } from './grants';
+import type { GrantLimits, GrantStore, MockUser } from './grants';
 import type { SigningKey } from './jwt';
 import type { StoragePort } from '../store/port';
 import type { RateLimiter } from '../stages/rate-limit/limiter';
@@ -23,6 +23,8 @@ export type AuthServerOptions = {
   port?: StoragePort;
   /** Counts every request to these endpoints per client address (429 beyond its limit); none: no limit. */
   limiter?: RateLimiter;
+  /** Bounds of codes, grants, refresh tokens and revocations per client and per grant (default DEFAULT_GRANT_LIMITS). */
+  grantLimits?: Partial<GrantLimits>;
 };
 
 export type AuthContext = {

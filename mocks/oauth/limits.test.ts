@@ -9,7 +9,7 @@ import { defaultAuthConfig } from './index';
 /**
  * Bounds of the OAuth endpoints against a hostile client: a per-address rate limit kept in the storage port (so
  * every replica shares it), answered 429 in the contract's error shape with the rate-limit headers; and a grant
- * store bounded by count, bytes and age.
+ * store bounded by count (per client and user, per grant: client-bounds.test.ts), bytes and age.
  */
 type Answer = { status: number; headers: Record<string, string>; body: any };
 
@@ -200,19 +200,26 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
   });
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
-  it('should keep at most its count of codes, each for its lifetime, each within the entry bound', async () => {
+  it('should keep at most its count of codes per client and user, each for its lifetime, refusing beyond', async () => {
     let now = 0;
     const port = createMemoryPort({ now: () => now });
-    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, codes: 5 });
+    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, codesPerUser: 5 });
     const redirectUri = defaultAuthConfig.clients[0].redirectUris[0];
-    const codes: string[] = [];
-    for (let i = 0; i < 12; i++) codes.push(await store.issueCode(grant(i), redirectUri, challenge, 'n'.repeat(512)));
+    const issued = [];
+    for (let i = 0; i < 12; i++) issued.push(await store.issueCode(grant(i), redirectUri, challenge, 'n'.repeat(512)));
+    const codes = issued.flatMap((answer) => ('code' in answer ? [answer.code] : []));
+    expect(codes).toHaveLength(5);
+    expect(issued[5]).toEqual({ refused: expect.stringContaining('holds 5 unexpired authorization codes') });
     expect(await port.countByPrefix('oauth:code:')).toBe(5);
-    expect(await store.redeemCode(codes[0])).toEqual({ status: 'invalid' });
-    expect((await store.redeemCode(codes[11])).status).toBe('ok');
+    // Another user of the same client has a bound of its own.
+    const other = { ...grant(99), user: defaultAuthConfig.users[1] };
+    expect(await store.issueCode(other, redirectUri, challenge)).toEqual({ code: expect.any(String) });
+    expect((await store.redeemCode(codes[0])).status).toBe('ok');
     now += codeTtlMs;
     expect(await port.countByPrefix('oauth:code:')).toBe(0);
-    expect(await store.redeemCode(codes[10])).toEqual({ status: 'invalid' });
+    expect(await store.redeemCode(codes[4])).toEqual({ status: 'invalid' });
+    // Expired codes free their place.
+    expect(await store.issueCode(grant(13), redirectUri, challenge)).toEqual({ code: expect.any(String) });
   });
 
   it('should hold the largest entry a request can make within entryBytes, and refuse a larger one', async () => {
@@ -220,8 +227,8 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
     const store = new GrantStore(port, Date.now);
     const longest = defaultAuthConfig.clients[0].redirectUris.reduce((a, b) => (a.length >= b.length ? a : b));
     const largest = { ...grant(1), id: 'x'.repeat(16), user: defaultAuthConfig.users[1] };
-    const code = await store.issueCode(largest, longest, challenge, 'n'.repeat(DEFAULT_GRANT_LIMITS.nonceLength));
-    const [text] = await port.read([{ op: 'get', key: `oauth:code:${code}` }]);
+    const issued = await store.issueCode(largest, longest, challenge, 'n'.repeat(DEFAULT_GRANT_LIMITS.nonceLength));
+    const [text] = await port.read([{ op: 'get', key: `oauth:code:${'code' in issued ? issued.code : ''}` }]);
     expect(Buffer.byteLength(text!)).toBeLessThanOrEqual(DEFAULT_GRANT_LIMITS.entryBytes);
     const outsized = { ...largest, user: { ...largest.user, name: 'n'.repeat(5000) } };
     await expect(store.issueCode(outsized, longest, challenge)).rejects.toThrow(/over the bound/);

@@ -76,7 +76,27 @@ async function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Param
   if (!isCodeVerifier(verifier) || !verifyS256(verifier, entry.codeChallenge)) {
     return sendTokenError(res, 'invalid_grant', 'code_verifier does not match the code_challenge.');
   }
+  const held = await ctx.grants.holdGrant(entry.grant, ctx.options.accessTokenTtlSeconds * 1000);
+  if (held) return sendBoundReached(res, held.refused);
   sendJson(res, 200, await issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
+}
+
+/**
+ * A client over its own bound (GrantLimits): refused in the OAuth error format, with the contract's error-shape
+ * fields beside it as on the endpoints' other refusals; nothing anyone else holds was touched.
+ */
+function sendBoundReached(res: ServerResponse, description: string): void {
+  sendJson(
+    res,
+    400,
+    {
+      error: 'temporarily_unavailable',
+      error_description: description,
+      errorMessage: description,
+      reason: 'oauth_bound_reached',
+    },
+    noStoreHeaders,
+  );
 }
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-6 */

@@ -1,0 +1,176 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMemoryPort } from '../store/adapters/memory';
+import { createRedisPort } from '../store/adapters/redis';
+import type { StoragePort } from '../store/port';
+import { startRedisServer, type RedisServer } from '../testing/redis-server';
+import type { GrantLimits } from './grants';
+import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
+
+/**
+ * No client can evict another's entries: codes and grants are bounded per client and user, refresh tokens and
+ * revocations per grant, and a client over its bound is refused in the OAuth error format. The attacks of a
+ * client with volume (codes, refreshes, revocations far beyond the bounds, made small here) leave every other
+ * user's code, refresh token and revocation working — in memory and on a real Redis.
+ */
+const LIMITS: Partial<GrantLimits> = {
+  codesPerUser: 5,
+  grantsPerUser: 4,
+  refreshTokensPerGrant: 3,
+  revocationsPerGrant: 3,
+};
+const FLOOD = 30;
+const [ada, bo] = defaultAuthConfig.users;
+const redirectUri = 'http://127.0.0.1:5173/callback';
+const base64url = (bytes: Buffer) => bytes.toString('base64url');
+
+describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per grant (%s store)', (kind) => {
+  let redis: RedisServer | undefined;
+  let server: Server;
+  let origin: string;
+  let port: StoragePort;
+  let auth: AuthServer;
+
+  beforeAll(async () => {
+    if (kind === 'redis') redis = await startRedisServer();
+    server = createServer((req, res) => void auth.handle(req, res, new URL(req.url ?? '/', origin)));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }, 600_000);
+  afterAll(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await redis?.stop();
+  });
+  beforeEach(async () => {
+    port = redis ? await createRedisPort({ url: redis.url, prefix: `bounds:${randomUUID()}:` }) : createMemoryPort();
+    auth = createAuthServer({
+      ...defaultAuthConfig,
+      issuer: `${origin}/auth`,
+      audience: origin,
+      basePath: '/v1',
+      now: Date.now,
+      port,
+      grantLimits: LIMITS,
+    });
+  });
+  afterEach(() => port.close());
+
+  /** The browser's part for one user: a code, or the error the redirect carries. */
+  const authorize = async (user = ada) => {
+    const verifier = base64url(randomBytes(32));
+    const url = new URL(`${origin}/auth/authorize`);
+    url.search = new URLSearchParams({
+      client_id: 'mock-frontend',
+      redirect_uri: redirectUri,
+      response_type: 'code',
+      scope: 'openid offline_access',
+      code_challenge: base64url(createHash('sha256').update(verifier).digest()),
+      code_challenge_method: 'S256',
+      state: 's',
+      audience: origin,
+      login_hint: user.email,
+    }).toString();
+    const response = await fetch(url, { redirect: 'manual' });
+    const location = new URL(response.headers.get('location')!);
+    return {
+      code: location.searchParams.get('code'),
+      error: location.searchParams.get('error'),
+      description: location.searchParams.get('error_description'),
+      verifier,
+    };
+  };
+  const post = async (path: string, params: Record<string, string>) => {
+    const response = await fetch(`${origin}/auth${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'mock-frontend', ...params }).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, string> };
+  };
+  const exchange = (issued: { code: string | null; verifier: string }) =>
+    post('/oauth/token', {
+      grant_type: 'authorization_code',
+      code: issued.code!,
+      redirect_uri: redirectUri,
+      code_verifier: issued.verifier,
+    });
+  const refresh = (token: string) => post('/oauth/token', { grant_type: 'refresh_token', refresh_token: token });
+  const login = async (user = ada) => {
+    const tokens = await exchange(await authorize(user));
+    expect(tokens.status).toBe(200);
+    return tokens.body;
+  };
+  const works = async (accessToken: string) =>
+    (await fetch(`${origin}/auth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status === 200;
+
+  it("should refuse a client's codes beyond its bound for a user, and void no one's code", async () => {
+    const boCode = await authorize(bo);
+    const adaFirst = await authorize(ada);
+    const flood = [];
+    for (let i = 0; i < FLOOD; i++) flood.push(await authorize(ada));
+    // Ada's client holds 5 codes at most: one before the flood, four in it; the rest are refused.
+    expect(flood.filter((answer) => answer.code !== null)).toHaveLength(4);
+    const refused = flood.at(-1)!;
+    expect([refused.code, refused.error]).toEqual([null, 'temporarily_unavailable']);
+    expect(refused.description).toMatch(/holds 5 unexpired authorization codes for this user/);
+    // The same flood aimed at Bo (anyone may name a user) refuses new codes and voids none of Bo's.
+    for (let i = 0; i < FLOOD; i++) await authorize(bo);
+    expect((await exchange(boCode)).status).toBe(200);
+    expect((await exchange(adaFirst)).status).toBe(200);
+  });
+
+  it("should keep another user's refresh token working through any number of refreshes of one grant", async () => {
+    const boTokens = await login(bo);
+    let adaTokens = await login(ada);
+    let previous = '';
+    for (let i = 0; i < FLOOD; i++) {
+      const next = await refresh(adaTokens.refresh_token);
+      expect(next.status).toBe(200);
+      previous = adaTokens.refresh_token;
+      adaTokens = next.body;
+    }
+    expect((await refresh(boTokens.refresh_token)).status).toBe(200);
+    // Within its own bound, the grant still detects the reuse of a rotated token, and is revoked for it.
+    const reused = await refresh(previous);
+    expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant']);
+    expect((await refresh(adaTokens.refresh_token)).status).toBe(400);
+    // Two grants, each keeping at most its last three refresh tokens.
+    expect(await port.countByPrefix('oauth:refresh:')).toBeLessThanOrEqual(2 * 3);
+  });
+
+  it('should keep a revoked access token revoked whatever the number of other revocations', async () => {
+    const boTokens = await login(bo);
+    await post('/oauth/revoke', { token: boTokens.access_token });
+    expect(await works(boTokens.access_token)).toBe(false);
+    // Ada gathers access tokens of one grant and of her other grants, and revokes them all.
+    const adaTokens: string[] = [];
+    for (let grant = 0; grant < 2; grant++) {
+      let tokens = await login(ada);
+      adaTokens.push(tokens.access_token);
+      for (let i = 0; i < FLOOD / 2; i++) {
+        tokens = (await refresh(tokens.refresh_token)).body;
+        adaTokens.push(tokens.access_token);
+      }
+    }
+    for (const token of adaTokens) expect((await post('/oauth/revoke', { token })).status).toBe(200);
+    // Beyond a grant's bound of single revocations the grant itself is revoked: every token stops working.
+    for (const token of adaTokens) expect(await works(token)).toBe(false);
+    expect(await works(boTokens.access_token)).toBe(false);
+    // Bo's other grant is untouched.
+    expect(await works((await login(bo)).access_token)).toBe(true);
+  });
+
+  it('should refuse a client a grant beyond its bound for a user, in the OAuth error format, and no one else', async () => {
+    for (let i = 0; i < 4; i++) await login(ada);
+    const over = await exchange(await authorize(ada));
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({
+      error: 'temporarily_unavailable',
+      error_description: expect.stringMatching(/holds 4 grants with live tokens for this user/),
+      errorMessage: expect.any(String),
+      reason: 'oauth_bound_reached',
+    });
+    expect(await works((await login(bo)).access_token)).toBe(true);
+  });
+});
