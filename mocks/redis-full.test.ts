@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { RATE_LIMIT_HEADER_NAMES } from '../spec/lib';
 import { startMock, type RunningMock } from './app';
+import { readComposeExample } from './testing/compose-example';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 
 /**
@@ -41,7 +42,8 @@ describe('the mock on a Redis out of memory (maxmemory with noeviction)', () => 
     // Served while there is room (the workspace is seeded now, so the full store is met on the hot path).
     expect((await call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
     const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
-    await admin.config('SET', 'maxmemory-policy', 'noeviction');
+    // The shared-deployment example's policy (noeviction).
+    await admin.config('SET', 'maxmemory-policy', readComposeExample().redisFlags['maxmemory-policy']);
     await admin.config('SET', 'maxmemory', String(used + 2 * 1024 * 1024));
     // Fill it until a write is refused; then hold it below what it uses, so used memory moving a little (client
     // buffers) cannot let a write through.
