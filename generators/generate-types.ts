@@ -1,16 +1,19 @@
 /**
- * `npm run generate`: writes TypeScript types for the contract with openapi-typescript into generators/generated/.
+ * `npm run generate`: writes TypeScript types for the contract with openapi-typescript into generators/generated/,
+ * and beside them the compile-fail proof of the request body types (request-body-typos.ts).
  * `npm run generate -- --check`: writes nothing, exits 1 when the committed output is stale (part of `npm test`).
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { resolve, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { loadContract } from '../spec/lib';
+import { renderBodyTypos } from './request-body-typos';
+import { REQUEST_BODY_COMMENT, REQUEST_BODY_DECLARATION, wrapRequestBody } from './request-body-types';
 
 const root = resolve(__dirname, '..');
 const specPath = resolve(root, 'spec/openapi.yaml');
 const outDir = resolve(root, 'generators/generated');
-const outPath = resolve(outDir, 'openapi.ts');
 
 const header = [
   '/**',
@@ -29,27 +32,35 @@ export async function renderTypes(): Promise<string> {
     alphabetize: false,
     exportType: false,
     immutable: false,
+    // Request bodies refuse fields the client misspelled (see request-body-types.ts); responses stay as they are.
+    inject: REQUEST_BODY_DECLARATION,
+    postTransform: (type, { path }) => wrapRequestBody(type, path),
   });
-  return header + astToString(ast);
+  // The printer drops comments of injected declarations; the helper's is put back.
+  return header + astToString(ast).replace(/^export type RequestBody</m, `${REQUEST_BODY_COMMENT}\n$&`);
 }
 
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
-  const rendered = await renderTypes();
-  const current = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
-  const where = relative(root, outPath);
-  if (check) {
-    if (current !== rendered) {
-      console.error(`${where} is stale: run \`npm run generate\` and commit the result.`);
-      process.exitCode = 1;
-      return;
+  const outputs = [
+    { file: 'openapi.ts', text: await renderTypes() },
+    { file: 'request-body-typos.ts', text: renderBodyTypos(loadContract()) },
+  ];
+  for (const { file, text } of outputs) {
+    const outPath = resolve(outDir, file);
+    const current = existsSync(outPath) ? readFileSync(outPath, 'utf8') : '';
+    const where = relative(root, outPath);
+    if (check) {
+      if (current !== text) {
+        console.error(`${where} is stale: run \`npm run generate\` and commit the result.`);
+        process.exitCode = 1;
+      } else console.log(`${where} is up to date with spec/openapi.yaml.`);
+      continue;
     }
-    console.log(`${where} is up to date with spec/openapi.yaml.`);
-    return;
+    mkdirSync(outDir, { recursive: true });
+    writeFileSync(outPath, text);
+    console.log(`wrote ${where}`);
   }
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(outPath, rendered);
-  console.log(`wrote ${where}`);
 }
 
 void main().catch((error: unknown) => {

@@ -1,30 +1,24 @@
 import { formatViolation, loadContract, type ObservedResponse } from '../spec/lib';
-import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
-import { compose, jsonResponse, type Ctx } from './context';
-import { authenticate } from './stages/authenticate';
-import { rateLimit } from './stages/rate-limit';
-import { requireCredential } from './stages/require-credential';
+import { INPUT_LIMITS } from './limits';
 import { ApiError } from './errors';
-import { safeDict } from './safety/dict';
 import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
-import { createPipeline } from './pipeline';
+import type { PipelineDeps } from './pipeline';
 import { createControlPlane } from './control';
 import type { RuntimeSettings } from './control/settings';
 import { pickFault, planRun } from './control/steer';
-import { writeFault } from './faults';
 import { readFileSync } from 'node:fs';
 import { createPrismResponder } from './prism';
 import { createStore, type Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
-import { CORS_HEADERS, finishResponse, renderError } from './stages/finish';
-import { writeRateLimitHeaders } from './stages/rate-limit/limiter';
 import { createIdempotencyStore } from './stages/idempotency/store';
 import { createRateLimiter } from './stages/rate-limit/limiter';
-import { serialise } from './stages/serialise';
+import { createFrontDoor } from './front-door';
+import { createMounts } from './front-door/mounts';
 import type { MockHooks } from './types';
 
 export type { MockRequest, MockResponse, MockHooks } from './types';
@@ -56,8 +50,6 @@ export type RunningMock = {
 /** How long `Prefer: fault=hang` holds a connection by default. */
 const DEFAULT_HANG_MS = 30_000;
 
-const DOWNLOADS = '/downloads/';
-
 /**
  * Builds the request listener; `originOf` (the configured public address, MOCK_PUBLIC_URL, else the listen
  * address) is read per request because the port is known only after listen.
@@ -76,32 +68,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   let queryEngine: QueryEngine | undefined;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
   // What the control plane may change at run time; the stages below read it on every request.
-  const settings: RuntimeSettings = {
-    rateLimit: config.rateLimit,
-    authRateLimit: config.authRateLimit,
-    latencyMs: config.latencyMs,
-    runDurationMs: config.runDurationMs,
-    hangMs: DEFAULT_HANG_MS,
-    workspaces: {},
-    faults: [],
-  };
-  const limiter = createRateLimiter({
-    port,
-    get limit() {
-      return settings.rateLimit;
-    },
-    windowSeconds: config.rateWindowSeconds,
-    now,
-  });
-  // The OAuth endpoints count per client address in buckets of their own (`auth-address:<ip>`), in the same port.
-  const authLimiter = createRateLimiter({
-    port,
-    get limit() {
-      return settings.authRateLimit;
-    },
-    windowSeconds: config.rateWindowSeconds,
-    now,
-  });
+  const settings = initialSettings(config);
+  const { limiter, authLimiter } = createLimiters(port, settings, config.rateWindowSeconds, now);
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
   const auth = () =>
@@ -113,7 +81,6 @@ export async function createMockApp(options: MockOptions, originOf: () => string
           basePath,
           now,
           port,
-          limiter: authLimiter,
         }))
       : authServer;
   const idempotencyStore = createIdempotencyStore({
@@ -130,10 +97,14 @@ export async function createMockApp(options: MockOptions, originOf: () => string
         report: options.onContractViolation,
       }
     : undefined;
-  const pipeline = createPipeline({
+  const api: PipelineDeps = {
     responseCheck,
-    bodyLimitBytes: config.bodyLimitBytes,
-    bodyTimeoutMs: config.bodyTimeoutMs,
+    bodyLimits: {
+      bytes: config.bodyLimitBytes,
+      timeoutMs: config.bodyTimeoutMs,
+      jsonDepth: INPUT_LIMITS.jsonDepth,
+      jsonArrayItems: INPUT_LIMITS.jsonArrayItems,
+    },
     route: contract.route,
     tokens: config.tokens,
     verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
@@ -166,7 +137,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     }),
     prism,
     hooks: options.hooks,
-  });
+  };
 
   const control = createControlPlane({
     adminToken: config.adminToken,
@@ -177,109 +148,26 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
     now,
     clearIdempotency: (workspaceUuid) => idempotencyStore.clear(workspaceUuid),
+    bodyTimeoutMs: config.bodyTimeoutMs,
     clearRateLimit: (workspaceUuid) =>
       limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
   });
   if (config.fixturesPath)
     await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
 
-  /**
-   * Run downloads: the owning workspace's credential is required (401 without one, 404 for another workspace's
-   * export), counted in its bucket, answered with the rate-limit headers and the error shape like the API.
-   */
-  const downloadPipeline = compose([
-    finishResponse({ limiter }),
-    authenticate({
-      tokens: config.tokens,
-      verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
-    }),
-    rateLimit({ limiter }),
-    requireCredential(),
-    async (ctx) => {
-      const id = ctx.req.path.slice(DOWNLOADS.length);
-      const download = await store.getDownload(id);
-      if (!download || download.workspaceUuid !== ctx.caller!.workspaceUuid)
-        throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
-      return jsonResponse(
-        200,
-        { runs: download.runs },
-        { 'content-disposition': `attachment; filename="runs-${id}.json"` },
-      );
-    },
-  ]);
-
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://mock.invalid');
-    const pathname = url.pathname;
-    const inBase = pathname === basePath || pathname.startsWith(`${basePath}/`);
-    if (!inBase && pathname.startsWith(DOWNLOADS) && (req.method === 'GET' || req.method === 'HEAD')) {
-      return void runPipeline(req, res, url, pathname, true, downloadPipeline).catch(() => res.destroy());
-    }
-    const authServer = inBase ? undefined : auth();
-    const served = inBase
-      ? Promise.resolve(false)
-      : control.handle(req, res, url).then((done) => done || (authServer ? authServer.handle(req, res, url) : false));
-    served
-      .then((done) =>
-        done
-          ? undefined
-          : runPipeline(req, res, url, inBase ? pathname.slice(basePath.length) || '/' : pathname, !inBase),
-      )
-      .catch((error) => {
-        if (!res.headersSent) serialise(res, renderError(error), req.method ?? 'GET');
-        else res.destroy();
-      });
-  };
-
-  const runPipeline = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    path: string,
-    outsideBase: boolean,
-    through = pipeline,
-  ) => {
-    const headers = safeDict<string>();
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const ctx: Ctx = {
-      req: { method: req.method ?? 'GET', path, query: url.searchParams, headers, rawBody: Buffer.alloc(0) },
-      source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
-      // Links (Location, downloads) come from the configured public address, never from the request's Host.
-      origin: originOf(),
-      outsideBase,
-      signal: abortedWhenGone(req, res),
-    };
-    // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
-    if (req.httpVersion === '1.1' && req.headers.host === undefined)
-      ctx.routeError = new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.');
-    const response = await through(ctx);
-    if (response.fault) writeFault(res, response, response.fault, { hangMs: settings.hangMs });
-    else serialise(res, response, ctx.req.method);
-  };
-
-  /** A whole HTTP answer (closing the connection) for a request Node refused, counted in the address's bucket. */
-  const answerRefusal = async (remoteAddress: string, refusal: ApiError): Promise<string> => {
-    const response = renderError(refusal);
-    const headers = response.headers;
-    writeRateLimitHeaders(headers, await limiter.consume(`address:${remoteAddress}`));
-    const body = JSON.stringify(response.body);
-    const lines = Object.entries({
-      ...headers,
-      ...CORS_HEADERS,
-      'content-length': String(Buffer.byteLength(body)),
-      connection: 'close',
-    }).map(([name, value]) => `${name}: ${value}`);
-    return `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? 'Error'}\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
-  };
+  const frontDoor = createFrontDoor({
+    ...createMounts({ basePath, api, control, auth, authLimiter, store }),
+    limiter,
+    originOf,
+    hangMs: () => settings.hangMs,
+  });
 
   return {
     config,
     store,
     settings,
-    answerRefusal,
-    listener,
+    answerRefusal: frontDoor.answerRefusal,
+    listener: frontDoor.listener,
     warm: () => prism.warm(),
     close: async () => {
       await queryEngine?.close();
@@ -314,7 +202,7 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
                 ? 'The request method is not one HTTP knows.'
                 : 'The request is not valid HTTP.',
             );
-    void app.answerRefusal((socket as import('node:net').Socket).remoteAddress ?? 'unknown', refusal).then(
+    void app.answerRefusal((socket as Socket).remoteAddress ?? 'unknown', refusal).then(
       (text) => socket.end(text),
       () => socket.destroy(),
     );
@@ -359,13 +247,33 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   };
 }
 
-/** Aborted when the client goes away before its answer is written (long work such as SQL queries stops then). */
-function abortedWhenGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+function initialSettings(config: MockConfig): RuntimeSettings {
+  return {
+    rateLimit: config.rateLimit,
+    authRateLimit: config.authRateLimit,
+    latencyMs: config.latencyMs,
+    runDurationMs: config.runDurationMs,
+    hangMs: DEFAULT_HANG_MS,
+    workspaces: {},
+    faults: [],
+  };
+}
+
+/**
+ * The API's limiter (per workspace, else per client address) and the OAuth endpoints' (per client address, in
+ * buckets of their own: `auth-address:<ip>`), both in the storage port, their limits read from the live settings.
+ */
+function createLimiters(port: StoragePort, settings: RuntimeSettings, windowSeconds: number, now: () => number) {
+  const limiterOf = (limit: () => number) =>
+    createRateLimiter({
+      port,
+      get limit() {
+        return limit();
+      },
+      windowSeconds,
+      now,
+    });
+  return { limiter: limiterOf(() => settings.rateLimit), authLimiter: limiterOf(() => settings.authRateLimit) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -9,35 +9,40 @@ export type RequestSource = {
   body: AsyncIterable<Buffer | string>;
 };
 
-/** Everything the stages learn about one request; each stage reads what earlier stages wrote. */
+/** What authenticate found: the caller, or the 401 answered once the request is counted (require-credential). */
+export type Identity = { caller: Caller } | { refusal: ApiError };
+
+/** Query and path parameters after validation, coerced to their declared types. */
+export type ValidatedInput = { query: Record<string, unknown>; path: Record<string, unknown> };
+
+/**
+ * Everything the stages learn about one request. Each field is the typed result of one stage, read by the stages
+ * after it; no stage leaves an error here for a later one to raise.
+ */
 export type Ctx = {
   req: MockRequest;
   source: RequestSource;
   /** e.g. http://127.0.0.1:4010 — used for Location and download URLs. */
   origin: string;
+  /** authenticate's result. */
+  identity?: Identity;
+  /** require-credential's result: the workspace every read and write is scoped to. */
+  caller?: Caller;
+  rateLimit?: RateLimitState;
+  /** route's result. */
   route?: RouteMatch;
-  /** The request's path lies outside the API's base path (/v1): no operation can match it. */
-  outsideBase?: boolean;
-  /** A 404/405 found by parse, raised once the caller is known and counted. */
-  routeError?: ApiError;
-  /** Malformed or over-deep JSON found by parse, raised by validate-request. */
-  bodyError?: ApiError;
-  /** A body refused by parse (413 over the size limit, 400 when it stalls), raised once the caller is counted. */
-  payloadError?: ApiError;
-  /** The rest of the request was not read: the server closes the connection after answering. */
-  closeConnection?: boolean;
+  /** The request's body was read to its end (or it had none): the connection may serve another request. */
+  bodyRead?: boolean;
   /** Aborted when the client goes away before its answer (long work such as SQL queries stops then). */
   signal?: AbortSignal;
-  caller?: Caller;
-  authError?: ApiError;
-  rateLimit?: RateLimitState;
-  /** The storage port could not be reached while answering (the answer is a 503). */
-  storeUnavailable?: boolean;
   /** How to take back each write this request made, should it fail after it (stages/all-or-nothing). */
   undo?: (() => Promise<unknown>)[];
-  /** Query and path parameters after validation, coerced to their declared types. */
-  input?: { query: Record<string, unknown>; path: Record<string, unknown> };
+  /** validate-request's result. */
+  input?: ValidatedInput;
 };
+
+/** The context a handler receives: the caller, the operation and the validated input are known. */
+export type AdmittedCtx = Ctx & { caller: Caller; route: RouteMatch; input: ValidatedInput };
 
 /** The operation a request was routed to, with its path parameters (decoded). */
 export type RouteMatch = { operation: Operation; params: Record<string, string> };

@@ -1,13 +1,13 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RouteTable } from './stages/route/table';
+import type { MockRequest, MockResponse } from './types';
 import { ApiError } from './errors';
 import type { QueryEngine } from './query';
 import type { QuerySource } from './query/tables';
 import type { StoragePort } from './store/port';
-import type { RateLimiter } from './stages/rate-limit/limiter';
 
 export type { QueryEngine } from './query';
 export type AuthServer = {
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  routes: RouteTable<(req: MockRequest) => Promise<MockResponse> | MockResponse>;
   verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
 };
 
@@ -29,7 +29,6 @@ export function loadAuthServer(options: {
   basePath?: string;
   now: () => number;
   port: StoragePort;
-  limiter?: RateLimiter;
 }): AuthServer | undefined {
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
   if (!oauth?.createAuthServer) return undefined;

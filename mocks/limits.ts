@@ -54,3 +54,31 @@ export function approximateBytes(value: unknown): number {
   }
   return total;
 }
+
+/**
+ * The control plane's input (`/__mock`): read by the same bounded reader as the API's, in the same time and with
+ * the same nesting and array bounds; fixture files may be larger than API bodies, but one request loads a bounded
+ * number of workspaces and items, so validating and applying it never holds the event loop for long.
+ */
+export const CONTROL_LIMITS = {
+  bytes: 4 * 1024 * 1024,
+  timeoutMs: INPUT_LIMITS.bodyTimeoutMs,
+  jsonDepth: INPUT_LIMITS.jsonDepth,
+  jsonArrayItems: INPUT_LIMITS.jsonArrayItems,
+  /** YAML alias nodes in one fixture text. */
+  yamlAliases: 100,
+  /** Workspaces one fixtures request names. */
+  workspaces: 100,
+  /** Items of every collection of every workspace, in one fixtures request. */
+  items: 10_000,
+  /** Workspaces with settings of their own (outcome, run duration), in all. */
+  settingsWorkspaces: 1000,
+} as const;
+
+/** The OAuth endpoints' form bodies (token, revoke): small, read by the same reader in the same time. */
+export const AUTH_BODY_LIMITS = {
+  bytes: 64 * 1024,
+  timeoutMs: INPUT_LIMITS.bodyTimeoutMs,
+  jsonDepth: INPUT_LIMITS.jsonDepth,
+  jsonArrayItems: INPUT_LIMITS.jsonArrayItems,
+} as const;

@@ -1,8 +1,12 @@
-import { compose, type Ctx, type Stage } from './context';
+import { compose, type Ctx } from './context';
 import type { MockHooks, MockResponse } from './types';
-import { finishResponse, answerPreflight, runBeforeSend } from './stages/finish';
+import { finishResponse } from './stages/finish';
+import { runHooks } from './stages/hooks';
+import { API_CORS, answerPreflight } from './stages/cors';
 import { checkResponse, type ResponseValidator } from './stages/check-response';
-import { parse, type ParseDeps } from './stages/parse';
+import { route, outsideBase } from './stages/route';
+import { readBody, type BodyLimits } from './stages/read-body';
+import type { Router } from '../spec/lib';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
 import type { RateLimiter } from './stages/rate-limit/limiter';
@@ -19,9 +23,11 @@ import { handle } from './stages/handle';
 import type { Handlers } from './handlers';
 import type { PrismResponder } from './prism';
 
-export type PipelineDeps = ParseDeps &
-  AuthenticateDeps &
+export type PipelineDeps = AuthenticateDeps &
   ValidateRequestDeps & {
+    route: Router;
+    /** Bytes, time, nesting and array bounds of a body (`mocks/limits.ts`). */
+    bodyLimits: BodyLimits;
     limiter: RateLimiter;
     idempotencyStore: IdempotencyStore;
     /** The Idempotency-Key bounds the contract's parameter schema states (`contract.constants`). */
@@ -37,33 +43,28 @@ export type PipelineDeps = ParseDeps &
     responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
   };
 
-function beforeRequest(hooks?: MockHooks): Stage {
-  return async (ctx, next) => {
-    await hooks?.beforeRequest?.(ctx.req);
-    return next();
-  };
-}
-
 /**
- * The request pipeline, and the one place its order is written: the request goes down this list, the response
- * comes back up through it, and the server serialises it. Documentation refers here instead of repeating it.
+ * The API's stages, and the one place their order is written: the request goes down this list in the order it
+ * travels (authenticate → rate-limit → route → body → idempotency → validate → handle), the response comes back
+ * up through it, and the front door serialises it. Documentation refers here instead of repeating it. `outside`
+ * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting.
  */
-export function createPipeline(deps: PipelineDeps): (ctx: Ctx) => Promise<MockResponse> {
+export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
-    runBeforeSend(deps.hooks), // last on the way out, before the server serialises
+    runHooks(deps.hooks), // beforeRequest first on the way in; beforeSend last on the way out
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
-    finishResponse(deps), // on the way out: errors in the contract's shape, rate-limit + CORS headers
-    parse(deps), // body (413), JSON, route
-    beforeRequest(deps.hooks),
-    authenticate(deps), // who is calling (a failure is answered after counting)
-    answerPreflight(), // CORS preflight: answered uncounted, with the bucket of its credential (usually none: per address)
+    finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
+    authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
+    answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429
     requireCredential(), // 401
+    outside === undefined ? route(deps) : outsideBase(outside), // 404 / 405
+    readBody(deps.bodyLimits), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json
     checkPrefer(), // Prefer values the mock knows but cannot read → 400
     injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules
     allOrNothing(), // a request that fails takes back what it wrote
     idempotency({ store: deps.idempotencyStore, keyLength: deps.idempotencyKeyLength }), // replay / 409 / 422 / 400
-    validateRequest(deps), // 404 / 405, malformed JSON, schema → 400
+    validateRequest(deps), // parameters and body against the contract → 400
     simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS
     handle(deps), // state, async runs, or Prism
   ]);

@@ -19,12 +19,14 @@ export type MockResponse = {
   headers: Record<string, string>;
   /** A JSON value, or undefined for no body. */
   body: unknown;
+  /** A body that is not JSON (an HTML error page), sent as it is with its own Content-Type. */
+  text?: string;
   /** Send nothing proper: break the connection this way instead (mocks/faults). */
   fault?: Fault;
 };
 
 export type MockHooks = {
-  /** Runs after parse, before authenticate. */
+  /** Runs first, before authenticate (the body is not read yet). */
   beforeRequest?(req: MockRequest): void | Promise<void>;
   /** Last stage before serialise; may replace the response. */
   beforeSend?(req: MockRequest, res: MockResponse): MockResponse | void;

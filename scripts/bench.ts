@@ -4,7 +4,7 @@
  * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_POSTS (default 100000).
  */
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   autocannon,
   BIN,
@@ -175,7 +175,37 @@ async function memoryAfterPosts(): Promise<{
 
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
+/**
+ * Spawn to first served request of each way to start the mock. `npm start` loads tsx's CommonJS hook into one node
+ * process; the tsx CLI boots a second process, a baseline; the package's command runs the compiled JavaScript
+ * (measured when `npm run build` has made dist/).
+ */
+async function startUpTable(): Promise<void> {
+  const variants: [string, string, string[]][] = [
+    [
+      '`node --require tsx/cjs mocks/server.ts` (npm start)',
+      process.execPath,
+      ['--require', 'tsx/cjs', 'mocks/server.ts'],
+    ],
+    ['`node --import tsx mocks/server.ts`', process.execPath, ['--import', 'tsx', 'mocks/server.ts']],
+    ['`tsx mocks/server.ts`', BIN('tsx'), ['mocks/server.ts']],
+  ];
+  const compiled = 'dist/package/bin/workspace-api-mock.js';
+  if (existsSync(compiled))
+    variants.push([
+      '`workspace-api-mock` (the package, compiled: `node ' + compiled + '`)',
+      process.execPath,
+      [compiled],
+    ]);
+  process.stdout.write(
+    '\n| start command | spawn to first served request (median of 3; target ≤ 1000 ms) |\n|---|---:|\n',
+  );
+  for (const [label, command, args] of variants)
+    process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--start')) return startUpTable();
   const os = await import('node:os');
   const load = os
     .loadavg()
@@ -194,21 +224,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\nmock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
   process.stdout.write(`mock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s\n`);
   process.stdout.write(`mock p99 at ${CONNECTIONS} connections: ${mock.p99} ms (target ≤ 5 ms)\n`);
-  // `npm start` loads tsx's CommonJS hook into one node process; the tsx CLI boots a second process, a baseline.
-  const variants: [string, string, string[]][] = [
-    [
-      '`node --require tsx/cjs mocks/server.ts` (npm start)',
-      process.execPath,
-      ['--require', 'tsx/cjs', 'mocks/server.ts'],
-    ],
-    ['`node --import tsx mocks/server.ts`', process.execPath, ['--import', 'tsx', 'mocks/server.ts']],
-    ['`tsx mocks/server.ts`', BIN('tsx'), ['mocks/server.ts']],
-  ];
-  process.stdout.write(
-    '\n| start command | spawn to first served request (median of 3; target ≤ 1000 ms) |\n|---|---:|\n',
-  );
-  for (const [label, command, args] of variants)
-    process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
+  await startUpTable();
   process.stdout.write('\n');
   const memory = await memoryAfterPosts();
   process.stdout.write(

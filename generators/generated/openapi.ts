@@ -2,6 +2,17 @@
  * Generated from spec/openapi.yaml by `npm run generate` (openapi-typescript). Do not edit: change the spec
  * and regenerate; `npm test` fails while this file is stale.
  */
+/**
+ * What a client sends: the schema, each object with a field no one can set (`~fieldsAreKnown`, marked read-only
+ * the way openapi-fetch's `Writable` reads it), so a body whose fields are all misspelled fails to compile.
+ */
+export type RequestBody<T> = T extends readonly (infer E)[] ? RequestBody<E>[] : T extends object ? {
+    [K in keyof T]: RequestBody<T[K]>;
+} & {
+    readonly "~fieldsAreKnown"?: {
+        readonly $read: never;
+    };
+} : T;
 export interface paths {
     "/mailboxManagement/suppressions": {
         parameters: {
@@ -1242,7 +1253,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateMcpServerRequest"];
+                "application/json": RequestBody<components["schemas"]["CreateMcpServerRequest"]>;
             };
         };
         responses: {
@@ -1302,7 +1313,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["DownloadRunsRequest"];
+                "application/json": RequestBody<components["schemas"]["DownloadRunsRequest"]>;
             };
         };
         responses: {
@@ -1345,7 +1356,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["UpdateWorkspaceRequest"];
+                "application/json": RequestBody<components["schemas"]["UpdateWorkspaceRequest"]>;
             };
         };
         responses: {
@@ -1388,7 +1399,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["QueryRequest"];
+                "application/json": RequestBody<components["schemas"]["QueryRequest"]>;
             };
         };
         responses: {
@@ -1665,7 +1676,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateRunRequest"];
+                "application/json": RequestBody<components["schemas"]["CreateRunRequest"]>;
             };
         };
         responses: {
@@ -1821,7 +1832,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CreateBatchRequest"];
+                "application/json": RequestBody<components["schemas"]["CreateBatchRequest"]>;
             };
         };
         responses: {

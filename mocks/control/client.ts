@@ -3,40 +3,49 @@
  * `fetch`, no Node built-ins, so it runs in a browser as well as in Node 18+.
  *
  * ```ts
- * import { createMockControl } from './mocks/control/client';
+ * import { createMockControl } from 'workspace-automation-api-contract/control';
  * const mock = createMockControl({ url: 'http://127.0.0.1:4010' });
  * beforeEach(() => mock.reset());
  * await mock.loadFixtures({ workspaces: { 'mock-token-a': { suppressions: [] } } });
  * await mock.forceOutcome('mock-token-a', 'error');
  * ```
  */
-import type { components } from '../../generators/generated/openapi';
+// Standalone: it imports only types that import nothing (the fixture document's shape, and through it the
+// generated types), so the package exports it as `./control` without the mock's dependencies.
+import type { Fixtures, WorkspaceFixtures } from './fixture-types';
 
-import type { Fault, Outcome } from '../prefer';
-import type { RuntimeSettings, SettingsPatch } from './settings';
+export type { Fixtures, WorkspaceFixtures };
 
-type Schemas = components['schemas'];
-export type { Fault, Outcome };
-export type MockSettings = RuntimeSettings;
-export type SettingsChange = SettingsPatch;
-export type FaultRule = NonNullable<SettingsPatch['faults']>[number];
+/** Outcomes a created run can be told to end in (the terminal run statuses). */
+export type Outcome = 'success' | 'error' | 'skipped' | 'cancelled';
+/** Network faults: reset (TCP RST), empty (closed, no bytes), truncated, malformed-json, hang. */
+export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
+/** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
+export type FaultSetting = { operation?: string; fault: Fault; share: number; workspace?: string };
+export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
 
-/** Items are the contract's schemas; recipes may add the `uiType` and `category` the list filters read, allocations a `territoryUuid`. */
-export type WorkspaceFixtures = {
-  workspace?: Partial<Schemas['Workspace']>;
-  suppressions?: Partial<Schemas['Suppression']>[];
-  mcpServers?: Partial<Schemas['McpServer']>[];
-  workflows?: Partial<Schemas['Workflow']>[];
-  models?: Partial<Schemas['Model']>[];
-  domains?: Partial<Schemas['Domain']>[];
-  allocations?: (Partial<Schemas['Allocation']> & { territoryUuid?: string })[];
-  envVars?: Partial<Schemas['EnvironmentVariable']>[];
-  recipes?: (Partial<Schemas['Recipe']> & { uiType?: 'ai' | 'js'; category?: string })[];
-  runs?: Partial<Schemas['Run']>[];
-  batches?: Partial<Schemas['Batch']>[];
+/** What the control plane changes while the mock runs (`GET /__mock/settings`). */
+export type MockSettings = {
+  rateLimit: number;
+  /** Requests per window to the OAuth endpoints, per client address. */
+  authRateLimit: number;
+  latencyMs: number;
+  runDurationMs: number;
+  /** How long `fault=hang` holds the connection before dropping it. */
+  hangMs: number;
+  /** Per workspace uuid: the outcome and duration of the runs it creates. */
+  workspaces: Record<string, WorkspaceSettings>;
+  faults: FaultSetting[];
 };
-/** Workspaces by token (`mock-token-a`) or uuid. */
-export type Fixtures = { workspaces: Record<string, WorkspaceFixtures> };
+
+/** A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by default. */
+export type SettingsChange = Partial<Omit<MockSettings, 'workspaces' | 'faults'>> & {
+  workspaces?: Record<string, { [K in keyof WorkspaceSettings]?: WorkspaceSettings[K] | null } | null>;
+  faults?: FaultRule[];
+};
+/** A fault rule as set: `share` is 1 (every request) when left out. */
+export type FaultRule = Omit<FaultSetting, 'share'> & { share?: number };
+
 export type CreatedEntry = {
   kind: 'mcpServer' | 'run' | 'batch' | 'download';
   uuid: string;

@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import type { ValidateFunction } from 'ajv';
 import { describeSchemaError } from '../../spec/lib';
 import { safeDict, type SafeDict } from '../safety/dict';
 import type { WorkspaceFixture } from '../store';
 import { createRunRecord } from '../store/runs';
 import type { BatchRecord, JsonRecord, RecipeEntry, RunRecord, RunStatus, Suppression } from '../store/types';
+import { RECIPE_CATEGORIES, RECIPE_UI_TYPES } from './fixture-types';
 
-/** The recipe filters of listRecipes (uiTypes, categories) read these two fields. */
-export const RECIPE_UI_TYPES = ['ai', 'js'] as const;
-export const RECIPE_CATEGORIES = [
-  'other',
-  'classification',
-  'cleaning',
-  'marketing',
-  'sales',
-  'event',
-  'copywriting',
-] as const;
+export { RECIPE_CATEGORIES, RECIPE_UI_TYPES };
 
 /** Each collection a fixture may give, and the contract schema every item of it must match. */
 const COLLECTIONS = {
@@ -47,17 +37,7 @@ export type FixtureDeps = {
 
 export type ParsedFixtures = { workspaces: Map<string, WorkspaceFixture>; counts: SafeDict<SafeDict<number>> };
 
-/** JSON or YAML text → a value (YAML is a superset of JSON, but JSON errors read better from JSON.parse). */
-export function parseFixtureText(text: string): { value?: unknown; problem?: string } {
-  const trimmed = text.trim();
-  try {
-    return { value: trimmed.startsWith('{') ? JSON.parse(trimmed) : parseYaml(trimmed) };
-  } catch (error) {
-    return {
-      problem: `fixtures: not valid ${trimmed.startsWith('{') ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`,
-    };
-  }
-}
+export { parseFixtureText } from './fixture-text';
 
 /**
  * Checks a whole fixture document against the contract's schemas and turns it into store records; nothing is

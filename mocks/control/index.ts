@@ -1,20 +1,19 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ValidateFunction } from 'ajv';
-import { jsonResponse } from '../context';
+import { jsonResponse, type Ctx } from '../context';
 import { ApiError } from '../errors';
 import type { Store } from '../store';
-import { renderError } from '../stages/finish';
-import { serialise } from '../stages/serialise';
+import { CONTROL_LIMITS } from '../limits';
+import { decodeJson, readRequestBody } from '../stages/read-body';
+import type { RouteTable } from '../stages/route/table';
 import { parseFixtureText, readFixtures, type ParsedFixtures } from './fixtures';
-import { applySettingsPatch, checkSettingsPatch, type RuntimeSettings, type SettingsPatch } from './settings';
+import { updateSettings } from './update-settings';
+import type { RuntimeSettings } from './settings';
 import type { MockResponse } from '../types';
 
 /** The control plane's path prefix: outside the API's base path, so it can never shadow an operation. */
 export const CONTROL_PATH = '/__mock';
 
-/** Fixture files may be larger than API bodies, but not unbounded. */
-const MAX_CONTROL_BODY_BYTES = 16 * 1024 * 1024;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ControlDeps = {
@@ -30,9 +29,9 @@ export type ControlDeps = {
   /** Forget idempotency keys and rate-limit windows, of one workspace or all. */
   clearIdempotency: (workspaceUuid?: string) => Promise<void> | void;
   clearRateLimit: (workspaceUuid?: string) => Promise<void> | void;
+  /** The time a body may take to arrive: the API's (MOCK_BODY_TIMEOUT_MS), the same on every mount. */
+  bodyTimeoutMs?: number;
 };
-
-const CORS: Record<string, string> = { 'access-control-allow-origin': '*' };
 
 /**
  * `/__mock/…`: what a frontend test suite needs to steer the mock between tests — reset, fixtures, the list of
@@ -40,6 +39,9 @@ const CORS: Record<string, string> = { 'access-control-allow-origin': '*' };
  */
 export function createControlPlane(deps: ControlDeps) {
   const initial: RuntimeSettings = structuredClone(deps.settings);
+  // The shared bounded reader, with the control plane's byte bound (fixture files may be larger than API bodies).
+  const timeoutMs = deps.bodyTimeoutMs ?? CONTROL_LIMITS.timeoutMs;
+  const readBody = (req: Ctx): Promise<Buffer> => readRequestBody(req, { ...CONTROL_LIMITS, timeoutMs });
   let startFixtures: ParsedFixtures | undefined;
 
   const resolveWorkspace = (ref: string): string | undefined =>
@@ -87,38 +89,7 @@ export function createControlPlane(deps: ControlDeps) {
     }
   };
 
-  const updateSettings = (patch: unknown): RuntimeSettings => {
-    const problems = checkSettingsPatch(patch);
-    const change = patch as SettingsPatch;
-    const workspaces: Record<string, unknown> = {};
-    for (const [ref, value] of Object.entries(change?.workspaces ?? {})) {
-      const uuid = resolveWorkspace(ref);
-      // dictionary-lookup: uuid is resolved (a token's workspace or a uuid)
-      if (uuid) workspaces[uuid] = value;
-      else problems.push(`settings.workspaces.${ref}: is neither a token of the mock nor a workspace uuid`);
-    }
-    const faults = (change?.faults ?? []).map((rule, i) => {
-      if (rule.operation !== undefined && !deps.operationIds.includes(rule.operation)) {
-        problems.push(
-          `settings.faults.${i}.operation: no operation ${JSON.stringify(rule.operation)}; one of ${deps.operationIds.join(', ')}`,
-        );
-      }
-      const workspace = rule.workspace === undefined ? undefined : resolveWorkspace(rule.workspace);
-      if (rule.workspace !== undefined && !workspace)
-        problems.push(`settings.faults.${i}.workspace: is neither a token of the mock nor a workspace uuid`);
-      return { ...rule, share: rule.share ?? 1, ...(workspace ? { workspace } : {}) };
-    });
-    if (problems.length > 0)
-      throw new ApiError(400, 'invalid_settings', `The settings were not changed: ${problems[0]}`, { problems });
-    applySettingsPatch(deps.settings, {
-      ...change,
-      ...(change.workspaces ? { workspaces: workspaces as SettingsPatch['workspaces'] } : {}),
-      ...(change.faults ? { faults } : {}),
-    });
-    return deps.settings;
-  };
-
-  type Serve = (req: IncomingMessage, url: URL) => Promise<MockResponse> | MockResponse;
+  type Serve = (req: Ctx, url: { searchParams: URLSearchParams }) => Promise<MockResponse> | MockResponse;
   const table: Record<string, Record<string, Serve>> = {
     '': {
       GET: () =>
@@ -147,9 +118,8 @@ export function createControlPlane(deps: ControlDeps) {
     },
     '/fixtures': {
       POST: async (req) => {
-        const parsed = parseFixtureText((await readBody(req)).toString('utf8'));
-        if (parsed.problem) throw new ApiError(400, 'invalid_fixtures', parsed.problem, { problems: [parsed.problem] });
-        return jsonResponse(200, { loaded: (await loadFixtures(parsed.value)).counts });
+        const value = parseFixtureText((await readBody(req)).toString('utf8'), CONTROL_LIMITS);
+        return jsonResponse(200, { loaded: (await loadFixtures(value)).counts });
       },
     },
     '/created': {
@@ -161,13 +131,18 @@ export function createControlPlane(deps: ControlDeps) {
     },
     '/settings': {
       GET: () => jsonResponse(200, { settings: deps.settings }),
-      PATCH: async (req) => jsonResponse(200, { settings: updateSettings(parseJsonBody(await readBody(req)) ?? {}) }),
+      PATCH: async (req) =>
+        jsonResponse(200, {
+          settings: updateSettings(deps, resolveWorkspace, parseJsonBody(await readBody(req)) ?? {}),
+        }),
     },
   };
   table['/settings'].PUT = table['/settings'].PATCH;
-  const routes = new Map(Object.entries(table).map(([path, methods]) => [path, new Map(Object.entries(methods))]));
+  const routes: RouteTable<Serve> = new Map(
+    Object.entries(table).map(([path, methods]) => [`${CONTROL_PATH}${path}`, new Map(Object.entries(methods))]),
+  );
 
-  const authorised = (req: IncomingMessage): boolean => {
+  const authorised = (req: { headers: Record<string, string> }): boolean => {
     if (!deps.adminToken) return true;
     const given = req.headers['x-mock-admin-token'] ?? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const a = Buffer.from(String(given ?? ''));
@@ -178,9 +153,13 @@ export function createControlPlane(deps: ControlDeps) {
   return {
     /** Start-up fixtures (MOCK_FIXTURES): loaded now, and again after every reset. */
     async loadStartFixtures(text: string, source: string): Promise<ParsedFixtures> {
-      const parsed = parseFixtureText(text);
-      if (parsed.problem) throw new Error(`${source}: ${parsed.problem}`);
-      const { fixtures, problems } = readFixtures(parsed.value, {
+      let value: unknown;
+      try {
+        value = parseFixtureText(text, CONTROL_LIMITS);
+      } catch (error) {
+        throw new Error(`${source}: ${(error as Error).message}`);
+      }
+      const { fixtures, problems } = readFixtures(value, {
         schemaAt: deps.schemaAt,
         resolveWorkspace,
         now: deps.now,
@@ -193,77 +172,15 @@ export function createControlPlane(deps: ControlDeps) {
       }
       return (startFixtures = fixtures);
     },
-    /** Serves `/__mock` and everything under it; false for any other path. */
-    async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-      if (url.pathname !== CONTROL_PATH && !url.pathname.startsWith(`${CONTROL_PATH}/`)) return false;
-      const method = req.method ?? 'GET';
-      let response: MockResponse;
-      try {
-        if (method === 'OPTIONS') {
-          response = {
-            status: 204,
-            headers: {
-              'access-control-allow-methods': 'GET, POST, PUT, PATCH, OPTIONS',
-              'access-control-allow-headers':
-                req.headers['access-control-request-headers'] ?? 'Authorization, Content-Type, X-Mock-Admin-Token',
-              'access-control-max-age': '600',
-            },
-            body: undefined,
-          };
-        } else {
-          const route = routes.get(url.pathname.slice(CONTROL_PATH.length).replace(/\/$/, ''));
-          if (!route)
-            throw new ApiError(
-              404,
-              'not_found',
-              `No control endpoint at ${url.pathname}; GET ${CONTROL_PATH} lists them.`,
-            );
-          if (!authorised(req))
-            throw new ApiError(
-              401,
-              'unauthorized',
-              'The control plane needs the admin token (MOCK_ADMIN_TOKEN) as a Bearer token or in X-Mock-Admin-Token.',
-            );
-          const serve = route.get(method);
-          const allowed = [...route.keys()].join(', ');
-          if (!serve)
-            throw new ApiError(
-              405,
-              'method_not_allowed',
-              `${method} is not allowed here; use ${allowed}.`,
-              {},
-              { allow: allowed },
-            );
-          response = await serve(req, url);
-        }
-      } catch (error) {
-        response = renderError(error);
-      }
-      if (!res.headersSent) serialise(res, { ...response, headers: { ...response.headers, ...CORS } }, method);
-      return true;
-    },
+    /** The endpoints by path (with the prefix) and method; the front door's control mount serves them. */
+    routes,
+    /** Whether the request carries the admin token (always, when none is configured). */
+    authorised,
   };
 }
 
 export type ControlPlane = ReturnType<typeof createControlPlane>;
 
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_CONTROL_BODY_BYTES)
-      throw new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${MAX_CONTROL_BODY_BYTES} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
 function parseJsonBody(raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new ApiError(400, 'malformed_json', 'body: is not valid JSON.');
-  }
+  return raw.length === 0 ? undefined : decodeJson(raw, CONTROL_LIMITS);
 }

@@ -3,6 +3,7 @@ import { describeSchemaError } from '../../spec/lib';
 import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
 import { MAX_RATE_LIMIT } from '../limits';
 import { MAX_LATENCY_MS } from '../stages/latency';
+import { CONTROL_LIMITS } from '../limits';
 
 /** Longest a `hang` fault holds a connection before dropping it. */
 export const MAX_HANG_MS = 5 * 60_000;
@@ -54,6 +55,7 @@ const PATCH_SCHEMA = {
     ...ranged,
     workspaces: {
       type: 'object',
+      maxProperties: CONTROL_LIMITS.workspaces,
       additionalProperties: {
         type: ['object', 'null'],
         additionalProperties: false,

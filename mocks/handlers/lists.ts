@@ -13,7 +13,8 @@ function cachedPage(list: Suppression[], key: string, build: () => unknown): unk
   if (!pages) suppressionPages.set(list, (pages = new Map()));
   let body = pages.get(key);
   if (body === undefined) {
-    if (pages.size >= PAGE_CACHE_SIZE) pages.delete(pages.keys().next().value!);
+    const oldest = pages.size >= PAGE_CACHE_SIZE ? pages.keys().next() : undefined;
+    if (oldest && !oldest.done) pages.delete(oldest.value);
     pages.set(key, (body = freezeDeep(build())));
   }
   return body;
@@ -23,11 +24,11 @@ function cachedPage(list: Suppression[], key: string, build: () => unknown): unk
 export function listHandlers(deps: HandlerDeps): Handlers {
   return {
     async listSuppressions(ctx) {
-      const query = ctx.input!.query;
+      const query = ctx.input.query;
       const paging = readPage(query);
       const reasons = query.reasons as string[] | undefined;
       // The parsed list is the same object while the stored text is unchanged, so its pages stay cached.
-      const all = await deps.store.suppressions(ctx.caller!.workspaceUuid);
+      const all = await deps.store.suppressions(ctx.caller.workspaceUuid);
       const key = `${all.length}|${reasons ? [...new Set(reasons)].sort().join(',') : '*'}|${paging.limit}|${paging.offset}`;
       const body = cachedPage(all, key, () => {
         const matching = reasons && reasons.length > 0 ? all.filter((s) => reasons.includes(s.reason)) : all;
@@ -37,10 +38,10 @@ export function listHandlers(deps: HandlerDeps): Handlers {
     },
 
     async listAllocations(ctx) {
-      const query = ctx.input!.query;
+      const query = ctx.input.query;
       const paging = readPage(query);
       const members = query.memberUuids as string[] | undefined;
-      const matching = (await deps.store.allocations(ctx.caller!.workspaceUuid))
+      const matching = (await deps.store.allocations(ctx.caller.workspaceUuid))
         .filter(
           ({ allocation, territoryUuid }) =>
             (!members || members.length === 0 || members.includes(allocation.memberUuid as string)) &&
@@ -52,9 +53,9 @@ export function listHandlers(deps: HandlerDeps): Handlers {
     },
 
     async listRecipes(ctx) {
-      const query = ctx.input!.query;
+      const query = ctx.input.query;
       const paging = readPage(query);
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const [recipes, userUuid] = await Promise.all([
         deps.store.recipes(workspaceUuid),
         deps.store.userUuid(workspaceUuid),

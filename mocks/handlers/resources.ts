@@ -19,24 +19,24 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
 
   return {
     async getWorkflow(ctx) {
-      const uuid = uuidOf(ctx.input!.path);
-      const workflow = await deps.store.get(ctx.caller!.workspaceUuid, 'workflows', uuid);
+      const uuid = uuidOf(ctx.input.path);
+      const workflow = await deps.store.get(ctx.caller.workspaceUuid, 'workflows', uuid);
       if (!workflow) throw notFound('workflow', uuid);
       return jsonResponse(200, { workflow });
     },
 
     async getModel(ctx) {
-      const uuid = uuidOf(ctx.input!.path);
-      const model = await deps.store.get(ctx.caller!.workspaceUuid, 'models', uuid);
+      const uuid = uuidOf(ctx.input.path);
+      const model = await deps.store.get(ctx.caller.workspaceUuid, 'models', uuid);
       if (!model) throw notFound('model', uuid);
       return jsonResponse(200, { model });
     },
 
     /** Cancelling keeps the domain (status `cancelled`), and its credits: they are not refunded. */
     async cancelDomain(ctx) {
-      const uuid = uuidOf(ctx.input!.path);
+      const uuid = uuidOf(ctx.input.path);
       const now = iso(deps.now());
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const change = trackChange<JsonRecord>((current) =>
         current.status === 'cancelled'
           ? undefined
@@ -49,21 +49,21 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     },
 
     async removeEnvironmentVariable(ctx) {
-      const uuid = uuidOf(ctx.input!.path);
-      if (!(await deps.store.remove(ctx.caller!.workspaceUuid, 'envVars', uuid)))
+      const uuid = uuidOf(ctx.input.path);
+      if (!(await deps.store.remove(ctx.caller.workspaceUuid, 'envVars', uuid)))
         throw notFound('environment variable', uuid);
       return jsonResponse(200, {});
     },
 
     async createMcpServer(ctx) {
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const now = iso(deps.now());
       const uuid = nextUuid();
       const mcpServer: JsonRecord = {
         uuid,
         workspaceUuid,
-        userUuid: ctx.caller!.sub ?? (await deps.store.userUuid(workspaceUuid)),
+        userUuid: ctx.caller.sub ?? (await deps.store.userUuid(workspaceUuid)),
         name: body.name ?? null,
         description: body.description ?? null,
         actions: (body.actions as JsonRecord[] | undefined) ?? [],
@@ -95,7 +95,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     async updateCurrentWorkspace(ctx) {
       const body = ctx.req.body as JsonRecord;
       const updatedAt = iso(deps.now());
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       // Applied by compare-and-set on the stored settings: a concurrent change on another replica is never lost.
       const change = trackChange<JsonRecord>((current) => {
         const next: JsonRecord = { ...current };
@@ -123,7 +123,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         next.updatedAt = updatedAt;
         return next;
       });
-      const workspace = (await deps.store.updateWorkspace(workspaceUuid, (current) => change.apply(current)!))!;
+      const workspace = await deps.store.updateWorkspace(workspaceUuid, (current) => change.apply(current) ?? current);
       change.undoWith(ctx, (back) => deps.store.updateWorkspace(workspaceUuid, (current) => back(current) ?? current));
       return jsonResponse(200, { workspace });
     },
@@ -131,7 +131,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
     async executeQuery(ctx) {
       const engine = await deps.queryEngine();
       const { query } = ctx.req.body as { query: string };
-      const result = await engine.query(ctx.caller!.workspaceUuid, query, ctx.signal);
+      const result = await engine.query(ctx.caller.workspaceUuid, query, ctx.signal);
       return jsonResponse(200, { rows: result.rows });
     },
   };

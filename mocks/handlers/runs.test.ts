@@ -3,6 +3,7 @@ import { createStore } from '../store';
 import { createRunRecord, tallyOf, viewBatch } from '../store/runs';
 import type { BatchRecord } from '../store/types';
 import { makeCtx } from '../testing/ctx';
+import type { AdmittedCtx, Ctx, ValidatedInput } from '../context';
 import { runHandlers } from './runs';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -46,16 +47,12 @@ function setup(outcome: 'success' | 'error' = 'success') {
     return { batch, runs };
   };
   const getBatch = (uuid: string) => {
-    const ctx = makeCtx({ path: `/orchestration/batches/${uuid}` });
-    ctx.caller = { workspaceUuid: WS, via: 'token' };
-    ctx.input = { path: { uuid }, query: {} };
+    const ctx = admittedCtx(makeCtx({ path: `/orchestration/batches/${uuid}` }), { path: { uuid }, query: {} });
     return handlers.getBatch!(ctx);
   };
   const call = (operation: 'createBatch' | 'cancelRun', input: { body?: unknown; uuid?: string }) => {
-    const ctx = makeCtx({ method: 'POST' });
-    ctx.caller = { workspaceUuid: WS, via: 'token' };
+    const ctx = admittedCtx(makeCtx({ method: 'POST' }), { path: input.uuid ? { uuid: input.uuid } : {}, query: {} });
     ctx.req.body = input.body;
-    ctx.input = { path: input.uuid ? { uuid: input.uuid } : {}, query: {} };
     return Promise.resolve(handlers[operation]!(ctx));
   };
   return { store, getBatch, addBatch, call, advance: (ms: number) => (now += ms), now: () => now };
@@ -129,3 +126,12 @@ describe('a batch created through the API', () => {
 });
 
 const answer = (response: { body?: unknown }) => (response.body as { batch: unknown }).batch;
+
+/** A context as the stages before handle leave it (caller, operation and input known). */
+function admittedCtx(ctx: Ctx, input: ValidatedInput): AdmittedCtx {
+  return Object.assign(ctx, {
+    caller: { workspaceUuid: WS, via: 'token' as const },
+    route: { operation: {} as never, params: {} },
+    input,
+  });
+}

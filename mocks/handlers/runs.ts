@@ -46,7 +46,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
   return {
     async createRun(ctx) {
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const { run, log, span } = newRun(workspaceUuid, {
         ...planOf(ctx),
@@ -73,8 +73,8 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     },
 
     async getRun(ctx) {
-      const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const run = await deps.store.get(ctx.caller!.workspaceUuid, 'runs', uuid);
+      const uuid = String(ctx.input.path.uuid).toLowerCase();
+      const run = await deps.store.get(ctx.caller.workspaceUuid, 'runs', uuid);
       if (!run) throw notFound('run', uuid);
       // No Retry-After on polls: the contract sends it on 429 only.
       return runResponse(200, run);
@@ -82,9 +82,9 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
     /** An unfinished run goes through `cancelling` to `cancelled` (202); a finished one is returned as it is (200). */
     async cancelRun(ctx) {
-      const uuid = String(ctx.input!.path.uuid).toLowerCase();
+      const uuid = String(ctx.input.path.uuid).toLowerCase();
       const now = deps.now();
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       // Compare-and-set: of concurrent cancels on any replicas, one records the request, the others see it.
       const change = trackChange<RunRecord>((current) => {
         const next = { ...current };
@@ -112,7 +112,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     },
 
     async createBatch(ctx) {
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
       const workflowUuid = (body.workflowUuid as string | undefined) ?? null;
       const plan = planOf(ctx);
@@ -144,21 +144,27 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     },
 
     async getBatch(ctx) {
-      const uuid = String(ctx.input!.path.uuid).toLowerCase();
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const uuid = String(ctx.input.path.uuid).toLowerCase();
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const batch = await deps.store.get(workspaceUuid, 'batches', uuid);
       if (!batch) throw notFound('batch', uuid);
       // A batch that keeps its tally answers its status in constant time: its runs are not read.
       const runs = batch.tally ? [] : await deps.store.runsOfBatch(workspaceUuid, batch);
       return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runs) });
     },
+    ...downloadHandlers(deps),
+  };
+}
 
+/** The runs download (x-rules: one workspace's runs, selected by the export's filters). */
+function downloadHandlers(deps: HandlerDeps): Handlers {
+  return {
     /**
      * The export is taken now and served by the mock itself at an opaque URL outside /v1. The runs are selected by
      * the SQL engine on the workspace's kept tables, so an export costs what it returns, not every run stored.
      */
     async downloadRuns(ctx) {
-      const workspaceUuid = ctx.caller!.workspaceUuid;
+      const workspaceUuid = ctx.caller.workspaceUuid;
       const now = deps.now();
       const { sql, params } = exportQueryOf(ctx.req.body as JsonRecord);
       const engine = await deps.queryEngine();

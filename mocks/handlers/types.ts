@@ -1,5 +1,5 @@
 import type { operations } from '../../generators/generated/openapi';
-import type { Ctx } from '../context';
+import type { AdmittedCtx, Ctx } from '../context';
 import type { Store } from '../store';
 import type { MockResponse } from '../types';
 import type { QueryEngine } from '../integrations';
@@ -17,7 +17,7 @@ export type HandlerDeps = {
 };
 
 /** Answers one operation from state; reads only the caller's workspace. */
-export type Handler = (ctx: Ctx) => MockResponse | Promise<MockResponse>;
+export type Handler = (ctx: AdmittedCtx) => MockResponse | Promise<MockResponse>;
 /** The contract's operation ids, from the generated types: a misspelt id in a handler table is a type error. */
 export type OperationId = keyof operations;
 /** Handlers by operation id; an operation without one is answered by Prism. */

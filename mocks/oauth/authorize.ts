@@ -1,37 +1,35 @@
-import type { ServerResponse } from 'node:http';
+import type { MockRequest, MockResponse } from '../types';
 import type { AuthContext } from './context';
 import { defaultScope, supportedScopes, acceptsAudience, audienceForms } from './context';
 import { randomToken, isS256Challenge } from './jwt';
-import { readParams, redirect, sendErrorPage } from './http';
+import { errorPage, readParams, redirect, tokenError } from './http';
 
 /**
  * The authorization endpoint: validates the request and, the mock having no login page, approves it at once for the
  * configured user (first user, or the one `login_hint` names).
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.1 and https://www.rfc-editor.org/rfc/rfc7636#section-4.3
  */
-export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url: URL): Promise<void> {
-  const params = readParams(url.searchParams);
-  const clientId = url.searchParams.getAll('client_id');
+export async function handleAuthorize(ctx: AuthContext, req: MockRequest): Promise<MockResponse> {
+  const { query } = req;
+  const params = readParams(query);
+  const errorPage = (error: string, description: string) => unsafeToRedirect(req, error, description);
+  const clientId = query.getAll('client_id');
   const client = clientId.length === 1 ? ctx.options.clients.find((c) => c.clientId === clientId[0]) : undefined;
-  if (!client) return sendErrorPage(res, 'invalid_request', 'client_id is missing, repeated or not registered.');
-  const redirectUri = url.searchParams.getAll('redirect_uri');
+  if (!client) return errorPage('invalid_request', 'client_id is missing, repeated or not registered.');
+  const redirectUri = query.getAll('redirect_uri');
   // Exact string match against the registration: never redirect to an address the client did not register.
   if (redirectUri.length !== 1 || !client.redirectUris.includes(redirectUri[0])) {
-    return sendErrorPage(
-      res,
-      'invalid_request',
-      'redirect_uri is missing, repeated or not registered for this client.',
-    );
+    return errorPage('invalid_request', 'redirect_uri is missing, repeated or not registered for this client.');
   }
 
-  const stateValues = url.searchParams.getAll('state');
+  const stateValues = query.getAll('state');
   const state = stateValues.length === 1 ? stateValues[0] : undefined;
   const answer = (values: Record<string, string>) => {
     const location = new URL(redirectUri[0]);
     for (const [name, value] of Object.entries(values)) location.searchParams.set(name, value);
     if (state !== undefined) location.searchParams.set('state', state);
     location.searchParams.set('iss', ctx.issuer);
-    redirect(res, location);
+    return redirect(location);
   };
   const fail = (error: string, description: string) => answer({ error, error_description: description });
 
@@ -81,5 +79,16 @@ export async function handleAuthorize(ctx: AuthContext, res: ServerResponse, url
   const issued = await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, nonce);
   // Over its own bound the client is refused; no one else's code is voided to make room.
   if ('refused' in issued) return fail('temporarily_unavailable', issued.refused);
-  answer({ code: issued.code });
+  return answer({ code: issued.code });
+}
+
+/**
+ * The answer when redirecting would be unsafe: a page for the person in the browser, or, to a client that asks
+ * for JSON only (a script, a test), the error in the contract's shape (with OAuth's `error`).
+ */
+function unsafeToRedirect(req: MockRequest, error: string, description: string): MockResponse {
+  const accept = req.headers.accept ?? '';
+  return /application\/json/i.test(accept) && !/text\/html/i.test(accept)
+    ? tokenError(error, description)
+    : errorPage(error, description);
 }

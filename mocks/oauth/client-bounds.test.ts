@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createRedisPort } from '../store/adapters/redis';
 import type { StoragePort } from '../store/port';
+import { listenOAuth } from '../testing/oauth-server';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import type { GrantLimits } from './grants';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
@@ -34,9 +34,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
 
   beforeAll(async () => {
     if (kind === 'redis') redis = await startRedisServer();
-    server = createServer((req, res) => void auth.handle(req, res, new URL(req.url ?? '/', origin)));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await listenOAuth(() => auth));
   }, 600_000);
   afterAll(async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -169,7 +167,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
       error: 'temporarily_unavailable',
       error_description: expect.stringMatching(/holds 4 grants with live tokens for this user/),
       errorMessage: expect.any(String),
-      reason: 'oauth_bound_reached',
+      reason: 'temporarily_unavailable',
     });
     expect(await works((await login(bo)).access_token)).toBe(true);
   });

@@ -1,7 +1,6 @@
 import type { GrantLimits, GrantStore, MockUser } from './grants';
 import type { SigningKey } from './jwt';
 import type { StoragePort } from '../store/port';
-import type { RateLimiter } from '../stages/rate-limit/limiter';
 
 export type AuthClient = { clientId: string; redirectUris: string[] };
 
@@ -21,8 +20,6 @@ export type AuthServerOptions = {
   now: () => number;
   /** Where codes, refresh tokens, revocations and the signing key live (default: this process's memory). */
   port?: StoragePort;
-  /** Counts every request to these endpoints per client address (429 beyond its limit); none: no limit. */
-  limiter?: RateLimiter;
   /** Bounds of codes, grants, refresh tokens and revocations per client and per grant (default DEFAULT_GRANT_LIMITS). */
   grantLimits?: Partial<GrantLimits>;
 };

@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MockRequest, MockResponse } from '../types';
+import type { RouteTable } from '../stages/route/table';
 import type { AuthClient, AuthContext, AuthServerOptions } from './context';
 import { sameAudience, userClaims } from './context';
 import { handleAuthorize } from './authorize';
@@ -7,24 +8,17 @@ import { loadSharedSigningKey, verifyJwt, type SigningKey } from './jwt';
 import { createMemoryPort } from '../store/adapters/memory';
 import { buildMetadata, metadataPaths } from './metadata';
 import { accessTokenType, handleToken } from './token';
-import { limitAuthRequest } from './rate-limit';
-import {
-  isFormEncoded,
-  noStoreHeaders,
-  readBody,
-  readParams,
-  sendJson,
-  sendMethodNotAllowed,
-  sendNoContent,
-  sendTokenError,
-} from './http';
+import { formOf, isFormEncoded, json, noStoreHeaders, readParams, tokenError } from './http';
 
 export type { AuthClient, AuthServerOptions } from './context';
 export type { MockUser } from './grants';
 
+/** One OAuth endpoint: the request as the front door read it (form bodies bounded like every body). */
+export type AuthServe = (req: MockRequest) => Promise<MockResponse> | MockResponse;
+
 export type AuthServer = {
-  /** Serves the OAuth endpoints under the issuer's path; false when the request is not one of them. */
-  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
+  /** The OAuth endpoints under the issuer's path, by path and method; the front door's auth mount serves them. */
+  routes: RouteTable<AuthServe>;
   /** The caller of an access token this server issued, or null when unknown, expired or revoked. */
   verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
   /** Revokes an access token, or a refresh token with every token of its grant. */
@@ -124,14 +118,13 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
   };
 
   /** @see https://www.rfc-editor.org/rfc/rfc7009#section-2 (unknown tokens also answer 200) */
-  const handleRevocation = async (req: IncomingMessage, res: ServerResponse) => {
+  const handleRevocation: AuthServe = async (req) => {
     if (!isFormEncoded(req))
-      return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
-    const text = await readBody(req);
-    const token = text === null ? undefined : readParams(new URLSearchParams(text)).get('token');
-    if (!token) return sendTokenError(res, 'invalid_request', 'token is required.');
+      return tokenError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
+    const token = readParams(formOf(req)).get('token');
+    if (!token) return tokenError('invalid_request', 'token is required.');
     await revoke(token);
-    sendJson(res, 200, {}, noStoreHeaders);
+    return json(200, {}, noStoreHeaders);
   };
 
   const verifyAccessToken = async (token: string) => {
@@ -142,48 +135,31 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
   };
 
   /** @see https://openid.net/specs/openid-connect-core-1_0.html#UserInfo (claims follow the granted scope) */
-  const handleUserInfo = async (req: IncomingMessage, res: ServerResponse) => {
+  const handleUserInfo: AuthServe = async (req) => {
     const token = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     const access = token ? await verifyAccessToken(token) : null;
     const user = access && options.users.find((u) => u.sub === access.sub);
     if (!access || !user) {
-      return sendJson(
-        res,
-        401,
-        { error: 'invalid_token', error_description: 'A valid access token is required.' },
-        {
-          'WWW-Authenticate': 'Bearer error="invalid_token"',
-        },
-      );
+      const description = 'A valid access token is required.';
+      return tokenError('invalid_token', description, 401, { 'www-authenticate': 'Bearer error="invalid_token"' });
     }
-    sendJson(res, 200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
+    return json(200, userClaims(user, access.scope.split(' ')), noStoreHeaders);
   };
 
-  type Route = { methods: string; serve(req: IncomingMessage, res: ServerResponse, url: URL): unknown };
-  const routes = new Map<string, Route>([
-    [`${issuerPath}/authorize`, { methods: 'GET', serve: (_req, res, url) => handleAuthorize(ctx, res, url) }],
-    [`${issuerPath}/oauth/token`, { methods: 'POST', serve: (req, res) => handleToken(ctx, req, res) }],
-    [`${issuerPath}/oauth/revoke`, { methods: 'POST', serve: handleRevocation }],
-    [`${issuerPath}/userinfo`, { methods: 'GET', serve: handleUserInfo }],
+  const routes = new Map<string, ReadonlyMap<string, AuthServe>>([
+    [`${issuerPath}/authorize`, new Map([['GET', (req: MockRequest) => handleAuthorize(ctx, req)]])],
+    [`${issuerPath}/oauth/token`, new Map([['POST', (req: MockRequest) => handleToken(ctx, req)]])],
+    [`${issuerPath}/oauth/revoke`, new Map([['POST', handleRevocation]])],
+    [`${issuerPath}/userinfo`, new Map([['GET', handleUserInfo]])],
     [
       `${issuerPath}/.well-known/jwks.json`,
-      { methods: 'GET', serve: async (_req, res) => sendJson(res, 200, { keys: [(await ctx.key()).jwk] }) },
+      new Map([['GET', async () => json(200, { keys: [(await ctx.key()).jwk] })]]),
     ],
   ]);
-  for (const path of metadataAt) {
-    routes.set(path, { methods: 'GET', serve: (_req, res) => sendJson(res, 200, buildMetadata(ctx)) });
-  }
+  for (const path of metadataAt) routes.set(path, new Map([['GET', () => json(200, buildMetadata(ctx))]]));
 
   return {
-    async handle(req, res, url) {
-      const route = routes.get(url.pathname);
-      if (!route) return false;
-      if (options.limiter && (await limitAuthRequest(options.limiter, req, res))) return true;
-      if (req.method === 'OPTIONS') sendNoContent(res);
-      else if (req.method !== route.methods) sendMethodNotAllowed(res, `${route.methods}, OPTIONS`);
-      else await route.serve(req, res, url);
-      return true;
-    },
+    routes,
     async verifyAccessToken(token) {
       const access = await verifyAccessToken(token);
       return access && { workspaceUuid: access.workspaceUuid, sub: access.sub };

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { serveOAuth } from '../testing/oauth-server';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
@@ -23,7 +24,7 @@ let clockOffsetMs = 0;
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    void auth.handle(req, res, url).then(async (served) => {
+    void serveOAuth(auth, req, res, url).then(async (served) => {
       if (served) return;
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const caller = token ? await auth.verifyAccessToken(token) : null;
@@ -332,7 +333,12 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const res = await fetch(as.token_endpoint!, { method: 'POST', body: new URLSearchParams(form) });
     expect(res.status).toBe(400);
     expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.json()).toEqual({ error, error_description: expect.any(String) });
+    expect(await res.json()).toEqual({
+      error,
+      error_description: expect.any(String),
+      errorMessage: expect.any(String),
+      reason: error,
+    });
   });
 
   it('should refuse a token request that is not form-encoded', async () => {

@@ -1,8 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { MockRequest, MockResponse } from '../types';
 import { userClaims, type AuthContext } from './context';
 import type { Grant } from './grants';
 import { isCodeVerifier, randomToken, signJwt, verifyS256 } from './jwt';
-import { isFormEncoded, noStoreHeaders, readBody, readParams, sendJson, sendTokenError } from './http';
+import { formOf, isFormEncoded, json, noStoreHeaders, readParams, tokenError } from './http';
 
 /** `typ` of access tokens. @see https://www.rfc-editor.org/rfc/rfc9068#section-2.1 */
 export const accessTokenType = 'at+jwt';
@@ -52,92 +52,70 @@ async function issueTokens(
 type Params = ReturnType<typeof readParams>;
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.3 and https://www.rfc-editor.org/rfc/rfc7636#section-4.6 */
-async function exchangeCode(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): Promise<void> {
+async function exchangeCode(ctx: AuthContext, params: Params, clientId: string): Promise<MockResponse> {
   const code = params.get('code');
   const redirectUri = params.get('redirect_uri');
   const verifier = params.get('code_verifier');
   if (!code || !redirectUri || !verifier) {
-    return sendTokenError(res, 'invalid_request', 'code, redirect_uri and code_verifier are required.');
+    return tokenError('invalid_request', 'code, redirect_uri and code_verifier are required.');
   }
   const redemption = await ctx.grants.redeemCode(code);
   if (redemption.status === 'reused') {
     // A code presented twice may have been stolen: everything issued under it stops working.
     await ctx.grants.revokeGrant(redemption.grant.id);
-    return sendTokenError(res, 'invalid_grant', 'The authorization code was already used.');
+    return tokenError('invalid_grant', 'The authorization code was already used.');
   }
   if (redemption.status === 'invalid')
-    return sendTokenError(res, 'invalid_grant', 'The authorization code is unknown or expired.');
+    return tokenError('invalid_grant', 'The authorization code is unknown or expired.');
   const { entry } = redemption;
-  if (entry.grant.clientId !== clientId)
-    return sendTokenError(res, 'invalid_grant', 'The code was issued to another client.');
+  if (entry.grant.clientId !== clientId) return tokenError('invalid_grant', 'The code was issued to another client.');
   if (entry.redirectUri !== redirectUri) {
-    return sendTokenError(res, 'invalid_grant', 'redirect_uri differs from the one of the authorization request.');
+    return tokenError('invalid_grant', 'redirect_uri differs from the one of the authorization request.');
   }
   if (!isCodeVerifier(verifier) || !verifyS256(verifier, entry.codeChallenge)) {
-    return sendTokenError(res, 'invalid_grant', 'code_verifier does not match the code_challenge.');
+    return tokenError('invalid_grant', 'code_verifier does not match the code_challenge.');
   }
   const held = await ctx.grants.holdGrant(entry.grant, ctx.options.accessTokenTtlSeconds * 1000);
-  if (held) return sendBoundReached(res, held.refused);
-  sendJson(res, 200, await issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
-}
-
-/**
- * A client over its own bound (GrantLimits): refused in the OAuth error format, with the contract's error-shape
- * fields beside it as on the endpoints' other refusals; nothing anyone else holds was touched.
- */
-function sendBoundReached(res: ServerResponse, description: string): void {
-  sendJson(
-    res,
-    400,
-    {
-      error: 'temporarily_unavailable',
-      error_description: description,
-      errorMessage: description,
-      reason: 'oauth_bound_reached',
-    },
-    noStoreHeaders,
-  );
+  // A client over its own bound is refused; nothing anyone else holds was touched.
+  if (held) return tokenError('temporarily_unavailable', held.refused);
+  return json(200, await issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
 }
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-6 */
-async function refresh(ctx: AuthContext, res: ServerResponse, params: Params, clientId: string): Promise<void> {
+async function refresh(ctx: AuthContext, params: Params, clientId: string): Promise<MockResponse> {
   const token = params.get('refresh_token');
-  if (!token) return sendTokenError(res, 'invalid_request', 'refresh_token is required.');
+  if (!token) return tokenError('invalid_request', 'refresh_token is required.');
   const redemption = await ctx.grants.redeemRefreshToken(token);
   if (redemption.status === 'reused') {
     await ctx.grants.revokeGrant(redemption.grant.id);
-    return sendTokenError(res, 'invalid_grant', 'The refresh token was already used; the grant is revoked.');
+    return tokenError('invalid_grant', 'The refresh token was already used; the grant is revoked.');
   }
   if (redemption.status === 'invalid')
-    return sendTokenError(res, 'invalid_grant', 'The refresh token is unknown, expired or revoked.');
+    return tokenError('invalid_grant', 'The refresh token is unknown, expired or revoked.');
   const { grant } = redemption;
   if (grant.clientId !== clientId)
-    return sendTokenError(res, 'invalid_grant', 'The refresh token was issued to another client.');
+    return tokenError('invalid_grant', 'The refresh token was issued to another client.');
   // A narrower scope shapes only the new access token; the rotated refresh token keeps the grant's scope.
   const requested = params.get('scope');
   const scope = requested ? [...new Set(requested.split(' ').filter(Boolean))] : undefined;
   const extra = scope?.find((s) => !grant.scope.includes(s));
-  if (extra) return sendTokenError(res, 'invalid_scope', `The scope ${extra} was not granted.`);
-  sendJson(res, 200, await issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
+  if (extra) return tokenError('invalid_scope', `The scope ${extra} was not granted.`);
+  return json(200, await issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
 }
 
 /** The token endpoint, for public clients (client_id in the body, no secret). */
-export async function handleToken(ctx: AuthContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (!isFormEncoded(req))
-    return sendTokenError(res, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
-  const text = await readBody(req);
-  if (text === null) return sendTokenError(res, 'invalid_request', 'The body is too large.');
-  const params = readParams(new URLSearchParams(text));
-  if (params.duplicate) return sendTokenError(res, 'invalid_request', `The parameter ${params.duplicate} is repeated.`);
+export async function handleToken(ctx: AuthContext, req: MockRequest): Promise<MockResponse> {
+  if (!isFormEncoded(req)) return tokenError('invalid_request', 'The body must be application/x-www-form-urlencoded.');
+  const params = readParams(formOf(req));
+  if (params.duplicate) return tokenError('invalid_request', `The parameter ${params.duplicate} is repeated.`);
   const clientId = params.get('client_id');
-  if (!clientId)
-    return sendTokenError(res, 'invalid_request', 'client_id is required (public client, auth method none).');
+  if (!clientId) return tokenError('invalid_request', 'client_id is required (public client, auth method none).');
   if (!ctx.options.clients.some((c) => c.clientId === clientId)) {
-    return sendTokenError(res, 'invalid_client', 'The client is not registered.');
+    return tokenError('invalid_client', 'The client is not registered.');
   }
   const grantType = params.get('grant_type');
-  if (!grantType) return sendTokenError(res, 'invalid_request', 'grant_type is required.');
-  if (grantType === 'authorization_code') return exchangeCode(ctx, res, params, clientId);
-  if (grantType === 'refresh_token') return refresh(ctx, res, params, clientId);
-  sendTokenError(res, 'unsupported_grant_type', `The grant type ${grantType} is not supported.`);
+  if (!grantType) return tokenError('invalid_request', 'grant_type is required.');
+  if (grantType === 'authorization_code') return exchangeCode(ctx, params, clientId);
+  if (grantType === 'refresh_token') return refresh(ctx, params, clientId);
+  return tokenError('unsupported_grant_type', `The grant type ${grantType} is not supported.`);
 }

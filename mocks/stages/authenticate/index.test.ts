@@ -31,18 +31,18 @@ describe('identifyCaller', () => {
 });
 
 describe('authenticate stage', () => {
-  it('should record the failure and pass on, so the request is still counted', async () => {
+  it('should hand the 401 on as its result, so the request is still counted', async () => {
     const ctx = makeCtx();
     const next = okNext();
     await authenticate(deps)(ctx, next);
     expect(next.calls).toBe(1);
     expect(ctx.caller).toBeUndefined();
-    expect(ctx.authError?.status).toBe(401);
+    expect(ctx.identity).toMatchObject({ refusal: { status: 401 } });
   });
 
-  it('should scope the request to the workspace of the token', async () => {
+  it('should name the caller of the token', async () => {
     const ctx = makeCtx({ headers: { authorization: 'Bearer mock-token-a' } });
     await authenticate(deps)(ctx, okNext());
-    expect(ctx.req.workspaceUuid).toBe('ws-a');
+    expect(ctx.identity).toEqual({ caller: { workspaceUuid: 'ws-a', via: 'token' } });
   });
 });

@@ -40,18 +40,14 @@ function unauthorized(message: string): ApiError {
 }
 
 /**
- * Finds who is calling. A failure is only recorded here: the rate limiter counts the request first
- * (per client address), then require-credential answers 401 — so the 401 carries real quota headers.
+ * Finds who is calling: the caller, or the 401 to answer. The rate limiter counts the request first (in the
+ * bucket the identity names), then require-credential answers the 401, so it carries real quota headers.
  */
 export function authenticate(options: AuthenticateDeps): Stage {
   const deps = { ...options, tokens: tokenTable(options.tokens) };
   return async (ctx, next) => {
     const result = await identifyCaller(ctx.req.headers.authorization, deps);
-    if (result instanceof ApiError) ctx.authError = result;
-    else {
-      ctx.caller = result;
-      ctx.req.workspaceUuid = result.workspaceUuid;
-    }
+    ctx.identity = result instanceof ApiError ? { refusal: result } : { caller: result };
     return next();
   };
 }

@@ -12,6 +12,8 @@ function setup() {
   const ctx = (operationId: string, prefer?: string) =>
     Object.assign(makeCtx({ headers: prefer ? { prefer } : {} }), {
       route: { operation: { operationId } as never, params: {} },
+      caller: { workspaceUuid: 'ws', via: 'token' as const },
+      input: { query: {}, path: {} },
     });
   return { stage, ctx, used };
 }

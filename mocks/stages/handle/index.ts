@@ -1,4 +1,4 @@
-import type { Stage } from '../../context';
+import type { AdmittedCtx, Ctx, Stage } from '../../context';
 import type { Handlers } from '../../handlers';
 import { parsePrefer, wantsDeclaredResponse, type Preferences } from '../../prefer';
 import { tidyDynamicBody } from './tidy-dynamic';
@@ -11,9 +11,10 @@ import type { PrismResponder } from '../../prism';
  */
 export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Stage {
   const handlers = new Map(Object.entries(deps.handlers));
-  return async (ctx) => {
+  return async (from) => {
+    const ctx = admitted(from);
     const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
-    const operationId = ctx.route!.operation.operationId;
+    const operationId = ctx.route.operation.operationId;
     const handler = handlers.get(operationId);
     if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences)))
       return handler(ctx);
@@ -36,4 +37,11 @@ const STATE_STATUS = new Map([
  */
 function stateAnswers(operationId: string, p: Preferences): boolean {
   return p.example === undefined && p.dynamic !== true && p.code === (STATE_STATUS.get(operationId) ?? 200);
+}
+
+/** The stages before handle set the caller, the operation and the input; a handler relies on all three. */
+function admitted(ctx: Ctx): AdmittedCtx {
+  const { caller, route, input } = ctx;
+  if (!caller || !route || !input) throw new Error('handle runs after require-credential, route and validate-request');
+  return Object.assign(ctx, { caller, route, input });
 }

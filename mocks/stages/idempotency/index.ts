@@ -69,7 +69,8 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
       throw new ApiError(400, 'idempotency_key_not_allowed', 'Idempotency-Key: is not accepted on multipart requests.');
     }
-    const workspaceUuid = ctx.caller!.workspaceUuid;
+    if (!ctx.caller) throw new Error('idempotency runs after require-credential');
+    const workspaceUuid = ctx.caller.workspaceUuid;
     const fingerprint = fingerprintRequest(req);
     const found = await deps.store.claim(workspaceUuid, key, fingerprint);
     if (found.kind !== 'new' && !found.sameRequest) {
@@ -83,7 +84,7 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       );
     }
     if (found.kind === 'done') return found.response;
-    const claim = found.claim!;
+    const claim = found.claim;
     // All or nothing: a failed request, or an answer that cannot be kept, takes back its writes, then leaves
     // the key free for a retry (in that order, so a retry never sees them half applied).
     const release = async () => {

@@ -8,7 +8,7 @@ type StoredResponse = { status: number; headers: Record<string, string>; bodyTex
 type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
 export type IdempotencyLookup =
-  | { kind: 'new' }
+  | { kind: 'new'; claim: string }
   | { kind: 'in-flight'; sameRequest: boolean }
   | { kind: 'done'; sameRequest: boolean; response: MockResponse };
 
@@ -44,11 +44,7 @@ export function createIdempotencyStore(options: {
      * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
      * `complete` or `abandon` it with the returned claim.
      */
-    async claim(
-      workspaceUuid: string,
-      key: string,
-      fingerprint: string,
-    ): Promise<IdempotencyLookup & { claim?: string }> {
+    async claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup> {
       const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
       const text = JSON.stringify(entry);
       const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);

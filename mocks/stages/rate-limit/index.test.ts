@@ -44,7 +44,8 @@ describe('rate-limit stage', () => {
   it('should answer 429 with Retry-After and retryAfter over the limit', async () => {
     const limiter = createRateLimiter({ port: createMemoryPort(), limit: 1, windowSeconds: 30, now: () => 0 });
     const stage = rateLimit({ limiter });
-    const ctx = () => Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } });
+    const ctx = () =>
+      Object.assign(makeCtx(), { identity: { caller: { workspaceUuid: 'ws', via: 'token' as const } } });
     await stage(ctx(), okNext());
     const error = await stage(ctx(), okNext()).catch((e) => e);
     expect(error).toMatchObject({
@@ -57,8 +58,9 @@ describe('rate-limit stage', () => {
 
   it('should count callers without a credential per client address', () => {
     expect(rateLimitKey(makeCtx({ remoteAddress: '10.0.0.1' }))).toBe('address:10.0.0.1');
-    expect(rateLimitKey(Object.assign(makeCtx(), { caller: { workspaceUuid: 'ws', via: 'token' as const } }))).toBe(
-      'workspace:ws',
-    );
+    const identified = Object.assign(makeCtx(), {
+      identity: { caller: { workspaceUuid: 'ws', via: 'token' as const } },
+    });
+    expect(rateLimitKey(identified)).toBe('workspace:ws');
   });
 });

@@ -4,17 +4,22 @@ import type { RateLimitState, RateLimiter } from './limiter';
 
 /** Workspaces share one bucket however many tokens they have; callers without a credential count per address. */
 export function rateLimitKey(ctx: Ctx): string {
-  return ctx.caller ? `workspace:${ctx.caller.workspaceUuid}` : `address:${ctx.source.remoteAddress}`;
+  const caller = ctx.identity && 'caller' in ctx.identity ? ctx.identity.caller : undefined;
+  return caller ? `workspace:${caller.workspaceUuid}` : `address:${ctx.source.remoteAddress}`;
 }
 
-/** x-rules ratelimit-429-retry-after: over the limit → 429 with Retry-After and retryAfter in the body. */
-export function rateLimit(deps: { limiter: RateLimiter }): Stage {
+/**
+ * x-rules ratelimit-429-retry-after: over the limit → 429 with Retry-After and retryAfter in the body. `bucket`
+ * names where a mount counts (default: the caller's workspace, else the client address).
+ */
+export function rateLimit(deps: { limiter: RateLimiter; bucket?: (ctx: Ctx) => string }): Stage {
+  const bucketOf = deps.bucket ?? rateLimitKey;
   return async (ctx, next) => {
-    const state = await deps.limiter.consume(rateLimitKey(ctx));
+    const state = await deps.limiter.consume(bucketOf(ctx));
     ctx.rateLimit = state;
-    // A caller without a valid credential is counted (its headers show its quota) but always gets the 401 the
-    // contract states, so a client with an expired token is sent to log in again rather than to back off.
-    if (!state.allowed && ctx.caller) throw tooManyRequests(state);
+    // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
+    // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.
+    if (!state.allowed && !(ctx.identity && 'refusal' in ctx.identity)) throw tooManyRequests(state);
     return next();
   };
 }

@@ -1,11 +1,16 @@
 import type { Stage } from '../../context';
 
-/** x-rules auth-required-401: no operation is served without a valid credential. */
+/**
+ * x-rules auth-required-401: no operation is served without a valid credential. Runs after the request is
+ * counted, so the 401 carries the quota of the bucket it was counted in.
+ */
 export function requireCredential(): Stage {
   return async (ctx, next) => {
-    if (!ctx.caller) throw ctx.authError!;
-    // A body refused while reading is answered here: after counting, in the caller's own bucket.
-    if (ctx.payloadError) throw ctx.payloadError;
+    const identity = ctx.identity;
+    if (!identity) throw new Error('require-credential runs after authenticate');
+    if ('refusal' in identity) throw identity.refusal;
+    ctx.caller = identity.caller;
+    ctx.req.workspaceUuid = identity.caller.workspaceUuid;
     return next();
   };
 }

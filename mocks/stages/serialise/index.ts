@@ -1,4 +1,4 @@
-import type { ServerResponse } from 'node:http';
+import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { MockResponse } from '../../types';
 
 /**
@@ -14,9 +14,9 @@ function toJson(body: unknown): string {
   return text;
 }
 
-/** Writes a response: JSON body (if any) with its length; header names as given (lowercase). */
-export function serialise(res: ServerResponse, response: MockResponse, method: string): void {
-  const text = response.body === undefined ? undefined : toJson(response.body);
+/** The status, headers and body text of a response: JSON body (if any) with its length; header names as given. */
+function render(response: MockResponse): { headers: Record<string, string | number>; text: string | undefined } {
+  const text = response.text ?? (response.body === undefined ? undefined : toJson(response.body));
   const headers: Record<string, string | number> = response.headers;
   if (text !== undefined) {
     headers['content-type'] ??= 'application/json';
@@ -24,8 +24,23 @@ export function serialise(res: ServerResponse, response: MockResponse, method: s
   } else if (response.status !== 204 && response.status !== 304) {
     headers['content-length'] = 0;
   }
+  return { headers, text };
+}
+
+/** Writes a response to Node's ServerResponse. */
+export function serialise(res: ServerResponse, response: MockResponse, method: string): void {
+  const { headers, text } = render(response);
   res.writeHead(response.status, headers);
   res.end(method === 'HEAD' ? undefined : text);
+}
+
+/** The same response as a whole HTTP/1.1 message closing the connection, for a socket Node refused to parse. */
+export function serialiseToText(response: MockResponse): string {
+  const { headers, text } = render(response);
+  headers.connection = 'close';
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  const reason = STATUS_CODES[response.status] ?? 'Error';
+  return `HTTP/1.1 ${response.status} ${reason}\r\n${lines.join('\r\n')}\r\n\r\n${text ?? ''}`;
 }
 
 /** Deep-freezes a body that is reused across responses, so serialise may keep its JSON. */

@@ -53,35 +53,45 @@ function compileOperation(operation: Operation, deps: ValidateRequestDeps): Oper
 export function validateRequest(deps: ValidateRequestDeps): Stage {
   const compiled = new Map<Operation, OperationValidators>();
   return async (ctx, next) => {
-    if (ctx.routeError) throw ctx.routeError;
-    const operation = ctx.route!.operation;
+    if (!ctx.route) throw new Error('validate-request runs after route');
+    const { operation, params } = ctx.route;
     let validators = compiled.get(operation);
     if (!validators) compiled.set(operation, (validators = compileOperation(operation, deps)));
-    checkParameters(ctx, operation, validators);
-    if (operation.requestBody) checkBody(ctx, operation, validators);
+    checkParameters(ctx, operation, params, validators);
+    if (operation.requestBody) checkBody(ctx, operation.requestBody.required, validators);
     return next();
   };
 }
 
-function checkParameters(ctx: Ctx, operation: Operation, validators: OperationValidators): void {
+/** The first error ajv reports, in the error shape (ajv always reports one when validation fails). */
+function firstError(validate: ValidateFunction, at: string, location: string): ApiError {
+  const [error] = validate.errors ?? [];
+  return invalid(error ? describeSchemaError(error, at) : `${location}: is not valid`, location);
+}
+
+function checkParameters(
+  ctx: Ctx,
+  operation: Operation,
+  params: Record<string, string>,
+  validators: OperationValidators,
+): void {
   const query = readQuery(operation, ctx.req.query);
-  const path: Record<string, unknown> = { ...ctx.route!.params };
+  const path: Record<string, unknown> = { ...params };
   const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
   for (const location of ['path', 'query', 'header'] as Location[]) {
     const validate = validators[location];
-    if (validate && !validate(inputs[location])) throw invalid(describeSchemaError(validate.errors![0], ''), location);
+    if (validate && !validate(inputs[location])) throw firstError(validate, '', location);
   }
   ctx.input = { query, path };
 }
 
-function checkBody(ctx: Ctx, operation: Operation, validators: OperationValidators): void {
-  if (ctx.bodyError) throw ctx.bodyError;
+function checkBody(ctx: Ctx, required: boolean | undefined, validators: OperationValidators): void {
   const { body } = ctx.req;
   if (body === undefined) {
     if (ctx.req.rawBody.length > 0) throw invalid('body: must be JSON (Content-Type: application/json).', 'body');
-    if (operation.requestBody!.required) throw invalid('body: is required', 'body');
+    if (required) throw invalid('body: is required', 'body');
     return;
   }
   const validate = validators.body;
-  if (validate && !validate(body)) throw invalid(describeSchemaError(validate.errors![0], 'body'), 'body');
+  if (validate && !validate(body)) throw firstError(validate, 'body', 'body');
 }

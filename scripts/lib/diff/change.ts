@@ -20,9 +20,12 @@ export type Change = {
   impact?: { clientTypes: string[]; conformanceChecks: string[] };
 };
 
-/** The nodes of the dereferenced documents a change is located at, for source lines. */
-/** `key`: the member of that node the change is about (its line is shown when the node has it). */
-export type Anchor = { head?: unknown; base?: unknown; key?: string };
+/**
+ * The nodes of the dereferenced documents a change is located at, for source lines. `key`: the member of that
+ * node the change is about (its line is shown when the node has it); `path`: tokens further down (`required`, `2`:
+ * the entry of a required list), followed as far as the node has them.
+ */
+export type Anchor = { head?: unknown; base?: unknown; key?: string; path?: string[] };
 
 export type Emit = (rule: string, location: string, detail: string, anchor?: Anchor) => void;
 

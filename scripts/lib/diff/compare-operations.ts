@@ -4,7 +4,9 @@
 
 import { type Anchor, type Change, type Emit, makeChange, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
-import { compareSchema, type Direction, sameShape } from './compare-schemas';
+import { compareSchema, type Direction } from './compare-schemas';
+import { pathSlot, sameTarget, similarNames } from './rename';
+import { sameShape } from './shape';
 import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
 import {
   asArray,
@@ -23,7 +25,11 @@ import {
   serverBasePath,
 } from '../../../spec/lib';
 
-export type CompareOptions = { now: Date };
+export type CompareOptions = {
+  now: Date;
+  /** The component a node of either side was written as (`/components/schemas/Thing`): evidence of a rename. */
+  targetOf?: (node: object) => string | undefined;
+};
 
 /** `/a/{uuid}/b` and `/a/{id}/b` are the same endpoint for clients. */
 function pathShape(path: string): string {
@@ -67,7 +73,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     for (const baseOp of baseOps) {
       const headOp = headOps.find((op) => op.method === baseOp.method);
       if (headOp) {
-        compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options.now);
+        compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options);
       } else if (retired(baseOp)) {
         emitFor(baseOp.key)(
           'operation-removed-after-sunset',
@@ -123,12 +129,12 @@ function compareOperation(
   b: OperationRef,
   h: OperationRef,
   emit: Emit,
-  now: Date,
+  options: CompareOptions,
 ): void {
-  compareOperationMeta(b, h, emit, now);
-  compareParameters(b, h, emit, now);
-  compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit, now);
-  compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit, now);
+  compareOperationMeta(b, h, emit, options.now);
+  compareParameters(b, h, emit, options);
+  compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit, options);
+  compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit, options);
   compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit, {
     head: h.operation.security ?? headApi.security,
     base: b.operation,
@@ -165,7 +171,8 @@ function parameterSchema(p: ParameterObject): unknown {
   return asObject(media).schema;
 }
 
-function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
+function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options: CompareOptions): void {
+  const { now } = options;
   const bParams = new Map(effectiveParameters(b).map((p) => [parameterKey(p), p]));
   const hParams = new Map(effectiveParameters(h).map((p) => [parameterKey(p), p]));
   const removed = [...bParams.keys()].filter((k) => !hParams.has(k));
@@ -175,10 +182,15 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
     const bp = bParams.get(r)!;
     const match = added.find((a) => {
       const hp = hParams.get(a)!;
+      const evidence =
+        bp.in === 'path'
+          ? pathSlot(b.path, bp.name) >= 0 && pathSlot(b.path, bp.name) === pathSlot(h.path, hp.name)
+          : similarNames(bp.name, hp.name) || sameTarget(options.targetOf, bp, hp);
       return (
         ![...renamed.values()].includes(a) &&
         hp.in === bp.in &&
         (hp.required === true) === (bp.required === true) &&
+        evidence &&
         sameShape(parameterSchema(bp), parameterSchema(hp))
       );
     });
@@ -254,6 +266,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, now: Da
       emit,
       where,
       now,
+      targetOf: options.targetOf,
       subject: `\`${hp.name}\``,
       prefix: hp.name,
     });
@@ -266,7 +279,7 @@ function compareContent(
   direction: Direction,
   where: string,
   emit: Emit,
-  now: Date,
+  options: CompareOptions,
   anchor: Anchor,
 ): void {
   const b = asObject(baseContent);
@@ -301,11 +314,20 @@ function compareContent(
       emit(rule, at, `schema of ${type} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
       continue;
     }
-    compareSchema(bs, hs, '', { direction, emit, where: at, now, subject: `the ${where}`, prefix: 'body', body: true });
+    compareSchema(bs, hs, '', {
+      direction,
+      emit,
+      where: at,
+      now: options.now,
+      targetOf: options.targetOf,
+      subject: `the ${where}`,
+      prefix: 'body',
+      body: true,
+    });
   }
 }
 
-function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, now: Date): void {
+function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, options: CompareOptions): void {
   if (!isObject(baseBody) && !isObject(headBody)) return;
   const where = 'request body';
   const anchor = { head: headBody, base: baseBody };
@@ -326,14 +348,14 @@ function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, no
   const wasRequired = baseBody.required === true;
   if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required', anchor);
   if (wasRequired && !nowRequired) emit('request-body-made-optional', where, 'request body is now optional', anchor);
-  compareContent(baseBody.content, headBody.content, 'input', where, emit, now, anchor);
+  compareContent(baseBody.content, headBody.content, 'input', where, emit, options, anchor);
 }
 
 function isSuccess(status: string): boolean {
   return /^[123]/.test(status) || status.toLowerCase() === 'default';
 }
 
-function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, now: Date): void {
+function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: CompareOptions): void {
   for (const status of Object.keys(b)) {
     if (!(status in h)) {
       emit(
@@ -352,8 +374,8 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, now: Date): 
     }
     const bResp = asObject(b[status]);
     const hResp = asObject(h[status]);
-    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), where, emit, now, hResp);
-    compareContent(bResp.content, hResp.content, 'output', where, emit, now, { head: hResp, base: bResp });
+    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), where, emit, options, hResp);
+    compareContent(bResp.content, hResp.content, 'output', where, emit, options, { head: hResp, base: bResp });
   }
 }
 
@@ -362,7 +384,7 @@ function compareResponseHeaders(
   h: JsonObject,
   where: string,
   emit: Emit,
-  now: Date,
+  options: CompareOptions,
   response: JsonObject,
 ): void {
   const lower = (m: JsonObject) =>
@@ -395,7 +417,8 @@ function compareResponseHeaders(
       direction: 'output',
       emit,
       where: at,
-      now,
+      now: options.now,
+      targetOf: options.targetOf,
       subject: `header \`${name}\``,
       prefix: name,
     });

@@ -8,6 +8,8 @@
 import { type Anchor, type Emit, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib';
+import { sameTarget, similarNames } from './rename';
+import { contentOf, DOC_KEYS, sameShape } from './shape';
 
 export type Direction = 'input' | 'output';
 
@@ -23,22 +25,6 @@ type Normalised = {
 
 const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties', 'maxContains'] as const;
 const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties', 'minContains'] as const;
-const DOC_KEYS = new Set([
-  'description',
-  'title',
-  'example',
-  'examples',
-  'externalDocs',
-  '$comment',
-  'deprecated',
-  'xml',
-  '$schema',
-  '$id',
-  '$anchor',
-  '$dynamicAnchor',
-  '$defs',
-  'definitions',
-]);
 /** Assertion and applicator keywords compared as a whole: added tightens, removed loosens, changed is unproven. */
 const OPAQUE_CONSTRAINTS = [
   'not',
@@ -154,12 +140,8 @@ function typeLabel(n: Normalised): string {
   return n.types.size === 0 ? 'any' : [...n.types].join('|');
 }
 
-/** Structural equality ignoring documentation keywords and extensions, for rename detection. */
-export function sameShape(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
-}
-
-export function canonical(value: unknown, seen = new Set<unknown>()): string {
+/** A readable rendering of a schema's shape, for details. */
+function canonical(value: unknown, seen = new Set<unknown>()): string {
   if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? 'undefined';
   if (seen.has(value)) return '"<cycle>"';
   seen.add(value);
@@ -186,6 +168,8 @@ export type SchemaContext = {
   /** Set for a request or response body (not a parameter or header): enables the "wrapped in oneOf" rules. */
   body?: boolean;
   visited?: WeakMap<object, WeakSet<object>>;
+  /** The component a node was written as, when it was (see CompareOptions). */
+  targetOf?: (node: object) => string | undefined;
 };
 
 function fieldLabel(field: string): string {
@@ -200,6 +184,8 @@ type Site = { name: string; at: string; anchor: Anchor; ctx: SchemaContext };
 
 export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string, ctx: SchemaContext): void {
   if (!isObject(baseRaw) || !isObject(headRaw)) return;
+  // Identical subtrees (one shared component object, fingerprinted once) have nothing to report.
+  if (contentOf(baseRaw) === contentOf(headRaw)) return;
   // Dereferenced specs may be circular: compare each (base, head) pair once.
   const visited = (ctx.visited ??= new WeakMap());
   const seenHeads = visited.get(baseRaw) ?? new WeakSet<object>();
@@ -237,12 +223,12 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
       `items of ${site.name} ${isObject(hItems) ? 'now constrained' : 'no longer constrained'}`,
       site,
     );
-  compareProperties(base.schema, head.schema, field, ctx);
+  compareProperties(base.schema, head.schema, field, ctx, { base: baseRaw, head: headRaw });
   compareAdditionalProperties(base.schema, head.schema, field, site);
 }
 
 /** Report a constraint tightened (or loosened) in the rule of the context's direction. */
-function constraint(tightened: boolean, detail: string, site: Site): void {
+function constraint(tightened: boolean, detail: string, site: Site, key?: string): void {
   const rule =
     site.ctx.direction === 'input'
       ? tightened
@@ -251,10 +237,11 @@ function constraint(tightened: boolean, detail: string, site: Site): void {
       : tightened
         ? 'output-constraint-tightened'
         : 'output-constraint-loosened';
-  site.ctx.emit(rule, site.at, detail, site.anchor);
+  site.ctx.emit(rule, site.at, detail, key === undefined ? site.anchor : { ...site.anchor, key });
 }
 
-function compareTypes(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
+function compareTypes(base: Normalised, head: Normalised, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'type' };
   const same = typesCover(base.types, head.types) && typesCover(head.types, base.types);
   if (same) return;
   const detail = `type of ${name} changed from ${typeLabel(base)} to ${typeLabel(head)}`;
@@ -267,7 +254,8 @@ function compareTypes(base: Normalised, head: Normalised, { name, at, anchor, ct
   }
 }
 
-function compareNullability(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
+function compareNullability(base: Normalised, head: Normalised, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'nullable' in (node.head as JsonObject) ? 'nullable' : 'type' };
   if (base.nullable === head.nullable) return;
   const detail = head.nullable ? `${name} may now be null` : `${name} may no longer be null`;
   if (ctx.direction === 'input')
@@ -283,7 +271,7 @@ function matchesEverything(pattern: unknown): boolean {
 function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
   const { name, ctx } = site;
   const report = (tightened: boolean, key: string) =>
-    constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site);
+    constraint(tightened, `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`, site, key);
   const bounds: Array<[readonly string[], (b: number, h: number) => boolean]> = [
     [UPPER_BOUNDS, (b, h) => h < b],
     [LOWER_BOUNDS, (b, h) => h > b],
@@ -312,7 +300,7 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
         ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed',
         site.at,
         `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`,
-        site.anchor,
+        { ...site.anchor, key },
       );
     }
   }
@@ -330,12 +318,13 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
       report(head[key] !== undefined, key);
     } else {
       // Not provably equivalent: take the side that can break clients.
-      constraint(ctx.direction === 'input', `${key} of ${name} changed (not provably equivalent)`, site);
+      constraint(ctx.direction === 'input', `${key} of ${name} changed (not provably equivalent)`, site, key);
     }
   }
 }
 
-function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
+function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'const' };
   const had = 'const' in base;
   const has = 'const' in head;
   if (!had && !has) return;
@@ -356,7 +345,8 @@ function enumAddedRule(schema: JsonObject): string {
   return typeof schema['x-assumption'] === 'string' ? 'response-enum-value-added-assumed' : 'response-enum-value-added';
 }
 
-function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx }: Site): void {
+function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'enum' };
   const b = base.enumValues;
   const h = head.enumValues;
   const input = ctx.direction === 'input';
@@ -403,7 +393,8 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor, ctx
   }
 }
 
-function compareDefault(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
+function compareDefault(base: JsonObject, head: JsonObject, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'default' };
   const had = 'default' in base;
   const has = 'default' in head;
   if ((!had && !has) || (had && has && sameShape(base.default, head.default))) return;
@@ -440,7 +431,8 @@ function compareEncoding(base: JsonObject, head: JsonObject, field: string, site
     constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
 }
 
-function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
+function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, anchor: node, ctx }: Site): void {
+  const anchor = { ...node, key: 'discriminator' };
   if (sameShape(base.discriminator, head.discriminator)) return;
   const b = isObject(base.discriminator) ? base.discriminator : {};
   const h = isObject(head.discriminator) ? head.discriminator : {};
@@ -470,7 +462,7 @@ function compareUnknownKeywords(base: JsonObject, head: JsonObject, { name, at, 
       'schema-keyword-changed',
       at,
       `keyword \`${key}\` of ${name} changed from ${show(base[key])} to ${show(head[key])}`,
-      anchor,
+      { ...anchor, key },
     );
   }
 }
@@ -611,7 +603,43 @@ function visibleProperties(schema: JsonObject, direction: Direction): Map<string
   return out;
 }
 
-function compareProperties(base: JsonObject, head: JsonObject, field: string, ctx: SchemaContext): void {
+/**
+ * The object written in the document that holds a member: the raw schema itself, else one of its allOf parts or
+ * oneOf/anyOf branches (a merged view has no place in the file; the part that says it has).
+ */
+function holderOf(raw: unknown, test: (node: JsonObject) => boolean, depth = 0): JsonObject | undefined {
+  if (!isObject(raw) || depth > 16) return undefined;
+  if (test(raw)) return raw;
+  for (const key of ['allOf', 'oneOf', 'anyOf']) {
+    for (const part of asArray(raw[key])) {
+      const found = holderOf(part, test, depth + 1);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Anchor at a property's name in the `properties` that lists it (its own line, not its `$ref` target's). */
+function propertyAnchor(raw: unknown, name: string): { node?: JsonObject; key: string } {
+  const holder = holderOf(raw, (n) => isObject(n.properties) && name in n.properties);
+  return { node: holder?.properties as JsonObject | undefined, key: name };
+}
+
+/** Anchor at the entry of `required` that names a property. */
+function requiredAnchor(raw: unknown, name: string): { node?: JsonObject; path: string[] } {
+  const holder = holderOf(raw, (n) => asArray(n.required).includes(name));
+  return holder
+    ? { node: holder, path: ['required', String(asArray(holder.required).indexOf(name))] }
+    : { node: undefined, path: [] };
+}
+
+function compareProperties(
+  base: JsonObject,
+  head: JsonObject,
+  field: string,
+  ctx: SchemaContext,
+  raw: { base: unknown; head: unknown },
+): void {
   const input = ctx.direction === 'input';
   const bProps = visibleProperties(base, ctx.direction);
   const hProps = visibleProperties(head, ctx.direction);
@@ -627,15 +655,25 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
   const removed = [...bProps.keys()].filter((k) => !hProps.has(k) && !hidden(k));
   const added = [...hProps.keys()].filter((k) => !bProps.has(k) && !unhidden(k));
 
-  // A removed field and an added one of the same shape read as a rename.
+  // A removed field and an added one of the same shape read as a rename when there is evidence (rename.ts).
   const renamedTo = new Map<string, string>();
+  const taken = new Set<string>();
   for (const r of removed) {
-    const match = added.find((a) => ![...renamedTo.values()].includes(a) && sameShape(bProps.get(r), hProps.get(a)));
-    if (match) renamedTo.set(r, match);
+    const match = added.find(
+      (a) =>
+        !taken.has(a) &&
+        (similarNames(r, a) || sameTarget(ctx.targetOf, bProps.get(r), hProps.get(a))) &&
+        sameShape(bProps.get(r), hProps.get(a)),
+    );
+    if (match) {
+      renamedTo.set(r, match);
+      taken.add(match);
+    }
   }
 
   for (const k of [...bProps.keys()].filter(hidden)) {
-    const anchor = { head: hAll[k], base: bProps.get(k) };
+    const named = propertyAnchor(raw.head, k);
+    const anchor = { head: named.node ?? hAll[k], base: bProps.get(k), key: named.node ? k : undefined };
     if (input)
       ctx.emit('request-field-became-read-only', at(k), `request field \`${child(field, k)}\` became readOnly`, anchor);
     else
@@ -648,7 +686,13 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
   }
   for (const r of removed) {
     const to = renamedTo.get(r);
-    const anchor = { head, base: bProps.get(r) };
+    // The `properties` of the head schema it is gone from (the base side's name when the head has no place).
+    const was = propertyAnchor(raw.base, r);
+    const anchor = {
+      head: holderOf(raw.head, (n) => isObject(n.properties)) ?? head,
+      base: holderOf(raw.base, (n) => isObject(n.properties) && r in n.properties) ?? bProps.get(r),
+      path: ['properties', r],
+    };
     if (isRetired(bProps.get(r), ctx.now)) {
       ctx.emit('property-removed-after-sunset', at(r), `field \`${child(field, r)}\` removed after its Sunset`, anchor);
     } else if (input) {
@@ -657,7 +701,7 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
           'request-field-renamed',
           at(r),
           `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``,
-          { head: hProps.get(to), base: bProps.get(r) },
+          { head: propertyAnchor(raw.head, to).node ?? hProps.get(to), base: was.node ?? bProps.get(r), key: to },
         );
       else ctx.emit('request-field-removed', at(r), `request field \`${child(field, r)}\` removed`, anchor);
     } else {
@@ -666,9 +710,10 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     }
   }
   for (const a of [...hProps.keys()].filter(unhidden).concat(added)) {
-    if (input && [...renamedTo.values()].includes(a)) continue;
+    if (input && taken.has(a)) continue;
     const required = hReq.has(a);
-    const anchor = { head: hProps.get(a), base };
+    const named = propertyAnchor(raw.head, a);
+    const anchor = { head: named.node ?? hProps.get(a), base, key: named.node ? a : undefined };
     if (input) {
       ctx.emit(
         required ? 'request-field-added-required' : 'request-field-added-optional',
@@ -686,8 +731,13 @@ function compareProperties(base: JsonObject, head: JsonObject, field: string, ct
     const was = bReq.has(key);
     const now = hReq.has(key);
     const path = child(field, key);
-    const anchor = { head: hSchema, base: bSchema };
     if (was !== now) {
+      // Now required: the `required` entry that says so; now optional: the property, no longer listed there.
+      const entry = requiredAnchor(now ? raw.head : raw.base, key);
+      const named = propertyAnchor(raw.head, key);
+      const anchor = now
+        ? { head: entry.node ?? hSchema, base: bSchema, path: entry.path }
+        : { head: named.node ?? hSchema, base: entry.node ?? bSchema, key: named.node ? key : undefined };
       if (input)
         ctx.emit(
           now ? 'request-field-made-required' : 'request-field-made-optional',

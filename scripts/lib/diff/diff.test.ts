@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { COVERAGE_FILE, loadCoverage, renderCoverage } from './coverage';
 import { diffCase, documentsOf, loadCases } from './fixture-cases';
-import { operationsOfCheck } from './impact';
-import { dereferenceFile } from '../../../spec/lib';
+import { CHECK_INPUTS, checksOfChange } from './check-inputs';
+import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
+import type { Change } from './change';
 import { renderGithub, renderJunit } from './render-ci';
 import { renderMarkdown } from './render-markdown';
 import { getRule, listRules, type Classification } from './rules';
 import { runDiff } from './run-diff';
-import { uncoveredVerdicts } from './redocly-cross-check';
+import { crossCheck, uncoveredVerdicts } from './redocly-cross-check';
 import { WaiverFileError } from './waivers';
 
 const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'diff');
@@ -235,9 +236,13 @@ describe('spec diff report', () => {
       const report = await runDiff({ base: 'HEAD~1', head: 'HEAD', cwd: repo, now: NOW });
       expect(report.changes.map((c) => c.rule)).toEqual(['response-field-removed']);
       // The line a reviewer edits: the split file the field was removed from, in the head spec.
-      expect(report.changes[0].source).toEqual(
-        expect.objectContaining({ side: 'head', file: 'spec/schemas/thing.yaml', line: 1 }),
-      );
+      const headThing = readFileSync(join(repo, 'spec', 'schemas', 'thing.yaml'), 'utf8').split('\n');
+      expect(report.changes[0].source).toEqual({
+        side: 'head',
+        file: 'spec/schemas/thing.yaml',
+        line: headThing.indexOf('properties:') + 1,
+        pointer: '#/properties',
+      });
       expect(report.base).toBe('HEAD~1:spec/openapi.yaml');
       await expect(runDiff({ base: 'no-such-ref', cwd: repo, now: NOW })).rejects.toThrow(
         /neither a file nor a git commit/,
@@ -473,23 +478,255 @@ describe('waivers and thresholds', () => {
   });
 });
 
-describe('conformance checks of an operation', () => {
-  it('should scope idempotency checks to operations taking Idempotency-Key and async checks to 202s and their polls', () => {
-    const api = dereferenceFile(join(ROOT, 'spec', 'openapi.yaml'));
-    const ids = (ruleId: string) => [...operationsOfCheck({ id: 'c', ruleId }, api)].sort();
-    expect(ids('async-202-location')).toEqual([
-      'GET /orchestration/batches/{uuid}',
+describe('conformance checks a change touches', () => {
+  const ops = listOperationObjects(dereferenceFile(join(ROOT, 'spec', 'openapi.yaml')));
+  const ids = Object.keys(CHECK_INPUTS);
+  const touched = (operation: string, location: string, rule = 'request-field-added-required') =>
+    checksOfChange(
+      ids,
+      { rule, classification: 'breaking', operation, location, detail: '', reason: '' } satisfies Change,
+      [ops],
+    );
+
+  it('should have the inputs of every registered check written down, and of no other', async () => {
+    const { allChecks } = await import('../../../conformance/checks');
+    const registered = allChecks().map((c) => c.id);
+    expect(registered.filter((id) => !(id in CHECK_INPUTS))).toEqual([]);
+    expect(ids.filter((id) => !registered.includes(id))).toEqual([]);
+  });
+
+  it('should list no check of an unrelated operation for a change to one operation', () => {
+    const runs = touched('POST /orchestration/runs', 'request body application/json › workflowUuid');
+    for (const unrelated of [
+      'sql-query-is-read-only',
+      'sql-query-is-scoped-per-table',
+      'list-filters-select-and-count',
+      'stated-lengths-count-characters',
+      'deprecation-and-sunset-headers-are-valid',
+      'responses-match-the-contract',
+      'error-responses-use-the-error-shape',
+    ])
+      expect(runs).not.toContain(unrelated);
+    expect(runs).toEqual(
+      expect.arrayContaining(['valid-requests-are-accepted', 'replayed-request-returns-original-response']),
+    );
+    expect(touched('POST /orchestration/query', 'request body application/json › query')).toEqual(
+      expect.arrayContaining(['sql-query-is-read-only', 'sql-query-is-scoped-per-table']),
+    );
+  });
+
+  it('should list the checks of the part changed: a response field, a rate-limit header, an error response', () => {
+    const field = touched(
       'GET /orchestration/runs/{uuid}',
-      'POST /orchestration/batches',
-      'POST /orchestration/runs',
-      'POST /orchestration/runs/{uuid}/cancel',
+      'response 200 application/json › run.status',
+      'response-field-removed',
+    );
+    expect(field).toContain('responses-match-the-contract');
+    expect(field).toContain('polled-job-ends-terminal-and-stays-terminal');
+    expect(field).not.toContain('invalid-requests-are-rejected-with-400');
+    const limit = touched('GET /orchestration/runs/{uuid}', 'response 200 header RateLimit', 'response-header-removed');
+    expect(limit).toEqual(
+      expect.arrayContaining(['every-response-carries-rate-limit-headers', 'responses-match-the-contract']),
+    );
+    expect(limit).not.toContain('error-responses-use-the-error-shape');
+    const error = touched(
+      'GET /orchestration/runs/{uuid}',
+      'response 404 application/json › reason',
+      'response-field-removed',
+    );
+    expect(error).toContain('error-responses-use-the-error-shape');
+    expect(error).not.toContain('valid-requests-are-accepted');
+  });
+});
+
+describe('exact locations', () => {
+  const base = join(FIXTURES, 'response-field-removed', 'base.yaml');
+  const head = join(FIXTURES, 'response-field-removed', 'head.yaml');
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spec-diff-locations-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const asJson = (file: string, name: string, indent?: number) => {
+    const out = join(dir, name);
+    writeFileSync(out, JSON.stringify(YAML.parse(readFileSync(file, 'utf8')), null, indent));
+    return out;
+  };
+  const lineOf = (file: string, needle: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .findIndex((l) => l.includes(needle)) + 1;
+
+  it('should give a JSON pointer, and no line, where a JSON document is on one line', async () => {
+    const report = await runDiff({
+      base: asJson(base, 'base.json'),
+      head: asJson(head, 'head.json'),
+      cwd: dir,
+      now: NOW,
+    });
+    const [change] = report.changes;
+    expect(change.source).toEqual({
+      side: 'head',
+      file: 'head.json',
+      pointer:
+        '#/paths/~1things~1{uuid}/get/responses/200/content/application~1json/schema/properties/thing/properties',
+    });
+    expect(renderGithub(report)).toContain(`(at ${change.source!.pointer})`);
+    expect(renderMarkdown(report)).toContain(`head.json${change.source!.pointer}`);
+  });
+
+  it('should give the line of the changed member in pretty-printed JSON', async () => {
+    const report = await runDiff({
+      base: asJson(base, 'base.json', 2),
+      head: asJson(head, 'head.json', 2),
+      cwd: dir,
+      now: NOW,
+    });
+    const headFile = join(dir, 'head.json');
+    const text = readFileSync(headFile, 'utf8').split('\n');
+    // The `properties` of `thing` (the removed field's place): the second "properties" after "thing".
+    const thing = text.findIndex((l) => l.includes('"thing": {'));
+    const properties = text.findIndex((l, i) => i > thing && l.includes('"properties": {'));
+    expect(report.changes[0].source).toEqual(expect.objectContaining({ file: 'head.json', line: properties + 1 }));
+  });
+
+  it('should give the line of a changed keyword, and follow a YAML alias to its anchor', async () => {
+    const doc = (maxLength: number) => `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /things:
+    post:
+      operationId: createThing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                name: &name
+                  type: string
+                  maxLength: ${maxLength}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  name: *name
+`;
+    writeFileSync(join(dir, 'base.yaml'), doc(100));
+    writeFileSync(join(dir, 'head.yaml'), doc(50));
+    const report = await runDiff({ base: join(dir, 'base.yaml'), head: join(dir, 'head.yaml'), cwd: dir, now: NOW });
+    const headFile = join(dir, 'head.yaml');
+    expect(report.changes.map((c) => [c.rule, c.source?.line])).toEqual([
+      ['input-constraint-tightened', lineOf(headFile, 'maxLength: 50')],
+      ['output-constraint-tightened', lineOf(headFile, 'maxLength: 50')],
     ]);
-    expect(ids('idempotency-replay')).toContain('PUT /workspaceManagement/workspaces/current');
-    expect(ids('idempotency-replay')).not.toContain('GET /mailboxManagement/suppressions');
-    expect(ids('error-shape')).toContain('GET /mailboxManagement/suppressions');
-    expect([...operationsOfCheck({ id: 'c', ruleId: 'x', operations: ['getModel'] }, api)]).toEqual([
-      'GET /storage/models/{uuid}',
+    // A change at the alias itself (the whole schema) is shown where the anchor is written.
+    writeFileSync(
+      join(dir, 'head2.yaml'),
+      doc(100).replace('name: &name', 'name: &name\n                  format: hostname'),
+    );
+    const whole = await runDiff({ base: join(dir, 'base.yaml'), head: join(dir, 'head2.yaml'), cwd: dir, now: NOW });
+    const output = whole.changes.find((c) => c.rule === 'output-constraint-tightened')!;
+    expect(output.source?.line).toBe(lineOf(join(dir, 'head2.yaml'), 'format: hostname'));
+  });
+
+  it('should exit 2 with a clear message on a document that is not OpenAPI', () => {
+    writeFileSync(join(dir, 'hello.yaml'), 'hello: world\n');
+    const run = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'tsx'),
+      [join(ROOT, 'scripts', 'spec-diff.ts'), join(dir, 'hello.yaml'), head, '--no-cross-check', '--no-impact'],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    expect([run.status, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toMatch(/hello\.yaml is not an OpenAPI 3\.x description \(it has no `openapi` version field\)/);
+  });
+});
+
+describe('redocly diff disagreeing', () => {
+  it('should report a changed request pattern that redocly rates major and spec:diff a warning', async () => {
+    const files = writeCase('request-property/pattern-changed');
+    try {
+      const report = await runDiff({ ...files, cwd: ROOT, now: NOW, crossCheck: true });
+      expect(report.crossCheck.ran).toBe(true);
+      expect(report.changes.map((c) => [c.rule, c.classification])).toContainEqual([
+        'input-pattern-changed',
+        'warning',
+      ]);
+      expect(report.crossCheck.disagreements).toEqual([
+        expect.objectContaining({
+          operation: 'POST /things',
+          specDiff: expect.objectContaining({ rule: 'input-pattern-changed', classification: 'warning' }),
+          redocly: expect.objectContaining({ ruleId: 'schema-constraint-changed', impact: 'major' }),
+        }),
+      ]);
+      expect(renderMarkdown(report)).toMatch(
+        /redocly diff disagrees \(1\)[\s\S]*redocly rates it major; spec:diff rates it warning/,
+      );
+    } finally {
+      rmSync(files.dir, { recursive: true, force: true });
+    }
+  });
+
+  it('should report a breaking change redocly does not see, and agree where both call it breaking', () => {
+    const engine = diffCase(
+      loadCases().find((c) => c.id === 'request-property/max-decreased')!,
+      NOW,
+    );
+    const breaking = engine.find((c) => c.classification === 'breaking')!;
+    breaking.source = { side: 'head', file: 'head.yaml', pointer: '#/paths/~1things/post/x/maxLength' };
+    expect(crossCheck({ changes: [] }, engine).disagreements).toEqual([
+      expect.objectContaining({ summary: expect.stringMatching(/redocly reports no change here/) }),
     ]);
+    const agreeing = crossCheck(
+      {
+        changes: [
+          {
+            path: '#/paths/~1things/post/x',
+            kind: 'modified',
+            impact: 'major',
+            verdicts: [{ ruleId: 'schema-constraint-changed', impact: 'major', message: 'max' }],
+          },
+        ],
+      },
+      engine,
+    );
+    expect(agreeing).toEqual({ added: [], disagreements: [] });
+  });
+});
+
+describe('the contract changed in place', () => {
+  const SPEC = join(ROOT, 'spec', 'openapi.yaml');
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'spec-diff-contract-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('should point a newly required field at its `required` entry and list only what it touches', async () => {
+    const text = readFileSync(SPEC, 'utf8');
+    const anchor = '    CreateRunRequest:\n      type: object\n';
+    expect(text).toContain(anchor);
+    const head = join(dir, 'required.yaml');
+    writeFileSync(head, text.replace(anchor, `${anchor}      required: [workflowUuid]\n`));
+    const report = await runDiff({ base: SPEC, head, cwd: ROOT, now: NOW, impact: true });
+    const change = report.changes.find((c) => c.rule === 'request-field-made-required');
+    expect(change).toEqual(
+      expect.objectContaining({
+        operation: 'POST /orchestration/runs',
+        source: expect.objectContaining({
+          side: 'head',
+          line: text.slice(0, text.indexOf(anchor)).split('\n').length + 2,
+          pointer: '#/components/schemas/CreateRunRequest/required/0',
+        }),
+      }),
+    );
+    expect(change!.impact!.clientTypes).toEqual(['components["schemas"]["CreateRunRequest"]']);
+    expect(change!.impact!.conformanceChecks).not.toContain('sql-query-is-read-only');
+    expect(change!.impact!.conformanceChecks).toContain('valid-requests-are-accepted');
   });
 });
 
@@ -521,10 +758,8 @@ describe('report formats for CI', () => {
     const report = await runDiff({ ...fixture, cwd: ROOT, now: NOW, impact: true });
     const impact = report.changes[0].impact!;
     expect(impact.clientTypes).toEqual(['operations["getThing"]']);
-    expect(impact.conformanceChecks).toEqual(
-      expect.arrayContaining(['responses-match-the-contract', 'requests-without-valid-credential-get-401']),
-    );
-    expect(impact.conformanceChecks).not.toContain('replayed-request-returns-original-response');
+    // A 200 body field: the checks that read response bodies, not those of 401s, requests or idempotency.
+    expect(impact.conformanceChecks).toEqual(['responses-match-the-contract']);
     expect(renderMarkdown(report)).toMatch(
       /### Impact of breaking changes and warnings[\s\S]*\| `GET \/things\/\{uuid\}` \| `operations\["getThing"\]` \| `responses-match-the-contract`/,
     );

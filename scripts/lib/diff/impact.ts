@@ -1,18 +1,13 @@
 // Beyond the wire: for each breaking change (and warning), which generated client types change (openapi-typescript
-// run on base and head, compared member by member) and which conformance checks exercise the changed operation
-// (from the checks' own metadata; conformance/ never imports mocks/, so neither does this).
+// run on base and head, compared member by member, named by where the change is written) and which conformance
+// checks read what it changes (check-inputs.ts; conformance/ never imports mocks/, so neither does this).
 
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import ts from 'typescript';
-import {
-  asObject,
-  effectiveParameters,
-  listOperationObjects,
-  type JsonObject,
-  type OperationRef,
-} from '../../../spec/lib';
+import { type JsonObject, listOperationObjects, parsePointer } from '../../../spec/lib';
 import type { Change } from './change';
+import { checksOfChange, partOfChange } from './check-inputs';
 
 /** `operations["getThing"]`, `components["schemas"]["Thing"]` → the text openapi-typescript wrote for it. */
 export type TypeMembers = Map<string, string>;
@@ -34,12 +29,12 @@ process.stdout.write(JSON.stringify(out));
 `;
 
 /** openapi-typescript output for each file, in order. */
-export function generateTypes(files: string[]): Promise<string[]> {
+export function generateTypes(files: string[], signal?: AbortSignal): Promise<string[]> {
   return new Promise((resolvePromise, reject) => {
     execFile(
       process.execPath,
       ['--input-type=module', '-e', GENERATE, JSON.stringify(files)],
-      { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 },
+      { cwd: ROOT, maxBuffer: 256 * 1024 * 1024, signal },
       (error, stdout, stderr) => {
         if (error)
           reject(
@@ -103,95 +98,69 @@ export function typesOfOperation(operationId: string, sides: TypeMembers[], chan
   return [...found].sort();
 }
 
-type CheckMeta = { id: string; ruleId: string; operations?: string[] };
-
-function hasIdempotencyKey(op: OperationRef): boolean {
-  return effectiveParameters(op).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+async function loadCheckIds(): Promise<string[]> {
+  const { allChecks } = await import('../../../conformance/checks');
+  return allChecks().map((c) => c.id);
 }
 
-function isMultipart(op: OperationRef): boolean {
-  return Object.keys(asObject(asObject(op.operation.requestBody).content)).some((t) => t.startsWith('multipart/'));
-}
+const typeKey = (...names: string[]) => names.map((n) => `[${JSON.stringify(n)}]`).join('');
 
 /**
- * Operations a check exercises. A check may name them (`operations`: operationIds); otherwise its contract rule
- * decides: idempotency rules run on operations taking Idempotency-Key, async rules on operations answering 202
- * and the GETs that poll them, every other rule (responses, auth, rate limits, errors, validation, scoping)
- * on every operation.
+ * The client types named by where a change is written: the component holding it (`components["schemas"]["Thing"]`)
+ * or, inline in an operation, the operation's own type; only those whose generated text changed. A change read from
+ * a split file (no document pointer) falls back to every changed type the operation reaches.
  */
-export function operationsOfCheck(check: CheckMeta, api: JsonObject): Set<string> {
-  const ops = listOperationObjects(api);
-  const keys = (list: OperationRef[]) => new Set(list.map((op) => op.key));
-  if (Array.isArray(check.operations))
-    return keys(ops.filter((op) => check.operations!.includes(String(op.operation.operationId))));
-  if (check.ruleId === 'idempotency-no-multipart') {
-    const multipart = ops.filter(isMultipart);
-    return keys(multipart.length > 0 ? multipart : ops.filter(hasIdempotencyKey));
+function typesOfChange(change: Change, operationIds: string[], sides: TypeMembers[], changed: Set<string>): string[] {
+  const pointer = (change.source?.pointer ?? '').replace(/^#/, '');
+  const tokens = parsePointer(`#${pointer}`);
+  if (tokens[0] === 'components' && tokens.length >= 3) {
+    const name = `components${typeKey(tokens[1], tokens[2])}`;
+    return changed.has(name) ? [name] : [];
   }
-  if (check.ruleId.startsWith('idempotency-')) return keys(ops.filter(hasIdempotencyKey));
-  if (check.ruleId.startsWith('async-')) {
-    // The job a 202 answers is polled at `<collection>/{id}`: `POST /runs` → `GET /runs/{uuid}`, and an action
-    // on a job (`POST /runs/{uuid}/cancel`) → `GET /runs/{uuid}`.
-    const shape = (path: string) => path.replace(/\{[^}]*\}/g, '{}');
-    const creates = ops.filter((op) => '202' in asObject(op.operation.responses));
-    const targets = new Set(
-      creates.flatMap((op) => [`${shape(op.path)}/{}`, shape(op.path).replace(/\/[^/{}]+$/, '')]),
-    );
-    const polls = ops.filter((op) => op.method === 'get' && targets.has(shape(op.path)));
-    return keys([...creates, ...polls]);
+  if (tokens[0] === 'paths' && tokens.length >= 2) {
+    const names = [...operationIds.map((id) => `operations${typeKey(id)}`), `paths${typeKey(tokens[1])}`];
+    return names.filter((n) => changed.has(n));
   }
-  return keys(ops);
+  return [...new Set(operationIds.flatMap((id) => typesOfOperation(id, sides, changed)))].sort();
 }
 
-async function loadChecks(): Promise<CheckMeta[]> {
-  const { allChecks } = await import('../../../conformance/checks');
-  return allChecks().map((c) => ({
-    id: c.id,
-    ruleId: c.ruleId,
-    operations: (c as { operations?: string[] }).operations,
-  }));
-}
+export type ImpactInput = {
+  baseApi: JsonObject;
+  headApi: JsonObject;
+  /** openapi-typescript output for base and head (generateTypes), started early: it runs in its own process. */
+  types: Promise<string[]>;
+};
 
-function operationIdOf(api: JsonObject, key: string): string | undefined {
-  const op = listOperationObjects(api).find((o) => o.key === key);
-  return op && typeof op.operation.operationId === 'string' ? op.operation.operationId : undefined;
-}
-
-export type ImpactInput = { baseFile: string; headFile: string; baseApi: JsonObject; headApi: JsonObject };
-
-/** Adds `impact` to every breaking change and warning of the report. */
-export async function addImpact(changes: Change[], input: ImpactInput, checks?: CheckMeta[]): Promise<void> {
+/**
+ * Adds `impact` to every breaking change and warning of the report: the client types it changes, by name, and the
+ * conformance checks whose inputs (check-inputs.ts) it touches. Each is computed once per operation and place.
+ */
+export async function addImpact(changes: Change[], input: ImpactInput, checkIds?: string[]): Promise<void> {
   const targets = changes.filter((c) => c.classification === 'breaking' || c.classification === 'warning');
   if (targets.length === 0) return;
-  const [baseTypes, headTypes] = (await generateTypes([input.baseFile, input.headFile])).map(typeMembers);
+  const [baseTypes, headTypes] = (await input.types).map(typeMembers);
   const changed = changedMembers(baseTypes, headTypes);
-  const allChecksMeta = checks ?? (await loadChecks());
-  const scopes = allChecksMeta.map((c) => ({
-    id: c.id,
-    head: operationsOfCheck(c, input.headApi),
-    base: operationsOfCheck(c, input.baseApi),
-  }));
+  const ids = checkIds ?? (await loadCheckIds());
+  const sides = [listOperationObjects(input.headApi), listOperationObjects(input.baseApi)];
+  const operationIds = new Map<string, string[]>();
+  for (const op of sides.flat()) {
+    const id = op.operation.operationId;
+    if (typeof id === 'string') operationIds.set(op.key, [...new Set([...(operationIds.get(op.key) ?? []), id])]);
+  }
+  const typesMemo = new Map<string, string[]>();
+  const checksMemo = new Map<string, string[]>();
   for (const c of targets) {
-    let clientTypes: string[];
-    let conformanceChecks: string[];
-    if (c.operation.includes(' ')) {
-      const ids = [operationIdOf(input.headApi, c.operation), operationIdOf(input.baseApi, c.operation)].filter(
-        (x): x is string => !!x,
-      );
-      clientTypes = [...new Set(ids.flatMap((id) => typesOfOperation(id, [baseTypes, headTypes], changed)))].sort();
-      conformanceChecks = scopes.filter((s) => s.head.has(c.operation) || s.base.has(c.operation)).map((s) => s.id);
-    } else {
-      // A path or a document-wide change: the component it names, or every changed path entry under it.
-      const named = [...changed].filter(
-        (k) =>
-          (k.startsWith('components[') &&
-            c.detail.includes(`\`${JSON.parse(k.slice(k.lastIndexOf('[') + 1, -1))}\``)) ||
-          (k.startsWith('paths[') && k === `paths[${JSON.stringify(c.operation)}]`),
-      );
-      clientTypes = named.sort();
-      conformanceChecks = c.operation.startsWith('/')
-        ? scopes.filter((s) => [...s.base].some((k) => k.endsWith(` ${c.operation}`))).map((s) => s.id)
-        : [];
+    const typesAt = `${c.operation}\u0000${c.source?.pointer ?? c.location}`;
+    let clientTypes = typesMemo.get(typesAt);
+    if (!clientTypes) {
+      clientTypes = typesOfChange(c, operationIds.get(c.operation) ?? [], [baseTypes, headTypes], changed);
+      typesMemo.set(typesAt, clientTypes);
+    }
+    const checksAt = `${c.operation}\u0000${JSON.stringify(partOfChange(c))}`;
+    let conformanceChecks = checksMemo.get(checksAt);
+    if (!conformanceChecks) {
+      conformanceChecks = checksOfChange(ids, c, sides);
+      checksMemo.set(checksAt, conformanceChecks);
     }
     c.impact = { clientTypes, conformanceChecks };
   }

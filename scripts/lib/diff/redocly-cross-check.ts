@@ -1,31 +1,58 @@
-// Second opinion from `redocly diff` (in @redocly/cli 2.x, marked experimental): every verdict it reaches that the
-// contract engine did not already report for the same operation is added, so neither engine's blind spot is lost.
-// Redocly knows no deprecation grace nor the contract's marking of open enumerations; the contract rules win there.
+// Second opinion from `redocly diff` (in @redocly/cli 2.x, marked experimental), run with its recommended diff
+// rules (`diff-recommended`): the project's redocly.yaml configures linting and enables none, and without diff
+// rules redocly reports nothing. Each of its verdicts is matched with the contract engine's changes at the same
+// place (pointer, else operation). Where the two engines disagree on whether a change breaks clients, or one of
+// them sees a change the other does not, the report says so; a verdict no contract rule covers is also added as a
+// change (`redocly/<id>`), so neither engine's blind spot is lost. The contract rules keep their verdict.
 
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
 import { operationKey, parsePointer } from '../../../spec/lib';
 
-type RedoclyVerdict = { ruleId: string; impact: 'major' | 'minor' | 'patch'; message: string };
-type RedoclyChange = { path: string; kind: string; impact: string; verdicts?: RedoclyVerdict[] };
+type RedoclyLocation = { file?: string; pointer?: string; line?: number };
+type RedoclyVerdict = {
+  ruleId: string;
+  impact: 'major' | 'minor' | 'patch';
+  message: string;
+  location?: RedoclyLocation;
+};
+type RedoclyChange = {
+  path: string;
+  kind: string;
+  impact: string;
+  verdicts?: RedoclyVerdict[];
+  base?: RedoclyLocation;
+  revision?: RedoclyLocation;
+};
 export type RedoclyReport = { changes: RedoclyChange[] };
+
+/** Where the two engines part: one of them sees a breaking change the other rates lower, or sees nothing. */
+export type Disagreement = {
+  operation: string;
+  /** The redocly pointer, else the contract engine's location. */
+  location: string;
+  redocly?: { ruleId: string; impact: string; message: string };
+  specDiff?: { rule: string; classification: Classification; detail: string };
+  summary: string;
+};
 
 /** Engine rules a redocly verdict corresponds to: when one of them fired on the operation, the verdict is covered. */
 const FAMILIES: Record<string, RegExp> = {
   'enum-values-added': /enum|constraint/,
   'enum-values-removed': /enum|constraint/,
-  'schema-constraint-changed': /constraint|enum|type|opened/,
+  'schema-constraint-changed': /constraint|enum|type|opened|pattern/,
   'schema-type-changed': /type|nullability/,
-  'schema-combinator-changed': /type|nullability/,
+  'schema-combinator-changed': /type|nullability|alternative|one-of/,
   'required-properties-added': /required|field-added|made-required/,
   'required-properties-removed': /optional|field-removed|renamed/,
   'response-header-removed': /response-header/,
   'request-body-removed': /request-body/,
   'media-type-removed': /media-type/,
-  'parameter-serialization-changed': /type-changed/,
+  'parameter-serialization-changed': /type-changed|serialisation/,
   'security-requirement-changed': /security/,
   'security-scheme-changed': /security/,
   'operation-id-changed': /operation-id/,
@@ -33,6 +60,9 @@ const FAMILIES: Record<string, RegExp> = {
 const REMOVAL = /removed|renamed/;
 
 const IMPACT: Record<string, Classification> = { major: 'breaking', minor: 'non-breaking', patch: 'informational' };
+
+/** Redocly's recommended diff rules, the configuration `redocly diff` is meant to run with. */
+export const REDOCLY_DIFF_CONFIG = 'extends:\n  - diff-recommended\n';
 
 export function redoclyCli(root: string): string | undefined {
   const bin = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
@@ -42,13 +72,29 @@ export function redoclyCli(root: string): string | undefined {
 export function runRedoclyDiff(root: string, baseFile: string, headFile: string): Promise<RedoclyReport> {
   const bin = redoclyCli(root);
   if (!bin) return Promise.reject(new Error('@redocly/cli is not installed'));
-  return new Promise((resolvePromise, reject) => {
+  const dir = mkdtempSync(join(tmpdir(), 'spec-diff-redocly-'));
+  const config = join(dir, 'redocly.yaml');
+  writeFileSync(config, REDOCLY_DIFF_CONFIG);
+  return new Promise<RedoclyReport>((resolvePromise, reject) => {
     execFile(
       process.execPath,
-      [bin, 'diff', baseFile, headFile, '--format', 'json', '--fail-on', 'none', '--lint-config', 'off'],
+      [
+        bin,
+        'diff',
+        baseFile,
+        headFile,
+        '--config',
+        config,
+        '--format',
+        'json',
+        '--fail-on',
+        'none',
+        '--lint-config',
+        'off',
+      ],
       {
         cwd: root,
-        maxBuffer: 64 * 1024 * 1024,
+        maxBuffer: 256 * 1024 * 1024,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       },
       (error, stdout, stderr) => {
@@ -62,7 +108,7 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
         }
       },
     );
-  });
+  }).finally(() => rmSync(dir, { recursive: true, force: true }));
 }
 
 /** `#/paths/~1a~1{uuid}/get/responses/200` → `GET /a/{uuid}`; undefined outside paths. */
@@ -84,36 +130,128 @@ function isResponseEnumAddition(change: RedoclyChange, verdict: RedoclyVerdict):
   return verdict.ruleId === 'enum-values-added' && /\/responses\//.test(change.path);
 }
 
-/** Redocly verdicts the engine did not report, as changes (rule ids prefixed `redocly/`). */
-export function uncoveredVerdicts(report: RedoclyReport, engine: Change[]): Change[] {
-  const out: Change[] = [];
+const RANK: Record<Classification, number> = { breaking: 3, warning: 2, 'non-breaking': 1, informational: 0 };
+
+function bare(pointer: string | undefined): string | undefined {
+  return pointer === undefined ? undefined : pointer.replace(/^#/, '');
+}
+
+/** Is one pointer the other or inside it (`/a/b` and `/a/b/c`)? */
+function nested(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return long === short || long.startsWith(`${short}/`);
+}
+
+/**
+ * The contract engine's changes at the place of a redocly change: those whose pointer is nested with one of
+ * redocly's (the deepest such match wins, so a change at the operation does not claim every verdict inside it).
+ */
+function samePlace(change: RedoclyChange, verdict: RedoclyVerdict, engine: Change[]): Change[] {
+  const theirs = [verdict.location?.pointer, change.revision?.pointer, change.base?.pointer, change.path]
+    .map(bare)
+    .filter((p): p is string => p !== undefined);
+  let best: Change[] = [];
+  let depth = -1;
+  for (const c of engine) {
+    const ours = bare(c.source?.pointer);
+    if (ours === undefined) continue;
+    const matched = theirs.filter((p) => nested(p, ours));
+    if (matched.length === 0) continue;
+    const d = Math.min(ours.length, ...matched.map((p) => p.length));
+    if (d > depth) [best, depth] = [[c], d];
+    else if (d === depth) best.push(c);
+  }
+  return best;
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+export type CrossCheck = {
+  /** Redocly verdicts no contract rule covers, as changes (rule ids prefixed `redocly/`). */
+  added: Change[];
+  disagreements: Disagreement[];
+};
+
+/** Matches every redocly verdict with the engine's changes and lists where the two disagree. */
+export function crossCheck(report: RedoclyReport, engine: Change[]): CrossCheck {
+  const added: Change[] = [];
+  const disagreements: Disagreement[] = [];
+  const seen = new Set<Change>();
   for (const change of report.changes ?? []) {
     const operation = operationOfPointer(change.path) ?? '(document)';
     const sameOperation = engine.filter((c) => sameEndpoint(c.operation, operation));
     for (const verdict of change.verdicts ?? []) {
+      const redocly = { ruleId: verdict.ruleId, impact: verdict.impact, message: oneLine(verdict.message) };
+      const location = verdict.location?.pointer ?? change.path;
       const family = FAMILIES[verdict.ruleId] ?? (change.kind === 'removed' ? REMOVAL : /./);
-      if (sameOperation.some((c) => family.test(c.rule))) continue;
-      if (
-        out.some(
-          (c) => c.rule === `redocly/${verdict.ruleId}` && c.operation === operation && c.detail === verdict.message,
-        )
-      )
+      let matched = samePlace(change, verdict, engine);
+      if (matched.length === 0) matched = sameOperation.filter((c) => family.test(c.rule));
+      matched.forEach((c) => seen.add(c));
+      if (matched.length === 0) {
+        const classification = isResponseEnumAddition(change, verdict)
+          ? 'informational'
+          : (IMPACT[verdict.impact] ?? 'informational');
+        if (
+          !added.some(
+            (c) => c.rule === `redocly/${verdict.ruleId}` && c.operation === operation && c.detail === redocly.message,
+          )
+        ) {
+          added.push({
+            rule: `redocly/${verdict.ruleId}`,
+            classification,
+            operation,
+            location,
+            detail: redocly.message,
+            reason:
+              classification === 'informational' && verdict.impact === 'major'
+                ? 'redocly rates it major; the contract lets clients ignore unknown response values'
+                : `rated ${verdict.impact} by redocly diff; no contract rule covers it`,
+          });
+        }
+        if (verdict.impact === 'major')
+          disagreements.push({
+            operation,
+            location,
+            redocly,
+            summary: `redocly rates it major; no contract rule reports a change here`,
+          });
         continue;
-      const classification = isResponseEnumAddition(change, verdict)
-        ? 'informational'
-        : (IMPACT[verdict.impact] ?? 'informational');
-      out.push({
-        rule: `redocly/${verdict.ruleId}`,
-        classification,
-        operation,
-        location: change.path,
-        detail: verdict.message.replace(/\s+/g, ' ').trim(),
-        reason:
-          classification === 'informational' && verdict.impact === 'major'
-            ? 'redocly rates it major; the contract lets clients ignore unknown response values'
-            : `rated ${verdict.impact} by redocly diff; no contract rule covers it`,
-      });
+      }
+      const top = matched.reduce((a, b) => (RANK[b.classification] > RANK[a.classification] ? b : a));
+      const specDiff = { rule: top.rule, classification: top.classification, detail: top.detail };
+      const theirs = IMPACT[verdict.impact] ?? 'informational';
+      if (verdict.impact === 'major' && top.classification !== 'breaking')
+        disagreements.push({
+          operation,
+          location,
+          redocly,
+          specDiff,
+          summary: `redocly rates it major; spec:diff rates it ${top.classification} (${top.rule})`,
+        });
+      else if (top.classification === 'breaking' && theirs !== 'breaking')
+        disagreements.push({
+          operation,
+          location,
+          redocly,
+          specDiff,
+          summary: `spec:diff rates it breaking (${top.rule}); redocly rates it ${verdict.impact}`,
+        });
     }
   }
-  return out;
+  // A breaking change redocly has no verdict on at all.
+  for (const c of engine) {
+    if (seen.has(c) || c.classification !== 'breaking') continue;
+    disagreements.push({
+      operation: c.operation,
+      location: c.source?.pointer ?? c.location,
+      specDiff: { rule: c.rule, classification: c.classification, detail: c.detail },
+      summary: `spec:diff rates it breaking (${c.rule}); redocly reports no change here`,
+    });
+  }
+  return { added, disagreements };
+}
+
+/** Redocly verdicts the engine did not report, as changes (rule ids prefixed `redocly/`). */
+export function uncoveredVerdicts(report: RedoclyReport, engine: Change[]): Change[] {
+  return crossCheck(report, engine).added;
 }

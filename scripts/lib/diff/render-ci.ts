@@ -4,6 +4,7 @@
 // @see https://github.com/testmoapp/junitxml
 
 import type { Change } from './change';
+import { placeOf } from './render-markdown';
 import type { DiffReport } from './run-diff';
 
 export type Format = 'markdown' | 'json' | 'junit' | 'github';
@@ -27,7 +28,7 @@ function xml(text: string): string {
 }
 
 function where(c: Change): string {
-  return c.source ? `${c.source.file}${c.source.line ? `:${c.source.line}` : ''}` : '';
+  return c.source ? placeOf(c.source) : '';
 }
 
 /** One test case per change, grouped in a suite per classification; failing changes are failures. */
@@ -108,8 +109,10 @@ export function renderGithub(report: DiffReport): string {
       props.unshift(`file=${escapeProperty(c.source.file)}`, ...(c.source.line ? [`line=${c.source.line}`] : []));
     }
     const waived = c.waived ? ` [waived until ${c.waived.expires} by ${c.waived.approvedBy}]` : '';
+    // A file without useful lines (one-line JSON): the pointer says where.
+    const at = c.source && !c.source.line && c.source.pointer ? ` (at ${c.source.pointer})` : '';
     lines.push(
-      `::${level} ${props.join(',')}::${escapeData(`${c.operation} › ${c.location}: ${c.detail}. ${c.reason}${waived}`)}`,
+      `::${level} ${props.join(',')}::${escapeData(`${c.operation} › ${c.location}${at}: ${c.detail}. ${c.reason}${waived}`)}`,
     );
   }
   for (const w of report.waivers.expired) {

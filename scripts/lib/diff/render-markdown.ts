@@ -9,6 +9,11 @@ const HEADINGS: Record<Classification, string> = {
   informational: 'ℹ️ Informational',
 };
 
+/** `file:line`, or `file#/pointer` where the file has no useful lines (a document on one line). */
+export function placeOf(source: NonNullable<Change['source']>): string {
+  return source.line ? `${source.file}:${source.line}` : `${source.file}${source.pointer ?? ''}`;
+}
+
 /** Table cells may not hold pipes or newlines. */
 function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -30,7 +35,7 @@ type Row = {
 
 export function sourceLabel(c: Change): string | undefined {
   if (!c.source) return undefined;
-  return `${c.source.side === 'base' ? 'base ' : ''}${c.source.file}${c.source.line ? `:${c.source.line}` : ''}`;
+  return `${c.source.side === 'base' ? 'base ' : ''}${placeOf(c.source)}`;
 }
 
 /**
@@ -140,9 +145,24 @@ export function renderMarkdown(report: DiffReport): string {
     );
   }
   const cc = report.crossCheck;
+  if (cc.ran && cc.disagreements.length > 0) {
+    lines.push(
+      `### ⚖️ ${cc.engine} disagrees (${cc.disagreements.length})`,
+      '',
+      `The contract's rules keep their verdict; each line is a place where \`${cc.engine}\` (diff-recommended rules) sees it otherwise.`,
+      '',
+      '| Operation | Where | spec:diff | redocly | |',
+      '|---|---|---|---|---|',
+      ...cc.disagreements.map(
+        (d) =>
+          `| \`${cell(d.operation)}\` | ${cell(d.location)} | ${d.specDiff ? `${d.specDiff.classification} \`${d.specDiff.rule}\`` : 'no change'} | ${d.redocly ? `${d.redocly.impact} \`${d.redocly.ruleId}\`: ${cell(d.redocly.message)}` : 'no change'} | ${cell(d.summary)} |`,
+      ),
+      '',
+    );
+  }
   if (cc.ran)
     lines.push(
-      `<sub>Contract rules plus a ${cc.engine} cross-check (${cc.added} extra finding(s)). Clock: ${report.now.slice(0, 10)}.</sub>`,
+      `<sub>Contract rules plus a ${cc.engine} cross-check with its recommended diff rules: ${cc.added} extra finding(s), ${cc.disagreements.length} disagreement(s). Clock: ${report.now.slice(0, 10)}.</sub>`,
     );
   else if (cc.note) lines.push(`<sub>${cell(cc.note)}</sub>`);
   return `${lines.join('\n').trimEnd()}\n`;

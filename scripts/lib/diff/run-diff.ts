@@ -1,18 +1,11 @@
 import { relative, resolve } from 'node:path';
-import { anchorOf, type Change } from './change';
+import { type Anchor, anchorOf, type Change } from './change';
+import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
-import { addImpact } from './impact';
-import { runRedoclyDiff, uncoveredVerdicts } from './redocly-cross-check';
+import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import {
-  dereferenceFile,
-  escapeToken,
-  type JsonObject,
-  makeLineLocator,
-  type Origin,
-  serverBasePath,
-} from '../../../spec/lib';
+import { dereferenceFile, escapeToken, type JsonObject, type Origin, serverBasePath } from '../../../spec/lib';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
@@ -55,7 +48,15 @@ export type DiffReport = {
   failing: Change[];
   waivers: WaiverSummary;
   exitCode: 0 | 1;
-  crossCheck: { engine: string; ran: boolean; added: number; note?: string };
+  crossCheck: {
+    engine: string;
+    ran: boolean;
+    /** Verdicts of the other engine that no contract rule covers, added as `redocly/<id>` changes. */
+    added: number;
+    /** Where the two engines disagree on whether a change breaks clients. */
+    disagreements: Disagreement[];
+    note?: string;
+  };
 };
 
 /** Breaking first, then by operation and location, so the report reads the same on every run. */
@@ -84,30 +85,72 @@ function pathOfOperation(operation: string): string {
 
 type Side = { api: JsonObject; origins: WeakMap<object, Origin>; display(file: string): string };
 
-/** File and line of the node a change is anchored at: the head side when it exists there, else the base. */
-function locateChange(change: Change, head: Side, base: Side): Change['source'] {
+/** The tokens of an anchor below its node, as far as the node has them. */
+function anchorTokens(node: unknown, anchor: Anchor): string[] {
+  const tokens = anchor.path ?? (anchor.key !== undefined ? [anchor.key] : []);
+  const out: string[] = [];
+  let at = node;
+  for (const token of tokens) {
+    if (typeof at !== 'object' || at === null || !(token in at)) break;
+    out.push(token);
+    at = (at as Record<string, unknown>)[token];
+  }
+  return out;
+}
+
+/** File and pointer of the node a change is anchored at: the head side when it exists there, else the base. */
+function placeChange(
+  change: Change,
+  head: Side,
+  base: Side,
+): { side: 'head' | 'base'; file: string; pointer: string } | undefined {
   const anchor = anchorOf(change);
-  const locators = new Map<string, (pointer: string) => number | undefined>();
-  const lineOf = (file: string, pointer: string) => {
-    if (!locators.has(file)) locators.set(file, makeLineLocator(file));
-    return locators.get(file)!(pointer);
-  };
+  if (!anchor) return undefined;
   for (const [side, node] of [
-    ['head', anchor?.head],
-    ['base', anchor?.base],
+    ['head', anchor.head],
+    ['base', anchor.base],
   ] as const) {
     if (typeof node !== 'object' || node === null) continue;
     const origin = (side === 'head' ? head : base).origins.get(node);
     if (!origin) continue;
-    const display = (side === 'head' ? head : base).display(origin.file);
-    const key = anchor?.key;
-    const pointer =
-      key !== undefined && key in (node as Record<string, unknown>)
-        ? `${origin.pointer}/${escapeToken(key)}`
-        : origin.pointer;
-    return { side, file: display, line: lineOf(origin.file, pointer), pointer: `#${pointer}` };
+    const below = anchorTokens(node, anchor).map(escapeToken);
+    return { side, file: origin.file, pointer: [origin.pointer, ...below].join('/') };
   }
   return undefined;
+}
+
+/** Sets `source` on every change: file, line (when the file has useful lines) and JSON pointer. */
+function locateChanges(changes: Change[], head: Side, base: Side): void {
+  const placed = changes.map((change) => placeChange(change, head, base));
+  const wanted = new Map<string, Set<string>>();
+  for (const p of placed) if (p) wanted.set(p.file, (wanted.get(p.file) ?? new Set()).add(p.pointer));
+  const lineOf = createLineLocator(wanted);
+  changes.forEach((change, i) => {
+    const p = placed[i];
+    if (!p) return;
+    const display = (p.side === 'head' ? head : base).display(p.file);
+    const line = lineOf(p.file, p.pointer);
+    change.source = { side: p.side, file: display, ...(line !== undefined ? { line } : {}), pointer: `#${p.pointer}` };
+  });
+}
+
+/** A side that is not an OpenAPI 3 description is a usage error, not a diff of everything against nothing. */
+export class NotOpenApiError extends Error {}
+
+function assertOpenApi(api: JsonObject, label: string): void {
+  if (typeof api.swagger === 'string')
+    throw new NotOpenApiError(`${label} is Swagger ${api.swagger}; spec:diff compares OpenAPI 3.x descriptions`);
+  if (typeof api.openapi !== 'string' || !/^3\./.test(api.openapi))
+    throw new NotOpenApiError(
+      `${label} is not an OpenAPI 3.x description (it has ${typeof api.openapi === 'string' ? `openapi: ${api.openapi}` : 'no `openapi` version field'})`,
+    );
+}
+
+/** The component (`/components/schemas/Thing`) a node of either side was written as, when it was. */
+function componentOf(base: Side, head: Side, node: object): string | undefined {
+  const origin = head.origins.get(node) ?? base.origins.get(node);
+  const match = origin && /^\/components\/[^/]+\/[^/]+$/.exec(origin.pointer);
+  return match ? match[0] : undefined;
 }
 
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
@@ -121,10 +164,12 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       : resolveSource(options.specPath ?? 'spec/openapi.yaml', options.cwd, options.specPath);
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
+  const abort = new AbortController();
   try {
     const sideOf = (source: typeof baseSource, entry: string): Side => {
       const origins = new WeakMap<object, Origin>();
       const api = dereferenceFile(entry, origins);
+      assertOpenApi(api, source.label);
       // Files of a git side live in a temporary copy: show them by their path in the repository.
       const display =
         source.kind === 'git'
@@ -134,21 +179,28 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     };
     const base = sideOf(baseSource, baseFile.file);
     const head = sideOf(headSource, headFile.file);
-    const changes = compareSpecs(base.api, head.api, { now });
-    for (const change of changes) {
-      const source = locateChange(change, head, base);
-      if (source) change.source = source;
-    }
-    const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0 };
-    if (options.crossCheck) {
-      try {
-        const extra = uncoveredVerdicts(await runRedoclyDiff(options.cwd, baseFile.file, headFile.file), changes);
-        changes.push(...extra);
+    // The second opinion and the client types are made in their own processes while this one compares.
+    const impact = options.impact ? import('./impact') : undefined;
+    const types = impact?.then((m) => m.generateTypes([baseFile.file, headFile.file], abort.signal));
+    types?.catch(() => undefined); // awaited (and its error reported) only when some change needs it
+    const redocly = options.crossCheck
+      ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file).then(
+          (report) => ({ report }),
+          (error: Error) => ({ error }),
+        )
+      : undefined;
+    const changes = compareSpecs(base.api, head.api, { now, targetOf: (node) => componentOf(base, head, node) });
+    locateChanges(changes, head, base);
+    const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0, disagreements: [] };
+    if (redocly) {
+      const outcome = await redocly;
+      if ('report' in outcome) {
+        const found = checkAgainstRedocly(outcome.report, changes);
+        changes.push(...found.added);
         crossCheck.ran = true;
-        crossCheck.added = extra.length;
-      } catch (error) {
-        crossCheck.note = `redocly diff did not run: ${(error as Error).message.split('\n')[0]}`;
-      }
+        crossCheck.added = found.added.length;
+        crossCheck.disagreements = found.disagreements;
+      } else crossCheck.note = `redocly diff did not run: ${outcome.error.message.split('\n')[0]}`;
     }
     const sorted = sortChanges(changes);
 
@@ -168,13 +220,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       unused: inForce.filter((w) => !used.has(w)),
     };
 
-    if (options.impact) {
-      await addImpact(sorted, {
-        baseFile: baseFile.file,
-        headFile: headFile.file,
-        baseApi: base.api,
-        headApi: head.api,
-      });
+    if (impact && types) {
+      if (sorted.some((c) => c.classification === 'breaking' || c.classification === 'warning'))
+        await (await impact).addImpact(sorted, { baseApi: base.api, headApi: head.api, types });
+      else abort.abort();
     }
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
@@ -203,6 +252,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       crossCheck,
     };
   } finally {
+    abort.abort(); // a child still making client types is no longer needed
     baseFile.cleanup();
     headFile.cleanup();
   }

@@ -7,6 +7,8 @@ import { escapeHtml } from './render-reference';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_TOKEN = 'mock-token-a';
+/** Where the snippets import the generated types from: this package's `./types` export. */
+export const TYPES_MODULE = 'workspace-automation-api-contract/types';
 
 /** What the mock answers to `Prefer` (README "Scenario control"); Prism's vocabulary plus the mock's own. */
 export const PREFER_PRESETS = [
@@ -86,20 +88,68 @@ function pathWith(op: OperationRef, params: Param[]): string {
   );
 }
 
-const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * The places of a snippet that follow the page's choices (base URL, token, the form's `Prefer`): in the text, a
+ * marker `\u0001<fill>:<quoting>\u0001`; in the page, a `<span data-fill data-quote>` the script keeps up to date.
+ */
+type Fill = 'base' | 'token' | 'prefer';
+type Quoting = 'sh' | 'js' | 'prefer-sh' | 'prefer-js' | 'prefer-js-init';
+const marker = (fill: Fill, quoting: Quoting) => `\u0001${fill}:${quoting}\u0001`;
+const MARKER = /\u0001(base|token|prefer):([a-z-]+)\u0001/g;
 
-export function curlSnippet(op: OperationRef): string {
+/**
+ * A chosen value as written in a snippet: inside single quotes of a shell word or a JavaScript string, or the
+ * whole `Prefer` header (nothing when none is chosen). Plain JavaScript, run by the page and, for the defaults,
+ * here: one implementation.
+ */
+const QUOTE_FILL = String.raw`function (value, quoting) {
+    function sh(s) { return s.replace(/'/g, "'\\''"); }
+    function js(s) { return s.replace(/\\/g, '\\\\').replace(/'/g, "\\'"); }
+    if (quoting === 'sh') return sh(value);
+    if (quoting === 'js') return js(value);
+    if (!value) return '';
+    if (quoting === 'prefer-sh') return " \\\n  -H 'Prefer: " + sh(value) + "'";
+    if (quoting === 'prefer-js') return ", headers: { Prefer: '" + js(value) + "' }";
+    return ", { headers: { Prefer: '" + js(value) + "' } }";
+  }`;
+const quoteFill = new Function(`return ${QUOTE_FILL}`)() as (value: string, quoting: Quoting) => string;
+const shQuoted = (s: string) => quoteFill(s, 'sh');
+const q = (s: string) => `'${shQuoted(s)}'`;
+
+const DEFAULTS: Record<Fill, string> = { base: DEFAULT_BASE_URL, token: DEFAULT_TOKEN, prefer: '' };
+
+/** The snippet as plain text, with the page's defaults. */
+export function fillSnippet(template: string, values: Partial<Record<Fill, string>> = {}): string {
+  return template.replace(MARKER, (_whole, fill: Fill, quoting: Quoting) =>
+    quoteFill(values[fill] ?? DEFAULTS[fill], quoting),
+  );
+}
+
+/** The snippet as HTML: each filled place a span the page's script rewrites when a choice changes. */
+function snippetHtml(template: string): string {
+  return template
+    .split(MARKER)
+    .map((part, index, parts) => {
+      if (index % 3 === 0) return escapeHtml(part);
+      if (index % 3 === 2) return '';
+      const [fill, quoting] = [part as Fill, parts[index + 1] as Quoting];
+      return `<span data-fill="${fill}" data-quote="${quoting}">${escapeHtml(quoteFill(DEFAULTS[fill], quoting))}</span>`;
+    })
+    .join('');
+}
+
+export function curlTemplate(op: OperationRef): string {
   const params = parametersOf(op);
   const body = bodySample(op);
   const lines = [
-    `curl -i -X ${op.method.toUpperCase()} ${q(`${DEFAULT_BASE_URL}${pathWith(op, params)}`)}`,
-    `  -H ${q(`Authorization: Bearer ${DEFAULT_TOKEN}`)}`,
+    `curl -i -X ${op.method.toUpperCase()} '${marker('base', 'sh')}${shQuoted(pathWith(op, params))}'`,
+    `  -H 'Authorization: Bearer ${marker('token', 'sh')}'${marker('prefer', 'prefer-sh')}`,
   ];
   if (body !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d ${q(JSON.stringify(body))}`);
   return lines.join(' \\\n');
 }
 
-export function openapiFetchSnippet(op: OperationRef): string {
+export function openapiFetchTemplate(op: OperationRef, typesModule: string): string {
   const params = parametersOf(op);
   const path = params.filter((p) => p.in === 'path');
   const options: string[] = [];
@@ -107,17 +157,20 @@ export function openapiFetchSnippet(op: OperationRef): string {
     options.push(`params: { path: { ${path.map((p) => `${p.name}: ${JSON.stringify(p.sample)}`).join(', ')} } }`);
   const body = bodySample(op);
   if (body !== undefined) options.push(`body: ${JSON.stringify(body)}`);
+  const init = options.length
+    ? `, { ${options.join(', ')}${marker('prefer', 'prefer-js')} }`
+    : marker('prefer', 'prefer-js-init');
   return [
     `import createClient from 'openapi-fetch';`,
-    `import type { paths } from './generators/generated/openapi';`,
+    `import type { paths } from '${typesModule}';`,
     ``,
-    `const client = createClient<paths>({ baseUrl: '${DEFAULT_BASE_URL}', headers: { Authorization: 'Bearer ${DEFAULT_TOKEN}' } });`,
-    `const { data, error, response } = await client.${op.method.toUpperCase()}('${op.path}'${options.length ? `, { ${options.join(', ')} }` : ''});`,
+    `const client = createClient<paths>({ baseUrl: '${marker('base', 'js')}', headers: { Authorization: 'Bearer ${marker('token', 'js')}' } });`,
+    `const { data, error, response } = await client.${op.method.toUpperCase()}('${op.path}'${init});`,
   ].join('\n');
 }
 
 /** The panel under each operation: inputs for its parameters and body, a Prefer preset, Send, and the answer. */
-export function renderTryIt(op: OperationRef, operationId: string): string {
+export function renderTryIt(op: OperationRef, operationId: string, typesModule = TYPES_MODULE): string {
   const params = parametersOf(op).filter((p) => p.in !== 'cookie');
   const inputs = params
     .map((p) => {
@@ -137,8 +190,8 @@ ${body === undefined ? '' : `<label class="try-body">Body (JSON)<textarea data-b
 <button type="submit">Send</button> <span class="try-note">to the base URL and token at the top of the page</span>
 <pre class="try-result" aria-live="polite"></pre>
 </form>
-<h5>curl</h5><pre class="snippet">${escapeHtml(curlSnippet(op))}</pre>
-<h5>openapi-fetch</h5><pre class="snippet">${escapeHtml(openapiFetchSnippet(op))}</pre>
+<h5>curl</h5><pre class="snippet">${snippetHtml(curlTemplate(op))}</pre>
+<h5>openapi-fetch</h5><pre class="snippet">${snippetHtml(openapiFetchTemplate(op, typesModule))}</pre>
 </details>`;
 }
 
@@ -165,19 +218,50 @@ export const TRY_IT_SCRIPT = `(function () {
   var base = document.getElementById('try-base'), token = document.getElementById('try-token');
   if (params.get('base')) base.value = params.get('base');
   if (params.get('token')) token.value = params.get('token');
+  var quoteFill = ${QUOTE_FILL};
+  // ?prefer=code=404 presets every form's Prefer; a value beyond the presets is added to the list.
+  var prefer = params.get('prefer');
+  if (prefer) document.querySelectorAll('select[data-prefer]').forEach(function (select) {
+    if (![].some.call(select.options, function (o) { return o.value === prefer; })) select.add(new Option(prefer, prefer));
+    select.value = prefer;
+  });
+  function baseUrl() { return base.value.trim().replace(/\\/+$/, ''); }
+  // Snippets show the base URL, token and Prefer the page would send.
+  function fillSnippets() {
+    document.querySelectorAll('span[data-fill]').forEach(function (span) {
+      var fill = span.getAttribute('data-fill'), select = span.closest('details').querySelector('select[data-prefer]');
+      var value = fill === 'base' ? baseUrl() : fill === 'token' ? token.value : select.value;
+      span.textContent = quoteFill(value, span.getAttribute('data-quote'));
+    });
+  }
+  [base, token].forEach(function (input) { input.addEventListener('input', fillSnippets); });
+  document.querySelectorAll('select[data-prefer]').forEach(function (select) { select.addEventListener('change', fillSnippets); });
+  fillSnippets();
   var search = document.getElementById('search'), count = document.getElementById('search-count');
+  // The operation a link points at (?run=, #operation/…) stays shown whatever the search.
+  function linked() {
+    var ids = [];
+    if (params.get('run')) ids.push('operation/' + params.get('run'));
+    var hash = location.hash.slice(1);
+    try { hash = decodeURIComponent(hash); } catch (e) { /* not percent-encoded text: kept as written */ }
+    if (hash) ids.push(hash);
+    return ids;
+  }
   function filter() {
-    var text = search.value.trim().toLowerCase(), shown = 0;
+    var text = search.value.trim().toLowerCase(), shown = 0, pinned = linked(), kept = 0;
     document.querySelectorAll('article.operation, article.schema').forEach(function (a) {
-      var hit = !text || a.textContent.toLowerCase().indexOf(text) >= 0;
-      a.hidden = !hit; if (hit && a.classList.contains('operation')) shown++;
+      var match = !text || a.textContent.toLowerCase().indexOf(text) >= 0, keep = !match && pinned.indexOf(a.id) >= 0;
+      a.hidden = !match && !keep;
+      if (keep) kept++;
+      if (match && a.classList.contains('operation')) shown++;
     });
     document.querySelectorAll('nav li[data-op]').forEach(function (li) {
       var a = document.getElementById(li.getAttribute('data-op')); li.hidden = !!a && a.hidden;
     });
-    count.textContent = text ? shown + ' operation(s) match' : '';
+    count.textContent = text ? shown + ' operation(s) match' + (kept ? ', and the linked one is shown' : '') : '';
   }
   search.addEventListener('input', filter);
+  window.addEventListener('hashchange', filter);
   if (params.get('q')) { search.value = params.get('q'); filter(); }
   function send(form) {
     var out = form.querySelector('.try-result'), path = form.getAttribute('data-path'), query = new URLSearchParams();
@@ -193,7 +277,7 @@ export const TRY_IT_SCRIPT = `(function () {
     if (prefer) headers.Prefer = prefer;
     var bodyField = form.querySelector('[data-body]'), init = { method: form.getAttribute('data-method'), headers: headers };
     if (bodyField) { init.body = bodyField.value; headers['Content-Type'] = 'application/json'; }
-    var url = base.value.replace(/\\/+$/, '') + path + (query.toString() ? '?' + query : '');
+    var url = baseUrl() + path + (query.toString() ? '?' + query : '');
     out.textContent = init.method + ' ' + url + ' …';
     out.removeAttribute('data-status');
     fetch(url, init).then(function (res) {
@@ -215,7 +299,11 @@ export const TRY_IT_SCRIPT = `(function () {
   });
   if (params.get('run')) {
     var form = document.querySelector('form.try[data-operation="' + params.get('run').replace(/"/g, '') + '"]');
-    if (form) { form.closest('details').open = true; send(form); }
+    if (form) {
+      form.closest('details').open = true;
+      if (!location.hash) form.closest('article').scrollIntoView();
+      send(form);
+    }
   }
 })();`;
 

@@ -1,0 +1,150 @@
+import { ApiError } from '../errors';
+import { compose, jsonResponse, type Stage } from '../context';
+import type { ControlPlane } from '../control';
+import { CONTROL_PATH } from '../control';
+import type { AuthServer } from '../integrations';
+import { AUTH_BODY_LIMITS } from '../limits';
+import { authRateLimitBucket, oauthErrorDialect } from '../oauth/rate-limit';
+import { createPipeline, type PipelineDeps } from '../pipeline';
+import { authenticate } from '../stages/authenticate';
+import { API_CORS, AUTH_CORS, CONTROL_CORS, answerPreflight } from '../stages/cors';
+import { finishResponse } from '../stages/finish';
+import { rateLimit } from '../stages/rate-limit';
+import { readRequestBody } from '../stages/read-body';
+import { requireCredential } from '../stages/require-credential';
+import { methodNotAllowed } from '../stages/route';
+import { findInTable } from '../stages/route/table';
+import type { Store } from '../store';
+import type { Mount } from '.';
+
+export const DOWNLOADS_PATH = '/downloads/';
+
+export type MountDeps = {
+  basePath: string;
+  api: PipelineDeps;
+  control: ControlPlane;
+  /** The OAuth server (created on first use: its issuer needs the listen address); undefined without one. */
+  auth: () => AuthServer | undefined;
+  authLimiter: PipelineDeps['limiter'];
+  store: Store;
+};
+
+/**
+ * The mount table: every entry point of the server, each a short list of the shared stages (finish first: the
+ * error shape, the rate-limit and CORS headers) and then its own small handlers.
+ *
+ * | mount       | paths                              | counted in                         | CORS           |
+ * |-------------|------------------------------------|------------------------------------|----------------|
+ * | `api`       | `/v1/…`                            | workspace (else client address)    | API_CORS       |
+ * | `downloads` | `/downloads/<id>` (GET, HEAD)      | workspace (else client address)    | API_CORS       |
+ * | `control`   | `/__mock`, `/__mock/…`             | not counted (reports the address)  | CONTROL_CORS   |
+ * | `auth`      | the issuer's endpoints (`/auth/…`) | `auth-address:<ip>`                | AUTH_CORS      |
+ * | fallback    | anything else                      | workspace (else client address)    | API_CORS → 404 |
+ */
+export function createMounts(deps: MountDeps): { mounts: Mount[]; fallback: Mount } {
+  const base = deps.basePath;
+  const mounts: Mount[] = [
+    {
+      name: 'api',
+      matches: (path) => path === base || path.startsWith(`${base}/`),
+      within: (path) => path.slice(base.length) || '/',
+      pipeline: createPipeline(deps.api),
+    },
+    { name: 'downloads', matches: (path) => path.startsWith(DOWNLOADS_PATH), pipeline: downloadsPipeline(deps) },
+    {
+      name: 'control',
+      matches: (path) => path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`),
+      pipeline: controlPipeline(deps),
+    },
+    { name: 'auth', matches: (path) => deps.auth()?.routes.has(path) ?? false, pipeline: authPipeline(deps) },
+  ];
+  return { mounts, fallback: { name: 'fallback', matches: () => true, pipeline: createPipeline(deps.api, base) } };
+}
+
+/**
+ * Run downloads: the owning workspace's credential is required (401 without one, 404 for another workspace's
+ * export), counted in its bucket, answered with the rate-limit headers and the error shape like the API.
+ */
+function downloadsPipeline(deps: MountDeps) {
+  return compose([
+    finishResponse({ limiter: deps.api.limiter, cors: API_CORS }),
+    authenticate(deps.api),
+    answerPreflight(API_CORS),
+    rateLimit({ limiter: deps.api.limiter }),
+    requireCredential(),
+    async (ctx) => {
+      const id = ctx.req.path.slice(DOWNLOADS_PATH.length);
+      if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
+        throw methodNotAllowed(ctx.req.method, ctx.req.path, ['GET', 'HEAD']);
+      await readRequestBody(ctx, deps.api.bodyLimits);
+      const download = await deps.store.getDownload(id);
+      if (!download || download.workspaceUuid !== ctx.caller?.workspaceUuid)
+        throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
+      return jsonResponse(
+        200,
+        { runs: download.runs },
+        { 'content-disposition': `attachment; filename="runs-${id}.json"` },
+      );
+    },
+  ]);
+}
+
+/**
+ * `/__mock`: not counted (a test suite at its quota can still reset), but every answer reports the client
+ * address's bucket; 404 for an unknown endpoint, 401 without the admin token when one is set, 405 with Allow.
+ * Bodies are read by each endpoint through the shared bounded reader (CONTROL_LIMITS).
+ */
+function controlPipeline(deps: MountDeps) {
+  const { routes, authorised } = deps.control;
+  const serveControl: Stage = async (ctx) => {
+    const { path, method } = ctx.req;
+    const known = routes.has(path) || routes.has(path.replace(/\/$/, ''));
+    if (!known) throw new ApiError(404, 'not_found', `No control endpoint at ${path}; GET ${CONTROL_PATH} lists them.`);
+    if (!authorised(ctx.req))
+      throw new ApiError(
+        401,
+        'unauthorized',
+        'The control plane needs the admin token (MOCK_ADMIN_TOKEN) as a Bearer token or in X-Mock-Admin-Token.',
+      );
+    const serve = findInTable(routes, method, path, () => new ApiError(404, 'not_found', 'No control endpoint.'));
+    const response = await serve(ctx, { searchParams: ctx.req.query });
+    // A body the endpoint did not read (a GET with one) is drained within the same bounds, or the connection closes.
+    if (!ctx.bodyRead) await readRequestBody(ctx, deps.api.bodyLimits).catch(() => undefined);
+    return response;
+  };
+  return compose([
+    finishResponse({ limiter: deps.api.limiter, cors: CONTROL_CORS }),
+    answerPreflight(CONTROL_CORS),
+    serveControl,
+  ]);
+}
+
+/**
+ * The OAuth endpoints: counted per client address in buckets of their own; errors in the contract's shape with
+ * OAuth's `error` and `error_description`; form bodies through the shared bounded reader (AUTH_BODY_LIMITS).
+ */
+function authPipeline(deps: MountDeps) {
+  const serveAuth: Stage = async (ctx) => {
+    const server = deps.auth();
+    if (!server) throw new ApiError(404, 'not_found', 'The OAuth server is not available in this build of the mock.');
+    const serve = findInTable(
+      server.routes,
+      ctx.req.method,
+      ctx.req.path,
+      () => new ApiError(404, 'not_found', `No OAuth endpoint at ${ctx.req.path}.`),
+    );
+    ctx.req.rawBody = await readRequestBody(ctx, { ...AUTH_BODY_LIMITS, timeoutMs: deps.api.bodyLimits.timeoutMs });
+    return serve(ctx.req);
+  };
+  return compose([
+    finishResponse({
+      limiter: deps.authLimiter,
+      cors: AUTH_CORS,
+      bucket: authRateLimitBucket,
+      dialect: oauthErrorDialect,
+    }),
+    answerPreflight(AUTH_CORS),
+    rateLimit({ limiter: deps.authLimiter, bucket: authRateLimitBucket }),
+    serveAuth,
+  ]);
+}

@@ -1,0 +1,32 @@
+import { makeCtx, okNext } from '../../testing/ctx';
+import { API_CORS, AUTH_CORS, CONTROL_CORS, answerPreflight, type CorsPolicy } from '.';
+
+describe('CORS per mount', () => {
+  it.each([
+    ['API', API_CORS, 'DELETE', 'true'],
+    ['OAuth', AUTH_CORS, undefined, undefined],
+    ['control plane', CONTROL_CORS, 'PATCH', undefined],
+  ] as [string, CorsPolicy, string | undefined, string | undefined][])(
+    'should answer a preflight of the %s with its own policy, without going further',
+    async (_name, policy, method, privateNetwork) => {
+      const ctx = makeCtx({
+        method: 'OPTIONS',
+        headers: { 'access-control-request-method': 'POST', 'access-control-request-private-network': 'true' },
+      });
+      const next = okNext();
+      const answer = await answerPreflight(policy)(ctx, next);
+      expect([answer.status, next.calls]).toEqual([204, 0]);
+      expect(answer.headers['access-control-allow-methods']).toBe(policy.allowMethods);
+      if (method) expect(answer.headers['access-control-allow-methods']).toContain(method);
+      expect(answer.headers['access-control-allow-private-network']).toBe(privateNetwork);
+    },
+  );
+
+  it('should pass on an OPTIONS that is not a preflight, and every other method', async () => {
+    for (const ctx of [makeCtx({ method: 'OPTIONS' }), makeCtx({ method: 'GET' })]) {
+      const next = okNext();
+      await answerPreflight(API_CORS)(ctx, next);
+      expect(next.calls).toBe(1);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import { RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib';
+import type { Stage } from '../../context';
+
+/**
+ * What a browser on another origin may do with one mount. Each mount names its policy in the mount table
+ * (`mocks/front-door`); finish adds the policy's headers to every answer, answerPreflight answers its preflights.
+ */
+export type CorsPolicy = {
+  allowOrigin: string;
+  allowMethods: string;
+  /** Allowed request headers when the preflight names none. */
+  allowHeaders: string;
+  exposeHeaders: string;
+  /** Private Network Access: a page served from elsewhere (or a file) may call the mock on loopback. */
+  privateNetwork: boolean;
+};
+
+const EXPOSED = [...RATE_LIMIT_HEADER_NAMES, 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'Allow'].join(', ');
+
+/** The API (and its downloads): any origin, no cookies; the rate-limit and link headers readable by scripts. */
+export const API_CORS: CorsPolicy = {
+  allowOrigin: '*',
+  allowMethods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  allowHeaders: 'Authorization, Content-Type, Idempotency-Key, Prefer',
+  exposeHeaders: EXPOSED,
+  privateNetwork: true,
+};
+
+/** OAuth: browser apps on another origin (a dev server) call discovery and the token endpoint directly. */
+export const AUTH_CORS: CorsPolicy = {
+  allowOrigin: '*',
+  allowMethods: 'GET, POST, OPTIONS',
+  allowHeaders: 'Content-Type, Authorization',
+  exposeHeaders: EXPOSED,
+  privateNetwork: false,
+};
+
+/** The control plane: test runners and dev tools in a browser steer the mock. */
+export const CONTROL_CORS: CorsPolicy = {
+  allowOrigin: '*',
+  allowMethods: 'GET, POST, PUT, PATCH, OPTIONS',
+  allowHeaders: 'Authorization, Content-Type, X-Mock-Admin-Token',
+  exposeHeaders: EXPOSED,
+  privateNetwork: false,
+};
+
+/** The headers every answer of a mount carries (added in place: this is the hot path). */
+export function writeCorsHeaders(headers: Record<string, string>, policy: CorsPolicy): void {
+  headers['access-control-allow-origin'] = policy.allowOrigin;
+  headers['access-control-expose-headers'] = policy.exposeHeaders;
+}
+
+/**
+ * Answers CORS preflights before the rate limit: browsers send them on their own, without credentials, so they
+ * are never counted nor refused. Their rate-limit headers (added by finish) report without counting the bucket
+ * of the caller as authentication found it: the workspace's with a valid credential, else the client address's.
+ */
+export function answerPreflight(policy: CorsPolicy): Stage {
+  return async (ctx, next) => {
+    const { req } = ctx;
+    if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return next();
+    const headers: Record<string, string> = {
+      'access-control-allow-methods': policy.allowMethods,
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? policy.allowHeaders,
+      'access-control-max-age': '600',
+    };
+    if (policy.privateNetwork && req.headers['access-control-request-private-network'] === 'true')
+      headers['access-control-allow-private-network'] = 'true';
+    return { status: 204, headers, body: undefined };
+  };
+}

@@ -1,0 +1,28 @@
+import type { Stage } from '../../context';
+import type { MockHooks } from '../../types';
+import { renderError } from '../finish';
+
+/**
+ * The caller's hooks around everything else: `beforeRequest` first on the way in (before authenticate; the body
+ * is not read yet), `beforeSend` last on the way out, on the finished response, which it may replace.
+ */
+export function runHooks(hooks?: MockHooks): Stage {
+  return async (ctx, next) => {
+    let response;
+    try {
+      await hooks?.beforeRequest?.(ctx.req);
+    } catch (error) {
+      return renderError(error);
+    }
+    response = await next();
+    if (!hooks?.beforeSend) return response;
+    // Hooks may edit the body in place; a shared (frozen) body is handed over as a copy.
+    if (response.body && typeof response.body === 'object' && Object.isFrozen(response.body))
+      response = { ...response, body: structuredClone(response.body) };
+    try {
+      return hooks.beforeSend(ctx.req, response) ?? response;
+    } catch (error) {
+      return renderError(error);
+    }
+  };
+}

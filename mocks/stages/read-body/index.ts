@@ -1,0 +1,136 @@
+import { ApiError } from '../../errors';
+import type { Ctx, Stage } from '../../context';
+import { INPUT_LIMITS } from '../../limits';
+import { announcesBody } from './announces-body';
+
+export { announcesBody };
+import { checkJsonShape } from './json-shape';
+
+/** The bounds every mount reads a body with (`mocks/limits.ts`); a mount may allow more bytes, never more time. */
+export type BodyLimits = { bytes: number; timeoutMs: number; jsonDepth: number; jsonArrayItems: number };
+
+export const API_BODY_LIMITS: BodyLimits = {
+  bytes: INPUT_LIMITS.bodyBytes,
+  timeoutMs: INPUT_LIMITS.bodyTimeoutMs,
+  jsonDepth: INPUT_LIMITS.jsonDepth,
+  jsonArrayItems: INPUT_LIMITS.jsonArrayItems,
+};
+
+/**
+ * The whole body within the limits, or the refusal: 413 for a declared or streamed length over `bytes` (nothing
+ * more is read), 400 body_timeout when it has not ended within `timeoutMs`, 400 body_incomplete when the
+ * connection ends first. After a refusal the rest stays unread and finish closes the connection.
+ */
+export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes' | 'timeoutMs'>): Promise<Buffer> {
+  if (!announcesBody(ctx.req.headers)) {
+    ctx.bodyRead = true;
+    return Buffer.alloc(0);
+  }
+  if (Number(ctx.req.headers['content-length']) > limits.bytes) throw tooLarge(limits.bytes);
+  const read = await readStream(ctx.source.body, limits.bytes, limits.timeoutMs);
+  if (read instanceof ApiError) throw read;
+  ctx.bodyRead = true;
+  return read;
+}
+
+/** JSON text → its value, its shape checked in one pass before parsing (depth, array items). */
+export function decodeJson(raw: Buffer, limits: Pick<BodyLimits, 'jsonDepth' | 'jsonArrayItems'>): unknown {
+  const text = raw.toString('utf8');
+  const shapeError = checkJsonShape(text, limits);
+  if (shapeError) throw shapeError;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(400, 'malformed_json', 'body: is not valid JSON.');
+  }
+}
+
+export function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return true; // a body without a type is read as JSON, the API's only body format
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/**
+ * The API's body stage, after route: an operation that takes a body gets it read and, when JSON, decoded
+ * (413, 400 body_timeout, json_too_deep, json_array_too_long, malformed_json). An operation that takes none
+ * ignores one (no 413 its responses do not declare); a large or slow one is left unread and the connection closed.
+ */
+export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
+  return async (ctx, next) => {
+    const { req } = ctx;
+    if (!announcesBody(req.headers)) {
+      ctx.bodyRead = true;
+      return next();
+    }
+    if (ctx.route?.operation.requestBody === undefined) {
+      await readRequestBody(ctx, limits).catch(() => undefined);
+      return next();
+    }
+    req.rawBody = await readRequestBody(ctx, limits);
+    if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(req.rawBody, limits);
+    return next();
+  };
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${limit} bytes.`, { limitBytes: limit });
+}
+
+type Readable = AsyncIterable<Buffer | string> & {
+  on?(event: string, listener: (...args: any[]) => void): unknown;
+  off?(event: string, listener: (...args: any[]) => void): unknown;
+  pause?(): unknown;
+};
+
+/** Reading stops at once on a refusal; the server closes the connection after answering. */
+function readStream(body: Readable, limit: number, timeoutMs: number): Promise<Buffer | ApiError> {
+  if (typeof body.on !== 'function' || typeof body.off !== 'function') return readIterable(body, limit);
+  const stream = body as Required<Readable>;
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (result: Buffer | ApiError) => {
+      clearTimeout(timer);
+      stream.off('data', onData);
+      stream.off('end', onEnd);
+      stream.off('error', onError);
+      stream.off('aborted', onError);
+      if (result instanceof ApiError) stream.pause();
+      resolve(result);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      size += buffer.length;
+      if (size > limit) return finish(tooLarge(limit));
+      chunks.push(buffer);
+    };
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const onError = () =>
+      finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
+    const timer = setTimeout(
+      () =>
+        finish(
+          new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs }),
+        ),
+      timeoutMs,
+    );
+    stream.on('data', onData);
+    stream.on('end', onEnd);
+    stream.on('error', onError);
+    stream.on('aborted', onError);
+  });
+}
+
+/** Bodies handed over as plain async iterables (unit tests). */
+async function readIterable(body: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer | ApiError> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > limit) return tooLarge(limit);
+    chunks.push(buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}

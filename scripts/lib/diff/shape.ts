@@ -1,0 +1,88 @@
+// Structural fingerprints of JSON values, computed once per object: a dereferenced description shares one object
+// per `$ref` target, so a component used by 500 operations is fingerprinted once, and two subtrees are compared
+// by a number instead of being walked again (the GitHub description's pair: most of the diff's time before).
+
+import { isObject } from '../../../spec/lib';
+
+/** Keywords that document a schema without constraining values. */
+export const DOC_KEYS = new Set([
+  'description',
+  'title',
+  'example',
+  'examples',
+  'externalDocs',
+  '$comment',
+  'deprecated',
+  'xml',
+  '$schema',
+  '$id',
+  '$anchor',
+  '$dynamicAnchor',
+  '$defs',
+  'definitions',
+]);
+
+/** 53-bit string hash (cyrb53): collisions between two given subtrees are out of practical reach. */
+function hash(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+export type Fingerprint = (value: unknown) => string;
+
+/**
+ * A memoised fingerprint over the members `keep` accepts. Key order does not count. A cycle contributes a marker;
+ * a node inside a cycle is fingerprinted again from each entry (its text depends on where the walk entered), the
+ * others once.
+ */
+export function makeFingerprint(keep: (key: string) => boolean): Fingerprint {
+  const memo = new WeakMap<object, string>();
+  const onStack = new Map<object, number>();
+  let low = Infinity;
+  const walk = (value: unknown): string => {
+    if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? 'undefined';
+    const known = memo.get(value);
+    if (known !== undefined) return known;
+    const back = onStack.get(value);
+    if (back !== undefined) {
+      low = Math.min(low, back);
+      return '"<cycle>"';
+    }
+    const depth = onStack.size;
+    onStack.set(value, depth);
+    const outerLow = low;
+    low = Infinity;
+    const text = Array.isArray(value)
+      ? `[${value.map(walk).join(',')}]`
+      : `{${Object.keys(value)
+          .filter(keep)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${walk(value[k])}`)
+          .join(',')}}`;
+    onStack.delete(value);
+    const print = `#${hash(text)}`;
+    // Memoised unless a cycle reached above this node (its text then depends on the entry point).
+    if (low >= depth) memo.set(value, print);
+    low = Math.min(outerLow, low);
+    return print;
+  };
+  return walk;
+}
+
+/** What constrains values: documentation keywords and extensions left out. */
+export const shapeOf = makeFingerprint((k) => !DOC_KEYS.has(k) && !k.startsWith('x-'));
+/** Everything, extensions and documentation included: equal prints mean nothing to report below. */
+export const contentOf = makeFingerprint(() => true);
+
+/** Structural equality ignoring documentation keywords and extensions. */
+export function sameShape(a: unknown, b: unknown): boolean {
+  return shapeOf(a) === shapeOf(b);
+}
