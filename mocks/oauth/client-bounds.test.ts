@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createRedisPort } from '../store/adapters/redis';
 import type { StoragePort } from '../store/port';
+import { oauthFlow, type IssuedCode } from '../testing/oauth-flow';
 import { listenOAuth } from '../testing/oauth-server';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import type { GrantLimits } from './grants';
@@ -22,8 +23,6 @@ const LIMITS: Partial<GrantLimits> = {
 };
 const FLOOD = 30;
 const [ada, bo] = defaultAuthConfig.users;
-const redirectUri = 'http://127.0.0.1:5173/callback';
-const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
 describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per grant (%s store)', (kind) => {
   let redis: RedisServer | undefined;
@@ -54,53 +53,17 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
   });
   afterEach(() => port.close());
 
-  /** The browser's part for one user: a code, or the error the redirect carries. */
-  const authorize = async (user = ada) => {
-    const verifier = base64url(randomBytes(32));
-    const url = new URL(`${origin}/auth/authorize`);
-    url.search = new URLSearchParams({
-      client_id: 'mock-frontend',
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: 'openid offline_access',
-      code_challenge: base64url(createHash('sha256').update(verifier).digest()),
-      code_challenge_method: 'S256',
-      state: 's',
-      audience: origin,
-      login_hint: user.email,
-    }).toString();
-    const response = await fetch(url, { redirect: 'manual' });
-    const location = new URL(response.headers.get('location')!);
-    return {
-      code: location.searchParams.get('code'),
-      error: location.searchParams.get('error'),
-      description: location.searchParams.get('error_description'),
-      verifier,
-    };
-  };
-  const post = async (path: string, params: Record<string, string>) => {
-    const response = await fetch(`${origin}/auth${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: 'mock-frontend', ...params }).toString(),
-    });
-    return { status: response.status, body: (await response.json()) as Record<string, string> };
-  };
-  const exchange = (issued: { code: string | null; verifier: string }) =>
-    post('/oauth/token', {
-      grant_type: 'authorization_code',
-      code: issued.code!,
-      redirect_uri: redirectUri,
-      code_verifier: issued.verifier,
-    });
-  const refresh = (token: string) => post('/oauth/token', { grant_type: 'refresh_token', refresh_token: token });
+  const flow = () => oauthFlow(origin);
+  const authorize = (user = ada) => flow().authorize(user);
+  const exchange = (issued: IssuedCode) => flow().exchange(issued);
+  const refresh = (token: string) => flow().refresh(token);
+  const revoke = (token: string) => flow().revoke(token);
+  const works = (accessToken: string) => flow().works(accessToken);
   const login = async (user = ada) => {
-    const tokens = await exchange(await authorize(user));
+    const tokens = await flow().login(user);
     expect(tokens.status).toBe(200);
     return tokens.body;
   };
-  const works = async (accessToken: string) =>
-    (await fetch(`${origin}/auth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } })).status === 200;
 
   it("should refuse a client's codes beyond its bound for a user, and void no one's code", async () => {
     const boCode = await authorize(bo);
@@ -139,7 +102,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
 
   it('should keep a revoked access token revoked whatever the number of other revocations', async () => {
     const boTokens = await login(bo);
-    await post('/oauth/revoke', { token: boTokens.access_token });
+    await revoke(boTokens.access_token);
     expect(await works(boTokens.access_token)).toBe(false);
     // Ada gathers access tokens of one grant and of her other grants, and revokes them all.
     const adaTokens: string[] = [];
@@ -151,7 +114,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
         adaTokens.push(tokens.access_token);
       }
     }
-    for (const token of adaTokens) expect((await post('/oauth/revoke', { token })).status).toBe(200);
+    for (const token of adaTokens) expect((await revoke(token)).status).toBe(200);
     // Beyond a grant's bound of single revocations the grant itself is revoked: every token stops working.
     for (const token of adaTokens) expect(await works(token)).toBe(false);
     expect(await works(boTokens.access_token)).toBe(false);
