@@ -1,4 +1,4 @@
-import { ClaimRefusedError, type ClaimIndex, type StoragePort } from '../store/port';
+import { ClaimRefusedError, type ClaimIndex, type StoragePort, type Write } from '../store/port';
 import { randomToken } from './jwt';
 
 export type MockUser = { sub: string; email: string; name: string; workspaceUuid: string };
@@ -59,8 +59,8 @@ export const DEFAULT_GRANT_LIMITS: GrantLimits = {
 /** Why a client was refused an entry: its own bound is reached (nothing of anyone else's was touched). */
 export type Refusal = { refused: string };
 
-/** What a grant's slot holds: how long any token issued under it may live. */
-type Slot = { lifeMs: number };
+/** What a grant's slot holds: how long any token issued under it may live, and the index that counts it. */
+type Slot = { lifeMs: number; index: string };
 
 /**
  * Codes, refresh tokens, grants and revocations, in the storage port (so a code issued by one replica is redeemed
@@ -134,9 +134,9 @@ export class GrantStore {
   async holdGrant(grant: Grant, accessTokenTtlMs: number): Promise<Refusal | undefined> {
     const lifeMs = grant.scope.includes('offline_access') ? refreshTokenTtlMs : accessTokenTtlMs;
     const cap = this.limits.grantsPerUser;
-    const slot: Slot = { lifeMs };
-    if (await this.claimWithin(`oauth:grant:${grant.id}`, JSON.stringify(slot), lifeMs, this.grantIndex(grant)))
-      return undefined;
+    const index = this.grantIndex(grant);
+    const slot: Slot = { lifeMs, index: index.key };
+    if (await this.claimWithin(`oauth:grant:${grant.id}`, JSON.stringify(slot), lifeMs, index)) return undefined;
     return {
       refused:
         `The client ${grant.clientId} holds ${cap} grants with live tokens for this user, its bound; ` +
@@ -153,12 +153,12 @@ export class GrantStore {
       cap: this.limits.refreshTokensPerGrant,
     });
     // The grant's slot (and its client's index) lives as long as this token may.
-    const slot: Slot = { lifeMs: refreshTokenTtlMs };
+    const slot: Slot = { lifeMs: refreshTokenTtlMs, index: this.grantIndex(grant).key };
     const slotKey = `oauth:grant:${grant.id}`;
     await this.port.commit(
       [
         { op: 'set', key: slotKey, value: JSON.stringify(slot), ttlMs: refreshTokenTtlMs },
-        { op: 'expire', key: this.grantIndex(grant).key, ttlMs: refreshTokenTtlMs },
+        { op: 'expire', key: slot.index, ttlMs: refreshTokenTtlMs },
       ],
       [{ key: slotKey, is: 'present' }],
     );
@@ -198,12 +198,14 @@ export class GrantStore {
   async revokeGrant(grantId: string, atLeastMs = 0): Promise<void> {
     const slotKey = `oauth:grant:${grantId}`;
     const [text] = await this.port.read([{ op: 'get', key: slotKey }]);
-    const ttlMs = Math.max(text === null ? 0 : (JSON.parse(text) as Slot).lifeMs, atLeastMs);
+    const slot = text === null ? undefined : (JSON.parse(text) as Slot);
+    const ttlMs = Math.max(slot?.lifeMs ?? 0, atLeastMs);
     if (ttlMs <= 0) return;
-    await this.port.commit([
-      { op: 'set', key: `oauth:revoked-grant:${grantId}`, value: '1', ttlMs },
-      ...(text === null ? [] : [{ op: 'expire' as const, key: slotKey, ttlMs }]),
-    ]);
+    const writes: Write[] = [{ op: 'set', key: `oauth:revoked-grant:${grantId}`, value: '1', ttlMs }];
+    if (slot) writes.push({ op: 'expire', key: slotKey, ttlMs });
+    // The index lives as long as its longest slot: extended only by the longest life a slot can have.
+    if (slot && ttlMs >= refreshTokenTtlMs) writes.push({ op: 'expire', key: slot.index, ttlMs });
+    await this.port.commit(writes);
   }
 
   /**

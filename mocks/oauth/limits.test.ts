@@ -3,7 +3,7 @@ import { RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
 import { startMock, type RunningMock } from '../app';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createFailingPort } from '../testing/failing-port';
-import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, type Grant } from './grants';
+import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, refreshTokenTtlMs, type Grant } from './grants';
 import { defaultAuthConfig } from './index';
 
 /**
@@ -220,6 +220,35 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
     expect(await store.redeemCode(codes[4])).toEqual({ status: 'invalid' });
     // Expired codes free their place.
     expect(await store.issueCode(grant(13), redirectUri, challenge)).toEqual({ code: expect.any(String) });
+  });
+
+  it('should keep a revocation as long as the tokens it revokes could live, and no longer', async () => {
+    let now = 0;
+    const port = createMemoryPort({ now: () => now });
+    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, revocationsPerGrant: 2 });
+    const hour = 3600_000;
+    // A grant with offline_access: its last refresh token, issued just before the revocation, lives 30 days.
+    const offline = grant(1);
+    expect(await store.holdGrant(offline, hour)).toBeUndefined();
+    now += 10 * 24 * hour;
+    const refreshToken = await store.issueRefreshToken(offline);
+    await store.revokeGrant(offline.id);
+    now += refreshTokenTtlMs - 1;
+    expect(await store.isRevoked('any', offline.id)).toBe(true);
+    expect(await store.redeemRefreshToken(refreshToken)).toEqual({ status: 'invalid' });
+    now += 1;
+    expect([await store.isRevoked('any', offline.id), await port.countByPrefix('oauth:')]).toEqual([false, 0]);
+
+    // An access token's revocation lasts until its expiry; past the grant's bound the whole grant is revoked.
+    const online = { ...grant(2), scope: ['openid'] };
+    expect(await store.holdGrant(online, hour)).toBeUndefined();
+    await store.revokeTokenId('t1', now + hour, online.id);
+    await store.revokeTokenId('t2', now + hour, online.id);
+    expect([await store.isRevoked('t1', online.id), await store.isRevoked('t3', online.id)]).toEqual([true, false]);
+    await store.revokeTokenId('t3', now + hour, online.id);
+    expect([await store.isRevoked('t3', online.id), await store.isRevoked('t4', online.id)]).toEqual([true, true]);
+    now += hour;
+    expect([await store.isRevoked('t1', online.id), await port.countByPrefix('oauth:')]).toEqual([false, 0]);
   });
 
   it('should hold the largest entry a request can make within entryBytes, and refuse a larger one', async () => {
