@@ -3,9 +3,9 @@
  * with the mock's default bounds, against a running mock (in this process; `--redis` on a real `redis-server`
  * from scripts/ensure-redis.sh). Each attack floods one user's client, then checks another user's entry:
  *
- * - `--count` /authorize calls for Ada, then Bo's code (issued before) is exchanged;
  * - `--count` refreshes of Ada's grant, then Bo's refresh token is refreshed;
- * - Bo's access token revoked, then `--count` of Ada's access tokens revoked, then Bo's token is tried.
+ * - Bo's access token revoked, then `--count` of Ada's access tokens revoked, then Bo's token is tried;
+ * - `--count` /authorize calls for Ada, then Bo's code (issued before) is exchanged.
  *
  * Prints per attack what the flood got (answers by kind) and the victim's answer, with the time taken; exits 1 if
  * a victim's entry was voided. The test suite floods small configured bounds (mocks/oauth/client-bounds.test.ts).
@@ -66,17 +66,6 @@ async function main(): Promise<void> {
     if (!ok) voided += 1;
   };
   try {
-    await attack(`${count} /authorize for Ada, then Bo's earlier code`, async () => {
-      const boCode = await flow.authorize(bo);
-      const { tally } = await flood(
-        count,
-        () => flow.authorize(ada),
-        (r) => (r.code ? 'code' : `${r.error}`),
-      );
-      const exchanged = await flow.exchange(boCode);
-      return { flood: tally, victim: `exchange ${exchanged.status}`, ok: exchanged.status === 200 };
-    });
-
     const boTokens = (await flow.login(bo)).body;
     let adaTokens = (await flow.login(ada)).body;
     const adaAccessTokens: string[] = [];
@@ -104,6 +93,17 @@ async function main(): Promise<void> {
       );
       const stillWorks = await flow.works(boAccess);
       return { flood: tally, victim: stillWorks ? 'works again' : 'still revoked', ok: !stillWorks };
+    });
+    // Last: Ada's client then holds its bound of codes, and new logins for Ada wait for them to expire (60 s).
+    await attack(`${count} /authorize for Ada, then Bo's earlier code`, async () => {
+      const boCode = await flow.authorize(bo);
+      const { tally } = await flood(
+        count,
+        () => flow.authorize(ada),
+        (r) => (r.code ? 'code' : `${r.error}`),
+      );
+      const exchanged = await flow.exchange(boCode);
+      return { flood: tally, victim: `exchange ${exchanged.status}`, ok: exchanged.status === 200 };
     });
   } finally {
     await mock.close();
