@@ -1,5 +1,5 @@
 import { startMock, type RunningMock } from './app';
-import { WORKSPACE_A } from './config';
+import { WORKSPACE_A, WORKSPACE_B } from './config';
 import { createMemoryPort } from './store/adapters/memory';
 import { createFailingPort, storesIdempotentAnswer, type PortCall } from './testing/failing-port';
 
@@ -122,5 +122,35 @@ describe('a write whose request fails afterwards is taken back, and its key free
     const after = await everything();
     expect(after.state.workspace.name).toBe('first');
     expect(after.state.mcpServers.has(created.body.mcpServer.uuid)).toBe(true);
+  });
+});
+
+describe('a fixture set the store fails to write is not half-loaded', () => {
+  const fixtureSet = (name: string) => ({
+    workspaces: { 'mock-token-a': { workspace: { name } }, 'mock-token-b': { workspace: { name } } },
+  });
+  const post = (body: unknown) =>
+    fetch(`${mock.origin}/__mock/fixtures`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ status: res.status, body: await res.json() }));
+  const names = async () => [
+    (await mock.store.snapshot(WORKSPACE_A)).workspace.name,
+    (await mock.store.snapshot(WORKSPACE_B)).workspace.name,
+  ];
+
+  it('should leave both workspaces as they were when the write of the second fails, and load them on retry', async () => {
+    const before = [await mock.store.snapshot(WORKSPACE_A), await mock.store.snapshot(WORKSPACE_B)];
+    // The commit that writes the second workspace (the first's, were it written apart, went before it).
+    failing.failNext(
+      (c: PortCall) =>
+        c.method === 'commit' && (c.args[0] as { key: string }[]).some((w) => w.key.includes(WORKSPACE_B)),
+    );
+    const failed = await post(fixtureSet('from fixtures'));
+    expect([failed.status, failed.body.reason]).toEqual([503, 'store_unavailable']);
+    expect([await mock.store.snapshot(WORKSPACE_A), await mock.store.snapshot(WORKSPACE_B)]).toEqual(before);
+    expect((await post(fixtureSet('from fixtures'))).status).toBe(200);
+    expect(await names()).toEqual(['from fixtures', 'from fixtures']);
   });
 });

@@ -15,7 +15,7 @@ import { createPrismResponder } from './prism';
 import { createStore, type Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
-import { createIdempotencyStore } from './stages/idempotency/store';
+import { createIdempotencyStore } from './store/repositories/idempotency';
 import { createRateLimiter } from './stages/rate-limit/limiter';
 import { createFrontDoor } from './front-door';
 import { createMounts } from './front-door/mounts';

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../spec/lib/constants';
 import { INPUT_LIMITS, MAX_RATE_LIMIT } from './limits';
 import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
@@ -54,7 +55,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
   publicUrl: undefined,
-  idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  idempotencyTtlMs: IDEMPOTENCY_KEY_LIFETIME_MS,
   idempotencyCapPerWorkspace: 10_000,
   redisUrl: undefined,
   redisPrefix: 'mock:',

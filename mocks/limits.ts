@@ -26,7 +26,7 @@ export const MAX_RATE_LIMIT = 1_000_000_000;
  * downloads, OAuth: see store/index.ts DEFAULT_STORE_LIMITS and oauth/grants.ts DEFAULT_GRANT_LIMITS).
  */
 export const STORE_LIMITS = {
-  /** Stored idempotent answers per workspace (the contract's 24 h and the key count bound them too). */
+  /** Stored idempotent answers per workspace (the contract's key lifetime and the key count bound them too). */
   idempotencyBytesPerWorkspace: 16 * 1024 * 1024,
   /** Created MCP servers per workspace (oldest created out first). */
   mcpServerBytesPerWorkspace: 32 * 1024 * 1024,

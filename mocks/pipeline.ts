@@ -13,7 +13,7 @@ import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
 import { idempotency, type KeyLength } from './stages/idempotency';
 import { allOrNothing } from './stages/all-or-nothing';
-import type { IdempotencyStore } from './stages/idempotency/store';
+import type { IdempotencyStore } from './store/repositories/idempotency';
 import { validateRequest, type ValidateRequestDeps } from './stages/validate-request';
 import { simulateLatency } from './stages/latency';
 import { checkPrefer } from './stages/check-prefer';

@@ -15,7 +15,7 @@ describe('parsePrefer', () => {
     ['latency=abc', { problems: ['Prefer: latency=abc is not valid; expected milliseconds, e.g. latency=1500.'] }],
     [
       'outcome=failed',
-      { problems: ['Prefer: outcome=failed is not valid; expected one of success, error, skipped, cancelled.'] },
+      { problems: ['Prefer: outcome=failed is not valid; expected one of success, error, cancelled, skipped.'] },
     ],
     [
       'fault=',

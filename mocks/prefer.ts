@@ -1,6 +1,8 @@
+import type { components } from '../generators/generated/openapi';
+import { TERMINAL_STATUSES } from '../spec/lib/constants';
 /** Outcomes a created run can be told to end in (the terminal run statuses). */
-export const OUTCOMES = ['success', 'error', 'skipped', 'cancelled'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export type Outcome = components['schemas']['TerminalRunStatus'];
+export const OUTCOMES = TERMINAL_STATUSES as readonly Outcome[];
 
 /** Network faults a request can ask for: reset (TCP RST), empty (closed, no bytes), truncated, malformed-json, hang. */
 export const FAULTS = ['reset', 'empty', 'truncated', 'malformed-json', 'hang'] as const;

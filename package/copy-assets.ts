@@ -1,7 +1,6 @@
 /**
  * The second half of `npm run build`: what the compiled code reads beside itself, copied to the same place under
- * dist/ (tsc emits only code): the contract (spec/lib and the mock find it next to them), the SQL worker (plain
- * JavaScript, started by path) and the diff's rule tables.
+ * dist/ (tsc emits only code): the contract (spec/lib and the mock find it next to them) and the diff's rule tables.
  */
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -12,7 +11,6 @@ const DIST = join(ROOT, 'dist');
 /** Folders and the names of their files to copy (not recursive). */
 export const ASSETS: { dir: string; names: RegExp }[] = [
   { dir: 'spec', names: /\.(ya?ml|json)$/ },
-  { dir: 'mocks/query', names: /^sql-worker\.js$/ },
   { dir: 'scripts/lib/diff', names: /\.(ya?ml|md)$/ },
 ];
 

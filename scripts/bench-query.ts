@@ -26,7 +26,7 @@ const QUERY_MIX = [
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
 const summary = (ms: number[]) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1)! };
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted.at(-1) ?? 0 };
 };
 const fmt = (n: number) => n.toFixed(1);
 

@@ -12,12 +12,13 @@
  */
 // Standalone: it imports only types that import nothing (the fixture document's shape, and through it the
 // generated types), so the package exports it as `./control` without the mock's dependencies.
+import type { components } from '../../generators/generated/openapi';
 import type { Fixtures, WorkspaceFixtures } from './fixture-types';
 
 export type { Fixtures, WorkspaceFixtures };
 
 /** Outcomes a created run can be told to end in (the terminal run statuses). */
-export type Outcome = 'success' | 'error' | 'skipped' | 'cancelled';
+export type Outcome = components['schemas']['TerminalRunStatus'];
 /** Network faults: reset (TCP RST), empty (closed, no bytes), truncated, malformed-json, hang. */
 export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
@@ -109,14 +110,17 @@ export function createMockControl(options: MockControlOptions = {}) {
         fixtures,
         typeof fixtures === 'string' ? 'application/yaml' : 'application/json',
       ),
-    /** What clients created since start or the last reset. */
-    created: async (workspace?: string) =>
-      (
-        await call<{ created: CreatedEntry[] }>(
-          'GET',
-          `/created${workspace ? `?workspace=${encodeURIComponent(workspace)}` : ''}`,
-        )
-      ).created,
+    /** What clients created since start or the last reset, every page of it. */
+    created: async (workspace?: string) => {
+      const all: CreatedEntry[] = [];
+      for (let cursor: string | undefined = ''; cursor !== undefined;) {
+        const query = new URLSearchParams({ ...(workspace ? { workspace } : {}), ...(cursor ? { cursor } : {}) });
+        const page: { created: CreatedEntry[]; next?: string } = await call('GET', `/created?${query}`);
+        all.push(...page.created);
+        cursor = page.next;
+      }
+      return all;
+    },
     settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
     updateSettings: async (change: SettingsChange) =>
       (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,

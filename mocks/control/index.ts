@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { jsonResponse, type Ctx } from '../context';
 import { ApiError } from '../errors';
-import type { Store } from '../store';
+import { CREATED_PAGE, parseCreatedCursor, UnstorableFixtureError, type Store } from '../store';
 import { CONTROL_LIMITS } from '../limits';
 import { decodeJson, readRequestBody } from '../stages/read-body';
 import type { RouteTable } from '../stages/route/table';
@@ -65,7 +65,10 @@ export function createControlPlane(deps: ControlDeps) {
       throw new ApiError(400, 'invalid_fixtures', `The fixtures do not match the contract: ${problems[0]}`, {
         problems,
       });
-    for (const [uuid, fixture] of fixtures.workspaces) await deps.store.applyFixture(uuid, fixture);
+    await deps.store.applyFixtures(fixtures.workspaces).catch((error: unknown) => {
+      if (!(error instanceof UnstorableFixtureError)) throw error;
+      throw new ApiError(400, 'invalid_fixtures', error.message, { problems: [error.message] });
+    });
     return fixtures;
   };
   /** Workspaces the listing looks at: those of the mock's tokens and any a fixture named. */
@@ -84,9 +87,8 @@ export function createControlPlane(deps: ControlDeps) {
       delete deps.settings.workspaces[workspaceUuid];
       deps.settings.faults = deps.settings.faults.filter((rule) => rule.workspace !== workspaceUuid);
     }
-    for (const [uuid, fixture] of startFixtures?.workspaces ?? []) {
-      if (workspaceUuid === undefined || uuid === workspaceUuid) await deps.store.applyFixture(uuid, fixture);
-    }
+    const again = [...(startFixtures?.workspaces ?? [])].filter(([uuid]) => (workspaceUuid ?? uuid) === uuid);
+    await deps.store.applyFixtures(new Map(again));
   };
 
   type Serve = (req: Ctx, url: { searchParams: URLSearchParams }) => Promise<MockResponse> | MockResponse;
@@ -99,7 +101,7 @@ export function createControlPlane(deps: ControlDeps) {
               'reset state, idempotency keys, rate-limit windows and settings; body {"workspace": "<token or uuid>"} resets one workspace',
             'POST /__mock/fixtures':
               'load fixtures (JSON or YAML): {"workspaces": {"<token or uuid>": {"<collection>": [...]}}}',
-            'GET /__mock/created': 'what clients created since start or the last reset (?workspace=<token or uuid>)',
+            'GET /__mock/created': `what clients created since start or the last reset, a page at a time (?workspace=<token or uuid>&limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>)`,
             'GET /__mock/settings': 'the settings in force',
             'PATCH /__mock/settings':
               'change rateLimit, authRateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
@@ -125,8 +127,9 @@ export function createControlPlane(deps: ControlDeps) {
     '/created': {
       GET: async (_req, url) => {
         const workspace = workspaceOf(url.searchParams.get('workspace'));
-        const created = await deps.store.listCreated(workspace === undefined ? knownWorkspaces() : [workspace]);
-        return jsonResponse(200, { count: created.length, created });
+        const page = readCreatedPage(url.searchParams);
+        const selection = workspace === undefined ? knownWorkspaces() : [workspace];
+        return jsonResponse(200, await deps.store.listCreatedPage(selection, page));
       },
     },
     '/settings': {
@@ -168,7 +171,7 @@ export function createControlPlane(deps: ControlDeps) {
       // Replicas sharing one store apply the same start fixtures once: a replica (re)starting later must not
       // replace what clients created meanwhile.
       if (await deps.store.markOnce(`start-fixtures:${createHash('sha256').update(text).digest('hex')}`)) {
-        for (const [uuid, fixture] of fixtures.workspaces) await deps.store.applyFixture(uuid, fixture);
+        await deps.store.applyFixtures(fixtures.workspaces);
       }
       return (startFixtures = fixtures);
     },
@@ -183,4 +186,17 @@ export type ControlPlane = ReturnType<typeof createControlPlane>;
 
 function parseJsonBody(raw: Buffer): unknown {
   return raw.length === 0 ? undefined : decodeJson(raw, CONTROL_LIMITS);
+}
+
+/** `limit` and `cursor` of `GET /__mock/created`, or a 400 naming the one that is not valid. */
+function readCreatedPage(params: URLSearchParams) {
+  const limitText = params.get('limit');
+  const limit = limitText === null ? undefined : Number(limitText);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= CREATED_PAGE.max))
+    throw new ApiError(400, 'invalid_request', `limit: must be an integer from 1 to ${CREATED_PAGE.max}.`);
+  const cursorText = params.get('cursor');
+  const cursor = cursorText === null ? undefined : parseCreatedCursor(cursorText);
+  if (cursorText !== null && !cursor)
+    throw new ApiError(400, 'invalid_request', 'cursor: is not the `next` of a previous page.');
+  return { limit, cursor };
 }

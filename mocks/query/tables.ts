@@ -85,7 +85,7 @@ export const timelineColumns: [column: string, type: ColumnType][] = [
 ];
 
 /** Before any instant: a phase ending here never applies (the same value as mocks/store/runs.ts NEVER). */
-const NEVER = -8.64e15;
+export const NEVER = -8.64e15;
 
 /**
  * A row as it is shown (a fixed status, as the tests' tables hold) in the stored form of a timed table: the
@@ -116,7 +116,7 @@ export function selectWorkspaceRows(tables: QueryTables, workspaceUuid: string):
 
 /**
  * A change to a workspace's tables, in the engine's stored form: rows of timed tables carry their timelines. The
- * store describes each write it commits this way (mocks/store: queryOpsOf), so a database follows it in place.
+ * store describes each write it commits this way (`queryOpsOf` in change-feed.ts), so a database follows it in place.
  */
 export type QueryOp =
   | { op: 'upsert'; table: 'runs' | 'batches'; rows: object[] }

@@ -1,16 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
-import {
-  queryTableNames,
-  queryTableSchema,
-  timedColumns,
-  timedTables,
-  timelineColumns,
-  type QueryOp,
-  type QuerySnapshot,
-  type QuerySource,
-} from './tables';
+import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
+import type { WorkerAnswer } from './worker/messages';
 
 export type PoolOptions = {
   source: QuerySource;
@@ -45,13 +37,7 @@ type Job = {
   queueTimer?: NodeJS.Timeout;
 };
 type Hosted = { version: string; rows: number; usedAt: number };
-type Answer =
-  | { ready: true }
-  | { id: number; loaded: true }
-  | { id: number; stale: true }
-  | { id: number; started: true }
-  | { id: number; ok: true; rows: object[] }
-  | { id: number; ok: false; reason: string; message: string };
+type Answer = WorkerAnswer;
 type Slot = {
   worker: Worker;
   ready: boolean;
@@ -70,7 +56,20 @@ type Slot = {
 };
 type BufferedChange = { workspace: string; ops: () => QueryOp[] | null; bytes: number };
 
-const workerFile = path.join(__dirname, 'sql-worker.js');
+/**
+ * How a worker starts. The worker is TypeScript (`sql-worker.ts`); compiled (the package's dist/), it is
+ * `sql-worker.js` beside this file and starts by path. From source, a worker thread does not share this thread's
+ * module loader (tsx under `npm start`, ts-jest under jest), so it starts from a bootstrap that registers tsx's
+ * CommonJS hook in the worker, then loads the entry.
+ */
+function workerStart(): { entry: string; eval: boolean } {
+  if (!__filename.endsWith('.ts')) return { entry: path.join(__dirname, 'sql-worker.js'), eval: false };
+  const bootstrap = [
+    `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
+    `require(${JSON.stringify(path.join(__dirname, 'sql-worker.ts'))});`,
+  ];
+  return { entry: bootstrap.join('\n'), eval: true };
+}
 /** Changes kept for databases to catch up with; older ones mean a fresh load. */
 const MAX_BUFFERED_CHANGES = 16_384;
 /** …and their written bytes in all: beyond either bound the oldest go (a database that needed them reloads). */
@@ -138,8 +137,8 @@ export class QueryWorkerPool {
     this.unsubscribe = options.source.subscribe?.((workspace, version, ops, bytes) => {
       this.changes.set(version, { workspace, ops, bytes });
       this.changeBytes += bytes;
-      while (this.changes.size > MAX_BUFFERED_CHANGES || this.changeBytes > MAX_BUFFERED_BYTES) {
-        const [oldest, change] = this.changes.entries().next().value!;
+      for (const [oldest, change] of this.changes) {
+        if (this.changes.size <= MAX_BUFFERED_CHANGES && this.changeBytes <= MAX_BUFFERED_BYTES) break;
         this.changes.delete(oldest);
         this.changeBytes -= change.bytes;
       }
@@ -238,9 +237,9 @@ export class QueryWorkerPool {
   private dequeue(job: Job, error: ApiError): boolean {
     const queue = this.queues.get(job.workspace);
     const index = queue?.indexOf(job) ?? -1;
-    if (index === -1) return false;
-    queue!.splice(index, 1);
-    if (queue!.length === 0) this.queues.delete(job.workspace);
+    if (!queue || index === -1) return false;
+    queue.splice(index, 1);
+    if (queue.length === 0) this.queues.delete(job.workspace);
     this.settle(job, error);
     return true;
   }
@@ -251,13 +250,9 @@ export class QueryWorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerFile, {
-      workerData: {
-        schema: queryTableSchema,
-        timedTables: [...timedTables],
-        timedColumns: [...timedColumns],
-        timeline: timelineColumns,
-      },
+    const start = workerStart();
+    const worker = new Worker(start.entry, {
+      eval: start.eval,
       // Rows live in WASM memory; the JS heap holds one result or one snapshot being loaded.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });
@@ -387,7 +382,7 @@ export class QueryWorkerPool {
       // Loading or catching up ends in time bounded by the data: moving would only load the database again.
       if (busy?.phase === 'preparing') return undefined;
       if (busy) {
-        const rows = busy.hosted.get(workspace)!.rows;
+        const rows = busy.hosted.get(workspace)?.rows ?? 0;
         const wait = Math.min(this.options.timeoutMs, Math.max(AFFINITY_WAIT_MS, rows * LOAD_MS_PER_ROW));
         if (this.options.now() - busy.startedAt < wait) {
           this.dispatchAt(busy.startedAt + wait);
@@ -429,7 +424,8 @@ export class QueryWorkerPool {
         if ((this.running.get(workspace) ?? 0) >= this.options.perWorkspace) continue;
         const slot = this.slotFor(workspace, free);
         if (!slot) continue;
-        const job = queue.shift()!;
+        const job = queue.shift();
+        if (!job) continue;
         // Served: to the back of the round, if it has more waiting.
         this.queues.delete(workspace);
         if (queue.length > 0) this.queues.set(workspace, queue);
@@ -439,7 +435,7 @@ export class QueryWorkerPool {
         slot.phase = 'preparing';
         slot.startedAt = this.options.now();
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
-        if (job.onAbort) job.signal!.removeEventListener('abort', job.onAbort);
+        if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
         void this.start(slot, job);
         started = true;
         break;
@@ -463,8 +459,9 @@ export class QueryWorkerPool {
       const versions = await source.versions(job.workspace);
       if (!current()) return;
       const version = versions.at(-1) ?? '';
-      let ops = this.catchUp(slot.hosted.get(job.workspace), version, versions);
-      if (ops === undefined) {
+      const kept = slot.hosted.get(job.workspace);
+      let ops = this.catchUp(kept, version, versions);
+      if (ops === undefined || !kept) {
         const snapshot = await source.snapshot(job.workspace);
         if (!current()) return;
         const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
@@ -479,10 +476,9 @@ export class QueryWorkerPool {
         }
         ops = [];
       } else {
-        const hosted = slot.hosted.get(job.workspace)!;
-        hosted.version = version;
-        hosted.rows += rowsIn(ops);
-        hosted.usedAt = now();
+        kept.version = version;
+        kept.rows += rowsIn(ops);
+        kept.usedAt = now();
       }
       // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
@@ -535,8 +531,9 @@ export class QueryWorkerPool {
     while (slot.hosted.size > 0 && this.hostedRows(slot) + rows > this.options.cacheRows) {
       let oldest: [string, Hosted] | undefined;
       for (const entry of slot.hosted) if (!oldest || entry[1].usedAt < oldest[1].usedAt) oldest = entry;
-      slot.hosted.delete(oldest![0]);
-      slot.worker.postMessage({ type: 'drop', workspace: oldest![0] });
+      if (!oldest) break;
+      slot.hosted.delete(oldest[0]);
+      slot.worker.postMessage({ type: 'drop', workspace: oldest[0] });
     }
   }
 
@@ -602,7 +599,7 @@ export class QueryWorkerPool {
     if (ranOver) {
       this.suspects.delete(job.workspace);
       this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
-      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value!);
+      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value as string);
     }
     slot.dead = true;
     const index = this.slots.indexOf(slot);
@@ -653,6 +650,6 @@ export class QueryWorkerPool {
     job.queueTimer = undefined;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     if (error) job.reject(error);
-    else job.resolve(rows!);
+    else job.resolve(rows ?? []);
   }
 }

@@ -12,14 +12,21 @@ export type Read =
   | { op: 'get'; key: string }
   | { op: 'hget'; key: string; field: string }
   | { op: 'hgetall'; key: string }
-  /** A list's items; with `first`, only that many from its head (the oldest of a list appended in order). */
-  | { op: 'list'; key: string; first?: number };
+  /**
+   * A list's items; with `first`, only that many from its head (the oldest of a list appended in order); with
+   * `from`, starting at that index (0 is the head), so a page of a long list costs the page.
+   */
+  | { op: 'list'; key: string; first?: number; from?: number }
+  /** How many items a list holds (0 for none). */
+  | { op: 'length'; key: string };
 
 export type ReadResult<R extends Read> = R extends { op: 'get' | 'hget' }
   ? string | null
   : R extends { op: 'hgetall' }
     ? Record<string, string>
-    : string[];
+    : R extends { op: 'length' }
+      ? number
+      : string[];
 export type ReadResults<R extends readonly Read[]> = { -readonly [I in keyof R]: ReadResult<R[I]> };
 
 export type Write =

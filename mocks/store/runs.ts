@@ -13,6 +13,7 @@ const PENDING_SHARE = 0.25;
 const CANCELLING_SHARE = 0.25;
 
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+const isoAt = (ms: number) => new Date(ms).toISOString();
 
 /** A run record with every optional link empty; `fields` sets what the caller knows. */
 export function createRunRecord(
@@ -125,8 +126,8 @@ export function viewRun(run: RunRecord, now: number) {
     status,
     ...runLinks(run),
     isGroupParent: run.isGroupParent,
-    createdAt: iso(run.createdAtMs)!,
-    updatedAt: iso(Math.min(now, runStatusSince(run, now)))!,
+    createdAt: isoAt(run.createdAtMs),
+    updatedAt: isoAt(Math.min(now, runStatusSince(run, now))),
     finishedAt: iso(finishedAtMs),
   };
 }
@@ -214,7 +215,7 @@ export function viewBatch(batch: BatchRecord, now: number, runs: RunRecord[] = [
     runsStatus: 'healthy',
     workflowUuid: batch.workflowUuid,
     errorMessage: null,
-    createdAt: iso(batch.createdAtMs)!,
+    createdAt: isoAt(batch.createdAtMs),
     finishedAt: iso(finishedAtMs),
   };
 }

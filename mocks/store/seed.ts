@@ -1,3 +1,4 @@
+import { TERMINAL_STATUSES } from '../../spec/lib/constants';
 import { createPrng, hashString, type Prng } from './prng';
 import { linkSeed } from './seed-links';
 import type {
@@ -35,7 +36,10 @@ const SUPPRESSION_REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'] 
 const FIRST_NAMES = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'ken', 'margaret', 'linus', 'radia', 'donald'];
 const DOMAINS = ['example.com', 'example.org', 'example.net'];
 const RECIPE_CATEGORIES = ['other', 'classification', 'cleaning', 'marketing', 'sales', 'event', 'copywriting'];
-const HISTORY_STATUSES: RunStatus[] = ['success', 'success', 'success', 'error', 'cancelled', 'skipped'];
+/** Seeded history ends in the terminal statuses, success three times as often as each other one. */
+const HISTORY_STATUSES = (TERMINAL_STATUSES as readonly RunStatus[]).flatMap((status) =>
+  status === 'success' ? [status, status, status] : [status],
+);
 
 const at = (minutes: number) => new Date(SEED_EPOCH + minutes * MINUTE).toISOString();
 
@@ -295,7 +299,7 @@ function seedRunHistory(
       outcome: status === 'error' || status === 'skipped' ? status : 'success',
     };
     runs.set(run.uuid, run);
-    if (batchUuid) batches.get(batchUuid)!.runUuids.push(run.uuid);
+    if (batchUuid) batches.get(batchUuid)?.runUuids.push(run.uuid);
     logs.push(
       {
         uuid: rng.uuid(),

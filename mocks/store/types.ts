@@ -114,3 +114,39 @@ export type WorkspaceState = {
   records: RecordRow[];
   spans: SpanRow[];
 };
+
+/** Collections kept as one hash per workspace, an entry per uuid. */
+export type Collection = 'mcpServers' | 'workflows' | 'models' | 'domains' | 'envVars' | 'runs' | 'batches';
+export type EntryOf<C extends Collection> = C extends 'runs'
+  ? RunRecord
+  : C extends 'batches'
+    ? BatchRecord
+    : JsonRecord;
+/** Lists the API only reads, kept as one JSON value each. */
+export type FixedList = 'suppressions' | 'allocations' | 'recipes';
+export type FixedListOf<L extends FixedList> = L extends 'suppressions'
+  ? Suppression[]
+  : L extends 'allocations'
+    ? AllocationEntry[]
+    : RecipeEntry[];
+
+/** Collections a fixture file may replace; each one given replaces the seeded one whole. */
+export type WorkspaceFixture = Partial<Pick<WorkspaceState, 'workspace' | FixedList | Collection>>;
+
+export type StoreLimits = {
+  /** Runs created through the API per workspace (oldest out first, with the rows of logs and spans beyond theirs). */
+  runsPerWorkspace: number;
+  batchesPerWorkspace: number;
+  /**
+   * Runs and batches created through the API are kept this long after their creation, then removed with their
+   * log and span rows (age bound, beside the count bound). Seeded and fixture runs are fixed data and stay.
+   */
+  runTtlMs: number;
+  mcpServersPerWorkspace: number;
+  /** Downloads kept at once (oldest out first), each for this long, and their bytes in all. */
+  downloads: number;
+  downloadTtlMs: number;
+  downloadBytes: number;
+  /** Bytes of created MCP servers per workspace (oldest created out first). */
+  mcpServerBytesPerWorkspace: number;
+};

@@ -11,6 +11,13 @@ export const MINIMUM_SUNSET_GAP_DAYS = 180;
 /** Endpoints, Idempotency: keys expire after 24 hours. */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Endpoints, Idempotency (and Limits): `Idempotency-Key` is a string of at most 255 characters. For code without a
+ * loaded contract (the spec lint checks the document against it); `contract.constants.idempotencyKeyMaxLength`
+ * reads the bound from the document, and a test keeps the two equal.
+ */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
 /** Endpoints, Idempotency: the optional request header of POST, PUT and PATCH. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
@@ -22,16 +29,24 @@ export const IDEMPOTENT_WRITE_METHODS: readonly string[] = ['POST', 'PUT', 'PATC
  * For code without a loaded contract; `contract.constants.rateLimitHeaders` reads the same set from the document,
  * and a test keeps the two equal.
  */
-export const RATE_LIMIT_HEADER_NAMES: readonly string[] = [
-  'RateLimit',
-  'RateLimit-Limit',
-  'RateLimit-Remaining',
-  'RateLimit-Reset',
-  'RateLimit-Policy',
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-];
+export const RATE_LIMIT_HEADER = {
+  rateLimit: 'RateLimit',
+  limit: 'RateLimit-Limit',
+  remaining: 'RateLimit-Remaining',
+  reset: 'RateLimit-Reset',
+  policy: 'RateLimit-Policy',
+  legacyLimit: 'X-RateLimit-Limit',
+  legacyRemaining: 'X-RateLimit-Remaining',
+  legacyReset: 'X-RateLimit-Reset',
+} as const;
+
+/** The eight names in the description's order. */
+export const RATE_LIMIT_HEADER_NAMES: readonly string[] = Object.values(RATE_LIMIT_HEADER);
+
+/** The same headers keyed as Node's header objects hold them (lower case), by role. */
+export const RATE_LIMIT_HEADER_KEY = Object.fromEntries(
+  Object.entries(RATE_LIMIT_HEADER).map(([role, name]) => [role, name.toLowerCase()]),
+) as { readonly [Role in keyof typeof RATE_LIMIT_HEADER]: Lowercase<(typeof RATE_LIMIT_HEADER)[Role]> };
 
 /** States and transitions, status sets: the run statuses (`#/components/schemas/RunStatus`, kept equal by a test). */
 export const RUN_STATUSES: readonly string[] = [

@@ -1,5 +1,11 @@
 import { annotationsAt, listAnnotations } from './annotations';
-import { MINIMUM_SUNSET_GAP_DAYS, RATE_LIMIT_HEADER_NAMES, RUN_STATUSES, TERMINAL_STATUSES } from './constants';
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  MINIMUM_SUNSET_GAP_DAYS,
+  RATE_LIMIT_HEADER_NAMES,
+  RUN_STATUSES,
+  TERMINAL_STATUSES,
+} from './constants';
 import { loadContract } from './contract';
 
 describe('the contract as the library reads it', () => {
@@ -11,7 +17,8 @@ describe('the contract as the library reads it', () => {
     expect(contract.constants.runStatuses).toEqual(RUN_STATUSES);
     expect(contract.constants.terminalStatuses).toEqual(TERMINAL_STATUSES);
     expect(TERMINAL_STATUSES.every((status) => RUN_STATUSES.includes(status))).toBe(true);
-    expect(contract.constants.idempotencyKeyMaxLength).toBe(255);
+    expect(contract.constants.idempotencyKeyMaxLength).toBe(IDEMPOTENCY_KEY_MAX_LENGTH);
+    expect(IDEMPOTENCY_KEY_MAX_LENGTH).toBe(255);
     expect(MINIMUM_SUNSET_GAP_DAYS).toBe(180);
     expect(contract.basePath).toBe('/v1');
   });

@@ -4,7 +4,7 @@ import type { MockResponse } from '../../types';
 import { canonicalJson, fingerprintRequest, idempotency, readIdempotencyKey } from '.';
 import { loadContract } from '../../../spec/lib';
 import { createMemoryPort } from '../../store/adapters/memory';
-import { createIdempotencyStore } from './store';
+import { createIdempotencyStore } from '../../store/repositories/idempotency';
 import { createFailingPort, storesIdempotentAnswer } from '../../testing/failing-port';
 
 const DAY = 24 * 60 * 60 * 1000;

@@ -3,7 +3,7 @@ import { codePointLength } from '../../../spec/lib';
 import { ApiError } from '../../errors';
 import type { Stage } from '../../context';
 import type { MockRequest } from '../../types';
-import type { IdempotencyStore } from './store';
+import type { IdempotencyStore } from '../../store/repositories/idempotency';
 import { rollBack } from '../all-or-nothing';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);

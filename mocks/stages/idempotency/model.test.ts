@@ -3,7 +3,7 @@ import { makeCtx } from '../../testing/ctx';
 import type { MockResponse } from '../../types';
 import { idempotency } from '.';
 import { createMemoryPort } from '../../store/adapters/memory';
-import { createIdempotencyStore } from './store';
+import { createIdempotencyStore } from '../../store/repositories/idempotency';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -7,6 +7,7 @@ export type RateLimitState = {
   allowed: boolean;
 };
 
+import { RATE_LIMIT_HEADER_KEY as H } from '../../../spec/lib/constants';
 import type { StoragePort } from '../../store/port';
 
 /**
@@ -77,11 +78,11 @@ export function writeKnownRateLimitHeaders(
   headers: Record<string, string>,
   known: Omit<RateLimitState, 'remaining' | 'allowed'>,
 ): void {
-  headers['ratelimit-limit'] = String(known.limit);
-  headers['ratelimit-reset'] = String(known.resetSeconds);
-  headers['ratelimit-policy'] = `${known.limit};w=${known.windowSeconds}`;
-  headers['x-ratelimit-limit'] = String(known.limit);
-  headers['x-ratelimit-reset'] = String(known.resetSeconds);
+  headers[H.limit] = String(known.limit);
+  headers[H.reset] = String(known.resetSeconds);
+  headers[H.policy] = `${known.limit};w=${known.windowSeconds}`;
+  headers[H.legacyLimit] = String(known.limit);
+  headers[H.legacyReset] = String(known.resetSeconds);
 }
 
 /** x-rules ratelimit-headers-every-response: the eight headers, in the contract's spelling. */
@@ -90,14 +91,14 @@ export function writeRateLimitHeaders(headers: Record<string, string>, state: Ra
   const remaining = String(state.remaining);
   const reset = String(state.resetSeconds);
   // The contract reads `t` as the window in seconds (RFC drafts: seconds to reset, which RateLimit-Reset carries).
-  headers.ratelimit = `"workspace";r=${remaining};t=${state.windowSeconds}`;
-  headers['ratelimit-limit'] = limit;
-  headers['ratelimit-remaining'] = remaining;
-  headers['ratelimit-reset'] = reset;
-  headers['ratelimit-policy'] = `${limit};w=${state.windowSeconds}`;
-  headers['x-ratelimit-limit'] = limit;
-  headers['x-ratelimit-remaining'] = remaining;
-  headers['x-ratelimit-reset'] = reset;
+  headers[H.rateLimit] = `"workspace";r=${remaining};t=${state.windowSeconds}`;
+  headers[H.limit] = limit;
+  headers[H.remaining] = remaining;
+  headers[H.reset] = reset;
+  headers[H.policy] = `${limit};w=${state.windowSeconds}`;
+  headers[H.legacyLimit] = limit;
+  headers[H.legacyRemaining] = remaining;
+  headers[H.legacyReset] = reset;
 }
 
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {

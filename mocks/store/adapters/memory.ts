@@ -34,6 +34,11 @@ class List {
   toArray(): string[] {
     return this.items.slice(this.head);
   }
+  /** Items from index `from` (0 is the head), at most `count` of them; copies only those. */
+  range(from: number, count = Infinity): string[] {
+    const start = this.head + Math.max(0, Math.floor(from));
+    return this.items.slice(start, start + Math.max(0, Math.floor(count)));
+  }
   replace(values: string[]): void {
     this.items = values;
     this.head = 0;
@@ -46,173 +51,203 @@ type Entry = { value: Value; expiresAt?: number };
 /** Expired keys are also swept in bulk at most this often, so keys nobody reads again do not pile up. */
 const SWEEP_EVERY_MS = 1_000;
 
+/** The adapter's data: keys with their values and ages, and the claim indexes, on the injected clock. */
+class MemoryData {
+  readonly entries = new Map<string, Entry>();
+  /** Claim indexes: claimed key → time of the claim, in claim order. */
+  readonly indexes = new Map<string, Map<string, number>>();
+  private sweptAt = 0;
+
+  constructor(readonly now: () => number) {}
+
+  live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry?.expiresAt !== undefined && entry.expiresAt <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  sweep(): void {
+    const at = this.now();
+    if (at - this.sweptAt < SWEEP_EVERY_MS) return;
+    this.sweptAt = at;
+    for (const [key, entry] of this.entries)
+      if (entry.expiresAt !== undefined && entry.expiresAt <= at) this.entries.delete(key);
+    for (const [key, claims] of this.indexes) {
+      for (const claimed of claims.keys()) if (!this.live(claimed)) claims.delete(claimed);
+      if (claims.size === 0) this.indexes.delete(key);
+    }
+  }
+
+  stringAt(key: string): string | null {
+    const value = this.live(key)?.value;
+    return typeof value === 'string' ? value : null;
+  }
+
+  hashAt(key: string): Map<string, string> | undefined {
+    const value = this.live(key)?.value;
+    return value instanceof Map ? value : undefined;
+  }
+
+  /** The hash at `key`, made (keeping the key's age) when there is none. */
+  hashFor(key: string): Map<string, string> {
+    const found = this.hashAt(key);
+    if (found) return found;
+    const hash = new Map<string, string>();
+    this.entries.set(key, { value: hash, expiresAt: this.live(key)?.expiresAt });
+    return hash;
+  }
+
+  listAt(key: string): List | undefined {
+    const value = this.live(key)?.value;
+    return value instanceof List ? value : undefined;
+  }
+
+  /** The list at `key`, made (keeping the key's age) when there is none. */
+  listFor(key: string): List {
+    const found = this.listAt(key);
+    if (found) return found;
+    const list = new List();
+    this.entries.set(key, { value: list, expiresAt: this.live(key)?.expiresAt });
+    return list;
+  }
+
+  holds(guard: Guard): boolean {
+    const current =
+      guard.field === undefined ? this.stringAt(guard.key) : (this.hashAt(guard.key)?.get(guard.field) ?? null);
+    if (guard.is === 'absent') return current === null;
+    if (guard.is === 'present') return current !== null;
+    return current === guard.value;
+  }
+}
+
+/** Removes `values` from the first `within` items of the list at `key` (all of it by default). */
+function removeFromList(data: MemoryData, key: string, values: string[], within?: number): void {
+  const list = data.listAt(key);
+  if (!list) return;
+  const gone = new Set(values);
+  const items = list.toArray();
+  const head = Math.max(0, Math.min(items.length, Math.floor(within ?? items.length)));
+  const kept = items.slice(0, head).filter((item) => !gone.has(item));
+  if (kept.length === head) return;
+  kept.push(...items.slice(head));
+  if (kept.length === 0) data.entries.delete(key);
+  else list.replace(kept);
+}
+
+function applyWrite(data: MemoryData, write: Write): void {
+  switch (write.op) {
+    case 'set':
+      data.entries.set(write.key, {
+        value: write.value,
+        expiresAt: write.ttlMs === undefined ? undefined : data.now() + write.ttlMs,
+      });
+      return;
+    case 'delete':
+      data.entries.delete(write.key);
+      data.indexes.delete(write.key);
+      if (write.index !== undefined) data.indexes.get(write.index)?.delete(write.key);
+      return;
+    case 'hset':
+      data.hashFor(write.key).set(write.field, write.value);
+      return;
+    case 'hdelete': {
+      const hash = data.hashAt(write.key);
+      hash?.delete(write.field);
+      if (hash?.size === 0) data.entries.delete(write.key);
+      return;
+    }
+    case 'append': {
+      const list = data.listFor(write.key);
+      list.push(write.values);
+      if (write.keepLast === undefined || list.length <= write.keepLast) return;
+      const dropped = list.dropFront(list.length - write.keepLast);
+      const hash = write.dropFrom === undefined ? undefined : data.hashAt(write.dropFrom);
+      for (const field of dropped) hash?.delete(field);
+      return;
+    }
+    case 'remove':
+      return removeFromList(data, write.key, write.values, write.within);
+    case 'expire': {
+      const entry = data.live(write.key);
+      if (entry) entry.expiresAt = data.now() + write.ttlMs;
+      return;
+    }
+  }
+}
+
+function readOne(data: MemoryData, read: Read): unknown {
+  switch (read.op) {
+    case 'get':
+      return data.stringAt(read.key);
+    case 'hget':
+      return data.hashAt(read.key)?.get(read.field) ?? null;
+    case 'hgetall':
+      return Object.fromEntries(data.hashAt(read.key) ?? []);
+    case 'list':
+      return data.listAt(read.key)?.range(read.from ?? 0, read.first) ?? [];
+    case 'length':
+      return data.listAt(read.key)?.length ?? 0;
+  }
+}
+
+/** Remembers a claim in its index; the oldest claims beyond the cap (or gone) are released. */
+/** A refusing index at its cap refuses the claim; only then is it looked through (gone claims free their place). */
+function refuseWhenFull(data: MemoryData, index: ClaimIndex): void {
+  const claims = data.indexes.get(index.key);
+  if (!claims || claims.size < index.cap) return;
+  for (const claimed of claims.keys()) if (!data.live(claimed)) claims.delete(claimed);
+  if (claims.size >= index.cap) throw new ClaimRefusedError(index);
+}
+
+function indexClaim(data: MemoryData, key: string, at: number, index: ClaimIndex): void {
+  let claims = data.indexes.get(index.key);
+  if (!claims) data.indexes.set(index.key, (claims = new Map()));
+  claims.delete(key);
+  claims.set(key, at);
+  for (const claimed of claims.keys()) {
+    if (claims.size <= index.cap && data.live(claimed)) break;
+    claims.delete(claimed);
+    if (claimed !== key) data.entries.delete(claimed);
+  }
+}
+
 /**
  * The embedded adapter: one process, plain maps, on the injected clock (tests move time without waiting).
  * Every operation runs to completion before the next starts (no await inside), which is what makes it atomic.
  */
 export function createMemoryPort(options: { now?: () => number } = {}): StoragePort {
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
-  /** Claim indexes: claimed key → time of the claim, in claim order. */
-  const indexes = new Map<string, Map<string, number>>();
-  let sweptAt = 0;
-
-  const live = (key: string): Entry | undefined => {
-    const entry = entries.get(key);
-    if (entry?.expiresAt !== undefined && entry.expiresAt <= now()) {
-      entries.delete(key);
-      return undefined;
-    }
-    return entry;
-  };
-  const sweep = () => {
-    const at = now();
-    if (at - sweptAt < SWEEP_EVERY_MS) return;
-    sweptAt = at;
-    for (const [key, entry] of entries) if (entry.expiresAt !== undefined && entry.expiresAt <= at) entries.delete(key);
-    for (const [key, claims] of indexes) {
-      for (const claimed of claims.keys()) if (!live(claimed)) claims.delete(claimed);
-      if (claims.size === 0) indexes.delete(key);
-    }
-  };
-  const stringAt = (key: string) => {
-    const value = live(key)?.value;
-    return typeof value === 'string' ? value : null;
-  };
-  const hashAt = (key: string, create: boolean) => {
-    const entry = live(key);
-    if (entry?.value instanceof Map) return entry.value;
-    if (!create) return undefined;
-    const hash = new Map<string, string>();
-    entries.set(key, { value: hash, expiresAt: entry?.expiresAt });
-    return hash;
-  };
-  const listAt = (key: string, create: boolean) => {
-    const entry = live(key);
-    if (entry?.value instanceof List) return entry.value;
-    if (!create) return undefined;
-    const list = new List();
-    entries.set(key, { value: list, expiresAt: entry?.expiresAt });
-    return list;
-  };
-
-  const holds = (guard: Guard): boolean => {
-    const current =
-      guard.field === undefined ? stringAt(guard.key) : (hashAt(guard.key, false)?.get(guard.field) ?? null);
-    if (guard.is === 'absent') return current === null;
-    if (guard.is === 'present') return current !== null;
-    return current === guard.value;
-  };
-
-  const apply = (write: Write) => {
-    switch (write.op) {
-      case 'set':
-        entries.set(write.key, {
-          value: write.value,
-          expiresAt: write.ttlMs === undefined ? undefined : now() + write.ttlMs,
-        });
-        return;
-      case 'delete':
-        entries.delete(write.key);
-        indexes.delete(write.key);
-        if (write.index !== undefined) indexes.get(write.index)?.delete(write.key);
-        return;
-      case 'hset':
-        hashAt(write.key, true)!.set(write.field, write.value);
-        return;
-      case 'hdelete': {
-        const hash = hashAt(write.key, false);
-        hash?.delete(write.field);
-        if (hash?.size === 0) entries.delete(write.key);
-        return;
-      }
-      case 'append': {
-        const list = listAt(write.key, true)!;
-        list.push(write.values);
-        if (write.keepLast !== undefined && list.length > write.keepLast) {
-          const dropped = list.dropFront(list.length - write.keepLast);
-          const hash = write.dropFrom === undefined ? undefined : hashAt(write.dropFrom, false);
-          for (const field of hash ? dropped : []) hash!.delete(field);
-        }
-        return;
-      }
-      case 'remove': {
-        const list = listAt(write.key, false);
-        if (!list) return;
-        const gone = new Set(write.values);
-        const items = list.toArray();
-        const within = Math.max(0, Math.min(items.length, Math.floor(write.within ?? items.length)));
-        const kept = items.slice(0, within).filter((item) => !gone.has(item));
-        if (kept.length === within) return;
-        kept.push(...items.slice(within));
-        if (kept.length === 0) entries.delete(write.key);
-        else list.replace(kept);
-        return;
-      }
-      case 'expire': {
-        const entry = live(write.key);
-        if (entry) entry.expiresAt = now() + write.ttlMs;
-        return;
-      }
-    }
-  };
-
-  const readOne = (read: Read): unknown => {
-    switch (read.op) {
-      case 'get':
-        return stringAt(read.key);
-      case 'hget':
-        return hashAt(read.key, false)?.get(read.field) ?? null;
-      case 'hgetall':
-        return Object.fromEntries(hashAt(read.key, false) ?? []);
-      case 'list': {
-        const items = listAt(read.key, false)?.toArray() ?? [];
-        return read.first === undefined ? items : items.slice(0, Math.max(0, read.first));
-      }
-    }
-  };
-
+  const data = new MemoryData(options.now ?? Date.now);
+  const { entries, indexes } = data;
   return {
     kind: 'memory',
     async read<const R extends readonly Read[]>(reads: R) {
-      return reads.map(readOne) as ReadResults<R>;
+      return reads.map((read) => readOne(data, read)) as ReadResults<R>;
     },
     async commit(writes: Write[], guards: Guard[] = []) {
-      if (!guards.every(holds)) return false;
-      writes.forEach(apply);
-      sweep();
+      if (!guards.every((guard) => data.holds(guard))) return false;
+      for (const write of writes) applyWrite(data, write);
+      data.sweep();
       return true;
     },
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
-      const count = Number(stringAt(key) ?? 0);
+      const count = Number(data.stringAt(key) ?? 0);
       if (count >= limit) return { count, allowed: false };
-      const entry = live(key);
-      entries.set(key, { value: String(count + 1), expiresAt: entry?.expiresAt ?? now() + ttlMs });
-      if (!entry) sweep();
+      const entry = data.live(key);
+      entries.set(key, { value: String(count + 1), expiresAt: entry?.expiresAt ?? data.now() + ttlMs });
+      if (!entry) data.sweep();
       return { count: count + 1, allowed: true };
     },
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
-      const existing = stringAt(key);
+      const existing = data.stringAt(key);
       if (existing !== null) return existing;
-      const at = now();
-      const claims = index && (indexes.get(index.key) ?? new Map<string, number>());
-      if (index?.whenFull === 'refuse' && claims!.size >= index.cap) {
-        // Only a full index is looked through: claims whose key expired or was deleted free their place.
-        for (const claimed of claims!.keys()) if (!live(claimed)) claims!.delete(claimed);
-        if (claims!.size >= index.cap) throw new ClaimRefusedError(index);
-      }
+      if (index?.whenFull === 'refuse') refuseWhenFull(data, index);
+      const at = data.now();
       entries.set(key, { value, expiresAt: at + ttlMs });
-      if (index && claims) {
-        indexes.set(index.key, claims);
-        claims.delete(key);
-        claims.set(key, at);
-        for (const claimed of claims.keys()) {
-          if (claims.size <= index.cap && live(claimed)) break;
-          claims.delete(claimed);
-          if (claimed !== key) entries.delete(claimed);
-        }
-      }
-      sweep();
+      if (index) indexClaim(data, key, at, index);
+      data.sweep();
       return null;
     },
     async deleteByPrefix(prefix: string) {
@@ -223,7 +258,7 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
     },
     async countByPrefix(prefix: string) {
       let count = 0;
-      for (const key of entries.keys()) if (key.startsWith(prefix) && live(key)) count += 1;
+      for (const key of entries.keys()) if (key.startsWith(prefix) && data.live(key)) count += 1;
       return count;
     },
     async close() {

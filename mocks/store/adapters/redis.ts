@@ -178,32 +178,7 @@ const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
  */
 export async function createRedisPort(options: RedisPortOptions): Promise<StoragePort> {
   const prefix = options.prefix ?? 'mock:';
-  const client = new Redis(options.url, {
-    lazyConnect: true,
-    enableAutoPipelining: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? 2_000,
-    connectTimeout: 2_000,
-    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
-  }) as Scripted;
-  let lastError = '';
-  client.on('error', (error: Error) => {
-    // Reported once per distinct failure, so a Redis that is down does not flood the log.
-    if (error.message !== lastError) process.stderr.write(`mock: redis: ${error.message}\n`);
-    lastError = error.message;
-  });
-  client.on('ready', () => {
-    if (lastError) process.stderr.write('mock: redis: connected again\n');
-    lastError = '';
-  });
-  client.defineCommand('mockCommit', { lua: COMMIT });
-  client.defineCommand('mockHit', { numberOfKeys: 1, lua: HIT });
-  client.defineCommand('mockClaim', { lua: CLAIM });
-  // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
-  await client.connect().catch(() => undefined);
-
+  const client = await connect(options);
   const at = (key: string) => prefix + key;
 
   return {
@@ -219,6 +194,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
           if (read.op === 'get') multi.get(at(read.key));
           else if (read.op === 'hget') multi.hget(at(read.key), read.field);
           else if (read.op === 'hgetall') multi.hgetall(at(read.key));
+          else if (read.op === 'length') multi.llen(at(read.key));
           else multi.lrange(at(read.key), ...rangeOf(read));
         }
         const results = (await multi.exec()) ?? [];
@@ -232,49 +208,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     },
 
     async commit(writes: Write[], guards: Guard[] = []) {
-      const keys: string[] = [];
-      const positions = new Map<string, number>();
-      const ref = (key: string) => {
-        let position = positions.get(key);
-        if (position === undefined) positions.set(key, (position = keys.push(at(key))));
-        return position;
-      };
-      const spec = {
-        g: guards.map((g) => [ref(g.key), g.field ?? '', g.is, g.is === 'equals' ? g.value : '']),
-        w: writes.map((w) => {
-          switch (w.op) {
-            case 'set':
-              return ['set', ref(w.key), w.value, w.ttlMs === undefined ? '' : String(Math.max(1, Math.ceil(w.ttlMs)))];
-            case 'delete':
-              return ['delete', ref(w.key), w.index === undefined ? '' : ref(w.index)];
-            case 'hset':
-              return ['hset', ref(w.key), w.field, w.value];
-            case 'hdelete':
-              return ['hdelete', ref(w.key), w.field];
-            case 'append':
-              return w.values.length === 0
-                ? ['noop', ref(w.key)]
-                : [
-                    'append',
-                    ref(w.key),
-                    w.values,
-                    w.keepLast === undefined ? '' : String(w.keepLast),
-                    w.dropFrom === undefined ? '' : ref(w.dropFrom),
-                  ];
-            case 'remove':
-              return w.values.length === 0 || w.within === 0
-                ? ['noop', ref(w.key)]
-                : [
-                    'remove',
-                    ref(w.key),
-                    w.values,
-                    w.within === undefined ? '' : String(Math.max(1, Math.floor(w.within))),
-                  ];
-            case 'expire':
-              return ['expire', ref(w.key), String(Math.max(1, Math.ceil(w.ttlMs)))];
-          }
-        }),
-      };
+      const { keys, spec } = commitSpec(writes, guards, at);
       try {
         return (await client.mockCommit(keys.length, ...keys, JSON.stringify(spec))) === 1;
       } catch (error) {
@@ -341,16 +275,96 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
   };
 }
 
+/** A guarded batch as the commit script reads it: the keys it touches, and guards and writes naming them by position. */
+function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => string) {
+  const keys: string[] = [];
+  const positions = new Map<string, number>();
+  const ref = (key: string) => {
+    let position = positions.get(key);
+    if (position === undefined) positions.set(key, (position = keys.push(at(key))));
+    return position;
+  };
+  const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms)));
+  const writeOf = (w: Write) => {
+    switch (w.op) {
+      case 'set':
+        return ['set', ref(w.key), w.value, w.ttlMs === undefined ? '' : seconds(w.ttlMs)];
+      case 'delete':
+        return ['delete', ref(w.key), w.index === undefined ? '' : ref(w.index)];
+      case 'hset':
+        return ['hset', ref(w.key), w.field, w.value];
+      case 'hdelete':
+        return ['hdelete', ref(w.key), w.field];
+      case 'append':
+        if (w.values.length === 0) return ['noop', ref(w.key)];
+        return [
+          'append',
+          ref(w.key),
+          w.values,
+          w.keepLast === undefined ? '' : String(w.keepLast),
+          w.dropFrom === undefined ? '' : ref(w.dropFrom),
+        ];
+      case 'remove':
+        if (w.values.length === 0 || w.within === 0) return ['noop', ref(w.key)];
+        return [
+          'remove',
+          ref(w.key),
+          w.values,
+          w.within === undefined ? '' : String(Math.max(1, Math.floor(w.within))),
+        ];
+      case 'expire':
+        return ['expire', ref(w.key), seconds(w.ttlMs)];
+    }
+  };
+  const spec = {
+    g: guards.map((g) => [ref(g.key), g.field ?? '', g.is, g.is === 'equals' ? g.value : '']),
+    w: writes.map(writeOf),
+  };
+  return { keys, spec };
+}
+
+/** A connected client with the port's scripts; unreachable at start, it connects once Redis is up. */
+async function connect(options: RedisPortOptions): Promise<Scripted> {
+  const client = new Redis(options.url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: options.commandTimeoutMs ?? 2_000,
+    connectTimeout: 2_000,
+    retryStrategy: (attempt) => Math.min(50 * attempt, 1_000),
+  }) as Scripted;
+  let lastError = '';
+  client.on('error', (error: Error) => {
+    // Reported once per distinct failure, so a Redis that is down does not flood the log.
+    if (error.message !== lastError) process.stderr.write(`mock: redis: ${error.message}\n`);
+    lastError = error.message;
+  });
+  client.on('ready', () => {
+    if (lastError) process.stderr.write('mock: redis: connected again\n');
+    lastError = '';
+  });
+  client.defineCommand('mockCommit', { lua: COMMIT });
+  client.defineCommand('mockHit', { numberOfKeys: 1, lua: HIT });
+  client.defineCommand('mockClaim', { lua: CLAIM });
+  // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
+  await client.connect().catch(() => undefined);
+  return client;
+}
+
 async function readOne(client: Redis, read: Read, at: (key: string) => string): Promise<unknown> {
   if (read.op === 'get') return client.get(at(read.key));
   if (read.op === 'hget') return client.hget(at(read.key), read.field);
   if (read.op === 'hgetall') return client.hgetall(at(read.key));
+  if (read.op === 'length') return client.llen(at(read.key));
   return client.lrange(at(read.key), ...rangeOf(read));
 }
 
 /** The LRANGE bounds of a list read (inclusive; -1 is the end, and 1..0 is nothing). */
 function rangeOf(read: Read & { op: 'list' }): [start: number, stop: number] {
-  if (read.first === undefined) return [0, -1];
+  const from = Math.max(0, Math.floor(read.from ?? 0));
+  if (read.first === undefined) return [from, -1];
   const first = Math.floor(read.first);
-  return first <= 0 ? [1, 0] : [0, first - 1];
+  return first <= 0 ? [1, 0] : [from, from + first - 1];
 }

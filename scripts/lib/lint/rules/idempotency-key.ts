@@ -1,7 +1,14 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters } from '../../../../spec/lib';
+import {
+  asObject,
+  effectiveParameters,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  IDEMPOTENT_WRITE_METHODS,
+} from '../../../../spec/lib';
 
-const WRITE_METHODS = new Set(['post', 'put', 'patch']);
+const WRITE_METHODS = new Set(IDEMPOTENT_WRITE_METHODS.map((method) => method.toLowerCase()));
+const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 
 /** The contract exempts multipart uploads: they do not accept the header. */
 function isMultipartOnly(requestBody: unknown): boolean {
@@ -16,7 +23,7 @@ export const idempotencyKey: LintRule = {
   check(ctx) {
     for (const op of ctx.operations) {
       if (!WRITE_METHODS.has(op.method) || isMultipartOnly(op.operation.requestBody)) continue;
-      const key = effectiveParameters(op).find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+      const key = effectiveParameters(op).find((p) => p.in === 'header' && p.name.toLowerCase() === HEADER);
       if (!key) {
         ctx.report(
           op,
@@ -26,12 +33,12 @@ export const idempotencyKey: LintRule = {
         continue;
       }
       const maxLength = asObject(key.schema).maxLength;
-      if (key.required === true || typeof maxLength !== 'number' || maxLength > 255) {
+      if (key.required === true || typeof maxLength !== 'number' || maxLength > IDEMPOTENCY_KEY_MAX_LENGTH) {
         ctx.report(
           op,
           ['parameters'],
-          'Idempotency-Key must be optional with at most 255 characters: ' +
-            "add $ref: '#/components/parameters/IdempotencyKey' (required: false, schema: { type: string, maxLength: 255 })",
+          `${IDEMPOTENCY_KEY_HEADER} must be optional with at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters: ` +
+            `add $ref: '#/components/parameters/IdempotencyKey' (required: false, schema: { type: string, maxLength: ${IDEMPOTENCY_KEY_MAX_LENGTH} })`,
         );
       }
     }

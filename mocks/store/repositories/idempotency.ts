@@ -1,7 +1,7 @@
 import { STORE_LIMITS } from '../../limits';
-import { createByteBudget } from '../../store/byte-budget';
+import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
-import type { StoragePort, Write } from '../../store/port';
+import type { StoragePort, Write } from '../port';
 
 type StoredResponse = { status: number; headers: Record<string, string>; bodyText?: string };
 /** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */

@@ -1,0 +1,84 @@
+/**
+ * A SQL worker: keeps one SQLite (sql.js, WASM) database per workspace it was sent, each holding only that
+ * workspace's rows, brings it up to date with the changes sent along with each query, and runs one query at a
+ * time. The engine (worker-pool.ts) terminates this worker when a query runs past its time budget, which is the
+ * only way to stop a WASM SQLite mid-statement. The parts: worker/database.ts (tables, views, indexes, the
+ * timed columns), worker/apply-ops.ts (the store's changes), worker/load.ts, worker/run-query.ts.
+ */
+import { parentPort } from 'node:worker_threads';
+import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import {
+  createTables,
+  documentedColumns,
+  storedColumns,
+  tableNames,
+  closeDb,
+  type WorkspaceDb,
+} from './worker/database';
+import { load, type Loading } from './worker/load';
+import type { WorkerMessage } from './worker/messages';
+import { runQuery } from './worker/run-query';
+import type { QueryOp } from './tables';
+
+/**
+ * WASM functions are compiled on first call; running a few representative queries before reporting ready keeps
+ * that one-off cost (hundreds of ms) out of the first caller's time budget.
+ */
+function warmUp(SQL: SqlJsStatic, parser: Database): void {
+  const dbs = new Map<string, WorkspaceDb>();
+  const workspace = 'warm-up';
+  const rowOf = (table: string) =>
+    Object.fromEntries(
+      [...storedColumns(table), ...documentedColumns(table)].map(([c]) => [c, c === 'workspaceUuid' ? workspace : c]),
+    );
+  const tables = Object.fromEntries(tableNames.map((table) => [table, [rowOf(table)]]));
+  const loading: Loading = new Map();
+  load(SQL, dbs, loading, { type: 'load-begin', workspace });
+  for (const [table, rows] of Object.entries(tables))
+    load(SQL, dbs, loading, { type: 'load-rows', workspace, table, rows });
+  load(SQL, dbs, loading, { type: 'load-end', id: 0, now: 0, workspace, created: { runs: ['uuid'] } });
+  const queries = [
+    'DELETE FROM runs',
+    'SELECT 1; SELECT 2',
+    "SELECT r.status, count(*) AS n, json_extract('{\"a\":1}', '$.a') AS j FROM runs r JOIN logs l ON l.runUuid = r.uuid WHERE r.uuid LIKE '%u%' GROUP BY r.status ORDER BY n DESC",
+    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x, upper(printf('%d', x)) FROM c LIMIT 5",
+    'SELECT * FROM batches',
+  ];
+  const ops: QueryOp[] = [{ op: 'append', table: 'logs', rows: tables.logs, keepLast: 1 }];
+  for (const sql of queries)
+    runQuery(parser, dbs, { type: 'query', id: 0, workspace, ops, sql, now: 0, maxRows: 10, maxResultBytes: 1 << 20 });
+  for (const wdb of dbs.values()) closeDb(wdb);
+}
+
+/**
+ * V8 finishes compiling the WASM module in tasks on this thread after instantiation, blocking it for up to a
+ * second; ready is reported once a zero-delay timer fires on time, so no query's budget pays for that.
+ */
+function whenIdle(callback: () => void): void {
+  const scheduled = Date.now();
+  setTimeout(() => (Date.now() - scheduled < 25 ? callback() : whenIdle(callback)), 0);
+}
+
+void initSqlJs().then((SQL) => {
+  if (!parentPort) return;
+  const port = parentPort;
+  const parser = new SQL.Database();
+  createTables(parser);
+  warmUp(SQL, parser);
+  const dbs = new Map<string, WorkspaceDb>();
+  const loading: Loading = new Map();
+  port.on('message', (message: WorkerMessage) => {
+    if (message.type === 'query') {
+      const started = () => port.postMessage({ id: message.id, started: true });
+      return port.postMessage(runQuery(parser, dbs, message, started));
+    }
+    if (message.type !== 'drop') {
+      const answer = load(SQL, dbs, loading, message);
+      return answer && port.postMessage(answer);
+    }
+    const wdb = dbs.get(message.workspace);
+    if (wdb) closeDb(wdb);
+    dbs.delete(message.workspace);
+  });
+  whenIdle(() => port.postMessage({ ready: true }));
+});

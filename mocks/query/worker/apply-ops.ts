@@ -1,0 +1,118 @@
+import type { QueryOp } from '../tables';
+import { putRows, quoteName, storedName, type WorkspaceDb } from './database';
+
+/** The database can no longer follow the store's changes: it is dropped and loaded afresh. */
+export class Stale extends Error {}
+
+type Row = Record<string, unknown>;
+
+/** Uuids deleted per statement (one pass over an unindexed column per chunk). */
+const CHUNK = 500;
+
+/** Mirrors an append to a list of created runs or batches: beyond `keepLast` the oldest go, with their rows. */
+export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast: number | undefined): void {
+  const insert = wdb.db.prepare('INSERT INTO mock_created (list, uuid) VALUES (?, ?)');
+  try {
+    for (const uuid of uuids) insert.run([list, uuid]);
+  } finally {
+    insert.free();
+  }
+  const count = (wdb.created.get(list) ?? 0) + uuids.length;
+  wdb.created.set(list, count);
+  if (keepLast === undefined || count <= keepLast) return;
+  const oldest = 'SELECT seq FROM mock_created WHERE list = ? ORDER BY seq LIMIT ?';
+  wdb.db.run(
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM mock_created WHERE seq IN (${oldest}))`,
+    [list, count - keepLast],
+  );
+  wdb.db.run(`DELETE FROM mock_created WHERE seq IN (${oldest})`, [list, count - keepLast]);
+  wdb.created.set(list, keepLast);
+}
+
+/** `run(sql, chunk)` once per chunk of uuids, with as many placeholders as the chunk holds. */
+function inChunks(uuids: string[], run: (placeholders: string, chunk: string[]) => void): void {
+  for (let start = 0; start < uuids.length; start += CHUNK) {
+    const chunk = uuids.slice(start, start + CHUNK);
+    run(chunk.map(() => '?').join(', '), chunk);
+  }
+}
+
+/**
+ * Mirrors a removal from a list of created runs or batches (an age bound, or an undo): the list only; the rows go
+ * by their own delete ops. One pass over the list per 500 uuids, as for rows (a lookup per uuid would scan it for
+ * each: the list is indexed by position, not by uuid).
+ */
+function forget(wdb: WorkspaceDb, list: string, uuids: string[]): void {
+  let removed = 0;
+  inChunks(uuids, (placeholders, chunk) => {
+    wdb.db.run(`DELETE FROM mock_created WHERE list = ? AND uuid IN (${placeholders})`, [list, ...chunk]);
+    removed += wdb.db.getRowsModified();
+  });
+  wdb.created.set(list, Math.max(0, (wdb.created.get(list) ?? 0) - removed));
+}
+
+/**
+ * Deletes the rows with these uuids from a table of rows (logs, spans): one pass over the table per 500 uuids
+ * (the column is not indexed; removals are rare and come in batches).
+ */
+function removeRows(wdb: WorkspaceDb, table: string, uuids: string[]): void {
+  inChunks(uuids, (placeholders, chunk) =>
+    wdb.db.run(`DELETE FROM ${quoteName(storedName(table))} WHERE uuid IN (${placeholders})`, chunk),
+  );
+}
+
+/** A run of a batch whose status is derived from its runs changed: the database cannot follow (Stale). */
+function checkDerivedBatches(wdb: WorkspaceDb, rows: Row[]): void {
+  const batchUuids = new Set(rows.map((row) => row.batchUuid).filter((u): u is string => typeof u === 'string'));
+  for (const uuid of batchUuids)
+    if (wdb.db.exec('SELECT 1 FROM mock_batches WHERE uuid = ? AND derived = 1', [uuid]).length > 0) throw new Stale();
+}
+
+function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
+  const { db } = wdb;
+  switch (op.op) {
+    case 'upsert':
+      if (op.table === 'runs') checkDerivedBatches(wdb, op.rows as Row[]);
+      return putRows(wdb, op.table, op.rows as Row[]);
+    case 'delete':
+      db.run(`DELETE FROM ${quoteName(storedName(op.table))} WHERE uuid = ?`, [op.uuid]);
+      return;
+    case 'clear':
+      db.run(`DELETE FROM ${quoteName(storedName(op.table))}`);
+      return;
+    case 'append': {
+      putRows(wdb, op.table, op.rows as Row[]);
+      if (op.keepLast === undefined) return;
+      const table = quoteName(storedName(op.table));
+      db.run(`DELETE FROM ${table} WHERE rowid <= (SELECT max(rowid) FROM ${table}) - ?`, [op.keepLast]);
+      return;
+    }
+    case 'track':
+      return track(wdb, op.list, op.uuids, op.keepLast);
+    case 'untrack':
+      db.run('DELETE FROM mock_created WHERE list = ?', [op.list]);
+      wdb.created.set(op.list, 0);
+      return;
+    case 'forget':
+      return forget(wdb, op.list, op.uuids);
+    case 'remove':
+      return removeRows(wdb, op.table, op.uuids);
+  }
+}
+
+/**
+ * Applies the store's changes in order, in one transaction. Resolves false when the database can no longer follow
+ * them (a run of a batch whose status is derived from its runs changed): it is then dropped and loaded afresh.
+ */
+export function applyOps(wdb: WorkspaceDb, ops: QueryOp[]): boolean {
+  wdb.db.run('BEGIN');
+  try {
+    for (const op of ops) applyOp(wdb, op);
+    wdb.db.run('COMMIT');
+    return true;
+  } catch (error) {
+    wdb.db.run('ROLLBACK');
+    if (error instanceof Stale) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,178 @@
+import type { Database, SqlValue, Statement } from 'sql.js';
+import { NEVER, queryTableSchema, timedColumns, timedTables, timelineColumns, type ColumnType } from '../tables';
+
+/**
+ * One workspace's database in the worker: timed tables are stored under `mock_<name>` with their timelines and
+ * their timed columns materialised at the last query's clock, shown through a view of the documented name and
+ * columns; the lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops
+ * the same rows the store drops.
+ */
+export type WorkspaceDb = {
+  db: Database;
+  workspace: string;
+  /** The clock of the last refresh of the timed columns. */
+  clockAt: number;
+  /** Entries of each list of created runs or batches. */
+  created: Map<string, number>;
+  upserts: Map<string, Statement>;
+  inserts: Map<string, Statement>;
+};
+
+type Columns = [column: string, type: ColumnType | string][];
+
+const schema = new Map<string, Columns>(Object.entries(queryTableSchema));
+export const tableNames = [...schema.keys()];
+/** The documented columns of a table. */
+export const documentedColumns = (table: string): Columns => schema.get(table) ?? [];
+const isTimed = (table: string) => (timedTables as ReadonlySet<string>).has(table);
+
+export const quoteName = (name: string) => '"' + name.replace(/"/g, '""') + '"';
+
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The stored table of a documented one: a timed table's rows live under `mock_<name>`, behind a view. */
+export const storedName = (table: string) => (isTimed(table) ? `mock_${table}` : table);
+
+/**
+ * Columns indexed for the lookups clients make most (by status, by time, by record, a run's logs and spans): a
+ * query over a large workspace then reads what it selects instead of every row.
+ */
+const INDEXED = new Map<string, string[]>([
+  ['runs', ['status', 'createdAt', 'recordId', 'batchUuid', 'workflowUuid']],
+  ['batches', ['status', 'createdAt']],
+  ['logs', ['runUuid']],
+  ['spans', ['runUuid']],
+]);
+
+/** The documented tables, empty (the parser's database, on which every query text is checked first). */
+export function createTables(db: Database): void {
+  for (const [table, columns] of schema)
+    db.run(`CREATE TABLE ${quoteName(table)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')})`);
+}
+
+function toSqlValue(value: unknown): SqlValue {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value);
+}
+
+/**
+ * The columns a table keeps: a timed table its documented columns (the timed ones materialised), its timeline,
+ * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
+ */
+export function storedColumns(table: string): Columns {
+  if (!isTimed(table)) return documentedColumns(table);
+  return [...documentedColumns(table), ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
+}
+
+/** The shown value of a timed column at the clock `:now`, from the row's phases. */
+function timedExpression(column: string): string {
+  const since = (p: string) => `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${p}Since END`;
+  if (column === 'status')
+    return 'CASE WHEN :now < t1Until THEN t1Status WHEN :now < t2Until THEN t2Status ELSE tStatus END';
+  if (column === 'updatedAt')
+    return `CASE WHEN :now < t1Until THEN ${since('t1')} WHEN :now < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
+  return 'CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE tFinishedAt END';
+}
+
+/**
+ * When the row's shown values change next, seen at `:now`: the end of its current phase, or `:now` itself while
+ * its `updatedAt` follows the clock (a phase that begins in the future), or NULL once it is final.
+ */
+function nextChangeExpression(table: string): string {
+  const phaseEnd = 'CASE WHEN :now < t1Until THEN t1Until WHEN :now < t2Until THEN t2Until ELSE NULL END';
+  if (!documentedColumns(table).some(([c]) => c === 'updatedAt')) return phaseEnd;
+  const since = 'CASE WHEN :now < t1Until THEN t1SinceMs WHEN :now < t2Until THEN t2SinceMs ELSE tSinceMs END';
+  return `CASE WHEN ${since} > :now THEN :now ELSE ${phaseEnd} END`;
+}
+
+/**
+ * Brings the timed columns up to `now`: only the rows whose phase changed since the last refresh (an index on
+ * `nextAt` finds them), or every row when the clock went back (tests move the mock's clock freely).
+ */
+export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt): void {
+  const params = { ':now': now, ':nowIso': new Date(now).toISOString() };
+  for (const table of timedTables) {
+    const sets = documentedColumns(table)
+      .filter(([c]) => timedColumns.has(c))
+      .map(([c]) => `${quoteName(c)} = ${timedExpression(c)}`);
+    sets.push(`"nextAt" = ${nextChangeExpression(table)}`);
+    wdb.db.run(
+      `UPDATE ${quoteName(storedName(table))} SET ${sets.join(', ')}${all ? '' : ' WHERE "nextAt" <= :now'}`,
+      params,
+    );
+  }
+  wdb.clockAt = now;
+}
+
+/** A workspace's tables and views, empty (see WorkspaceDb). */
+export function createWorkspaceTables(db: Database): void {
+  db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  for (const table of tableNames) {
+    const columns = storedColumns(table);
+    const key = isTimed(table) ? ', PRIMARY KEY ("uuid")' : '';
+    const stored = storedName(table);
+    db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
+    if (!isTimed(table)) continue;
+    const shown = documentedColumns(table).map(([c]) => quoteName(c));
+    db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
+  }
+}
+
+/** Indexes, built once the loaded rows are in (one sort each, rather than one update per row). */
+export function createWorkspaceIndexes(db: Database): void {
+  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
+  for (const table of tableNames) {
+    const stored = storedName(table);
+    for (const column of INDEXED.get(table) ?? [])
+      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})`);
+    if (isTimed(table))
+      db.run(
+        `CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`,
+      );
+  }
+}
+
+function upsertOf(wdb: WorkspaceDb, table: string): Statement {
+  let statement = wdb.upserts.get(table);
+  if (!statement) {
+    const names = storedColumns(table).map(([c]) => quoteName(c));
+    const updates = names.filter((n) => n !== '"uuid"').map((n) => `${n} = excluded.${n}`);
+    statement = wdb.db.prepare(
+      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
+        `ON CONFLICT ("uuid") DO UPDATE SET ${updates.join(', ')}`,
+    );
+    wdb.upserts.set(table, statement);
+  }
+  return statement;
+}
+
+function insertOf(wdb: WorkspaceDb, table: string): Statement {
+  let statement = wdb.inserts.get(table);
+  if (!statement) {
+    const placeholders = storedColumns(table).map(() => '?');
+    statement = wdb.db.prepare(`INSERT INTO ${quoteName(storedName(table))} VALUES (${placeholders.join(', ')})`);
+    wdb.inserts.set(table, statement);
+  }
+  return statement;
+}
+
+/** Writes rows of a table (timed tables by uuid, replacing the row there), the workspace's own rows only. */
+export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, unknown>[]): void {
+  const columns = storedColumns(table);
+  const statement = isTimed(table) ? upsertOf(wdb, table) : insertOf(wdb, table);
+  for (const row of rows) {
+    // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
+    if (row.workspaceUuid !== wdb.workspace) continue;
+    // dictionary-lookup: `c` is a column of the schema, never request data
+    statement.run(columns.map(([c]) => (c === 'nextAt' ? NEVER : toSqlValue(row[c]))));
+  }
+}
+
+export function closeDb(wdb: WorkspaceDb): void {
+  for (const statement of [...wdb.upserts.values(), ...wdb.inserts.values()]) statement.free();
+  wdb.db.close();
+}

@@ -1,0 +1,35 @@
+import type { QueryOp } from '../tables';
+
+/**
+ * Messages between the engine (worker-pool.ts) and a SQL worker. A workspace's database is loaded from a
+ * snapshot sent in chunks (`load-begin`, `load-rows`…, `load-end`); a query carries the changes since.
+ */
+export type LoadMessage =
+  | { type: 'load-begin'; workspace: string }
+  | { type: 'load-rows'; workspace: string; table: string; rows: Record<string, unknown>[] }
+  | { type: 'load-end'; id: number; now: number; workspace: string; created: Record<string, string[]> };
+
+export type QueryMessage = {
+  type: 'query';
+  id: number;
+  workspace: string;
+  ops?: QueryOp[];
+  sql: string;
+  params?: (string | number | null)[];
+  now: number;
+  maxRows: number;
+  maxResultBytes: number;
+};
+
+export type DropMessage = { type: 'drop'; workspace: string };
+
+export type WorkerMessage = LoadMessage | QueryMessage | DropMessage;
+
+/** What a worker answers: ready once, `started` when a query's statement begins, then its outcome. */
+export type WorkerAnswer =
+  | { ready: true }
+  | { id: number; started: true }
+  | { id: number; stale: true }
+  | { id: number; loaded: true }
+  | { id: number; ok: true; rows: Record<string, unknown>[] }
+  | { id: number; ok: false; reason: string; message: string };

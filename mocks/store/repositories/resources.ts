@@ -1,0 +1,151 @@
+import { approximateBytes } from '../../limits';
+import { createByteBudget } from '../byte-budget';
+import { workspaceKey } from '../keys';
+import type { Guard, Write } from '../port';
+import type { Collection, EntryOf, FixedList, FixedListOf, JsonRecord, StoreLimits } from '../types';
+import type { WorkspaceSlice } from './workspace-slice';
+
+/** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
+export const MAX_UPDATE_TRIES = 50;
+
+/**
+ * The resources a workspace owns (MCP servers, workflows, models, domains, environment variables, and the hashes
+ * of runs and batches read by uuid), its read-only lists (suppressions, allocations, recipes) and its settings.
+ * Edits are compare-and-set, removals guarded by presence.
+ */
+export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLimits) {
+  const { readWorkspace, commitWorkspace } = slice;
+  // Byte bound beside the port's count bound: the oldest created servers go once the budget is spent.
+  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace);
+
+  const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
+    const at = workspaceKey(workspaceUuid, list);
+    const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: at }]);
+    return values[0] === null ? ([] as unknown as FixedListOf<L>) : slice.parseCached<FixedListOf<L>>(at, values[0]);
+  };
+
+  /** Compare-and-set of one value: `change` gets the current text's value; undefined leaves it as it is. */
+  const compareAndSet = async <T>(
+    workspaceUuid: string,
+    read: { key: string; field?: string },
+    change: (current: T) => T | undefined,
+    what: string,
+  ): Promise<{ value?: T; found: boolean }> => {
+    for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
+      const [text] = (
+        await readWorkspace(workspaceUuid, [
+          read.field === undefined
+            ? ({ op: 'get', key: read.key } as const)
+            : ({ op: 'hget', key: read.key, field: read.field } as const),
+        ])
+      ).values;
+      if (text === null && read.field !== undefined) return { found: false };
+      const current = JSON.parse(text ?? '{}') as T;
+      const next = change(JSON.parse(text ?? '{}') as T);
+      if (next === undefined) return { value: current, found: true };
+      const value = JSON.stringify(next);
+      const write: Write =
+        read.field === undefined
+          ? { op: 'set', key: read.key, value }
+          : { op: 'hset', key: read.key, field: read.field, value };
+      const guard: Guard = text === null ? { ...read, is: 'absent' } : { ...read, is: 'equals', value: text };
+      if (await commitWorkspace(workspaceUuid, [write], [guard])) return { value: next, found: true };
+    }
+    throw new Error(`${what}: too many concurrent changes`);
+  };
+
+  return {
+    suppressions: (workspaceUuid: string) => readList(workspaceUuid, 'suppressions'),
+    allocations: (workspaceUuid: string) => readList(workspaceUuid, 'allocations'),
+    recipes: (workspaceUuid: string) => readList(workspaceUuid, 'recipes'),
+
+    async getWorkspace(workspaceUuid: string): Promise<JsonRecord> {
+      const at = workspaceKey(workspaceUuid, 'workspace');
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: at }]);
+      return JSON.parse(values[0] ?? '{}') as JsonRecord;
+    },
+
+    /** Replaces the workspace settings by `change(current)`, by compare-and-set: concurrent edits never get lost. */
+    async updateWorkspace(workspaceUuid: string, change: (current: JsonRecord) => JsonRecord): Promise<JsonRecord> {
+      const at = { key: workspaceKey(workspaceUuid, 'workspace') };
+      return (await compareAndSet(workspaceUuid, at, change, 'updateWorkspace')).value as JsonRecord;
+    },
+
+    async get<C extends Collection>(
+      workspaceUuid: string,
+      collection: C,
+      uuid: string,
+    ): Promise<EntryOf<C> | undefined> {
+      const at = workspaceKey(workspaceUuid, collection);
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
+      return values[0] === null ? undefined : (JSON.parse(values[0]) as EntryOf<C>);
+    },
+
+    /** Every entry of a collection, oldest written first. */
+    async list<C extends Collection>(workspaceUuid: string, collection: C): Promise<EntryOf<C>[]> {
+      const at = workspaceKey(workspaceUuid, collection);
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
+      return Object.values(values[0]).map((text) => JSON.parse(text) as EntryOf<C>);
+    },
+
+    /**
+     * Changes one entry by compare-and-set: `change` gets the current entry and returns the new one, or undefined
+     * to leave it as it is. Resolves what the entry is afterwards, or undefined when there is no such entry.
+     */
+    async update<C extends Collection>(
+      workspaceUuid: string,
+      collection: C,
+      uuid: string,
+      change: (current: EntryOf<C>) => EntryOf<C> | undefined,
+    ): Promise<EntryOf<C> | undefined> {
+      const at = { key: workspaceKey(workspaceUuid, collection), field: uuid };
+      return (await compareAndSet(workspaceUuid, at, change, `update ${collection}`)).value;
+    },
+
+    /** Removes one entry; false when there was none (so of two concurrent removals one finds nothing). */
+    async remove(workspaceUuid: string, collection: Collection, uuid: string): Promise<boolean> {
+      const at = workspaceKey(workspaceUuid, collection);
+      return commitWorkspace(
+        workspaceUuid,
+        [{ op: 'hdelete', key: at, field: uuid }],
+        [{ key: at, field: uuid, is: 'present' }],
+      );
+    },
+
+    /**
+     * Adds an MCP server created through the API; the oldest created ones go beyond the cap and the byte budget,
+     * in the same commit (nothing can fail once the server is stored).
+     */
+    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord): Promise<void> {
+      const uuid = mcpServer.uuid as string;
+      const servers = workspaceKey(workspaceUuid, 'mcpServers');
+      const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, approximateBytes(mcpServer));
+      let done = false;
+      try {
+        await commitWorkspace(workspaceUuid, [
+          { op: 'hset', key: servers, field: uuid, value: JSON.stringify(mcpServer) },
+          {
+            op: 'append',
+            key: workspaceKey(workspaceUuid, 'mcpServers-created'),
+            values: [uuid],
+            keepLast: limits.mcpServersPerWorkspace,
+            dropFrom: servers,
+          },
+          ...reservation.released.map((released): Write => ({ op: 'hdelete', key: servers, field: released })),
+        ]);
+        done = true;
+      } finally {
+        if (!done) reservation.cancel();
+      }
+    },
+
+    /** Takes back an MCP server this request created (its request failed after the write). */
+    async removeCreatedMcpServer(workspaceUuid: string, uuid: string): Promise<void> {
+      mcpServerBudget.remove(workspaceUuid, uuid);
+      await slice.port.commit([
+        { op: 'hdelete', key: workspaceKey(workspaceUuid, 'mcpServers'), field: uuid },
+        { op: 'remove', key: workspaceKey(workspaceUuid, 'mcpServers-created'), values: [uuid] },
+      ]);
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { workspaceKey } from '../keys';
+import type { Write } from '../port';
+import type { BatchRecord, LogRow, RunRecord, SpanRow, StoreLimits } from '../types';
+import type { WorkspaceSlice } from './workspace-slice';
+
+/** What one request creating runs adds: the runs, the batch they belong to, their first log and span rows. */
+export type AddedRuns = { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] };
+
+const sortRuns = (runs: RunRecord[]) =>
+  runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
+
+/**
+ * Runs and batches created through the API: added all or nothing with their rows, bounded by count (the
+ * `runs-created` and `batches-created` lists, oldest out with their hash entries in the same commit) and by age
+ * (`run-expiry.ts`), and taken back whole when their request fails.
+ */
+export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) {
+  const { readWorkspace } = slice;
+
+  /** Runs by uuid, in one round trip; uuids without a run are left out. */
+  const runsByUuid = async (workspaceUuid: string, uuids: string[]): Promise<RunRecord[]> => {
+    if (uuids.length === 0) return [];
+    const at = workspaceKey(workspaceUuid, 'runs');
+    const { values } = await readWorkspace(
+      workspaceUuid,
+      uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
+    );
+    return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
+  };
+
+  const rowsOf = (rows: (LogRow | SpanRow)[]) => rows.map((row) => JSON.stringify(row));
+
+  return {
+    runsByUuid,
+
+    /** Every run of the workspace, oldest first. */
+    async runs(workspaceUuid: string): Promise<RunRecord[]> {
+      const at = workspaceKey(workspaceUuid, 'runs');
+      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
+      return sortRuns(Object.values(values[0]).map((text) => JSON.parse(text) as RunRecord));
+    },
+
+    /** The runs of a batch, read in one round trip. */
+    runsOfBatch: (workspaceUuid: string, batch: BatchRecord) => runsByUuid(workspaceUuid, batch.runUuids),
+
+    /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
+    async addRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
+      const at = (part: string) => workspaceKey(workspaceUuid, part);
+      const writes: Write[] = added.runs.map((run) => ({
+        op: 'hset',
+        key: at('runs'),
+        field: run.uuid,
+        value: JSON.stringify(run),
+      }));
+      if (added.runs.length > 0) {
+        const values = added.runs.map((run) => run.uuid);
+        const keepLast = limits.runsPerWorkspace;
+        writes.push({ op: 'append', key: at('runs-created'), values, keepLast, dropFrom: at('runs') });
+      }
+      if (added.batch) {
+        const { uuid } = added.batch;
+        writes.push({ op: 'hset', key: at('batches'), field: uuid, value: JSON.stringify(added.batch) });
+        const keepLast = limits.batchesPerWorkspace;
+        writes.push({ op: 'append', key: at('batches-created'), values: [uuid], keepLast, dropFrom: at('batches') });
+      }
+      // Rows of logs and spans are bounded with the runs (each created run writes one of each), oldest out first.
+      const keepLast = limits.runsPerWorkspace;
+      writes.push({ op: 'append', key: at('logs'), values: rowsOf(added.logs), keepLast });
+      writes.push({ op: 'append', key: at('spans'), values: rowsOf(added.spans), keepLast });
+      await slice.commitWorkspace(workspaceUuid, writes);
+    },
+
+    /**
+     * Takes back what one `addRuns` added (its request failed after the write): the runs, their batch, their
+     * log and span rows. Runs the cap dropped to make room stay dropped.
+     */
+    async removeCreatedRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
+      const at = (part: string) => workspaceKey(workspaceUuid, part);
+      const uuids = added.runs.map((run) => run.uuid);
+      const writes: Write[] = [
+        ...uuids.map((uuid): Write => ({ op: 'hdelete', key: at('runs'), field: uuid })),
+        { op: 'remove', key: at('runs-created'), values: uuids },
+        { op: 'remove', key: at('logs'), values: rowsOf(added.logs) },
+        { op: 'remove', key: at('spans'), values: rowsOf(added.spans) },
+      ];
+      if (added.batch) {
+        writes.push({ op: 'hdelete', key: at('batches'), field: added.batch.uuid });
+        writes.push({ op: 'remove', key: at('batches-created'), values: [added.batch.uuid] });
+      }
+      await slice.commitAnnounced(workspaceUuid, writes);
+    },
+  };
+}

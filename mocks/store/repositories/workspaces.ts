@@ -1,0 +1,67 @@
+import { markerKey, WORKSPACE_PREFIX, workspaceKey } from '../keys';
+import type { Read } from '../port';
+import type { LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
+import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
+
+/** Workspaces as wholes: who they act as, a copy of their state, and forgetting them (back to the seed). */
+export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => number) {
+  const { port, readWorkspace } = slice;
+
+  /** Reads of a whole workspace, in one consistent round trip. */
+  const wholeReads = (workspaceUuid: string): Read[] => {
+    const at = (part: string) => workspaceKey(workspaceUuid, part);
+    return [
+      { op: 'get', key: at('workspace') },
+      ...FIXED_LISTS.map((list): Read => ({ op: 'get', key: at(list) })),
+      ...HASH_COLLECTIONS.map((collection): Read => ({ op: 'hgetall', key: at(collection) })),
+      ...(['logs', 'records', 'spans'] as const).map((rows): Read => ({ op: 'list', key: at(rows) })),
+    ];
+  };
+
+  return {
+    /** The user the workspace's static tokens act as. */
+    async userUuid(workspaceUuid: string): Promise<string> {
+      const { marker } = await readWorkspace(workspaceUuid, []);
+      return slice.parseCached<{ userUuid: string }>(markerKey(workspaceUuid), marker).userUuid;
+    },
+
+    /** A copy of a workspace's whole state (tests, diagnostics); changing it changes nothing stored. */
+    async snapshot(workspaceUuid: string): Promise<WorkspaceState> {
+      const { marker, values } = await readWorkspace(workspaceUuid, wholeReads(workspaceUuid));
+      const [workspace, ...rest] = values as unknown[];
+      const lists = rest.slice(0, FIXED_LISTS.length) as (string | null)[];
+      const hashes = rest.slice(FIXED_LISTS.length, FIXED_LISTS.length + HASH_COLLECTIONS.length) as Record<
+        string,
+        string
+      >[];
+      const [logs, records, spans] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
+      const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
+      const hash = <T>(texts: Record<string, string>) =>
+        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, JSON.parse(text) as T]));
+      const state = {
+        workspaceUuid,
+        userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
+        workspace: parse(workspace as string | null, {}),
+        logs: logs.map((text) => JSON.parse(text) as LogRow),
+        records: records.map((text) => JSON.parse(text) as RecordRow),
+        spans: spans.map((text) => JSON.parse(text) as SpanRow),
+      } as WorkspaceState;
+      FIXED_LISTS.forEach((list, i) => Object.assign(state, { [list]: parse(lists[i], []) }));
+      HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(hashes[i]) }));
+      return state;
+    },
+
+    /** True for the first caller with this name on the whole store (every replica), false for the others. */
+    async markOnce(name: string): Promise<boolean> {
+      return port.commit(
+        [{ op: 'set', key: `once:${name}`, value: String(now()) }],
+        [{ key: `once:${name}`, is: 'absent' }],
+      );
+    },
+
+    /** Forgets a workspace (or all of them); the next request seeds it afresh. */
+    async forgetWorkspace(workspaceUuid?: string): Promise<void> {
+      await port.deleteByPrefix(workspaceUuid === undefined ? WORKSPACE_PREFIX : workspaceKey(workspaceUuid, ''));
+    },
+  };
+}
