@@ -1,6 +1,6 @@
 /**
  * x-rules: ratelimit-headers-every-response — Every response carries the eight rate-limit headers: integers where
- * stated, `RateLimit` a structured field with the quoted policy name and `r` and `t`, legacy `X-` headers equal to
+ * stated, the combined field a structured list with the quoted policy name and `r` and `t`, legacy `X-` headers equal to
  * the standard ones, remaining <= limit, reset <= window; `Retry-After` on 429 only, in seconds, never beyond the
  * window (ratelimit-429-retry-after).
  * The window's shape is not shown (fixed, sliding, token bucket), so what is judged strictly holds under each:

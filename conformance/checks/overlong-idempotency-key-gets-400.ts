@@ -1,6 +1,6 @@
 /**
- * x-rules: idempotency-key-length — An Idempotency-Key is at most 255 characters: 255 is accepted, anything
- * longer gets 400 in the error shape. Proved by fixtures/broken/overlong-key-accepted.ts.
+ * x-rules: idempotency-key-length — "An Idempotency-Key is a string of at most 255 characters.": a key of the
+ * bound is accepted, anything longer gets 400 in the error shape. Proved by fixtures/broken/overlong-key-accepted.ts.
  */
 import fc from 'fast-check';
 import { CheckFailure, CheckSkipped } from '../lib/failure';

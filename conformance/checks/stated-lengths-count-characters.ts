@@ -1,10 +1,11 @@
 /**
  * x-rules: request-validation — Stated lengths count characters (code points, astral ones included), and every
- * character a pattern excludes is refused: an MCP server `name` of 255 astral characters (510 UTF-16 units) is
- * accepted and one of 256 characters refused; the same for `description` at 1000; a valid `SELECT` of exactly
- * 10000 characters runs and one of 10001 (otherwise valid) is refused; with --allow-writes, a workspace `name`
- * containing `<` or `>` is refused. Proved by fixtures/broken/length-in-utf16.ts (and the harness's
- * query-length-unchecked, pattern-allows-gt).
+ * character a pattern excludes is refused: an MCP server `name` and `description` of their `maxLength` in astral
+ * characters (twice as many UTF-16 units) are accepted and one character more is refused; a valid `SELECT` of
+ * exactly its `maxLength` runs and one character more (otherwise valid) is refused; with --allow-writes, a
+ * workspace `name` of its `maxLength` is accepted and one containing a character its pattern excludes (`<`, `>`)
+ * is refused. Proved by fixtures/broken/length-in-utf16.ts (and the harness's query-length-unchecked,
+ * pattern-allows-gt).
  */
 import { describe } from '../lib/exchange';
 import type { Exchange } from '../lib/http-client';
@@ -154,18 +155,20 @@ export const statedLengthsCountCharacters: Check = {
           name['x-stated'],
         );
       }
-      judgeAccepted(
-        ctx,
-        update,
-        await ctx.send({
-          method: update.method,
-          path: update.path,
-          body: { name: astralText(name?.maxLength ?? 255) },
-          operationId: update.operationId,
-        }),
-        'a workspace name of 255 characters',
-        name?.['x-stated'],
-      );
+      const nameMax = name?.maxLength;
+      if (typeof nameMax === 'number')
+        judgeAccepted(
+          ctx,
+          update,
+          await ctx.send({
+            method: update.method,
+            path: update.path,
+            body: { name: astralText(nameMax) },
+            operationId: update.operationId,
+          }),
+          `a workspace name of ${nameMax} characters`,
+          name?.['x-stated'],
+        );
       // Leave a recognisable name behind rather than a row of emoji.
       await ctx.send({
         method: update.method,

@@ -6,7 +6,7 @@
  */
 import { CheckSkipped } from '../lib/failure';
 import { describe, errorShapeProblems } from '../lib/exchange';
-import { parseInteger } from '../lib/headers';
+import { parseInteger, RATE_LIMIT } from '../lib/headers';
 import type { Exchange } from '../lib/http-client';
 import { propertyAssumption } from '../lib/stated';
 import type { Check } from './registry';
@@ -32,8 +32,8 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     const started = Date.now();
     const first = await cheap();
     const headers = first.response?.headers ?? {};
-    const remaining = parseInteger(headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining']);
-    const limit = parseInteger(headers['ratelimit-limit'] ?? headers['x-ratelimit-limit']) ?? remaining ?? 0;
+    const remaining = parseInteger(headers[RATE_LIMIT.remaining] ?? headers[RATE_LIMIT.legacyRemaining]);
+    const limit = parseInteger(headers[RATE_LIMIT.limit] ?? headers[RATE_LIMIT.legacyLimit]) ?? remaining ?? 0;
     const left = ctx.client.remainingBudget - RESERVE;
     if (first.response?.status !== 429) {
       if (remaining === undefined)
@@ -56,7 +56,7 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     }
     // With a sliding window or a token bucket, requests slower than limit/window never spend the quota: only a burst
     // sent within one window proves a missing 429.
-    const windowSeconds = parseWindow(headers['ratelimit-policy']);
+    const windowSeconds = parseWindow(headers[RATE_LIMIT.policy]);
     if (!limited && windowSeconds !== undefined && Date.now() - started > windowSeconds * 1000) {
       ctx.note(
         `no 429 within ${sent} requests, but they took ${((Date.now() - started) / 1000).toFixed(1)} s, longer than the ${windowSeconds} s window: inconclusive`,

@@ -51,67 +51,61 @@ export function inspectRateLimitHeaders(headers: Record<string, string>): {
     fail('Rate-limit headers missing', `all of ${RATE_LIMIT_HEADERS.join(', ')}`, `missing ${missing.join(', ')}`);
 
   const reading: RateLimitReading = {};
-  for (const [name, key] of [
-    ['ratelimit-limit', 'limit'],
-    ['ratelimit-remaining', 'remaining'],
-    ['ratelimit-reset', 'reset'],
+  for (const [name, legacyName, key] of [
+    [RATE_LIMIT.limit, RATE_LIMIT.legacyLimit, 'limit'],
+    [RATE_LIMIT.remaining, RATE_LIMIT.legacyRemaining, 'remaining'],
+    [RATE_LIMIT.reset, RATE_LIMIT.legacyReset, 'reset'],
   ] as const) {
     const value = headers[name];
     if (value === undefined) continue;
     const parsed = parseInteger(value);
     if (parsed === undefined) fail(`${name} is not an integer`, 'a non-negative integer', JSON.stringify(value));
     else reading[key] = parsed;
-    const legacy = headers[`x-${name}`];
+    const legacy = headers[legacyName];
     if (legacy !== undefined) {
       const legacyParsed = parseInteger(legacy);
       if (legacyParsed === undefined)
-        fail(`x-${name} is not an integer`, 'a non-negative integer', JSON.stringify(legacy));
+        fail(`${legacyName} is not an integer`, 'a non-negative integer', JSON.stringify(legacy));
       else if (parsed !== undefined && legacyParsed !== parsed)
-        fail(`x-${name} disagrees with ${name}`, `${parsed} (as ${name})`, String(legacyParsed));
+        fail(`${legacyName} disagrees with ${name}`, `${parsed} (as ${name})`, String(legacyParsed));
     }
   }
 
-  if (headers['ratelimit-policy'] !== undefined) {
+  const policy = headers[RATE_LIMIT.policy];
+  if (policy !== undefined) {
     try {
-      const [value, params] = parseItem(headers['ratelimit-policy']);
+      const [value, params] = parseItem(policy);
       const w = params.get('w');
       if (typeof value === 'number' && Number.isInteger(value)) {
         if (reading.limit !== undefined && value !== reading.limit)
           fail('RateLimit-Policy limit disagrees with RateLimit-Limit', String(reading.limit), String(value));
       } else if (typeof params.get('q') === 'number') {
-        warn('RateLimit-Policy uses the named-policy form', '<limit>;w=<window>', headers['ratelimit-policy']);
-      } else fail('RateLimit-Policy has no limit', '<limit>;w=<window>', headers['ratelimit-policy']);
+        warn('RateLimit-Policy uses the named-policy form', '<limit>;w=<window>', policy);
+      } else fail('RateLimit-Policy has no limit', '<limit>;w=<window>', policy);
       if (typeof w === 'number' && Number.isInteger(w) && w > 0) reading.window = w;
-      else fail('RateLimit-Policy has no window', 'a w=<window seconds> parameter', headers['ratelimit-policy']);
+      else fail('RateLimit-Policy has no window', 'a w=<window seconds> parameter', policy);
     } catch {
-      fail(
-        'RateLimit-Policy is not a structured field',
-        '<limit>;w=<window> (RFC 9651 item)',
-        headers['ratelimit-policy'],
-      );
+      fail('RateLimit-Policy is not a structured field', '<limit>;w=<window> (RFC 9651 item)', policy);
     }
   }
 
-  if (headers.ratelimit !== undefined) {
+  const combined = headers[RATE_LIMIT.rateLimit];
+  if (combined !== undefined) {
     try {
-      const list = parseList(headers.ratelimit);
+      const list = parseList(combined);
       const [name, params] = list[0] ?? [];
-      if (name instanceof Token)
-        fail('RateLimit policy name is not quoted', '"workspace" (a quoted string)', headers.ratelimit);
-      else if (typeof name !== 'string')
-        fail('RateLimit has no policy name', 'a quoted policy name', headers.ratelimit);
-      else if (name !== 'workspace') warn('RateLimit names another policy', '"workspace"', headers.ratelimit);
+      if (name instanceof Token) fail('RateLimit policy name is not quoted', '"workspace" (a quoted string)', combined);
+      else if (typeof name !== 'string') fail('RateLimit has no policy name', 'a quoted policy name', combined);
+      else if (name !== 'workspace') warn('RateLimit names another policy', '"workspace"', combined);
       const r = params?.get('r');
       const t = params?.get('t');
-      if (typeof r !== 'number' || !Number.isInteger(r))
-        fail('RateLimit has no integer r', 'r=<remaining>', headers.ratelimit);
+      if (typeof r !== 'number' || !Number.isInteger(r)) fail('RateLimit has no integer r', 'r=<remaining>', combined);
       else {
         reading.r = r;
         if (reading.remaining !== undefined && r !== reading.remaining)
           fail('RateLimit r disagrees with RateLimit-Remaining', String(reading.remaining), String(r));
       }
-      if (typeof t !== 'number' || !Number.isInteger(t))
-        fail('RateLimit has no integer t', 't=<seconds>', headers.ratelimit);
+      if (typeof t !== 'number' || !Number.isInteger(t)) fail('RateLimit has no integer t', 't=<seconds>', combined);
       else {
         reading.t = t;
         // The contract reads t as the window; the IETF draft as the seconds to reset: both are accepted.
@@ -131,11 +125,7 @@ export function inspectRateLimitHeaders(headers: Record<string, string>): {
         }
       }
     } catch {
-      fail(
-        'RateLimit is not a structured field',
-        '"workspace";r=<remaining>;t=<seconds> (RFC 9651 list)',
-        headers.ratelimit,
-      );
+      fail('RateLimit is not a structured field', '"workspace";r=<remaining>;t=<seconds> (RFC 9651 list)', combined);
     }
   }
 

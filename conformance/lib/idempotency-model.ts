@@ -8,7 +8,7 @@ import type { CheckContext } from '../checks/registry';
 import { CheckFailure, CheckSkipped } from './failure';
 import { deepEqual, describe, errorShapeProblems, envelope } from './exchange';
 import type { Exchange } from './http-client';
-import { NAME_PREFIX } from './operations';
+import { NAME_PREFIX, requestBodySchema } from './operations';
 import type { Operation } from '../../spec/lib';
 
 export type KeyRecord = { key: string; body: Record<string, unknown>; status: number; response: unknown };
@@ -36,8 +36,14 @@ export function keyFor(real: IdempotencyReal, suffix: string): string {
   return `${NAME_PREFIX}${real.nonce}-${suffix}`;
 }
 
+/** `text` cut to the `maxLength` the contract states for `field` of the operation's request body (whole without one). */
+export function fitField(real: IdempotencyReal, field: string, text: string): string {
+  const max = requestBodySchema(real.op)?.properties?.[field]?.maxLength;
+  return typeof max === 'number' ? text.slice(0, max) : text;
+}
+
 export function bodyFor(real: IdempotencyReal, label: string, description: string): Record<string, unknown> {
-  return { name: `${NAME_PREFIX}${real.nonce}-${label}`.slice(0, 255), description };
+  return { name: fitField(real, 'name', `${NAME_PREFIX}${real.nonce}-${label}`), description };
 }
 
 export async function post(
@@ -143,7 +149,8 @@ export class ReuseChangedCommand implements fc.AsyncCommand<IdempotencyModel, Id
   }
   async run(model: IdempotencyModel, real: IdempotencyReal): Promise<void> {
     const record = model.keys[this.index % model.keys.length];
-    const changed = { ...record.body, description: `${String(record.body.description)} ${this.change}`.slice(0, 1000) };
+    const description = fitField(real, 'description', `${String(record.body.description)} ${this.change}`);
+    const changed = { ...record.body, description };
     const exchange = await post(real, record.key, changed);
     if (exchange.response?.status !== 422)
       fail(
@@ -169,7 +176,8 @@ export class OtherWorkspaceCommand implements fc.AsyncCommand<IdempotencyModel, 
   }
   async run(model: IdempotencyModel, real: IdempotencyReal): Promise<void> {
     const record = model.keys[this.index % model.keys.length];
-    const body = { ...record.body, description: `${String(record.body.description)} (workspace B)`.slice(0, 1000) };
+    const description = fitField(real, 'description', `${String(record.body.description)} (workspace B)`);
+    const body = { ...record.body, description };
     const exchange = await post(real, record.key, body, 'b');
     if (!isSuccess(exchange))
       fail(

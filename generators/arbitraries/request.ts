@@ -192,7 +192,7 @@ export type BoundaryRequest = {
 
 /**
  * Valid requests at the edges, deterministic: the canonical request with one parameter at one of its boundary
- * values (limit=1000, offset=9007199254740991, ...) or the body at one of its boundaries (a 255-character name,
+ * values (limit=1000, offset=9007199254740991, ...) or the body at one of its boundaries (a name of its maxLength,
  * a 10000-character query). Every one is valid, so a server must accept it.
  */
 export function boundaryRequests(
