@@ -81,6 +81,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
           basePath,
           now,
           port,
+          redirectUris: config.oauthRedirectUris,
         }))
       : authServer;
   const idempotencyStore = createIdempotencyStore({
