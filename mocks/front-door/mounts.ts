@@ -39,7 +39,7 @@ export type MountDeps = {
  * | `downloads` | `/downloads/<id>` (GET, HEAD)      | workspace (else client address)    | API_CORS       |
  * | `control`   | `/__mock`, `/__mock/…`             | not counted (reports the address)  | CONTROL_CORS   |
  * | `auth`      | the issuer's endpoints (`/auth/…`) | `auth-address:<ip>`                | AUTH_CORS      |
- * | fallback    | anything else                      | workspace (else client address)    | API_CORS → 404 |
+ * | fallback    | anything else (404, any credential) | workspace (else client address)   | API_CORS → 404 |
  */
 export function createMounts(deps: MountDeps): { mounts: Mount[]; fallback: Mount } {
   const base = deps.basePath;
