@@ -47,6 +47,25 @@ describe('mock edges over HTTP', () => {
     expect(exposed).toEqual(expect.arrayContaining(['www-authenticate', 'ratelimit-remaining', 'retry-after']));
   });
 
+  it('should list every problem of an invalid request once, with its JSON pointer, in the error shape', async () => {
+    const res = await m.call('POST', '/ai/mcpServers', {
+      token: 'mock-token-a',
+      body: { name: 'n'.repeat(256), description: '', workflowUuid: 'x' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      reason: 'invalid_request',
+      errorMessage: expect.stringContaining('body/name: must have at most 255 characters; body/description'),
+      problems: expect.arrayContaining([
+        { in: 'body', pointer: '/name', message: 'must have at most 255 characters' },
+        { in: 'body', pointer: '/description', message: 'must have at least 1 character' },
+      ]),
+    });
+    const keys = res.body.problems.map((p: { in: string; pointer: string }) => `${p.in} ${p.pointer}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(res.headers['ratelimit-remaining']).toEqual(expect.any(String));
+  });
+
   it('should keep answering 401, never 429, to a caller without a valid credential once its quota is spent', async () => {
     const small = await startCheckedMock({ rateLimit: 2, rateWindowSeconds: 3600 });
     try {

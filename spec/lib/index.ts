@@ -18,6 +18,7 @@ export {
 export * from './document';
 export * from './operations';
 export * from './pointer';
+export * from './problems';
 export * from './responses';
 export * from './router';
 export * from './schemas';
