@@ -51,7 +51,7 @@ describe('validate-request stage (x-rules request-validation)', () => {
       'GET',
       '/mailboxManagement/suppressions',
       { query: 'reasons=lost' },
-      'reasons.0: must be one of: "unsubscribed", "bounced"',
+      'reasons/0: must be one of: "unsubscribed", "bounced"',
     ],
     ['an unknown tab', 'GET', '/expression/recipes/list', { query: 'tab=mine' }, 'tab: must be one of: '],
     [

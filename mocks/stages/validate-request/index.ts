@@ -41,7 +41,7 @@ export function readQuery(
 
 /** How a problem reads in `errorMessage`: a parameter by its name, a body field by its pointer (`body/name`). */
 const labelOf = (problem: RequestProblem) =>
-  problem.in === 'body' ? `body${problem.pointer}` : problem.pointer.slice(1).replace(/\//g, '.');
+  problem.in === 'body' || !problem.pointer ? `${problem.in}${problem.pointer}` : problem.pointer.slice(1);
 
 /**
  * The 400 of an invalid request: `problems` lists each once with its pointer (an extra field of the contract's
