@@ -20,6 +20,13 @@ const document: JsonObject = {
           tags: { type: 'array', maxItems: 1, items: { enum: ['a', 'b'] } },
           'a/b': { type: 'integer', maximum: 10 },
           count: { type: ['integer', 'null'], minimum: 1 },
+          owner2: { anyOf: [{ type: 'object', required: ['id'], properties: { id: uuid } }, { type: 'null' }] },
+          action: {
+            anyOf: [
+              { type: 'object', required: ['kind'], properties: { kind: { const: 'tool' }, n: { type: 'string' } } },
+              { type: 'object', properties: { kind: { type: 'string', not: { const: 'tool' } } } },
+            ],
+          },
         },
         allOf: [{ required: ['name'] }],
       },
@@ -54,8 +61,22 @@ describe('schemaProblems', () => {
     ['a key with a slash (RFC 6901 escape)', { 'a/b': 11 }, '/a~1b', 'must be at most 10'],
     ['a type with null', { count: 'x' }, '/count', 'must be an integer or null'],
     ['not an object', 3, '', 'must be an object'],
+    ['a nullable object, by what is wrong inside it', { owner2: {} }, '/owner2/id', 'is required'],
+    ['a nullable object given a string', { owner2: 'x' }, '/owner2', 'must be an object or null'],
+    [
+      'an open union, by the shown variant its kind selects',
+      { action: { kind: 'tool', n: 3 } },
+      '/action/n',
+      'must be a string',
+    ],
   ])('should name %s', (_name, value, pointer, message) => {
     expect(problemsOf(value)).toContainEqual({ pointer, message });
+  });
+
+  it('should say nothing of the variants an open union refused by their discriminator', () => {
+    expect(
+      problemsOf({ owner: '00000000-0000-0000-0000-000000000000', name: 'a', action: { kind: 'tool', n: 3 } }),
+    ).toEqual([{ pointer: '/action/n', message: 'must be a string' }]);
   });
 
   it('should list every problem of a value, each once', () => {

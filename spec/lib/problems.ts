@@ -137,7 +137,8 @@ function branchesOf(errors: readonly ErrorObject[]): Map<ErrorObject, ErrorObjec
 
 /**
  * Every problem once, in the order ajv found them. The branches of a failed `anyOf`/`oneOf` become one problem
- * ("must be a UUID (…) or null") instead of one per branch plus ajv's "must match a schema in anyOf"; the same
+ * ("must be a UUID (…) or null") instead of one per branch plus ajv's "must match a schema in anyOf", or, when a
+ * branch failed inside the value (a nullable object with a missing field), the problems inside it; the same
  * rule at the same place (a `$ref` reached twice, a required field of two `allOf` parts) is listed once.
  */
 export function schemaProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
@@ -154,10 +155,16 @@ export function schemaProblems(errors: readonly ErrorObject[]): SchemaProblem[] 
   for (const error of errors) {
     if (branchOf(error)) continue;
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') {
-      // What each branch asked of this very value (a deeper failure of an object branch is summed up).
-      const asked = errors
-        .filter((e) => branchOf(e) === error && e.instancePath === error.instancePath && e.keyword !== 'required')
-        .map(describeRule);
+      const branchErrors = errors.filter((e) => branchOf(e) === error);
+      // A branch that got past this value's own rules (its type) failed inside it: those problems are the useful
+      // ones (a discriminator another branch refused, `not`, says nothing a person can fix).
+      const inside = branchErrors.filter((e) => pointerOf(e) !== error.instancePath && e.keyword !== 'not');
+      if (inside.length > 0) {
+        for (const e of inside) add(pointerOf(e), describeRule(e));
+        continue;
+      }
+      // Else what each branch asked of this very value, in one problem: "must be a UUID (…) or null".
+      const asked = branchErrors.filter((e) => e.keyword !== 'not').map(describeRule);
       const unique = [...new Set(asked)].map((rule, i) => (i === 0 ? rule : rule.replace(/^must be /, '')));
       add(error.instancePath, unique.length > 0 ? unique.join(' or ') : 'must match one of its allowed forms');
       continue;
