@@ -1,4 +1,4 @@
-import { loadContract } from '../../../spec/lib';
+import { jsonContent, loadContract, type JsonObject } from '../../../spec/lib';
 import type { RouteMatch } from '../../context';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { validateRequest } from '.';
@@ -109,6 +109,35 @@ describe('validate-request stage (x-rules request-validation)', () => {
     ]);
     const uuid = (await run('GET', '/storage/models/123').catch((e: unknown) => e)) as { message: string };
     expect(uuid.message).not.toMatch(/\[0-9a-fA-F\]/);
+  });
+
+  it('should answer every operation with a JSON body: each wrong field once, at its pointer, its rule in words', async () => {
+    const contract = loadContract();
+    const uuid = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
+    let checked = 0;
+    for (const op of contract.operations) {
+      const json = jsonContent(op.requestBody?.content);
+      if (!json?.schemaPointer) continue;
+      const properties = Object.keys((contract.resolve(json.schemaPointer) as JsonObject).properties ?? {});
+      if (properties.length === 0) continue;
+      // 12.5 breaks every type but number: strings, integers, booleans, objects, arrays, uuids, enums, null.
+      const body = Object.fromEntries(properties.map((name) => [name, 12.5]));
+      const error = (await run(op.method, op.path.replace(/\{[^}]+\}/g, uuid), { body }).catch((e: unknown) => e)) as {
+        message: string;
+        extra: { problems: { in: string; pointer: string; message: string }[] };
+      };
+      const problems = error.extra?.problems ?? [];
+      expect(problems.length).toBeGreaterThan(0);
+      const pointers = problems.map((p) => `${p.in} ${p.pointer}`);
+      expect(new Set(pointers).size).toBe(pointers.length);
+      for (const problem of problems) {
+        expect(problem).toMatchObject({ in: 'body', pointer: expect.stringMatching(/^\/[^/]+$/) });
+        expect(problem.message).not.toMatch(/must NOT|must match pattern|must match a schema|\[0-9a-fA-F\]|\{8\}/);
+      }
+      expect(error.message.length).toBeLessThan(200 * problems.length);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(5);
   });
 
   it('should coerce query values to their declared types and ignore unknown parameters', async () => {
