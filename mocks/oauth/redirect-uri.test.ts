@@ -1,4 +1,4 @@
-import { matchesRedirectUri } from './redirect-uri';
+import { matchesRedirectUri, redirectUriRefusal } from './redirect-uri';
 import { parseRedirectUris } from '../config';
 
 /** Redirect URI matching: exact, except the port of a loopback URI (RFC 8252 §7.3; RFC 9700 §4.1.3). */
@@ -52,5 +52,18 @@ describe('parseRedirectUris (MOCK_OAUTH_REDIRECT_URIS)', () => {
     ['an outsized URI', `https://x.example/${'a'.repeat(2000)}`, /over 2000/],
   ])('should refuse %s at start-up', (_name, text, message) => {
     expect(() => parseRedirectUris(text)).toThrow(message);
+  });
+});
+
+describe('redirectUriRefusal', () => {
+  it('should name the refused URI, what is registered and the setting that adds one', () => {
+    const client = { clientId: 'mock-frontend', redirectUris: [...defaults, custom[0]] };
+    expect(redirectUriRefusal(client, ['http://localhost:4200/cb'])).toBe(
+      'redirect_uri http://localhost:4200/cb is not registered for mock-frontend. Registered: ' +
+        'http://localhost/callback (any port), http://127.0.0.1/callback (any port), http://[::1]/callback (any port), ' +
+        'https://preview-12.app.example/auth/callback. Set MOCK_OAUTH_REDIRECT_URIS to register yours.',
+    );
+    expect(redirectUriRefusal(client, [])).toMatch(/^redirect_uri is missing\. Registered: /);
+    expect(redirectUriRefusal(client, ['a', 'b'])).toMatch(/^redirect_uri is repeated\. /);
   });
 });

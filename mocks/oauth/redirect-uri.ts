@@ -34,3 +34,20 @@ export function matchesRedirectUri(registered: readonly string[], given: string)
     );
   });
 }
+
+/** Why the authorization request's redirect_uri is refused, with what would be accepted and how to add it. */
+export function redirectUriRefusal(client: { clientId: string; redirectUris: readonly string[] }, given: string[]) {
+  const registered = client.redirectUris
+    .map((text) => {
+      const url = parse(text);
+      return url && isLoopbackRedirect(url) ? `${text} (any port)` : text;
+    })
+    .join(', ');
+  const why =
+    given.length === 0
+      ? 'redirect_uri is missing'
+      : given.length > 1
+        ? 'redirect_uri is repeated'
+        : `redirect_uri ${given[0].slice(0, 200)} is not registered for ${client.clientId}`;
+  return `${why}. Registered: ${registered}. Set MOCK_OAUTH_REDIRECT_URIS to register yours.`;
+}
