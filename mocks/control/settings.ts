@@ -9,7 +9,18 @@ export const MAX_HANG_MS = 5 * 60_000;
 
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
 export type FaultRule = { operation?: string; fault: Fault; share: number; workspace?: string };
-export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
+/**
+ * One workspace's own settings, over the defaults: set by its tenant (or the admin). Its fault rules apply to its
+ * requests only.
+ */
+export type WorkspaceSettings = {
+  outcome?: Outcome;
+  runDurationMs?: number;
+  rateLimit?: number;
+  latencyMs?: number;
+  hangMs?: number;
+  faults?: FaultRule[];
+};
 
 /** What the control plane changes while the mock runs; everything else is fixed at start. */
 export type RuntimeSettings = {
@@ -25,9 +36,13 @@ export type RuntimeSettings = {
   faults: FaultRule[];
 };
 
-/** A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by default. */
+/**
+ * A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by
+ * default; `outcome` is the caller's own workspace's (a tenant's change).
+ */
 export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces' | 'faults'>> & {
-  workspaces?: Record<string, { [K in keyof WorkspaceSettings]?: WorkspaceSettings[K] | null } | null>;
+  outcome?: Outcome | null;
+  workspaces?: Record<string, { outcome?: Outcome | null; runDurationMs?: number | null } | null>;
   faults?: (Omit<FaultRule, 'share'> & { share?: number })[];
 };
 
@@ -41,6 +56,7 @@ const PATCH_SCHEMA = {
     latencyMs: { type: 'integer', minimum: 0, maximum: MAX_LATENCY_MS },
     runDurationMs: duration,
     hangMs: { type: 'integer', minimum: 0, maximum: MAX_HANG_MS },
+    outcome: { enum: [...OUTCOMES, null] },
     workspaces: {
       type: 'object',
       maxProperties: CONTROL_LIMITS.workspaces,
