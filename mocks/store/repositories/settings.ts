@@ -28,7 +28,8 @@ export function createSettingsRepository(options: {
 }) {
   const { port, initial, cacheMs } = options;
   const cap = options.cacheEntries ?? 1024;
-  const cache = new Map<string, { until: number; value: Promise<Steering> }>();
+  // One cache per port: apps sharing one port in a process (tests) see each other's changes at once.
+  const cache = cacheOf(port);
 
   const parse = <T>(text: string | null | undefined): T | undefined =>
     text === null || text === undefined ? undefined : (JSON.parse(text) as T);
@@ -103,6 +104,14 @@ export function createSettingsRepository(options: {
 }
 
 export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
+
+type SteeringCache = Map<string, { until: number; value: Promise<Steering> }>;
+const caches = new WeakMap<StoragePort, SteeringCache>();
+function cacheOf(port: StoragePort): SteeringCache {
+  let cache = caches.get(port);
+  if (!cache) caches.set(port, (cache = new Map()));
+  return cache;
+}
 
 /** A workspace's settings over the defaults; fault rules: the defaults' that apply to it, then its own. */
 export function steer(
