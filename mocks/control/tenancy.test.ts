@@ -46,7 +46,12 @@ describe('control plane tenancy, without an admin token configured', () => {
   ])(
     'should answer %s /__mock%s without a credential 401 in the error shape, with the rate-limit headers',
     async (method, path, body) => {
-      for (const headers of [{}, { authorization: 'Bearer not-a-token' }, { 'x-mock-admin-token': 'guess' }]) {
+      const credentials: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-a-token' },
+        { 'x-mock-admin-token': 'guess' },
+      ];
+      for (const headers of credentials) {
         const res = await send(m.mock.origin, method, path, { ...headers, 'content-type': 'application/json' }, body);
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ reason: 'unauthorized', errorMessage: expect.any(String) });

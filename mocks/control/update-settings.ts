@@ -80,7 +80,10 @@ export async function updateSettings(deps: SettingsDeps, who: Controller, patch:
     const next: Record<string, WorkspaceSettings | undefined> = {};
     for (const [uuid, value] of workspaces) next[uuid] = value === null ? undefined : merge(stored[uuid] ?? {}, value);
     const kept = new Set(Object.keys(stored));
-    for (const [uuid, value] of Object.entries(next)) value === undefined ? kept.delete(uuid) : kept.add(uuid);
+    for (const [uuid, value] of Object.entries(next)) {
+      if (value === undefined) kept.delete(uuid);
+      else kept.add(uuid);
+    }
     if (kept.size > CONTROL_LIMITS.settingsWorkspaces)
       refuse([
         `settings.workspaces: at most ${CONTROL_LIMITS.settingsWorkspaces} workspaces have settings of their own; clear some (null) first`,
