@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../spec/lib/constants';
-import { INPUT_LIMITS } from './limits';
+import { INPUT_LIMITS, MAX_RATE_LIMIT } from './limits';
 import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
 export type MockConfig = {
@@ -82,13 +82,25 @@ export function parseTokens(text: string): Record<string, string> {
   return tokens;
 }
 
-function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Infinity): number {
   // dictionary-lookup: the names are this file's own constants
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name}: expected a number >= ${min}, got "${text}"`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`${name}: expected a number >= ${min}${max < Infinity ? ` and <= ${max}` : ''}, got "${text}"`);
   return value;
+}
+
+/**
+ * MOCK_ADMIN_TOKEN guards the control plane: set but empty (a compose file's `MOCK_ADMIN_TOKEN=` or an unset
+ * variable interpolated) is a start-up error, never a silently open control plane.
+ */
+function readAdminToken(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === '')
+    throw new Error('MOCK_ADMIN_TOKEN: set but empty; give it a secret value, or leave it unset for a local mock');
+  return text;
 }
 
 export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockConfig {
@@ -97,8 +109,8 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     port: readNumber(env, 'PORT', DEFAULT_CONFIG.port, 0),
     host: env.HOST || DEFAULT_CONFIG.host,
     tokens: env.MOCK_TOKENS ? parseTokens(env.MOCK_TOKENS) : DEFAULT_CONFIG.tokens,
-    rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1),
-    authRateLimit: readNumber(env, 'MOCK_AUTH_RATE_LIMIT', DEFAULT_CONFIG.authRateLimit, 1),
+    rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1, MAX_RATE_LIMIT),
+    authRateLimit: readNumber(env, 'MOCK_AUTH_RATE_LIMIT', DEFAULT_CONFIG.authRateLimit, 1, MAX_RATE_LIMIT),
     rateWindowSeconds: readNumber(env, 'MOCK_RATE_WINDOW', DEFAULT_CONFIG.rateWindowSeconds, 1),
     seed: readNumber(env, 'MOCK_SEED', DEFAULT_CONFIG.seed, 0),
     runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),
@@ -110,7 +122,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     publicUrl: readPublicUrl(env.MOCK_PUBLIC_URL),
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
-    adminToken: env.MOCK_ADMIN_TOKEN || undefined,
+    adminToken: readAdminToken(env.MOCK_ADMIN_TOKEN),
     fixturesPath: env.MOCK_FIXTURES || undefined,
     controlOrigins: readOrigins(env.MOCK_CONTROL_ORIGINS),
     settingsCacheMs: readNumber(env, 'MOCK_SETTINGS_CACHE_MS', DEFAULT_CONFIG.settingsCacheMs, 0),

@@ -76,7 +76,10 @@ export async function handleAuthorize(ctx: AuthContext, req: MockRequest): Promi
   if (!user) return fail('access_denied', 'No mock user matches login_hint.');
 
   const grant = { id: randomToken(12), clientId: client.clientId, user, scope, authTime: ctx.options.now() };
-  return answer({ code: await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, nonce) });
+  const issued = await ctx.grants.issueCode(grant, redirectUri[0], codeChallenge, nonce);
+  // Over its own bound the client is refused; no one else's code is voided to make room.
+  if ('refused' in issued) return fail('temporarily_unavailable', issued.refused);
+  return answer({ code: issued.code });
 }
 
 /**

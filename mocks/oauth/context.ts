@@ -1,4 +1,4 @@
-import type { GrantStore, MockUser } from './grants';
+import type { GrantLimits, GrantStore, MockUser } from './grants';
 import type { SigningKey } from './jwt';
 import type { StoragePort } from '../store/port';
 
@@ -20,6 +20,8 @@ export type AuthServerOptions = {
   now: () => number;
   /** Where codes, refresh tokens, revocations and the signing key live (default: this process's memory). */
   port?: StoragePort;
+  /** Bounds of codes, grants, refresh tokens and revocations per client and per grant (default DEFAULT_GRANT_LIMITS). */
+  grantLimits?: Partial<GrantLimits>;
 };
 
 export type AuthContext = {

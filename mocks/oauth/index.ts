@@ -3,7 +3,7 @@ import type { RouteTable } from '../stages/route/table';
 import type { AuthClient, AuthContext, AuthServerOptions } from './context';
 import { sameAudience, userClaims } from './context';
 import { handleAuthorize } from './authorize';
-import { GrantStore, type MockUser } from './grants';
+import { DEFAULT_GRANT_LIMITS, GrantStore, type MockUser } from './grants';
 import { loadSharedSigningKey, verifyJwt, type SigningKey } from './jwt';
 import { createMemoryPort } from '../store/adapters/memory';
 import { buildMetadata, metadataPaths } from './metadata';
@@ -75,7 +75,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
         signingKey = undefined;
         throw error;
       })),
-    grants: new GrantStore(port, options.now),
+    grants: new GrantStore(port, options.now, { ...DEFAULT_GRANT_LIMITS, ...options.grantLimits }),
     endpoints: {
       authorization: `${issuer}/authorize`,
       token: `${issuer}/oauth/token`,
@@ -112,7 +112,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   const revoke = async (token: string) => {
     const access = await readAccessToken(token);
-    if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000);
+    if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000, access.sid);
     const grant = await ctx.grants.findRefreshGrant(token);
     if (grant) await ctx.grants.revokeGrant(grant.id);
   };

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { serialise } from '../stages/serialise';
+import { createServer, type Server } from 'node:http';
+import { serveOAuth } from '../testing/oauth-server';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
@@ -21,22 +21,10 @@ let issuer: URL;
 let as: oauth.AuthorizationServer;
 let clockOffsetMs = 0;
 
-/** The auth server's endpoints on a bare server (the mock serves them through its front door's auth mount). */
-async function serveOAuth(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean> {
-  const serve = auth.routes.get(url.pathname)?.get(req.method ?? 'GET');
-  if (!serve) return false;
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)]));
-  const request = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers };
-  serialise(res, await serve({ ...request, rawBody: Buffer.concat(chunks) }), request.method);
-  return true;
-}
-
 beforeAll(async () => {
   server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    void serveOAuth(req, res, url).then(async (served) => {
+    void serveOAuth(auth, req, res, url).then(async (served) => {
       if (served) return;
       const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
       const caller = token ? await auth.verifyAccessToken(token) : null;

@@ -75,6 +75,9 @@ async function exchangeCode(ctx: AuthContext, params: Params, clientId: string):
   if (!isCodeVerifier(verifier) || !verifyS256(verifier, entry.codeChallenge)) {
     return tokenError('invalid_grant', 'code_verifier does not match the code_challenge.');
   }
+  const held = await ctx.grants.holdGrant(entry.grant, ctx.options.accessTokenTtlSeconds * 1000);
+  // A client over its own bound is refused; nothing anyone else holds was touched.
+  if (held) return tokenError('temporarily_unavailable', held.refused);
   return json(200, await issueTokens(ctx, entry.grant, { nonce: entry.nonce, idToken: true }), noStoreHeaders);
 }
 

@@ -15,6 +15,7 @@ export {
   type CycleMode,
   type Origin,
 } from './load';
+export { createLineLocator, type LineOf } from './locate';
 export * from './document';
 export * from './operations';
 export * from './pointer';
