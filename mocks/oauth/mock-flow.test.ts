@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { startMock, type RunningMock } from '../app';
+import { createMockControl } from '../control/client';
 import { defaultAuthConfig } from './index';
 
 /**
@@ -110,5 +111,18 @@ describe('OAuth login against the running mock', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('ratelimit-limit')).toEqual(expect.any(String));
     expect(await res.json()).toMatchObject({ errorMessage: expect.any(String), reason: expect.any(String) });
+  });
+
+  it("should let an OAuth access token steer its user's workspace through /__mock, and no other", async () => {
+    const token = await login(userB.email);
+    const control = createMockControl({ url: mock.origin, token });
+    await control.forceOutcome('skipped');
+    expect((await control.settings()).workspaces).toEqual({ [userB.workspaceUuid]: { outcome: 'skipped' } });
+    expect(await createMockControl({ url: mock.origin, token: 'mock-token-a' }).settings()).toMatchObject({
+      workspaces: {},
+    });
+    await expect(control.reset('mock-token-a')).rejects.toMatchObject({ status: 403 });
+    expect(await control.reset()).toEqual({ reset: userB.workspaceUuid });
+    expect((await control.settings()).workspaces).toEqual({});
   });
 });
