@@ -106,19 +106,3 @@ export function checkSettingsPatch(patch: unknown): string[] {
   if (validatePatch(patch)) return [];
   return (validatePatch.errors ?? []).map((error) => describeSchemaError(error, 'settings'));
 }
-
-/** Applies a checked change: `workspaces` merge per workspace (null clears one), `faults` replace the list. */
-export function applySettingsPatch(settings: RuntimeSettings, patch: SettingsPatch): void {
-  const { workspaces, ...rest } = patch;
-  Object.assign(settings, rest);
-  // dictionary-lookup: the keys were resolved to workspace uuids of the mock by the control plane
-  for (const [uuid, change] of Object.entries(workspaces ?? {})) {
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    const merged: Record<string, unknown> = { ...settings.workspaces[uuid], ...change };
-    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null)) as WorkspaceSettings;
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    if (change === null) delete settings.workspaces[uuid];
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    else settings.workspaces[uuid] = next;
-  }
-}
