@@ -125,7 +125,8 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     adminToken: readAdminToken(env.MOCK_ADMIN_TOKEN),
     fixturesPath: env.MOCK_FIXTURES || undefined,
     controlOrigins: readOrigins(env.MOCK_CONTROL_ORIGINS),
-    settingsCacheMs: readNumber(env, 'MOCK_SETTINGS_CACHE_MS', DEFAULT_CONFIG.settingsCacheMs, 0),
+    // A change to the settings is answered this long after it is saved: seconds would stall every test's set-up.
+    settingsCacheMs: readNumber(env, 'MOCK_SETTINGS_CACHE_MS', DEFAULT_CONFIG.settingsCacheMs, 0, 5_000),
   };
 }
 
