@@ -76,11 +76,12 @@ export async function updateSettings(deps: SettingsDeps, who: Controller, patch:
       refuse([
         "settings.outcome: is a workspace's own; the admin names the workspace: workspaces.<token or uuid>.outcome",
       ]);
-    const stored = await deps.settings.allWorkspaces();
-    const next: Record<string, WorkspaceSettings | undefined> = {};
-    for (const [uuid, value] of workspaces) next[uuid] = value === null ? undefined : merge(stored[uuid] ?? {}, value);
-    const kept = new Set(Object.keys(stored));
-    for (const [uuid, value] of Object.entries(next)) {
+    const stored = new Map(Object.entries(await deps.settings.allWorkspaces()));
+    const next = new Map<string, WorkspaceSettings | undefined>();
+    for (const [uuid, value] of workspaces)
+      next.set(uuid, value === null ? undefined : merge(stored.get(uuid) ?? {}, value));
+    const kept = new Set(stored.keys());
+    for (const [uuid, value] of next) {
       if (value === undefined) kept.delete(uuid);
       else kept.add(uuid);
     }
@@ -94,7 +95,7 @@ export async function updateSettings(deps: SettingsDeps, who: Controller, patch:
       ...(authRateLimit !== undefined ? { authRateLimit } : {}),
       ...(change.faults ? { faults } : {}),
     };
-    await deps.settings.save({ defaults, workspaces: next });
+    await deps.settings.save({ defaults, workspaces: Object.fromEntries(next) });
   }
   await deps.settings.settle();
   return viewSettings(deps, who);
