@@ -105,16 +105,18 @@ describe('control plane tenancy, without an admin token configured', () => {
   });
 
   it("should apply a tenant's rate limit, latency, outcome and faults to its own workspace only", async () => {
-    await a().updateSettings({ rateLimit: 2, latencyMs: 150, faults: [{ operation: 'getRun', fault: 'reset' }] });
+    await a().updateSettings({ rateLimit: 2, latencyMs: 500, faults: [{ operation: 'getRun', fault: 'reset' }] });
     await a().forceOutcome('error');
+    const startedA = Date.now();
     const runA = await m.call('POST', '/orchestration/runs', { body: {}, token: 'mock-token-a' });
+    expect(Date.now() - startedA).toBeGreaterThanOrEqual(500);
     expect(runA.headers['ratelimit-limit']).toBe('2');
     expect((await m.call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
     expect((await m.call('GET', '/mailboxManagement/suppressions')).status).toBe(429);
 
     const started = Date.now();
     const runB = await m.call('POST', '/orchestration/runs', { body: {}, token: 'mock-token-b' });
-    expect(Date.now() - started).toBeLessThan(150);
+    expect(Date.now() - started).toBeLessThan(500);
     expect(runB.headers['ratelimit-limit']).toBe('1000');
     clock += 1000;
     const polled = await m.call('GET', `/orchestration/runs/${runB.body.run.uuid}`, { token: 'mock-token-b' });
@@ -125,7 +127,7 @@ describe('control plane tenancy, without an admin token configured', () => {
     const seenByA = await a().settings();
     expect(seenByA).toMatchObject({
       rateLimit: 2,
-      latencyMs: 150,
+      latencyMs: 500,
       workspaces: { [WORKSPACE_A]: { outcome: 'error' } },
     });
     expect(seenByA.faults).toEqual([{ operation: 'getRun', fault: 'reset', share: 1 }]);
