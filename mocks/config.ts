@@ -24,6 +24,8 @@ export type MockConfig = {
   publicUrl?: string;
   /** OAuth issuer; defaults to <origin>/auth. */
   authUrl?: string;
+  /** Redirect URIs of the OAuth client `mock-frontend` (loopback ones on any port); unset, the defaults. */
+  oauthRedirectUris?: string[];
   idempotencyTtlMs: number;
   idempotencyCapPerWorkspace: number;
   specPath: string;
@@ -35,6 +37,10 @@ export type MockConfig = {
   adminToken?: string;
   /** Fixtures (JSON or YAML) loaded at start and after every reset. */
   fixturesPath?: string;
+  /** Origins whose pages may call the control plane (CORS); unset: pages on loopback only. */
+  controlOrigins?: string[];
+  /** How long a replica keeps the control plane's settings it read (a change waits this long before its answer). */
+  settingsCacheMs: number;
 };
 
 export const WORKSPACE_A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -54,11 +60,13 @@ export const DEFAULT_CONFIG: MockConfig = {
   bodyLimitBytes: INPUT_LIMITS.bodyBytes,
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
+  oauthRedirectUris: undefined,
   publicUrl: undefined,
   idempotencyTtlMs: IDEMPOTENCY_KEY_LIFETIME_MS,
   idempotencyCapPerWorkspace: 10_000,
   redisUrl: undefined,
   redisPrefix: 'mock:',
+  settingsCacheMs: 100,
   specPath: join(__dirname, '..', 'spec', 'openapi.yaml'),
 };
 
@@ -114,12 +122,37 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
+    oauthRedirectUris: env.MOCK_OAUTH_REDIRECT_URIS ? parseRedirectUris(env.MOCK_OAUTH_REDIRECT_URIS) : undefined,
     publicUrl: readPublicUrl(env.MOCK_PUBLIC_URL),
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
     adminToken: readAdminToken(env.MOCK_ADMIN_TOKEN),
     fixturesPath: env.MOCK_FIXTURES || undefined,
+    controlOrigins: readOrigins(env.MOCK_CONTROL_ORIGINS),
+    // A change to the settings is answered this long after it is saved: seconds would stall every test's set-up.
+    settingsCacheMs: readNumber(env, 'MOCK_SETTINGS_CACHE_MS', DEFAULT_CONFIG.settingsCacheMs, 0, 5_000),
   };
+}
+
+/** MOCK_CONTROL_ORIGINS: comma-separated http(s) origins (`*` is refused: the control plane is never open to all). */
+function readOrigins(text: string | undefined): string[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      if (origin === '*')
+        throw new Error('MOCK_CONTROL_ORIGINS: "*" is not accepted; name the origins of the pages that steer the mock');
+      let url: string | undefined;
+      try {
+        url = readPublicUrl(origin);
+      } catch {
+        url = undefined;
+      }
+      if (!url) throw new Error(`MOCK_CONTROL_ORIGINS: expected http(s) origins without path, got "${origin}"`);
+      return url;
+    });
 }
 
 /** MOCK_REDIS_URL must be a redis:// (or rediss://) URL: a typo is a start-up error, not a silent in-memory mock. */
@@ -150,4 +183,32 @@ export function readPublicUrl(text: string | undefined): string | undefined {
     throw new Error(`MOCK_PUBLIC_URL: expected an http(s) origin without path or query, got "${text}"`);
   }
   return url.origin;
+}
+
+/** The longest redirect URI accepted: it is kept with each OAuth code, whose entry is bounded in bytes. */
+export const REDIRECT_URI_MAX_LENGTH = 2000;
+
+/**
+ * `MOCK_OAUTH_REDIRECT_URIS`: comma-separated absolute URIs without a fragment, each at most
+ * `REDIRECT_URI_MAX_LENGTH` characters; anything else is a start-up error, never a login that fails later.
+ */
+export function parseRedirectUris(text: string): string[] {
+  const uris = text
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean);
+  for (const uri of uris) {
+    let url: URL | undefined;
+    try {
+      url = new URL(uri);
+    } catch {
+      url = undefined;
+    }
+    if (!url || uri.includes('#'))
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: expected absolute URIs without a fragment, got "${uri}"`);
+    if (uri.length > REDIRECT_URI_MAX_LENGTH)
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: a URI of ${uri.length} characters, over ${REDIRECT_URI_MAX_LENGTH}`);
+  }
+  if (uris.length === 0) throw new Error('MOCK_OAUTH_REDIRECT_URIS: no URI given');
+  return [...new Set(uris)];
 }

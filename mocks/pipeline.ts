@@ -9,6 +9,8 @@ import { readBody, type BodyLimits } from './stages/read-body';
 import type { Router } from '../spec/lib';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
+import { loadSteering } from './stages/steering';
+import type { Steering } from './store/repositories/settings';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
 import { idempotency, type KeyLength } from './stages/idempotency';
@@ -32,7 +34,8 @@ export type PipelineDeps = AuthenticateDeps &
     idempotencyStore: IdempotencyStore;
     /** The Idempotency-Key bounds the contract's parameter schema states (`contract.constants`). */
     idempotencyKeyLength: KeyLength;
-    latencyMs: number;
+    /** The control plane's settings for a workspace (or for none): read from the store, cached briefly. */
+    steering: (workspaceUuid: string | undefined) => Promise<Steering>;
     sleep: (ms: number) => Promise<void>;
     handlers: Handlers;
     prism: PrismResponder;
@@ -47,7 +50,8 @@ export type PipelineDeps = AuthenticateDeps &
  * The API's stages, and the one place their order is written: the request goes down this list in the order it
  * travels (authenticate → rate-limit → route → body → idempotency → validate → handle), the response comes back
  * up through it, and the front door serialises it. Documentation refers here instead of repeating it. `outside`
- * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting.
+ * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting,
+ * with or without a credential (`GET /` is not the API: a 401 there would send a person after their token).
  */
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
@@ -55,10 +59,11 @@ export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx)
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
+    loadSteering(deps), // the control plane's settings for its workspace (rate limit, faults, latency, outcomes)
     answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429
-    requireCredential(), // 401
-    outside === undefined ? route(deps) : outsideBase(outside), // 404 / 405
+    // 401 / 404 / 405; outside the base path there is nothing to guard: 404 whatever the credential
+    ...(outside === undefined ? [requireCredential(), route(deps)] : [outsideBase(outside)]),
     readBody(deps.bodyLimits), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json
     checkPrefer(), // Prefer values the mock knows but cannot read → 400
     injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMock, type MockOptions, type RunningMock } from './app';
 import { WORKSPACE_A } from './config';
+import { createMockControl } from './control/client';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 
 /**
@@ -243,8 +244,42 @@ describe('replicas sharing one Redis', () => {
   });
 });
 
+describe('refresh-token reuse grace across replicas', () => {
+  it('should answer two tabs refreshing at once on two replicas with the same new pair, the grant kept', async () => {
+    const replicas = await startReplicas(2, prefix());
+    try {
+      const { refresh_token } = await loginOn(replicas[0], replicas[1], 'openid offline_access');
+      const refresh = (replica: Replica) =>
+        fetch(`${replica.origin}/auth/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            client_id: 'mock-frontend',
+            refresh_token: refresh_token!,
+          }),
+        }).then(async (res) => ({
+          status: res.status,
+          body: (await res.json()) as { access_token: string; refresh_token: string },
+        }));
+      const [a, b] = await Promise.all([refresh(replicas[0]), refresh(replicas[1])]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(b.body).toEqual(a.body);
+      const answer = await call(replicas[1], 'GET', '/mailboxManagement/suppressions?limit=1', {
+        token: a.body.access_token,
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await closeAll(replicas);
+    }
+  });
+});
+
 /** Authorization on one replica, code exchange on another. */
-async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ access_token: string }> {
+async function loginOn(
+  authorizeAt: Replica,
+  exchangeAt: Replica,
+  scope = 'openid',
+): Promise<{ access_token: string; refresh_token?: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const redirectUri = 'http://127.0.0.1:5173/callback';
   const authorize = new URL(`${authorizeAt.origin}/auth/authorize`);
@@ -252,7 +287,7 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
     response_type: 'code',
     client_id: 'mock-frontend',
     redirect_uri: redirectUri,
-    scope: 'openid',
+    scope,
     state: 's',
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
@@ -272,8 +307,44 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
       code_verifier: verifier,
     }),
   });
-  return (await response.json()) as { access_token: string };
+  return (await response.json()) as { access_token: string; refresh_token?: string };
 }
+
+describe('control-plane settings across replicas', () => {
+  it("should apply a tenant's settings, outcome and faults on every replica once answered, and its reset too", async () => {
+    const three = await startReplicas(3, prefix(), { runDurationMs: 0, adminToken: 'replica-admin' });
+    try {
+      const tenantOn = (replica: Replica, token: string) => createMockControl({ url: replica.origin, token });
+      await tenantOn(three[0], TOKEN).updateSettings({
+        rateLimit: 50,
+        outcome: 'error',
+        faults: [{ operation: 'listSuppressions', fault: 'empty' }],
+      });
+      for (const replica of three) {
+        const created = await call(replica, 'POST', '/orchestration/runs', { body: {} });
+        expect(created.headers.get('ratelimit-limit')).toBe('50');
+        const polled = await call(replica, 'GET', `/orchestration/runs/${created.body.run.uuid}`);
+        expect(polled.body.run.status).toBe('error');
+        await expect(call(replica, 'GET', '/mailboxManagement/suppressions')).rejects.toThrow();
+        const other = await call(replica, 'GET', '/mailboxManagement/suppressions', { token: 'mock-token-b' });
+        expect([other.status, other.headers.get('ratelimit-limit')]).toEqual([200, '10000']);
+      }
+      await tenantOn(three[2], TOKEN).reset();
+      for (const replica of three) {
+        const list = await call(replica, 'GET', '/mailboxManagement/suppressions');
+        expect([list.status, list.headers.get('ratelimit-limit')]).toEqual([200, '10000']);
+      }
+      // The admin's defaults, changed on one replica, hold on every one.
+      await createMockControl({ url: three[1].origin, adminToken: 'replica-admin' }).updateSettings({ rateLimit: 70 });
+      for (const replica of three)
+        expect((await call(replica, 'GET', '/mailboxManagement/suppressions')).headers.get('ratelimit-limit')).toBe(
+          '70',
+        );
+    } finally {
+      await closeAll(three);
+    }
+  });
+});
 
 describe('a replica restarted mid-traffic', () => {
   it('should lose nothing: a retried create replays, runs and tokens still work', async () => {

@@ -18,13 +18,16 @@ const suppression = (email: string) => ({
   updatedAt: '2026-03-01T10:00:00.000Z',
 });
 
+const ADMIN = 'admin-secret';
+
 describe('control plane (/__mock)', () => {
   let clock = Date.UTC(2026, 5, 1, 12, 0, 0);
   let m: Checked;
   let control: MockControl;
   beforeAll(async () => {
-    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000 });
-    control = createMockControl({ url: m.mock.url });
+    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000, adminToken: ADMIN });
+    // The admin's client: these tests steer both workspaces and the defaults (tenancy.test.ts: a tenant's own).
+    control = createMockControl({ url: m.mock.url, adminToken: ADMIN });
   });
   beforeEach(() => control.reset());
   afterAll(() => m.close());
@@ -44,7 +47,7 @@ describe('control plane (/__mock)', () => {
       );
       expect(await control.created('mock-token-b')).toEqual([]);
 
-      await resetMock(undefined, { url: m.mock.origin });
+      await resetMock(undefined, { url: m.mock.origin, adminToken: ADMIN });
       expect(await control.created()).toEqual([]);
       expect((await m.call('GET', `/orchestration/runs/${run.body.run.uuid}`)).status).toBe(404);
       expect((await m.mock.store.get(WORKSPACE_A, 'domains', domain))!.status).toBe('pending');
@@ -115,15 +118,15 @@ describe('control plane (/__mock)', () => {
       [
         'a missing required field',
         { workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com' }] } } },
-        'workspaces.mock-token-a.suppressions[0]',
+        '/workspaces/mock-token-a/suppressions/0/mailboxUuid: is required (schema Suppression)',
       ],
       [
         'a value outside an enum',
         { workspaces: { 'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), reason: 'angry' }] } } },
-        'reason: must be equal to one of the allowed values',
+        '/workspaces/mock-token-a/suppressions/0/reason: must be one of: "unsubscribed"',
       ],
       ['an unknown collection', { workspaces: { 'mock-token-a': { widgets: [] } } }, 'widgets: is not a collection'],
-      ['an unknown workspace', { workspaces: { nobody: {} } }, 'workspaces.nobody: is neither a token'],
+      ['an unknown workspace', { workspaces: { nobody: {} } }, '/workspaces/nobody: is neither a token'],
       [
         'another workspace in an item',
         {
@@ -142,6 +145,21 @@ describe('control plane (/__mock)', () => {
       expect(error.body.reason).toBe('invalid_fixtures');
       expect(error.body.problems!.join('\n')).toContain(want);
       expect((await m.call('GET', '/mailboxManagement/suppressions')).body).toEqual(before.body);
+    });
+
+    it('should list every missing field once, at its JSON pointer, and name rules instead of printing regexes', async () => {
+      const fixtures = {
+        workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com', mailboxUuid: 'not-a-uuid' }] } },
+      };
+      const error = (await control.loadFixtures(fixtures as never).catch((e: unknown) => e)) as MockControlError;
+      const at = '/workspaces/mock-token-a/suppressions/0';
+      expect(error.body.problems).toEqual([
+        `${at}/reason: is required (schema Suppression)`,
+        `${at}/messageUuid: is required (schema Suppression)`,
+        `${at}/createdAt: is required (schema Suppression)`,
+        `${at}/updatedAt: is required (schema Suppression)`,
+        `${at}/mailboxUuid: must be a UUID (versions 1–8, variant 8, 9, a or b; or the nil or max UUID) or null (schema Suppression)`,
+      ]);
     });
 
     it('should refuse text that is neither JSON nor YAML', async () => {
@@ -194,12 +212,13 @@ describe('control plane (/__mock)', () => {
 
   describe('HTTP surface', () => {
     it('should list its endpoints, answer 404/405 in the error shape, and allow browsers (CORS)', async () => {
-      const index = await fetch(`${m.mock.origin}/__mock`);
+      const headers = { authorization: 'Bearer mock-token-a' };
+      const index = await fetch(`${m.mock.origin}/__mock`, { headers });
       expect(Object.keys((await index.json()).endpoints)).toContain('POST /__mock/reset');
-      const missing = await fetch(`${m.mock.origin}/__mock/nothing`);
+      const missing = await fetch(`${m.mock.origin}/__mock/nothing`, { headers });
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ reason: 'not_found' });
-      const wrong = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'GET' });
+      const wrong = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'GET', headers });
       expect(wrong.status).toBe(405);
       expect(wrong.headers.get('allow')).toBe('POST');
       const preflight = await fetch(`${m.mock.origin}/__mock/reset`, {
@@ -207,7 +226,7 @@ describe('control plane (/__mock)', () => {
         headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
       });
       expect(preflight.status).toBe(204);
-      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     });
 
     it('should not be reachable under the API base path', async () => {
@@ -247,6 +266,8 @@ describe('control plane with MOCK_ADMIN_TOKEN and MOCK_FIXTURES', () => {
   it('should refuse to start on fixtures that break the contract, naming the file and the field', async () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ workspaces: { 'mock-token-a': { domains: [{ priceCredits: 'many' }] } } }));
-    await expect(startCheckedMock({ fixturesPath: file })).rejects.toThrow(/bad\.json.*\n.*domains\[0\]\.priceCredits/);
+    await expect(startCheckedMock({ fixturesPath: file })).rejects.toThrow(
+      /bad\.json.*\n.*\/domains\/0\/priceCredits: must be an integer or null/,
+    );
   });
 });
