@@ -153,6 +153,19 @@ export const CHECK_INPUTS: Record<string, Inputs> = {
       status((s) => s === '422'),
     ),
   },
+  // The same rules on every write the contract declares (not only createMcpServer).
+  'every-write-replays-its-original-response': {
+    operations: hasIdempotencyKey,
+    reads: or(part('operation', 'request-body'), header(IDEMPOTENCY), status(isSuccess)),
+  },
+  'every-write-refuses-a-reused-key-with-422': {
+    operations: hasIdempotencyKey,
+    reads: or(
+      part('operation', 'request-body'),
+      header(IDEMPOTENCY),
+      status((s) => s === '422'),
+    ),
+  },
   'concurrent-same-key-requests-create-one-record': {
     operations: hasIdempotencyKey,
     reads: or(
@@ -185,6 +198,11 @@ export const CHECK_INPUTS: Record<string, Inputs> = {
       status((s) => s === '404'),
       statusCode(isSuccess),
     ),
+  },
+  // Lists filtered by each of their query parameters, and the export with each of its filters, as two workspaces.
+  'filters-and-exports-stay-in-the-workspace': {
+    operations: (op) => (op.method === 'get' && !hasPathParameter(op)) || op.operation.operationId === 'downloadRuns',
+    reads: or(part('operation', 'security'), request, statusCode(isSuccess)),
   },
   'sql-query-is-read-only': {
     operations: named('executeQuery'),
