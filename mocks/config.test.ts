@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIG, parseTokens, readConfigFromEnv } from './config';
+import { MAX_RATE_LIMIT } from './limits';
 
 describe('config', () => {
   it('should serve http://127.0.0.1:4010 with the two seeded tokens by default', () => {
@@ -46,5 +47,18 @@ describe('config', () => {
   it('should keep created runs 24 h by default, and refuse an age under a second', () => {
     expect(readConfigFromEnv({}).runTtlMs).toBe(24 * 60 * 60 * 1000);
     expect(() => readConfigFromEnv({ MOCK_RUN_TTL_MS: '999' })).toThrow(/MOCK_RUN_TTL_MS: expected a number >= 1000/);
+  });
+
+  it('should refuse a rate limit beyond its documented range', () => {
+    expect(readConfigFromEnv({ MOCK_RATE_LIMIT: String(MAX_RATE_LIMIT) }).rateLimit).toBe(MAX_RATE_LIMIT);
+    expect(() => readConfigFromEnv({ MOCK_RATE_LIMIT: '1e308' })).toThrow(/MOCK_RATE_LIMIT: .*<= 1000000000/);
+    expect(() => readConfigFromEnv({ MOCK_AUTH_RATE_LIMIT: '1e308' })).toThrow(/MOCK_AUTH_RATE_LIMIT/);
+  });
+
+  it('should refuse an empty MOCK_ADMIN_TOKEN at start rather than leave the control plane open', () => {
+    expect(readConfigFromEnv({}).adminToken).toBeUndefined();
+    expect(readConfigFromEnv({ MOCK_ADMIN_TOKEN: 's3cret' }).adminToken).toBe('s3cret');
+    for (const empty of ['', '  '])
+      expect(() => readConfigFromEnv({ MOCK_ADMIN_TOKEN: empty })).toThrow(/MOCK_ADMIN_TOKEN: set but empty/);
   });
 });

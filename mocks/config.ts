@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { IDEMPOTENCY_KEY_LIFETIME_MS } from '../spec/lib/constants';
-import { INPUT_LIMITS } from './limits';
+import { INPUT_LIMITS, MAX_RATE_LIMIT } from './limits';
 import { safeDict } from './safety/dict';
 /** Every setting of the mock, typed; each one is an environment variable documented in the README. */
 export type MockConfig = {
@@ -24,6 +24,8 @@ export type MockConfig = {
   publicUrl?: string;
   /** OAuth issuer; defaults to <origin>/auth. */
   authUrl?: string;
+  /** Redirect URIs of the OAuth client `mock-frontend` (loopback ones on any port); unset, the defaults. */
+  oauthRedirectUris?: string[];
   idempotencyTtlMs: number;
   idempotencyCapPerWorkspace: number;
   specPath: string;
@@ -54,6 +56,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   bodyLimitBytes: INPUT_LIMITS.bodyBytes,
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
+  oauthRedirectUris: undefined,
   publicUrl: undefined,
   idempotencyTtlMs: IDEMPOTENCY_KEY_LIFETIME_MS,
   idempotencyCapPerWorkspace: 10_000,
@@ -77,13 +80,25 @@ export function parseTokens(text: string): Record<string, string> {
   return tokens;
 }
 
-function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+function readNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max = Infinity): number {
   // dictionary-lookup: the names are this file's own constants
   const text = env[name];
   if (text === undefined || text === '') return fallback;
   const value = Number(text);
-  if (!Number.isFinite(value) || value < min) throw new Error(`${name}: expected a number >= ${min}, got "${text}"`);
+  if (!Number.isFinite(value) || value < min || value > max)
+    throw new Error(`${name}: expected a number >= ${min}${max < Infinity ? ` and <= ${max}` : ''}, got "${text}"`);
   return value;
+}
+
+/**
+ * MOCK_ADMIN_TOKEN guards the control plane: set but empty (a compose file's `MOCK_ADMIN_TOKEN=` or an unset
+ * variable interpolated) is a start-up error, never a silently open control plane.
+ */
+function readAdminToken(text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (text.trim() === '')
+    throw new Error('MOCK_ADMIN_TOKEN: set but empty; give it a secret value, or leave it unset for a local mock');
+  return text;
 }
 
 export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockConfig {
@@ -92,8 +107,8 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     port: readNumber(env, 'PORT', DEFAULT_CONFIG.port, 0),
     host: env.HOST || DEFAULT_CONFIG.host,
     tokens: env.MOCK_TOKENS ? parseTokens(env.MOCK_TOKENS) : DEFAULT_CONFIG.tokens,
-    rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1),
-    authRateLimit: readNumber(env, 'MOCK_AUTH_RATE_LIMIT', DEFAULT_CONFIG.authRateLimit, 1),
+    rateLimit: readNumber(env, 'MOCK_RATE_LIMIT', DEFAULT_CONFIG.rateLimit, 1, MAX_RATE_LIMIT),
+    authRateLimit: readNumber(env, 'MOCK_AUTH_RATE_LIMIT', DEFAULT_CONFIG.authRateLimit, 1, MAX_RATE_LIMIT),
     rateWindowSeconds: readNumber(env, 'MOCK_RATE_WINDOW', DEFAULT_CONFIG.rateWindowSeconds, 1),
     seed: readNumber(env, 'MOCK_SEED', DEFAULT_CONFIG.seed, 0),
     runDurationMs: readNumber(env, 'MOCK_RUN_DURATION_MS', DEFAULT_CONFIG.runDurationMs, 0),
@@ -102,10 +117,11 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
+    oauthRedirectUris: env.MOCK_OAUTH_REDIRECT_URIS ? parseRedirectUris(env.MOCK_OAUTH_REDIRECT_URIS) : undefined,
     publicUrl: readPublicUrl(env.MOCK_PUBLIC_URL),
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
-    adminToken: env.MOCK_ADMIN_TOKEN || undefined,
+    adminToken: readAdminToken(env.MOCK_ADMIN_TOKEN),
     fixturesPath: env.MOCK_FIXTURES || undefined,
   };
 }
@@ -138,4 +154,32 @@ export function readPublicUrl(text: string | undefined): string | undefined {
     throw new Error(`MOCK_PUBLIC_URL: expected an http(s) origin without path or query, got "${text}"`);
   }
   return url.origin;
+}
+
+/** The longest redirect URI accepted: it is kept with each OAuth code, whose entry is bounded in bytes. */
+export const REDIRECT_URI_MAX_LENGTH = 2000;
+
+/**
+ * `MOCK_OAUTH_REDIRECT_URIS`: comma-separated absolute URIs without a fragment, each at most
+ * `REDIRECT_URI_MAX_LENGTH` characters; anything else is a start-up error, never a login that fails later.
+ */
+export function parseRedirectUris(text: string): string[] {
+  const uris = text
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean);
+  for (const uri of uris) {
+    let url: URL | undefined;
+    try {
+      url = new URL(uri);
+    } catch {
+      url = undefined;
+    }
+    if (!url || uri.includes('#'))
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: expected absolute URIs without a fragment, got "${uri}"`);
+    if (uri.length > REDIRECT_URI_MAX_LENGTH)
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: a URI of ${uri.length} characters, over ${REDIRECT_URI_MAX_LENGTH}`);
+  }
+  if (uris.length === 0) throw new Error('MOCK_OAUTH_REDIRECT_URIS: no URI given');
+  return [...new Set(uris)];
 }

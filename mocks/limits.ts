@@ -15,6 +15,13 @@ export const INPUT_LIMITS = {
 } as const;
 
 /**
+ * Requests per rate-limit window a workspace or client address may be allowed (MOCK_RATE_LIMIT,
+ * MOCK_AUTH_RATE_LIMIT and the settings rateLimit and authRateLimit): a billion per window is beyond any load,
+ * and keeps the stated limit header a plain integer.
+ */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+
+/**
  * Byte budgets beside the count and age bounds the stores keep in the storage port (runs, batches, MCP servers,
  * downloads, OAuth: see store/index.ts DEFAULT_STORE_LIMITS and oauth/grants.ts DEFAULT_GRANT_LIMITS).
  */

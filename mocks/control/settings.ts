@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { describeSchemaError } from '../../spec/lib';
 import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
+import { MAX_RATE_LIMIT } from '../limits';
 import { MAX_LATENCY_MS } from '../stages/latency';
 import { CONTROL_LIMITS } from '../limits';
 
@@ -31,16 +32,27 @@ export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces' | 'faults
   faults?: (Omit<FaultRule, 'share'> & { share?: number })[];
 };
 
-const duration = { type: 'integer', minimum: 0, maximum: MAX_DURATION_MS };
+/**
+ * The integer range of each number the control plane sets (the README's settings table states the same), so a
+ * typo such as `rateLimit: 1e308` is a 400 naming the setting, never a setting the mock cannot honour.
+ */
+export const SETTING_RANGES = {
+  rateLimit: { minimum: 1, maximum: MAX_RATE_LIMIT },
+  authRateLimit: { minimum: 1, maximum: MAX_RATE_LIMIT },
+  latencyMs: { minimum: 0, maximum: MAX_LATENCY_MS },
+  runDurationMs: { minimum: 0, maximum: MAX_DURATION_MS },
+  hangMs: { minimum: 0, maximum: MAX_HANG_MS },
+} as const satisfies Record<keyof Omit<RuntimeSettings, 'workspaces' | 'faults'>, object>;
+
+const ranged = Object.fromEntries(
+  Object.entries(SETTING_RANGES).map(([name, range]) => [name, { type: 'integer', ...range }]),
+);
+const duration = ranged.runDurationMs;
 const PATCH_SCHEMA = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    rateLimit: { type: 'integer', minimum: 1 },
-    authRateLimit: { type: 'integer', minimum: 1 },
-    latencyMs: { type: 'integer', minimum: 0, maximum: MAX_LATENCY_MS },
-    runDurationMs: duration,
-    hangMs: { type: 'integer', minimum: 0, maximum: MAX_HANG_MS },
+    ...ranged,
     workspaces: {
       type: 'object',
       maxProperties: CONTROL_LIMITS.workspaces,

@@ -63,7 +63,8 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         let current: RunRecord = run;
         // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
         while (!isTerminal(viewRun(current, deps.now()).status)) {
-          await deps.sleep(Math.max(1, Math.min(runFinishesAt(current) - deps.now(), 1_000)));
+          // A client that went away stops the wait: the request fails, so its run is taken back with it.
+          await untilGone(deps.sleep(Math.max(1, Math.min(runFinishesAt(current) - deps.now(), 1_000))), ctx.signal);
           current = (await deps.store.get(workspaceUuid, 'runs', run.uuid)) ?? current;
         }
         return runResponse(200, current);
@@ -332,4 +333,21 @@ export function matchesFilters(filters: JsonRecord) {
       filters.updatedBefore === undefined || Date.parse(run.updatedAt) < Date.parse(String(filters.updatedBefore)),
   ];
   return (run: RunView) => checks.every((check) => check(run));
+}
+
+/** Resolves with `wait`, or rejects as soon as `signal` aborts (the client closed its connection). */
+async function untilGone(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  const gone = () => new ApiError(400, 'request_cancelled', 'The client went away before the run finished.');
+  if (!signal) return wait;
+  if (signal.aborted) throw gone();
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(gone());
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([wait, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }

@@ -3,7 +3,7 @@ import type { RouteTable } from '../stages/route/table';
 import type { AuthClient, AuthContext, AuthServerOptions } from './context';
 import { sameAudience, userClaims } from './context';
 import { handleAuthorize } from './authorize';
-import { GrantStore, type MockUser } from './grants';
+import { DEFAULT_GRANT_LIMITS, GrantStore, type MockUser } from './grants';
 import { loadSharedSigningKey, verifyJwt, type SigningKey } from './jwt';
 import { createMemoryPort } from '../store/adapters/memory';
 import { buildMetadata, metadataPaths } from './metadata';
@@ -25,19 +25,13 @@ export type AuthServer = {
   revoke(token: string): Promise<void>;
 };
 
-/** The mock's documented OAuth defaults: one public client with the usual dev-server callbacks, one user per seeded workspace. */
+/** The mock's documented OAuth defaults: one public client with `/callback` on every loopback port, one user per seeded workspace. */
 export const defaultAuthConfig: { clients: AuthClient[]; users: MockUser[]; accessTokenTtlSeconds: number } = {
   clients: [
     {
       clientId: 'mock-frontend',
-      redirectUris: [
-        'http://localhost:3000/callback',
-        'http://127.0.0.1:3000/callback',
-        'http://localhost:5173/callback',
-        'http://127.0.0.1:5173/callback',
-        'http://localhost:8080/callback',
-        'http://127.0.0.1:8080/callback',
-      ],
+      // Loopback URIs match on any port (RFC 8252 §7.3): a dev server on 3000, 4200, 5173, 5174 or 8080 logs in.
+      redirectUris: ['http://localhost/callback', 'http://127.0.0.1/callback', 'http://[::1]/callback'],
     },
   ],
   users: [
@@ -75,7 +69,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
         signingKey = undefined;
         throw error;
       })),
-    grants: new GrantStore(port, options.now),
+    grants: new GrantStore(port, options.now, { ...DEFAULT_GRANT_LIMITS, ...options.grantLimits }),
     endpoints: {
       authorization: `${issuer}/authorize`,
       token: `${issuer}/oauth/token`,
@@ -112,7 +106,7 @@ export function createAuthServer(options: AuthServerOptions): AuthServer {
 
   const revoke = async (token: string) => {
     const access = await readAccessToken(token);
-    if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000);
+    if (access) return ctx.grants.revokeTokenId(access.jti, access.exp * 1000, access.sid);
     const grant = await ctx.grants.findRefreshGrant(token);
     if (grant) await ctx.grants.revokeGrant(grant.id);
   };

@@ -3,13 +3,13 @@ import { RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
 import { startMock, type RunningMock } from '../app';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createFailingPort } from '../testing/failing-port';
-import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, type Grant } from './grants';
+import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, refreshTokenTtlMs, type Grant } from './grants';
 import { defaultAuthConfig } from './index';
 
 /**
  * Bounds of the OAuth endpoints against a hostile client: a per-address rate limit kept in the storage port (so
  * every replica shares it), answered 429 in the contract's error shape with the rate-limit headers; and a grant
- * store bounded by count, bytes and age.
+ * store bounded by count (per client and user, per grant: client-bounds.test.ts), bytes and age.
  */
 type Answer = { status: number; headers: Record<string, string>; body: any };
 
@@ -200,19 +200,55 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
   });
   const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
-  it('should keep at most its count of codes, each for its lifetime, each within the entry bound', async () => {
+  it('should keep at most its count of codes per client and user, each for its lifetime, refusing beyond', async () => {
     let now = 0;
     const port = createMemoryPort({ now: () => now });
-    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, codes: 5 });
+    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, codesPerUser: 5 });
     const redirectUri = defaultAuthConfig.clients[0].redirectUris[0];
-    const codes: string[] = [];
-    for (let i = 0; i < 12; i++) codes.push(await store.issueCode(grant(i), redirectUri, challenge, 'n'.repeat(512)));
+    const issued = [];
+    for (let i = 0; i < 12; i++) issued.push(await store.issueCode(grant(i), redirectUri, challenge, 'n'.repeat(512)));
+    const codes = issued.flatMap((answer) => ('code' in answer ? [answer.code] : []));
+    expect(codes).toHaveLength(5);
+    expect(issued[5]).toEqual({ refused: expect.stringContaining('holds 5 unexpired authorization codes') });
     expect(await port.countByPrefix('oauth:code:')).toBe(5);
-    expect(await store.redeemCode(codes[0])).toEqual({ status: 'invalid' });
-    expect((await store.redeemCode(codes[11])).status).toBe('ok');
+    // Another user of the same client has a bound of its own.
+    const other = { ...grant(99), user: defaultAuthConfig.users[1] };
+    expect(await store.issueCode(other, redirectUri, challenge)).toEqual({ code: expect.any(String) });
+    expect((await store.redeemCode(codes[0])).status).toBe('ok');
     now += codeTtlMs;
     expect(await port.countByPrefix('oauth:code:')).toBe(0);
-    expect(await store.redeemCode(codes[10])).toEqual({ status: 'invalid' });
+    expect(await store.redeemCode(codes[4])).toEqual({ status: 'invalid' });
+    // Expired codes free their place.
+    expect(await store.issueCode(grant(13), redirectUri, challenge)).toEqual({ code: expect.any(String) });
+  });
+
+  it('should keep a revocation as long as the tokens it revokes could live, and no longer', async () => {
+    let now = 0;
+    const port = createMemoryPort({ now: () => now });
+    const store = new GrantStore(port, () => now, { ...DEFAULT_GRANT_LIMITS, revocationsPerGrant: 2 });
+    const hour = 3600_000;
+    // A grant with offline_access: its last refresh token, issued just before the revocation, lives 30 days.
+    const offline = grant(1);
+    expect(await store.holdGrant(offline, hour)).toBeUndefined();
+    now += 10 * 24 * hour;
+    const refreshToken = await store.issueRefreshToken(offline);
+    await store.revokeGrant(offline.id);
+    now += refreshTokenTtlMs - 1;
+    expect(await store.isRevoked('any', offline.id)).toBe(true);
+    expect(await store.redeemRefreshToken(refreshToken)).toEqual({ status: 'invalid' });
+    now += 1;
+    expect([await store.isRevoked('any', offline.id), await port.countByPrefix('oauth:')]).toEqual([false, 0]);
+
+    // An access token's revocation lasts until its expiry; past the grant's bound the whole grant is revoked.
+    const online = { ...grant(2), scope: ['openid'] };
+    expect(await store.holdGrant(online, hour)).toBeUndefined();
+    await store.revokeTokenId('t1', now + hour, online.id);
+    await store.revokeTokenId('t2', now + hour, online.id);
+    expect([await store.isRevoked('t1', online.id), await store.isRevoked('t3', online.id)]).toEqual([true, false]);
+    await store.revokeTokenId('t3', now + hour, online.id);
+    expect([await store.isRevoked('t3', online.id), await store.isRevoked('t4', online.id)]).toEqual([true, true]);
+    now += hour;
+    expect([await store.isRevoked('t1', online.id), await port.countByPrefix('oauth:')]).toEqual([false, 0]);
   });
 
   it('should hold the largest entry a request can make within entryBytes, and refuse a larger one', async () => {
@@ -220,8 +256,8 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
     const store = new GrantStore(port, Date.now);
     const longest = defaultAuthConfig.clients[0].redirectUris.reduce((a, b) => (a.length >= b.length ? a : b));
     const largest = { ...grant(1), id: 'x'.repeat(16), user: defaultAuthConfig.users[1] };
-    const code = await store.issueCode(largest, longest, challenge, 'n'.repeat(DEFAULT_GRANT_LIMITS.nonceLength));
-    const [text] = await port.read([{ op: 'get', key: `oauth:code:${code}` }]);
+    const issued = await store.issueCode(largest, longest, challenge, 'n'.repeat(DEFAULT_GRANT_LIMITS.nonceLength));
+    const [text] = await port.read([{ op: 'get', key: `oauth:code:${'code' in issued ? issued.code : ''}` }]);
     expect(Buffer.byteLength(text!)).toBeLessThanOrEqual(DEFAULT_GRANT_LIMITS.entryBytes);
     const outsized = { ...largest, user: { ...largest.user, name: 'n'.repeat(5000) } };
     await expect(store.issueCode(outsized, longest, challenge)).rejects.toThrow(/over the bound/);

@@ -57,8 +57,13 @@ export type Guard = { key: string; field?: string } & (
   { is: 'absent' } | { is: 'present' } | { is: 'equals'; value: string }
 );
 
-/** Where a claimed key is remembered, so at most `cap` claims live under one index (oldest released first). */
-export type ClaimIndex = { key: string; cap: number };
+/**
+ * Where a claimed key is remembered, so at most `cap` claims live under one index. When it is full, the oldest
+ * claims are released (the default), or with `whenFull: 'refuse'` the new claim is refused: nothing is stored and
+ * `claim` rejects with ClaimRefusedError (an index per client, where a client over its bound must not void what
+ * it already holds). A claim counts while its key lives: expired or deleted keys free their place.
+ */
+export type ClaimIndex = { key: string; cap: number; whenFull?: 'release-oldest' | 'refuse' };
 
 export type HitResult = { count: number; allowed: boolean };
 
@@ -79,7 +84,8 @@ export interface StoragePort {
   /**
    * Stores `value` under `key` for `ttlMs` only if the key is absent (SET NX). Resolves null when this call
    * claimed it, else the value already there. With `index`, the claim is also remembered there and the oldest
-   * claims beyond `index.cap` are released (deleted), so a store of claims stays bounded by count and age.
+   * claims beyond `index.cap` are released (deleted), so a store of claims stays bounded by count and age;
+   * with `index.whenFull: 'refuse'` a full index rejects the claim with ClaimRefusedError instead.
    */
   claim(key: string, value: string, ttlMs: number, index?: ClaimIndex): Promise<string | null>;
   /** Deletes every key starting with `prefix` (a workspace reset, tests); resolves the number deleted. */
@@ -94,5 +100,13 @@ export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
     super(`The shared store is unreachable: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'StoreUnavailableError';
+  }
+}
+
+/** A claim under an index that holds its cap of live claims, with `whenFull: 'refuse'`: nothing was stored. */
+export class ClaimRefusedError extends Error {
+  constructor(readonly index: ClaimIndex) {
+    super(`The claim index ${index.key} already holds its ${index.cap} claims.`);
+    this.name = 'ClaimRefusedError';
   }
 }

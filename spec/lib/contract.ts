@@ -2,6 +2,7 @@
 
 import { resolve } from 'node:path';
 import { readConstants, type ContractConstants } from './constants';
+import { serverBasePath } from './document';
 import { asArray, asObject, isObject, type JsonObject } from './json';
 import { bundleFile, DEFAULT_SPEC_PATH, dereferenceDocument } from './load';
 import { listOperations, type Operation } from './operations';
@@ -39,21 +40,6 @@ export type Contract = {
   schemas(options?: SchemaOptions): SchemaSet;
   validateResponse(observed: ObservedResponse): Violation[];
 };
-
-/** The path part of the first server URL, server variables substituted by their defaults. */
-export function serverBasePath(document: JsonObject): string {
-  const server = asObject(asArray(document.servers)[0]);
-  if (typeof server.url !== 'string') return '';
-  const variables = asObject(server.variables);
-  const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
-    const value = asObject(variables[name]).default;
-    return typeof value === 'string' ? value : whole;
-  });
-  return url
-    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
-    .replace(/\{[^}]*\}/g, '')
-    .replace(/\/+$/, '');
-}
 
 /** A contract over a document already in memory (fixtures, documents from git history). */
 export function contractFromDocument(input: object, path?: string): Contract {

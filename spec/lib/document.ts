@@ -64,3 +64,18 @@ export function isDeprecated(operation: unknown): boolean {
 export function formatDate(date: Date | undefined): string {
   return date ? date.toISOString().slice(0, 10) : '(none)';
 }
+
+/** The path part of the first server URL, server variables substituted by their defaults. */
+export function serverBasePath(document: JsonObject): string {
+  const server = asObject(asArray(document.servers)[0]);
+  if (typeof server.url !== 'string') return '';
+  const variables = asObject(server.variables);
+  const url = server.url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = asObject(variables[name]).default;
+    return typeof value === 'string' ? value : whole;
+  });
+  return url
+    .replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '')
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\/+$/, '');
+}

@@ -15,9 +15,11 @@ export {
   type CycleMode,
   type Origin,
 } from './load';
+export { createLineLocator, type LineOf } from './locate';
 export * from './document';
 export * from './operations';
 export * from './pointer';
+export * from './problems';
 export * from './responses';
 export * from './router';
 export * from './schemas';

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import YAML from 'yaml';
 import { isObject, type Json, type JsonObject } from './json';
+import { lineOfOffset, lineStarts, yamlOffsets } from './locate';
 import { escapeToken, formatPointer, getAtPointer, parsePointer } from './pointer';
 
 /** The contract of this repository. */
@@ -250,26 +251,11 @@ export function dereferenceFile(entry: string, origins?: WeakMap<object, Origin>
  * into a `$ref`'d component; the line of the `$ref` site is what a reviewer edits). Aliases are followed.
  */
 export function makeLineLocator(file: string): (pointer: string) => number | undefined {
-  const lineCounter = new YAML.LineCounter();
-  const doc = YAML.parseDocument(readFileSync(file, 'utf8'), { lineCounter, merge: false });
+  const text = readFileSync(file, 'utf8');
+  const offsetOf = yamlOffsets(text);
+  const starts = lineStarts(text);
   return (pointer) => {
-    let node: unknown = doc.contents;
-    let offset = (doc.contents as YAML.Node | null)?.range?.[0];
-    for (const token of parsePointer(pointer.startsWith('#') ? pointer : `#${pointer}`)) {
-      if (YAML.isAlias(node)) node = node.resolve(doc);
-      let next: unknown;
-      if (YAML.isMap(node)) {
-        const pair = node.items.find((p) => (YAML.isScalar(p.key) ? String(p.key.value) : String(p.key)) === token);
-        if (pair && YAML.isScalar(pair.key) && pair.key.range) offset = pair.key.range[0];
-        next = pair?.value;
-      } else if (YAML.isSeq(node)) {
-        next = node.items[Number(token)];
-        const range = (next as YAML.Node | undefined)?.range;
-        if (range) offset = range[0];
-      }
-      if (next === undefined || next === null) break;
-      node = next;
-    }
-    return offset === undefined ? undefined : lineCounter.linePos(offset).line;
+    const offset = offsetOf(pointer);
+    return offset === undefined ? undefined : lineOfOffset(starts, offset);
   };
 }

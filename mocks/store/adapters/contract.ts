@@ -1,4 +1,4 @@
-import type { Read, StoragePort } from '../port';
+import { ClaimRefusedError, type Read, type StoragePort } from '../port';
 
 type PortOf = () => StoragePort;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -258,6 +258,29 @@ function describeAges(portOf: PortOf): void {
     await portOf().commit([{ op: 'delete', key: 'i:2', index: 'index' }]);
     expect(await portOf().claim('i:5', 'v', 60_000, { key: 'index', cap: 3 })).toBeNull();
     expect(await portOf().read([3, 4, 5].map((i) => ({ op: 'get' as const, key: `i:${i}` })))).toEqual(['v', 'v', 'v']);
+  });
+
+  it('should refuse a claim under a full refusing index, keeping every claim it holds', async () => {
+    const full = { key: 'mine', cap: 3, whenFull: 'refuse' as const };
+    for (let i = 0; i < 3; i++) expect(await portOf().claim(`m:${i}`, 'v', 60_000, full)).toBeNull();
+    await expect(portOf().claim('m:3', 'v', 60_000, full)).rejects.toBeInstanceOf(ClaimRefusedError);
+    // Concurrent claims on a full index all fail, and another index is not affected.
+    const refused = await Promise.allSettled([4, 5, 6].map((i) => portOf().claim(`m:${i}`, 'v', 60_000, full)));
+    expect(refused.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await portOf().claim('o:0', 'v', 60_000, { ...full, key: 'other' })).toBeNull();
+    expect(await portOf().read([0, 1, 2, 3].map((i) => ({ op: 'get' as const, key: `m:${i}` })))).toEqual([
+      'v',
+      'v',
+      'v',
+      null,
+    ]);
+    // An existing key answers its value, full or not; a deleted or expired claim frees its place.
+    expect(await portOf().claim('m:0', 'w', 60_000, full)).toBe('v');
+    await portOf().commit([{ op: 'delete', key: 'm:1' }]);
+    expect(await portOf().claim('m:7', 'v', 60, full)).toBeNull();
+    await expect(portOf().claim('m:8', 'v', 60_000, full)).rejects.toBeInstanceOf(ClaimRefusedError);
+    await sleep(120);
+    expect(await portOf().claim('m:8', 'v', 60_000, full)).toBeNull();
   });
 
   it('should delete and count keys by prefix only', async () => {

@@ -1,4 +1,13 @@
-import type { ClaimIndex, Guard, HitResult, Read, ReadResults, StoragePort, Write } from '../port';
+import {
+  ClaimRefusedError,
+  type ClaimIndex,
+  type Guard,
+  type HitResult,
+  type Read,
+  type ReadResults,
+  type StoragePort,
+  type Write,
+} from '../port';
 
 /**
  * A list trimmed from its front in constant time (a head offset, compacted once half the array is dropped), so a
@@ -185,6 +194,14 @@ function readOne(data: MemoryData, read: Read): unknown {
 }
 
 /** Remembers a claim in its index; the oldest claims beyond the cap (or gone) are released. */
+/** A refusing index at its cap refuses the claim; only then is it looked through (gone claims free their place). */
+function refuseWhenFull(data: MemoryData, index: ClaimIndex): void {
+  const claims = data.indexes.get(index.key);
+  if (!claims || claims.size < index.cap) return;
+  for (const claimed of claims.keys()) if (!data.live(claimed)) claims.delete(claimed);
+  if (claims.size >= index.cap) throw new ClaimRefusedError(index);
+}
+
 function indexClaim(data: MemoryData, key: string, at: number, index: ClaimIndex): void {
   let claims = data.indexes.get(index.key);
   if (!claims) data.indexes.set(index.key, (claims = new Map()));
@@ -226,6 +243,7 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
       const existing = data.stringAt(key);
       if (existing !== null) return existing;
+      if (index?.whenFull === 'refuse') refuseWhenFull(data, index);
       const at = data.now();
       entries.set(key, { value, expiresAt: at + ttlMs });
       if (index) indexClaim(data, key, at, index);

@@ -1,5 +1,6 @@
 import Redis, { ReplyError } from 'ioredis';
 import {
+  ClaimRefusedError,
   StoreUnavailableError,
   type ClaimIndex,
   type Guard,
@@ -99,10 +100,27 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return {count, 1}
 `;
 
-/** SET NX PX, answering the value already there; with an index (a sorted set by claim time) it stays capped. */
+/**
+ * SET NX PX, answering the value already there; with an index (a sorted set by claim time) it stays capped. With
+ * ARGV[4] = 'refuse', a full index (after forgetting members whose key is gone) refuses the claim: 0.
+ */
 const CLAIM = `
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
+if #KEYS > 1 and ARGV[4] == 'refuse' then
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+      if redis.call('EXISTS', member) == 0 then redis.call('ZREM', KEYS[2], member) end
+    end
+    if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+  end
+  local time = redis.call('TIME')
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  redis.call('ZADD', KEYS[2], tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000), KEYS[1])
+  -- The index lives as long as its longest claim (claims whose key is gone are forgotten when it is full).
+  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+  return false
+end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 if #KEYS > 1 then
   local time = redis.call('TIME')
@@ -123,7 +141,7 @@ return false
 type Scripted = Redis & {
   mockCommit(...args: (string | number)[]): Promise<number>;
   mockHit(key: string, limit: number, ttlMs: number): Promise<[number, number]>;
-  mockClaim(...args: (string | number)[]): Promise<string | null>;
+  mockClaim(...args: (string | number)[]): Promise<string | number | null>;
 };
 
 export type RedisPortOptions = {
@@ -134,13 +152,20 @@ export type RedisPortOptions = {
   commandTimeoutMs?: number;
 };
 
-/** Turns a failure of the connection into StoreUnavailableError (→ 503); an error Redis replied is a bug (→ 500). */
+/**
+ * Replies of a Redis that cannot take the command now, whatever the command: out of memory under `noeviction`
+ * (`OOM`, also when a script's write hits it), writes stopped after a failed save (`MISCONF`), too few replicas,
+ * loading, busy, read-only, failing over.
+ */
+const STORE_BUSY =
+  /^(OOM|MISCONF|NOREPLICAS|LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)\b|\bOOM command not allowed/;
+
+/**
+ * Turns a failure of the connection, or a reply saying Redis cannot take commands now, into StoreUnavailableError
+ * (→ 503 with Retry-After); any other error Redis replied is a bug (→ 500).
+ */
 function unavailable(error: unknown): never {
-  if (
-    error instanceof ReplyError &&
-    !/^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN)/.test((error as Error).message)
-  )
-    throw error;
+  if (error instanceof ReplyError && !STORE_BUSY.test((error as Error).message)) throw error;
   throw new StoreUnavailableError(error);
 }
 
@@ -202,13 +227,16 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
 
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
       const ttl = Math.max(1, Math.ceil(ttlMs));
+      let claimed: string | number | null;
       try {
-        return index
-          ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap)
+        claimed = index
+          ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap, index.whenFull ?? '')
           : await client.mockClaim(1, at(key), value, ttl);
       } catch (error) {
         return unavailable(error);
       }
+      if (claimed === 0) throw new ClaimRefusedError(index!);
+      return claimed as string | null;
     },
 
     async deleteByPrefix(keyPrefix: string) {

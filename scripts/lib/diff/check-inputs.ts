@@ -3,7 +3,8 @@
 // here, one entry per check (a test fails when a registered check has none), read from each check's source.
 // A change is listed under a check only when both its operation and its part are among the check's inputs.
 
-import { asObject, effectiveParameters, type OperationRef } from '../../../spec/lib';
+import { asObject } from '../../../spec/lib/json';
+import { effectiveParameters, type OperationRef } from '../../../spec/lib/document';
 import type { Change } from './change';
 
 /** The part of an operation a change touches, read from its rule and location. */

@@ -3,7 +3,8 @@
 // @see https://spec.openapis.org/oas/v3.1.0#oasWebhooks
 
 import { type Emit, show } from './change';
-import { asObject, HTTP_METHODS, isObject, type JsonObject } from '../../../spec/lib';
+import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
+import { HTTP_METHODS } from '../../../spec/lib/operations';
 
 const KIND_KEYS = ['type', 'scheme', 'bearerFormat', 'in', 'name'] as const;
 const URL_KEYS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;

@@ -4,14 +4,10 @@
 // @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
 
 import type { Emit } from './change';
-import {
-  formatDate,
-  isDeprecated,
-  isObject,
-  type JsonObject,
-  MINIMUM_SUNSET_GAP_DAYS,
-  retirementOf,
-} from '../../../spec/lib';
+import { formatDate, isDeprecated } from '../../../spec/lib/document';
+import { isObject, type JsonObject } from '../../../spec/lib/json';
+import { MINIMUM_SUNSET_GAP_DAYS } from '../../../spec/lib/constants';
+import { retirementOf } from '../../../spec/lib/operations';
 
 export type LifecycleSubject = 'operation' | 'parameter' | 'property';
 

@@ -8,22 +8,18 @@ import { compareSchema, type Direction } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
 import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
+import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import {
-  asArray,
-  asObject,
   effectiveParameters,
   effectiveSecurity,
   formatDate,
   isDeprecated,
-  isObject,
-  type JsonObject,
   listOperationObjects,
   type OperationRef,
-  parameterKey,
   type ParameterObject,
-  retirementOf,
   serverBasePath,
-} from '../../../spec/lib';
+} from '../../../spec/lib/document';
+import { parameterKey, retirementOf } from '../../../spec/lib/operations';
 
 export type CompareOptions = {
   now: Date;
@@ -244,7 +240,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options
         is ? 'parameter-made-required' : 'parameter-made-optional',
         where,
         `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`,
-        anchor,
+        { ...anchor, key: 'required' },
       );
     compareLifecycle('parameter', `${hp.in} parameter \`${hp.name}\``, bp, hp, now, emit, where);
     // Serialisation: the defaults (form + explode for query and cookie, simple otherwise) count as stated.
@@ -258,7 +254,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options
         'parameter-serialisation-changed',
         where,
         `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`,
-        anchor,
+        { ...anchor, key: hp.style !== undefined ? 'style' : 'explode' },
       );
     }
     compareSchema(parameterSchema(bp), parameterSchema(hp), '', {
@@ -346,8 +342,9 @@ function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, op
     return;
   }
   const wasRequired = baseBody.required === true;
-  if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required', anchor);
-  if (wasRequired && !nowRequired) emit('request-body-made-optional', where, 'request body is now optional', anchor);
+  const required = { ...anchor, key: 'required' };
+  if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required', required);
+  if (wasRequired && !nowRequired) emit('request-body-made-optional', where, 'request body is now optional', required);
   compareContent(baseBody.content, headBody.content, 'input', where, emit, options, anchor);
 }
 
@@ -411,6 +408,7 @@ function compareResponseHeaders(
       emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`, {
         head: header,
         base: before.header,
+        key: 'required',
       });
     }
     compareSchema(before.header.schema, header.schema, '', {

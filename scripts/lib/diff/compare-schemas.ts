@@ -7,7 +7,7 @@
 
 import { type Anchor, type Emit, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
-import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib';
+import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib/json';
 import { sameTarget, similarNames } from './rename';
 import { contentOf, DOC_KEYS, sameShape } from './shape';
 

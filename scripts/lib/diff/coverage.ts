@@ -4,7 +4,7 @@
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseDocumentText } from '../../../spec/lib';
+import { parseDocumentText } from '../../../spec/lib/load';
 import { type FixtureCase, loadCases } from './fixture-cases';
 import { getRule } from './rules';
 

@@ -646,6 +646,39 @@ paths:
   });
 });
 
+describe('renames only with evidence', () => {
+  const doc = (field: string) => `openapi: 3.1.0
+info: { title: t, version: '1' }
+paths:
+  /things:
+    post:
+      operationId: createThing
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                ${field}: { $ref: '#/components/schemas/Person' }
+      responses:
+        '200': { description: ok }
+components:
+  schemas:
+    Person: { type: object, properties: { name: { type: string } } }
+`;
+  it('should read a field moved to an unrelated name as a rename when both are the same $ref target', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-diff-rename-'));
+    try {
+      writeFileSync(join(dir, 'base.yaml'), doc('owner'));
+      writeFileSync(join(dir, 'head.yaml'), doc('holder'));
+      const report = await runDiff({ base: join(dir, 'base.yaml'), head: join(dir, 'head.yaml'), cwd: dir, now: NOW });
+      expect(report.changes.map((c) => c.rule)).toEqual(['request-field-renamed']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('redocly diff disagreeing', () => {
   it('should report a changed request pattern that redocly rates major and spec:diff a warning', async () => {
     const files = writeCase('request-property/pattern-changed');
@@ -725,6 +758,16 @@ describe('the contract changed in place', () => {
       }),
     );
     expect(change!.impact!.clientTypes).toEqual(['components["schemas"]["CreateRunRequest"]']);
+    // A tighter bound changes what the server accepts, not the type clients compile.
+    const bound = join(dir, 'bound.yaml');
+    writeFileSync(bound, text.replace('maxLength: 10000', 'maxLength: 5000'));
+    const tightened = (await runDiff({ base: SPEC, head: bound, cwd: ROOT, now: NOW, impact: true })).changes;
+    expect(tightened.map((c) => [c.rule, c.operation, c.impact?.clientTypes])).toEqual([
+      ['input-constraint-tightened', 'POST /orchestration/query', []],
+    ]);
+    expect(tightened[0].impact!.conformanceChecks).toEqual(
+      expect.arrayContaining(['sql-query-is-read-only', 'stated-lengths-count-characters']),
+    );
     expect(change!.impact!.conformanceChecks).not.toContain('sql-query-is-read-only');
     expect(change!.impact!.conformanceChecks).toContain('valid-requests-are-accepted');
   });

@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Change } from './change';
 import { compareSpecs } from './compare-operations';
-import { asObject, isObject, parseDocumentText, type Json, type JsonObject } from '../../../spec/lib';
+import { asObject, isObject, type Json, type JsonObject } from '../../../spec/lib/json';
+import { parseDocumentText } from '../../../spec/lib/load';
 
 export const FIXTURES_DIR = join(__dirname, '..', '..', 'fixtures', 'diff');
 export const CASES_FILE = join(FIXTURES_DIR, 'cases.yaml');

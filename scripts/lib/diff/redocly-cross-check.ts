@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
-import { operationKey, parsePointer } from '../../../spec/lib';
+import { operationKey } from '../../../spec/lib/document';
+import { parsePointer } from '../../../spec/lib/pointer';
 
 type RedoclyLocation = { file?: string; pointer?: string; line?: number };
 type RedoclyVerdict = {
@@ -69,7 +70,12 @@ export function redoclyCli(root: string): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
-export function runRedoclyDiff(root: string, baseFile: string, headFile: string): Promise<RedoclyReport> {
+export function runRedoclyDiff(
+  root: string,
+  baseFile: string,
+  headFile: string,
+  signal?: AbortSignal,
+): Promise<RedoclyReport> {
   const bin = redoclyCli(root);
   if (!bin) return Promise.reject(new Error('@redocly/cli is not installed'));
   const dir = mkdtempSync(join(tmpdir(), 'spec-diff-redocly-'));
@@ -95,6 +101,7 @@ export function runRedoclyDiff(root: string, baseFile: string, headFile: string)
       {
         cwd: root,
         maxBuffer: 256 * 1024 * 1024,
+        signal,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
       },
       (error, stdout, stderr) => {
@@ -136,10 +143,18 @@ function bare(pointer: string | undefined): string | undefined {
   return pointer === undefined ? undefined : pointer.replace(/^#/, '');
 }
 
-/** Is one pointer the other or inside it (`/a/b` and `/a/b/c`)? */
-function nested(a: string, b: string): boolean {
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  return long === short || long.startsWith(`${short}/`);
+const inside = (inner: string, outer: string) => inner === outer || inner.startsWith(`${outer}/`);
+
+/**
+ * Does the engine's change (at `ours`) stand at redocly's place (`theirs`)? Ours inside theirs, or theirs inside
+ * ours when ours names one thing (a component, an operation or something in them), not a collection of them
+ * (`/components/schemas`, where a removed schema is anchored, holds every other schema too).
+ */
+function nested(theirs: string, ours: string): boolean {
+  if (inside(ours, theirs)) return true;
+  const depth = ours.split('/').length - 1;
+  const named = /^\/(components|paths)\//.test(ours) ? depth >= 3 : depth >= 2;
+  return named && inside(theirs, ours);
 }
 
 /**
@@ -184,9 +199,15 @@ export function crossCheck(report: RedoclyReport, engine: Change[]): CrossCheck 
       const redocly = { ruleId: verdict.ruleId, impact: verdict.impact, message: oneLine(verdict.message) };
       const location = verdict.location?.pointer ?? change.path;
       const family = FAMILIES[verdict.ruleId] ?? (change.kind === 'removed' ? REMOVAL : /./);
-      let matched = samePlace(change, verdict, engine);
-      if (matched.length === 0) matched = sameOperation.filter((c) => family.test(c.rule));
-      matched.forEach((c) => seen.add(c));
+      // The engine's changes at the same place, those of the same rule family first; else the same operation and
+      // family (document-wide changes have no operation to share).
+      const placed = samePlace(change, verdict, engine);
+      const ofOperation = placed.filter((c) => sameEndpoint(c.operation, operation));
+      const candidates = ofOperation.length > 0 ? ofOperation : placed;
+      const familyFallback = operation === '(document)' ? [] : sameOperation.filter((c) => family.test(c.rule));
+      const ofFamily = candidates.filter((c) => family.test(c.rule));
+      const matched = ofFamily.length > 0 ? ofFamily : familyFallback.length > 0 ? familyFallback : candidates;
+      [...placed, ...matched].forEach((c) => seen.add(c));
       if (matched.length === 0) {
         const classification = isResponseEnumAddition(change, verdict)
           ? 'informational'
@@ -238,9 +259,13 @@ export function crossCheck(report: RedoclyReport, engine: Change[]): CrossCheck 
         });
     }
   }
-  // A breaking change redocly has no verdict on at all.
+  // A breaking change redocly has no verdict on at all, once per place (a shared schema is reported per operation).
+  const places = new Set<string>();
   for (const c of engine) {
     if (seen.has(c) || c.classification !== 'breaking') continue;
+    const place = `${c.rule} ${c.source?.pointer ?? `${c.operation} ${c.location}`}`;
+    if (places.has(place)) continue;
+    places.add(place);
     disagreements.push({
       operation: c.operation,
       location: c.source?.pointer ?? c.location,

@@ -1,11 +1,15 @@
 import { relative, resolve } from 'node:path';
 import { type Anchor, anchorOf, type Change } from './change';
-import { createLineLocator } from './locate';
 import { compareSpecs } from './compare-operations';
 import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { dereferenceFile, escapeToken, type JsonObject, type Origin, serverBasePath } from '../../../spec/lib';
+import { addImpact } from './impact';
+import { createLineLocator } from '../../../spec/lib/locate';
+import { dereferenceFile, type Origin } from '../../../spec/lib/load';
+import { escapeToken } from '../../../spec/lib/pointer';
+import { type JsonObject } from '../../../spec/lib/json';
+import { serverBasePath } from '../../../spec/lib/document';
 import { resolveSource, sourceFile } from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
@@ -177,18 +181,15 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
           : (file: string) => relative(options.cwd, file) || file;
       return { api, origins, display };
     };
-    const base = sideOf(baseSource, baseFile.file);
-    const head = sideOf(headSource, headFile.file);
-    // The second opinion and the client types are made in their own processes while this one compares.
-    const impact = options.impact ? import('./impact') : undefined;
-    const types = impact?.then((m) => m.generateTypes([baseFile.file, headFile.file], abort.signal));
-    types?.catch(() => undefined); // awaited (and its error reported) only when some change needs it
+    // The second opinion runs in its own process while this one reads and compares.
     const redocly = options.crossCheck
-      ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file).then(
+      ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file, abort.signal).then(
           (report) => ({ report }),
           (error: Error) => ({ error }),
         )
       : undefined;
+    const base = sideOf(baseSource, baseFile.file);
+    const head = sideOf(headSource, headFile.file);
     const changes = compareSpecs(base.api, head.api, { now, targetOf: (node) => componentOf(base, head, node) });
     locateChanges(changes, head, base);
     const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0, disagreements: [] };
@@ -220,11 +221,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       unused: inForce.filter((w) => !used.has(w)),
     };
 
-    if (impact && types) {
-      if (sorted.some((c) => c.classification === 'breaking' || c.classification === 'warning'))
-        await (await impact).addImpact(sorted, { baseApi: base.api, headApi: head.api, types });
-      else abort.abort();
-    }
+    if (options.impact) addImpact(sorted, { baseApi: base.api, headApi: head.api });
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
     const failing = sorted.filter(
@@ -252,7 +249,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       crossCheck,
     };
   } finally {
-    abort.abort(); // a child still making client types is no longer needed
+    abort.abort(); // the second opinion is not waited for when a side cannot be read
     baseFile.cleanup();
     headFile.cleanup();
   }

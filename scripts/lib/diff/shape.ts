@@ -2,7 +2,7 @@
 // per `$ref` target, so a component used by 500 operations is fingerprinted once, and two subtrees are compared
 // by a number instead of being walked again (the GitHub description's pair: most of the diff's time before).
 
-import { isObject } from '../../../spec/lib';
+import { isObject } from '../../../spec/lib/json';
 
 /** Keywords that document a schema without constraining values. */
 export const DOC_KEYS = new Set([

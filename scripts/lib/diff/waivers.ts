@@ -14,7 +14,7 @@
 //       reason: ..., approvedBy: ..., expires: ...
 
 import { existsSync, readFileSync } from 'node:fs';
-import { parseDocumentText } from '../../../spec/lib';
+import { parseDocumentText } from '../../../spec/lib/load';
 import type { Change } from './change';
 
 export const DEFAULT_WAIVERS_PATH = 'scripts/waivers.yaml';
