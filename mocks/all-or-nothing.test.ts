@@ -22,6 +22,7 @@ beforeAll(async () => {
     sleep: async (ms) => void (clock += ms),
     runDurationMs: 1000,
     storagePort: failing.port,
+    adminToken: 'admin-secret',
   });
 });
 afterAll(async () => {
@@ -132,7 +133,7 @@ describe('a fixture set the store fails to write is not half-loaded', () => {
   const post = (body: unknown) =>
     fetch(`${mock.origin}/__mock/fixtures`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-mock-admin-token': 'admin-secret' },
       body: JSON.stringify(body),
     }).then(async (res) => ({ status: res.status, body: await res.json() }));
   const names = async () => [

@@ -8,8 +8,9 @@ import { createHandlers } from './handlers';
 import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
 import type { PipelineDeps } from './pipeline';
 import { createControlPlane } from './control';
-import type { RuntimeSettings } from './control/settings';
 import { pickFault, planRun } from './control/steer';
+import { controlCors } from './stages/cors';
+import { createSettingsRepository, type Defaults, type SettingsRepository } from './store/repositories/settings';
 import { readFileSync } from 'node:fs';
 import { createPrismResponder } from './prism';
 import { createStore, type Store } from './store';
@@ -42,7 +43,8 @@ export type RunningMock = {
   origin: string;
   store: Store;
   config: MockConfig;
-  settings: RuntimeSettings;
+  /** The control plane's settings (in the store, shared by every replica). */
+  settings: SettingsRepository;
   /** Stops the server: with `graceMs`, requests in flight get that long to finish; the port is free once it resolves. */
   close(options?: { graceMs?: number }): Promise<void>;
 };
@@ -67,9 +69,13 @@ export async function createMockApp(options: MockOptions, originOf: () => string
   const store = createStore({ port, seed: config.seed, now, limits: { runTtlMs: config.runTtlMs } });
   let queryEngine: QueryEngine | undefined;
   const prism = createPrismResponder(contract.document, { seed: config.seed });
-  // What the control plane may change at run time; the stages below read it on every request.
-  const settings = initialSettings(config);
-  const { limiter, authLimiter } = createLimiters(port, settings, config.rateWindowSeconds, now);
+  // What the control plane may change at run time, kept in the store; every request reads it (cached briefly).
+  const settings = createSettingsRepository({
+    port,
+    initial: initialSettings(config),
+    cacheMs: config.settingsCacheMs,
+  });
+  const { limiter, authLimiter } = createLimiters(port, initialSettings(config), config.rateWindowSeconds, now);
   // Created on first use: its issuer and audience need the origin, known only once the server listens.
   let authServer: AuthServer | undefined | null = null;
   const auth = () =>
@@ -117,18 +123,16 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       min: contract.constants.idempotencyKeyMinLength,
       max: contract.constants.idempotencyKeyMaxLength,
     },
-    get latencyMs() {
-      return settings.latencyMs;
-    },
+    steering: settings.steering,
     sleep,
-    pickFault: (ctx) => pickFault(settings, ctx),
+    pickFault: (ctx) => pickFault(ctx),
     handlers: createHandlers({
       store,
       now,
       sleep,
       runDurationMs: config.runDurationMs,
       basePath: basePath,
-      planRun: (ctx) => planRun(settings, ctx),
+      planRun: (ctx) => planRun(ctx.steering, ctx, config.runDurationMs),
       queryEngine: async () =>
         (queryEngine ??= loadQueryEngine({
           source: store.querySource(),
@@ -145,6 +149,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     store,
     settings,
     tokens: config.tokens,
+    verifyAccessToken: api.verifyAccessToken,
     operationIds: contract.operations.map((op) => op.operationId),
     schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
     now,
@@ -157,10 +162,18 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
 
   const frontDoor = createFrontDoor({
-    ...createMounts({ basePath, api, control, auth, authLimiter, store }),
+    ...createMounts({
+      basePath,
+      api,
+      control,
+      auth,
+      authLimiter,
+      store,
+      controlCors: controlCors(config.controlOrigins),
+    }),
     limiter,
     originOf,
-    hangMs: () => settings.hangMs,
+    hangMs: (ctx) => ctx.steering?.hangMs ?? DEFAULT_HANG_MS,
   });
 
   return {
@@ -248,33 +261,26 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   };
 }
 
-function initialSettings(config: MockConfig): RuntimeSettings {
+function initialSettings(config: MockConfig): Defaults {
   return {
     rateLimit: config.rateLimit,
     authRateLimit: config.authRateLimit,
     latencyMs: config.latencyMs,
     runDurationMs: config.runDurationMs,
     hangMs: DEFAULT_HANG_MS,
-    workspaces: {},
     faults: [],
   };
 }
 
 /**
  * The API's limiter (per workspace, else per client address) and the OAuth endpoints' (per client address, in
- * buckets of their own: `auth-address:<ip>`), both in the storage port, their limits read from the live settings.
+ * buckets of their own: `auth-address:<ip>`), both in the storage port. Each request is counted against the
+ * limit steering it (its workspace's, else the defaults': `stages/steering`); these are for answers given before
+ * any settings were read.
  */
-function createLimiters(port: StoragePort, settings: RuntimeSettings, windowSeconds: number, now: () => number) {
-  const limiterOf = (limit: () => number) =>
-    createRateLimiter({
-      port,
-      get limit() {
-        return limit();
-      },
-      windowSeconds,
-      now,
-    });
-  return { limiter: limiterOf(() => settings.rateLimit), authLimiter: limiterOf(() => settings.authRateLimit) };
+function createLimiters(port: StoragePort, initial: Defaults, windowSeconds: number, now: () => number) {
+  const limiterOf = (limit: number) => createRateLimiter({ port, limit, windowSeconds, now });
+  return { limiter: limiterOf(initial.rateLimit), authLimiter: limiterOf(initial.authRateLimit) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

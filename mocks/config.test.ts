@@ -61,4 +61,22 @@ describe('config', () => {
     for (const empty of ['', '  '])
       expect(() => readConfigFromEnv({ MOCK_ADMIN_TOKEN: empty })).toThrow(/MOCK_ADMIN_TOKEN: set but empty/);
   });
+
+  it('should read the control plane origins and refuse `*` or a malformed one', () => {
+    expect(readConfigFromEnv({}).controlOrigins).toBeUndefined();
+    expect(
+      readConfigFromEnv({ MOCK_CONTROL_ORIGINS: 'https://app.example.test, http://localhost:5173/' }).controlOrigins,
+    ).toEqual(['https://app.example.test', 'http://localhost:5173']);
+    expect(() => readConfigFromEnv({ MOCK_CONTROL_ORIGINS: '*' })).toThrow(
+      /MOCK_CONTROL_ORIGINS: "\*" is not accepted/,
+    );
+    expect(() => readConfigFromEnv({ MOCK_CONTROL_ORIGINS: 'app.example.test' })).toThrow(/MOCK_CONTROL_ORIGINS/);
+    expect(() => readConfigFromEnv({ MOCK_CONTROL_ORIGINS: 'https://a.test/path' })).toThrow(/MOCK_CONTROL_ORIGINS/);
+  });
+
+  it('should cache settings 100 ms by default, at most 5 s', () => {
+    expect(readConfigFromEnv({}).settingsCacheMs).toBe(100);
+    expect(readConfigFromEnv({ MOCK_SETTINGS_CACHE_MS: '0' }).settingsCacheMs).toBe(0);
+    expect(() => readConfigFromEnv({ MOCK_SETTINGS_CACHE_MS: '60000' })).toThrow(/MOCK_SETTINGS_CACHE_MS/);
+  });
 });

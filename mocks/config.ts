@@ -37,6 +37,10 @@ export type MockConfig = {
   adminToken?: string;
   /** Fixtures (JSON or YAML) loaded at start and after every reset. */
   fixturesPath?: string;
+  /** Origins whose pages may call the control plane (CORS); unset: pages on loopback only. */
+  controlOrigins?: string[];
+  /** How long a replica keeps the control plane's settings it read (a change waits this long before its answer). */
+  settingsCacheMs: number;
 };
 
 export const WORKSPACE_A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -62,6 +66,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   idempotencyCapPerWorkspace: 10_000,
   redisUrl: undefined,
   redisPrefix: 'mock:',
+  settingsCacheMs: 100,
   specPath: join(__dirname, '..', 'spec', 'openapi.yaml'),
 };
 
@@ -123,7 +128,31 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
     adminToken: readAdminToken(env.MOCK_ADMIN_TOKEN),
     fixturesPath: env.MOCK_FIXTURES || undefined,
+    controlOrigins: readOrigins(env.MOCK_CONTROL_ORIGINS),
+    // A change to the settings is answered this long after it is saved: seconds would stall every test's set-up.
+    settingsCacheMs: readNumber(env, 'MOCK_SETTINGS_CACHE_MS', DEFAULT_CONFIG.settingsCacheMs, 0, 5_000),
   };
+}
+
+/** MOCK_CONTROL_ORIGINS: comma-separated http(s) origins (`*` is refused: the control plane is never open to all). */
+function readOrigins(text: string | undefined): string[] | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
+  return text
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean)
+    .map((origin) => {
+      if (origin === '*')
+        throw new Error('MOCK_CONTROL_ORIGINS: "*" is not accepted; name the origins of the pages that steer the mock');
+      let url: string | undefined;
+      try {
+        url = readPublicUrl(origin);
+      } catch {
+        url = undefined;
+      }
+      if (!url) throw new Error(`MOCK_CONTROL_ORIGINS: expected http(s) origins without path, got "${origin}"`);
+      return url;
+    });
 }
 
 /** MOCK_REDIS_URL must be a redis:// (or rediss://) URL: a typo is a start-up error, not a silent in-memory mock. */

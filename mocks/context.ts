@@ -2,6 +2,7 @@ import type { ApiError } from './errors';
 import type { Caller, MockRequest, MockResponse } from './types';
 import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
+import type { Steering } from './store/repositories/settings';
 
 /** Where the request came from: the node request in the server, a plain object in unit tests. */
 export type RequestSource = {
@@ -26,6 +27,8 @@ export type Ctx = {
   origin: string;
   /** authenticate's result. */
   identity?: Identity;
+  /** load-steering's result: the control plane's settings for this request's workspace (or for none). */
+  steering?: Steering;
   /** require-credential's result: the workspace every read and write is scoped to. */
   caller?: Caller;
   rateLimit?: RateLimitState;

@@ -9,6 +9,8 @@ import { readBody, type BodyLimits } from './stages/read-body';
 import type { Router } from '../spec/lib';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
+import { loadSteering } from './stages/steering';
+import type { Steering } from './store/repositories/settings';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
 import { idempotency, type KeyLength } from './stages/idempotency';
@@ -32,7 +34,8 @@ export type PipelineDeps = AuthenticateDeps &
     idempotencyStore: IdempotencyStore;
     /** The Idempotency-Key bounds the contract's parameter schema states (`contract.constants`). */
     idempotencyKeyLength: KeyLength;
-    latencyMs: number;
+    /** The control plane's settings for a workspace (or for none): read from the store, cached briefly. */
+    steering: (workspaceUuid: string | undefined) => Promise<Steering>;
     sleep: (ms: number) => Promise<void>;
     handlers: Handlers;
     prism: PrismResponder;
@@ -56,6 +59,7 @@ export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx)
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
+    loadSteering(deps), // the control plane's settings for its workspace (rate limit, faults, latency, outcomes)
     answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429
     // 401 / 404 / 405; outside the base path there is nothing to guard: 404 whatever the credential

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMock, type MockOptions, type RunningMock } from './app';
 import { WORKSPACE_A } from './config';
+import { createMockControl } from './control/client';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 
 /**
@@ -308,6 +309,42 @@ async function loginOn(
   });
   return (await response.json()) as { access_token: string; refresh_token?: string };
 }
+
+describe('control-plane settings across replicas', () => {
+  it("should apply a tenant's settings, outcome and faults on every replica once answered, and its reset too", async () => {
+    const three = await startReplicas(3, prefix(), { runDurationMs: 0, adminToken: 'replica-admin' });
+    try {
+      const tenantOn = (replica: Replica, token: string) => createMockControl({ url: replica.origin, token });
+      await tenantOn(three[0], TOKEN).updateSettings({
+        rateLimit: 50,
+        outcome: 'error',
+        faults: [{ operation: 'listSuppressions', fault: 'empty' }],
+      });
+      for (const replica of three) {
+        const created = await call(replica, 'POST', '/orchestration/runs', { body: {} });
+        expect(created.headers.get('ratelimit-limit')).toBe('50');
+        const polled = await call(replica, 'GET', `/orchestration/runs/${created.body.run.uuid}`);
+        expect(polled.body.run.status).toBe('error');
+        await expect(call(replica, 'GET', '/mailboxManagement/suppressions')).rejects.toThrow();
+        const other = await call(replica, 'GET', '/mailboxManagement/suppressions', { token: 'mock-token-b' });
+        expect([other.status, other.headers.get('ratelimit-limit')]).toEqual([200, '10000']);
+      }
+      await tenantOn(three[2], TOKEN).reset();
+      for (const replica of three) {
+        const list = await call(replica, 'GET', '/mailboxManagement/suppressions');
+        expect([list.status, list.headers.get('ratelimit-limit')]).toEqual([200, '10000']);
+      }
+      // The admin's defaults, changed on one replica, hold on every one.
+      await createMockControl({ url: three[1].origin, adminToken: 'replica-admin' }).updateSettings({ rateLimit: 70 });
+      for (const replica of three)
+        expect((await call(replica, 'GET', '/mailboxManagement/suppressions')).headers.get('ratelimit-limit')).toBe(
+          '70',
+        );
+    } finally {
+      await closeAll(three);
+    }
+  });
+});
 
 describe('a replica restarted mid-traffic', () => {
   it('should lose nothing: a retried create replays, runs and tokens still work', async () => {

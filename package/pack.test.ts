@@ -58,7 +58,7 @@ import type { WorkspaceFixtures } from '${pkg.name}/fixtures';
 
 const origin = process.argv[2];
 const api = createClient<paths>({ baseUrl: origin + '/v1', headers: { Authorization: 'Bearer mock-token-a' } });
-const mock = createMockControl({ url: origin });
+const mock = createMockControl({ url: origin, token: 'mock-token-a' });
 
 await mock.reset();
 const at = '2026-01-01T00:00:00.000Z';

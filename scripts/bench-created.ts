@@ -56,7 +56,9 @@ async function main() {
           limit: String(PAGE),
           ...(cursor ? { cursor } : {}),
         });
-        const text = await (await fetch(`${origin}/__mock/created?${query}`)).text();
+        const text = await (
+          await fetch(`${origin}/__mock/created?${query}`, { headers: { authorization: 'Bearer mock-token-a' } })
+        ).text();
         const page = JSON.parse(text) as { created: unknown[]; next?: string };
         largest = Math.max(largest, Buffer.byteLength(text));
         entries += page.created.length;

@@ -10,6 +10,11 @@
  * over every run costs what it reads (`npm run bench:query` times one over 100 000 runs), so it would measure
  * SQLite's scan speed, not whether the mock's own per-request work grows with its state; `--full-scan` puts the
  * whole-table `GROUP BY status` back in the mix to see that cost under load.
+ *
+ * Beside the mix, a fourth tenant steers its own workspace through `/__mock` the whole time, with its own token:
+ * a rate limit of 3, latency, a `reset` fault on half its requests, runs forced to `error`, then a reset of its
+ * workspace, over and over. The mix's tenants must see none of it: no 429 and no broken connection (exit 1
+ * otherwise), while the steering tenant must meet its own limit and faults (else the check proves nothing).
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -49,7 +54,9 @@ const WORKSPACES = [
   '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
   '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
 ];
-const TOKENS = WORKSPACES.map((ws, i) => `soak-${i}=${ws}`).join(',');
+/** The tenant that steers its own workspace through `/__mock` while the others load theirs. */
+const STEERING = { token: 'soak-steer', workspace: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a' };
+const TOKENS = [...WORKSPACES.map((ws, i) => `soak-${i}=${ws}`), `${STEERING.token}=${STEERING.workspace}`].join(',');
 
 async function startServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const root = path.join(__dirname, '..');
@@ -236,6 +243,40 @@ async function prefill(base: string, runs: number): Promise<void> {
   );
 }
 
+/** What the steering tenant met of its own settings (it must meet them: otherwise its steering did nothing). */
+type Steered = { rounds: number; limited: number; broken: number; refused: number };
+
+/**
+ * The steering tenant: sets its own workspace's rate limit, latency, faults and outcome through `/__mock` with its
+ * own token, sends a few requests of its own (not counted in the mix's figures), resets its workspace, and again.
+ */
+async function steerOwnWorkspace(base: string, stopAt: number): Promise<Steered> {
+  const origin = base.replace(/\/v1$/, '');
+  const steered: Steered = { rounds: 0, limited: 0, broken: 0, refused: 0 };
+  const control = async (method: string, p: string, body: unknown) => {
+    const answer = await request(origin, method, `/__mock${p}`, STEERING.token, body);
+    if (answer.status !== 200) steered.refused += 1;
+  };
+  while (Date.now() < stopAt) {
+    await control('PATCH', '/settings', {
+      rateLimit: 3,
+      latencyMs: 20,
+      hangMs: 200,
+      outcome: 'error',
+      faults: [{ fault: 'reset', share: 0.5 }],
+    });
+    for (let i = 0; i < 6; i++) {
+      const answer = await request(base, 'GET', '/mailboxManagement/suppressions?limit=1', STEERING.token);
+      if (answer.status === 429) steered.limited += 1;
+      if (answer.status === 0) steered.broken += 1;
+    }
+    await control('POST', '/reset', {});
+    steered.rounds += 1;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return steered;
+}
+
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -277,11 +318,18 @@ async function main(): Promise<void> {
     windowStarted = now;
   };
   const timer = setInterval(report, args.window * 1000);
-  await Promise.all(
-    Array.from({ length: args.connections }, async () => {
-      while (Date.now() < stopAt) await step(base, counter++, (s) => samples.push(s), args.fullScan);
+  // A 429 answered to the mix's tenants (their limit is far above the load) could only come from another's steering.
+  let othersLimited = 0;
+  const record = (sample: Sample) => {
+    if (sample.status === 429) othersLimited += 1;
+    samples.push(sample);
+  };
+  const [steered] = await Promise.all([
+    steerOwnWorkspace(base, stopAt),
+    ...Array.from({ length: args.connections }, async () => {
+      while (Date.now() < stopAt) await step(base, counter++, record, args.fullScan);
     }),
-  );
+  ]);
   clearInterval(timer);
   if (samples.length > 0 && Date.now() - windowStarted > (args.window * 1000) / 2) report();
   await server.stop();
@@ -296,7 +344,11 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nlast/first throughput ${ratio.toFixed(2)}× (goal ≥ 0.90); 5xx and failed ${fives} (goal 0); RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (second half ${Math.min(...half).toFixed(0)}-${Math.max(...half).toFixed(0)} MB, first half up to ${firstHalfMax.toFixed(0)} MB)\n`,
   );
-  process.exitCode = ratio >= 0.9 && fives === 0 ? 0 : 1;
+  const steeringSeen = steered.limited > 0 && steered.broken > 0 && steered.refused === 0;
+  process.stdout.write(
+    `tenant steering its own workspace through /__mock: ${steered.rounds} rounds, it met its limit ${steered.limited} and its faults ${steered.broken} times, control refusals ${steered.refused} (goal 0); the other tenants' 429s ${othersLimited} and broken connections ${fives} (goal 0)\n`,
+  );
+  process.exitCode = ratio >= 0.9 && fives === 0 && othersLimited === 0 && steeringSeen ? 0 : 1;
 }
 
 main().catch((error) => {

@@ -2,12 +2,15 @@
  * A typed client of the mock's control plane for test suites (Playwright, Cypress, Vitest, Jest set-ups). Plain
  * `fetch`, no Node built-ins, so it runs in a browser as well as in Node 18+.
  *
+ * Each tenant steers its own workspace with its own token (a token of the mock or an OAuth access token): a
+ * team sharing one mock cannot touch another's state. The admin token (MOCK_ADMIN_TOKEN) steers every workspace.
+ *
  * ```ts
  * import { createMockControl } from 'workspace-automation-api-contract/control';
- * const mock = createMockControl({ url: 'http://127.0.0.1:4010' });
- * beforeEach(() => mock.reset());
+ * const mock = createMockControl({ url: 'http://127.0.0.1:4010', token: 'mock-token-a' });
+ * beforeEach(() => mock.reset()); // this token's workspace only
  * await mock.loadFixtures({ workspaces: { 'mock-token-a': { suppressions: [] } } });
- * await mock.forceOutcome('mock-token-a', 'error');
+ * await mock.forceOutcome('error');
  * ```
  */
 // Standalone: it imports only types that import nothing (the fixture document's shape, and through it the
@@ -23,9 +26,20 @@ export type Outcome = components['schemas']['TerminalRunStatus'];
 export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
 export type FaultSetting = { operation?: string; fault: Fault; share: number; workspace?: string };
-export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
+/** A workspace's own settings, over the defaults (its fault rules are listed in `faults` of its view). */
+export type WorkspaceSettings = {
+  outcome?: Outcome;
+  runDurationMs?: number;
+  rateLimit?: number;
+  latencyMs?: number;
+  hangMs?: number;
+};
 
-/** What the control plane changes while the mock runs (`GET /__mock/settings`). */
+/**
+ * What the control plane changes while the mock runs (`GET /__mock/settings`): with a tenant's token, what steers
+ * its workspace (its own settings over the defaults, the fault rules that apply to it); with the admin token, the
+ * defaults and every workspace's own settings.
+ */
 export type MockSettings = {
   rateLimit: number;
   /** Requests per window to the OAuth endpoints, per client address. */
@@ -39,9 +53,14 @@ export type MockSettings = {
   faults: FaultSetting[];
 };
 
-/** A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by default. */
+/**
+ * A change. With a tenant's token: its own workspace's rateLimit, latencyMs, runDurationMs, hangMs, outcome and
+ * faults. With the admin token: the defaults for everyone (and authRateLimit), workspaces by token or uuid (null
+ * clears one, a null field clears it). Fault rules have `share` 1 by default.
+ */
 export type SettingsChange = Partial<Omit<MockSettings, 'workspaces' | 'faults'>> & {
-  workspaces?: Record<string, { [K in keyof WorkspaceSettings]?: WorkspaceSettings[K] | null } | null>;
+  outcome?: Outcome | null;
+  workspaces?: Record<string, { outcome?: Outcome | null; runDurationMs?: number | null } | null>;
   faults?: FaultRule[];
 };
 /** A fault rule as set: `share` is 1 (every request) when left out. */
@@ -58,7 +77,9 @@ export type CreatedEntry = {
 export type MockControlOptions = {
   /** The mock's origin or its API URL (`…/v1` is dropped); default `MOCK_URL` or http://127.0.0.1:4010. */
   url?: string;
-  /** MOCK_ADMIN_TOKEN of the mock, when it is set. */
+  /** The tenant's token (default `MOCK_TOKEN`): the client steers that token's workspace. */
+  token?: string;
+  /** The mock's MOCK_ADMIN_TOKEN, for a client that steers every workspace (sent instead of `token`). */
   adminToken?: string;
   fetch?: typeof fetch;
 };
@@ -81,12 +102,14 @@ const env = (name: string): string | undefined => (typeof process !== 'undefined
 
 export function createMockControl(options: MockControlOptions = {}) {
   const origin = (options.url ?? env('MOCK_URL') ?? 'http://127.0.0.1:4010').replace(/\/+$/, '').replace(/\/v1$/, '');
-  const adminToken = options.adminToken ?? env('MOCK_ADMIN_TOKEN');
+  const adminToken = options.adminToken;
+  const token = options.token ?? env('MOCK_TOKEN');
   const doFetch = options.fetch ?? fetch;
 
   async function call<T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> {
     const headers: Record<string, string> = {};
     if (adminToken) headers['x-mock-admin-token'] = adminToken;
+    else if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = contentType;
     const response = await doFetch(`${origin}/__mock${path}`, {
       method,
@@ -100,8 +123,13 @@ export function createMockControl(options: MockControlOptions = {}) {
   }
 
   return {
-    /** Back to the seed (and MOCK_FIXTURES): state, idempotency keys, rate-limit windows; all settings when no workspace is named. */
+    /**
+     * Back to the seed (and MOCK_FIXTURES): state, idempotency keys, rate-limit window and settings of the token's
+     * workspace. The admin client resets every workspace, or the one named.
+     */
     reset: (workspace?: string) => call<{ reset: string }>('POST', '/reset', workspace ? { workspace } : {}),
+    /** Every workspace and the defaults back to the start (the admin token only). */
+    resetAll: () => call<{ reset: string }>('POST', '/reset', { all: true }),
     /** Replaces the given collections of each workspace; nothing loads unless every item matches the contract. A string is sent as YAML. */
     loadFixtures: (fixtures: Fixtures | string) =>
       call<{ loaded: Record<string, Record<string, number>> }>(
@@ -110,7 +138,7 @@ export function createMockControl(options: MockControlOptions = {}) {
         fixtures,
         typeof fixtures === 'string' ? 'application/yaml' : 'application/json',
       ),
-    /** What clients created since start or the last reset, every page of it. */
+    /** What the token's workspace created since start or its last reset (the admin: every workspace's), every page. */
     created: async (workspace?: string) => {
       const all: CreatedEntry[] = [];
       for (let cursor: string | undefined = ''; cursor !== undefined;) {
@@ -124,19 +152,30 @@ export function createMockControl(options: MockControlOptions = {}) {
     settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
     updateSettings: async (change: SettingsChange) =>
       (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,
-    /** Runs and batches the workspace creates from now on end in `outcome` (after `runDurationMs`, when given). */
-    forceOutcome: (workspace: string, outcome: Outcome | null, runDurationMs?: number) =>
-      call<{ settings: MockSettings }>('PATCH', '/settings', {
-        workspaces: { [workspace]: { outcome, ...(runDurationMs === undefined ? {} : { runDurationMs }) } },
-      }),
-    /** Faults for a share of requests (e.g. `{ operation: 'getRun', fault: 'reset', share: 0.5 }`); replaces the rules in force. */
+    /**
+     * Runs and batches the token's workspace creates from now on end in `outcome` (after `runDurationMs`, when
+     * given); null forgets it. The admin client names the workspace.
+     */
+    forceOutcome: (outcome: Outcome | null, options: { runDurationMs?: number; workspace?: string } = {}) => {
+      const { workspace, runDurationMs } = options;
+      const change = { outcome, ...(runDurationMs === undefined ? {} : { runDurationMs }) };
+      return call<{ settings: MockSettings }>(
+        'PATCH',
+        '/settings',
+        workspace ? { workspaces: { [workspace]: change } } : change,
+      );
+    },
+    /**
+     * Faults for a share of the token's workspace's requests (e.g. `{ operation: 'getRun', fault: 'reset',
+     * share: 0.5 }`); replaces its rules. The admin client's rules are the defaults, for every workspace.
+     */
     setFaults: (rules: FaultRule[]) => call<{ settings: MockSettings }>('PATCH', '/settings', { faults: rules }),
   };
 }
 
 export type MockControl = ReturnType<typeof createMockControl>;
 
-/** One-line set-ups: `beforeEach(() => resetMock())`. */
+/** One-line set-ups: `beforeEach(() => resetMock(undefined, { token: 'mock-token-a' }))`. */
 export const resetMock = (workspace?: string, options?: MockControlOptions) =>
   createMockControl(options).reset(workspace);
 export const loadFixtures = (fixtures: Fixtures | string, options?: MockControlOptions) =>

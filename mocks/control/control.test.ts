@@ -18,13 +18,16 @@ const suppression = (email: string) => ({
   updatedAt: '2026-03-01T10:00:00.000Z',
 });
 
+const ADMIN = 'admin-secret';
+
 describe('control plane (/__mock)', () => {
   let clock = Date.UTC(2026, 5, 1, 12, 0, 0);
   let m: Checked;
   let control: MockControl;
   beforeAll(async () => {
-    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000 });
-    control = createMockControl({ url: m.mock.url });
+    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000, adminToken: ADMIN });
+    // The admin's client: these tests steer both workspaces and the defaults (tenancy.test.ts: a tenant's own).
+    control = createMockControl({ url: m.mock.url, adminToken: ADMIN });
   });
   beforeEach(() => control.reset());
   afterAll(() => m.close());
@@ -44,7 +47,7 @@ describe('control plane (/__mock)', () => {
       );
       expect(await control.created('mock-token-b')).toEqual([]);
 
-      await resetMock(undefined, { url: m.mock.origin });
+      await resetMock(undefined, { url: m.mock.origin, adminToken: ADMIN });
       expect(await control.created()).toEqual([]);
       expect((await m.call('GET', `/orchestration/runs/${run.body.run.uuid}`)).status).toBe(404);
       expect((await m.mock.store.get(WORKSPACE_A, 'domains', domain))!.status).toBe('pending');
@@ -209,12 +212,13 @@ describe('control plane (/__mock)', () => {
 
   describe('HTTP surface', () => {
     it('should list its endpoints, answer 404/405 in the error shape, and allow browsers (CORS)', async () => {
-      const index = await fetch(`${m.mock.origin}/__mock`);
+      const headers = { authorization: 'Bearer mock-token-a' };
+      const index = await fetch(`${m.mock.origin}/__mock`, { headers });
       expect(Object.keys((await index.json()).endpoints)).toContain('POST /__mock/reset');
-      const missing = await fetch(`${m.mock.origin}/__mock/nothing`);
+      const missing = await fetch(`${m.mock.origin}/__mock/nothing`, { headers });
       expect(missing.status).toBe(404);
       expect(await missing.json()).toMatchObject({ reason: 'not_found' });
-      const wrong = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'GET' });
+      const wrong = await fetch(`${m.mock.origin}/__mock/reset`, { method: 'GET', headers });
       expect(wrong.status).toBe(405);
       expect(wrong.headers.get('allow')).toBe('POST');
       const preflight = await fetch(`${m.mock.origin}/__mock/reset`, {
@@ -222,7 +226,7 @@ describe('control plane (/__mock)', () => {
         headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' },
       });
       expect(preflight.status).toBe(204);
-      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     });
 
     it('should not be reachable under the API base path', async () => {

@@ -15,12 +15,14 @@ const suppression = (email: string) => ({
   updatedAt: '2026-03-01T10:00:00.000Z',
 });
 
+const ADMIN = 'admin-secret';
+
 describe('control plane: fixtures all or nothing, created by pages', () => {
   let m: Checked;
   let control: MockControl;
   beforeAll(async () => {
-    m = await startCheckedMock({ rateLimit: 100_000 });
-    control = createMockControl({ url: m.mock.url });
+    m = await startCheckedMock({ rateLimit: 100_000, adminToken: ADMIN });
+    control = createMockControl({ url: m.mock.url, adminToken: ADMIN });
   });
   beforeEach(() => control.reset());
   afterAll(() => m.close());
@@ -28,7 +30,7 @@ describe('control plane: fixtures all or nothing, created by pages', () => {
   const postFixtures = (text: string) =>
     fetch(`${m.mock.origin}/__mock/fixtures`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', 'x-mock-admin-token': ADMIN },
       body: text,
     }).then(async (res) => ({ status: res.status, body: await res.json() }));
 
@@ -56,7 +58,9 @@ describe('control plane: fixtures all or nothing, created by pages', () => {
     let pages = 0;
     do {
       const query = new URLSearchParams({ limit: '2', ...(cursor ? { cursor } : {}) });
-      const page = await (await fetch(`${m.mock.origin}/__mock/created?${query}`)).json();
+      const page = await (
+        await fetch(`${m.mock.origin}/__mock/created?${query}`, { headers: { authorization: 'Bearer mock-token-a' } })
+      ).json();
       expect(page.count).toBe(6);
       expect(page.created.length).toBeLessThanOrEqual(2);
       seen.push(...page.created.map((entry: { uuid: string }) => entry.uuid));
@@ -74,7 +78,9 @@ describe('control plane: fixtures all or nothing, created by pages', () => {
     ['limit=ten', 'limit: must be an integer'],
     ['cursor=nothing', 'cursor: is not the `next`'],
   ])('should refuse %s with a 400 in the error shape', async (query, message) => {
-    const res = await fetch(`${m.mock.origin}/__mock/created?${query}`);
+    const res = await fetch(`${m.mock.origin}/__mock/created?${query}`, {
+      headers: { authorization: 'Bearer mock-token-a' },
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
       reason: 'invalid_request',

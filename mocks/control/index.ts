@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { jsonResponse, type Ctx } from '../context';
 import { ApiError } from '../errors';
@@ -7,8 +7,10 @@ import { CONTROL_LIMITS } from '../limits';
 import { decodeJson, readRequestBody } from '../stages/read-body';
 import type { RouteTable } from '../stages/route/table';
 import { parseFixtureText, readFixtures, type ParsedFixtures } from './fixtures';
-import { updateSettings } from './update-settings';
-import type { RuntimeSettings } from './settings';
+import { updateSettings, viewSettings } from './update-settings';
+import type { SettingsRepository } from '../store/repositories/settings';
+import { tokenTable, type VerifyAccessToken } from '../stages/authenticate';
+import { identifyController, requireAdmin, scopeOf, type Controller } from './tenancy';
 import type { MockResponse } from '../types';
 
 /** The control plane's path prefix: outside the API's base path, so it can never shadow an operation. */
@@ -17,12 +19,14 @@ export const CONTROL_PATH = '/__mock';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ControlDeps = {
-  /** When set, every control request needs `Authorization: Bearer <adminToken>` (or `X-Mock-Admin-Token`). */
+  /** Steers every workspace and the defaults (`Authorization: Bearer <adminToken>` or `X-Mock-Admin-Token`). */
   adminToken?: string;
   store: Store;
-  /** The live settings; the pipeline reads them on every request. */
-  settings: RuntimeSettings;
+  /** The settings, in the store: every replica reads them. */
+  settings: SettingsRepository;
   tokens: Record<string, string>;
+  /** A tenant may steer with an OAuth access token as well as with a token of the mock. */
+  verifyAccessToken?: VerifyAccessToken;
   operationIds: string[];
   schemaAt: (pointer: string) => ValidateFunction;
   now: () => number;
@@ -38,7 +42,6 @@ export type ControlDeps = {
  * what was created, and settings changed at run time. Answers JSON; errors in the contract's error shape.
  */
 export function createControlPlane(deps: ControlDeps) {
-  const initial: RuntimeSettings = structuredClone(deps.settings);
   // The shared bounded reader, with the control plane's byte bound (fixture files may be larger than API bodies).
   const timeoutMs = deps.bodyTimeoutMs ?? CONTROL_LIMITS.timeoutMs;
   const readBody = (req: Ctx): Promise<Buffer> => readRequestBody(req, { ...CONTROL_LIMITS, timeoutMs });
@@ -59,12 +62,13 @@ export function createControlPlane(deps: ControlDeps) {
     return uuid;
   };
 
-  const loadFixtures = async (document: unknown): Promise<ParsedFixtures> => {
+  const loadFixtures = async (document: unknown, who: Controller): Promise<ParsedFixtures> => {
     const { fixtures, problems } = readFixtures(document, { schemaAt: deps.schemaAt, resolveWorkspace, now: deps.now });
     if (!fixtures)
       throw new ApiError(400, 'invalid_fixtures', `The fixtures do not match the contract: ${problems[0]}`, {
         problems,
       });
+    for (const uuid of fixtures.workspaces.keys()) scopeOf(who, uuid, deps.adminToken);
     await deps.store.applyFixtures(fixtures.workspaces).catch((error: unknown) => {
       if (!(error instanceof UnstorableFixtureError)) throw error;
       throw new ApiError(400, 'invalid_fixtures', error.message, { problems: [error.message] });
@@ -76,67 +80,83 @@ export function createControlPlane(deps: ControlDeps) {
     ...new Set([...Object.values(deps.tokens), ...(startFixtures?.workspaces.keys() ?? [])]),
   ];
 
-  const reset = async (workspaceUuid?: string) => {
+  const reset = async (workspaceUuid: string | undefined, who: Controller) => {
     await deps.store.reset(workspaceUuid);
     await deps.clearIdempotency(workspaceUuid);
     await deps.clearRateLimit(workspaceUuid);
-    if (workspaceUuid === undefined) {
-      Object.assign(deps.settings, structuredClone(initial));
-    } else {
-      // dictionary-lookup: a workspace uuid resolved by workspaceOf
-      delete deps.settings.workspaces[workspaceUuid];
-      deps.settings.faults = deps.settings.faults.filter((rule) => rule.workspace !== workspaceUuid);
+    if (workspaceUuid === undefined) await deps.settings.reset();
+    else if (who.role === 'tenant') await deps.settings.save({ workspaces: { [workspaceUuid]: undefined } });
+    else {
+      // The admin's reset of one workspace also drops the defaults' fault rules aimed at it.
+      const defaults = await deps.settings.defaults();
+      const faults = defaults.faults.filter((rule) => rule.workspace !== workspaceUuid);
+      await deps.settings.save({ defaults: { ...defaults, faults }, workspaces: { [workspaceUuid]: undefined } });
     }
+    await deps.settings.settle();
     const again = [...(startFixtures?.workspaces ?? [])].filter(([uuid]) => (workspaceUuid ?? uuid) === uuid);
     await deps.store.applyFixtures(new Map(again));
   };
 
-  type Serve = (req: Ctx, url: { searchParams: URLSearchParams }) => Promise<MockResponse> | MockResponse;
+  type Serve = (
+    req: Ctx,
+    url: { searchParams: URLSearchParams },
+    who: Controller,
+  ) => Promise<MockResponse> | MockResponse;
+  const settingsDeps = {
+    settings: deps.settings,
+    operationIds: deps.operationIds,
+    adminToken: deps.adminToken,
+    resolveWorkspace,
+  };
   const table: Record<string, Record<string, Serve>> = {
     '': {
       GET: () =>
         jsonResponse(200, {
           endpoints: {
             'POST /__mock/reset':
-              'reset state, idempotency keys, rate-limit windows and settings; body {"workspace": "<token or uuid>"} resets one workspace',
+              'reset the caller\'s workspace: state, idempotency keys, rate-limit window and settings; the admin token resets every workspace, or the one named by {"workspace": "<token or uuid>"}',
             'POST /__mock/fixtures':
-              'load fixtures (JSON or YAML): {"workspaces": {"<token or uuid>": {"<collection>": [...]}}}',
-            'GET /__mock/created': `what clients created since start or the last reset, a page at a time (?workspace=<token or uuid>&limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>)`,
-            'GET /__mock/settings': 'the settings in force',
+              'load fixtures (JSON or YAML) into the caller\'s workspace: {"workspaces": {"<its token or uuid>": {"<collection>": [...]}}}',
+            'GET /__mock/created': `what the caller's workspace created since start or its last reset, a page at a time (?limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>; the admin token: every workspace, or ?workspace=<token or uuid>)`,
+            'GET /__mock/settings':
+              "the settings steering the caller's workspace (the admin token: the defaults and every workspace's)",
             'PATCH /__mock/settings':
-              'change rateLimit, authRateLimit, latencyMs, runDurationMs, hangMs, workspaces.<ref>.{outcome,runDurationMs}, faults',
+              "change the caller's workspace: rateLimit, latencyMs, runDurationMs, hangMs, outcome, faults; the admin token changes the defaults for everyone (and authRateLimit) and workspaces.<ref>.{outcome,runDurationMs}",
           },
+          tenancy:
+            "Authorization: Bearer <a token of the mock or an OAuth access token> steers that token's workspace only; the admin token (MOCK_ADMIN_TOKEN) steers every workspace. Writes need Content-Type: application/json (fixtures: JSON or YAML).",
         }),
     },
     '/reset': {
-      POST: async (req, url) => {
-        const body = parseJsonBody(await readBody(req));
-        const workspaceUuid = workspaceOf(
-          url.searchParams.get('workspace') ?? (body as { workspace?: unknown } | undefined)?.workspace,
-        );
-        await reset(workspaceUuid);
+      POST: async (req, url, who) => {
+        const body = parseJsonBody(await readBody(req)) as { workspace?: unknown; all?: unknown } | undefined;
+        // `{"all": true}` asks for every workspace: the admin's reset (the admin's `{}` means the same).
+        if (body?.all === true) requireAdmin(who, 'A reset of every workspace', deps.adminToken);
+        const named = workspaceOf(url.searchParams.get('workspace') ?? body?.workspace);
+        const workspaceUuid = scopeOf(who, named, deps.adminToken);
+        await reset(workspaceUuid, who);
         return jsonResponse(200, { reset: workspaceUuid ?? 'all' });
       },
     },
     '/fixtures': {
-      POST: async (req) => {
+      POST: async (req, _url, who) => {
         const value = parseFixtureText((await readBody(req)).toString('utf8'), CONTROL_LIMITS);
-        return jsonResponse(200, { loaded: (await loadFixtures(value)).counts });
+        return jsonResponse(200, { loaded: (await loadFixtures(value, who)).counts });
       },
     },
     '/created': {
-      GET: async (_req, url) => {
-        const workspace = workspaceOf(url.searchParams.get('workspace'));
+      GET: async (_req, url, who) => {
+        const workspace = scopeOf(who, workspaceOf(url.searchParams.get('workspace')), deps.adminToken);
         const page = readCreatedPage(url.searchParams);
         const selection = workspace === undefined ? knownWorkspaces() : [workspace];
         return jsonResponse(200, await deps.store.listCreatedPage(selection, page));
       },
     },
     '/settings': {
-      GET: () => jsonResponse(200, { settings: deps.settings }),
-      PATCH: async (req) =>
+      GET: async (_req, _url, who) => jsonResponse(200, { settings: await viewSettings(settingsDeps, who) }),
+      PATCH: async (req, _url, who) =>
         jsonResponse(200, {
-          settings: updateSettings(deps, resolveWorkspace, parseJsonBody(await readBody(req)) ?? {}),
+          settings: await updateSettings(settingsDeps, who, parseJsonBody(await readBody(req)) ?? {}),
         }),
     },
   };
@@ -145,13 +165,7 @@ export function createControlPlane(deps: ControlDeps) {
     Object.entries(table).map(([path, methods]) => [`${CONTROL_PATH}${path}`, new Map(Object.entries(methods))]),
   );
 
-  const authorised = (req: { headers: Record<string, string> }): boolean => {
-    if (!deps.adminToken) return true;
-    const given = req.headers['x-mock-admin-token'] ?? /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    const a = Buffer.from(String(given ?? ''));
-    const b = Buffer.from(deps.adminToken);
-    return a.length === b.length && timingSafeEqual(a, b);
-  };
+  const authenticateDeps = { tokens: tokenTable(deps.tokens), verifyAccessToken: deps.verifyAccessToken };
 
   return {
     /** Start-up fixtures (MOCK_FIXTURES): loaded now, and again after every reset. */
@@ -177,8 +191,9 @@ export function createControlPlane(deps: ControlDeps) {
     },
     /** The endpoints by path (with the prefix) and method; the front door's control mount serves them. */
     routes,
-    /** Whether the request carries the admin token (always, when none is configured). */
-    authorised,
+    /** Who steers with this request: the admin, or a tenant (its workspace); 401 without a known credential. */
+    identify: (headers: Record<string, string>): Promise<Controller> =>
+      identifyController(headers, { ...authenticateDeps, adminToken: deps.adminToken }),
   };
 }
 

@@ -9,9 +9,10 @@ describe('forced outcomes of async creates', () => {
   let clock = Date.UTC(2026, 5, 1, 12, 0, 0);
   let m: Checked;
   beforeAll(async () => {
-    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000 });
+    m = await startCheckedMock({ now: () => clock, runDurationMs: 1000, rateLimit: 100_000, adminToken: 'admin' });
   });
-  afterEach(() => createMockControl({ url: m.mock.origin }).reset());
+  const control = (token: string) => createMockControl({ url: m.mock.origin, token });
+  afterEach(() => createMockControl({ url: m.mock.origin, adminToken: 'admin' }).resetAll());
   afterAll(() => m.close());
 
   const poll = async (kind: 'runs' | 'batches', uuid: string, token = 'mock-token-a') => {
@@ -51,7 +52,7 @@ describe('forced outcomes of async creates', () => {
   });
 
   it('should end a batch and its runs as told, per workspace through the control plane', async () => {
-    await createMockControl({ url: m.mock.origin }).forceOutcome('mock-token-b', 'error', 5000);
+    await control('mock-token-b').forceOutcome('error', { runDurationMs: 5000 });
     const batch = await m.call('POST', '/orchestration/batches', {
       body: { recordIds: ['r1', 'r2'] },
       token: 'mock-token-b',
@@ -65,7 +66,7 @@ describe('forced outcomes of async creates', () => {
   });
 
   it('should let Prefer win over the workspace setting', async () => {
-    await createMockControl({ url: m.mock.origin }).forceOutcome('mock-token-a', 'error');
+    await control('mock-token-a').forceOutcome('error');
     const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'outcome=success' } });
     clock += 1000;
     expect(await poll('runs', run.body.run.uuid)).toBe('success');
@@ -87,7 +88,7 @@ describe('forced outcomes of async creates', () => {
       expect(res.status).toBe(400);
       expect(res.body.reason).toBe('invalid_prefer');
       expect(res.headers['ratelimit-limit']).toBeDefined();
-      expect(await createMockControl({ url: m.mock.origin }).created()).toEqual([]);
+      expect(await control('mock-token-a').created()).toEqual([]);
     },
   );
 });

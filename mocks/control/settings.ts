@@ -10,7 +10,18 @@ export const MAX_HANG_MS = 5 * 60_000;
 
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
 export type FaultRule = { operation?: string; fault: Fault; share: number; workspace?: string };
-export type WorkspaceSettings = { outcome?: Outcome; runDurationMs?: number };
+/**
+ * One workspace's own settings, over the defaults: set by its tenant (or the admin). Its fault rules apply to its
+ * requests only.
+ */
+export type WorkspaceSettings = {
+  outcome?: Outcome;
+  runDurationMs?: number;
+  rateLimit?: number;
+  latencyMs?: number;
+  hangMs?: number;
+  faults?: FaultRule[];
+};
 
 /** What the control plane changes while the mock runs; everything else is fixed at start. */
 export type RuntimeSettings = {
@@ -26,9 +37,13 @@ export type RuntimeSettings = {
   faults: FaultRule[];
 };
 
-/** A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by default. */
+/**
+ * A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by
+ * default; `outcome` is the caller's own workspace's (a tenant's change).
+ */
 export type SettingsPatch = Partial<Omit<RuntimeSettings, 'workspaces' | 'faults'>> & {
-  workspaces?: Record<string, { [K in keyof WorkspaceSettings]?: WorkspaceSettings[K] | null } | null>;
+  outcome?: Outcome | null;
+  workspaces?: Record<string, { outcome?: Outcome | null; runDurationMs?: number | null } | null>;
   faults?: (Omit<FaultRule, 'share'> & { share?: number })[];
 };
 
@@ -53,6 +68,7 @@ const PATCH_SCHEMA = {
   additionalProperties: false,
   properties: {
     ...ranged,
+    outcome: { enum: [...OUTCOMES, null] },
     workspaces: {
       type: 'object',
       maxProperties: CONTROL_LIMITS.workspaces,
@@ -89,20 +105,4 @@ const validatePatch = new Ajv2020({ strict: false, allErrors: true }).compile(PA
 export function checkSettingsPatch(patch: unknown): string[] {
   if (validatePatch(patch)) return [];
   return (validatePatch.errors ?? []).map((error) => describeSchemaError(error, 'settings'));
-}
-
-/** Applies a checked change: `workspaces` merge per workspace (null clears one), `faults` replace the list. */
-export function applySettingsPatch(settings: RuntimeSettings, patch: SettingsPatch): void {
-  const { workspaces, ...rest } = patch;
-  Object.assign(settings, rest);
-  // dictionary-lookup: the keys were resolved to workspace uuids of the mock by the control plane
-  for (const [uuid, change] of Object.entries(workspaces ?? {})) {
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    const merged: Record<string, unknown> = { ...settings.workspaces[uuid], ...change };
-    const next = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== null)) as WorkspaceSettings;
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    if (change === null) delete settings.workspaces[uuid];
-    // dictionary-lookup: uuid is a resolved workspace uuid (see above)
-    else settings.workspaces[uuid] = next;
-  }
 }

@@ -30,7 +30,7 @@ describe('network faults', () => {
   beforeAll(async () => {
     m = await startCheckedMock({ rateLimit: 100_000 });
   });
-  afterEach(() => createMockControl({ url: m.mock.origin }).reset());
+  afterEach(() => createMockControl({ url: m.mock.origin, token: 'mock-token-a' }).reset());
   afterAll(() => m.close());
 
   it('should answer normally without a fault', async () => {
@@ -55,7 +55,7 @@ describe('network faults', () => {
   });
 
   it('should hang for the bounded time set by the control plane, then drop the connection', async () => {
-    await createMockControl({ url: m.mock.origin }).updateSettings({ hangMs: 300 });
+    await createMockControl({ url: m.mock.origin, token: 'mock-token-a' }).updateSettings({ hangMs: 300 });
     const started = Date.now();
     const seen = await send(list(), { prefer: 'fault=hang' });
     expect(seen.error).toBe('ECONNRESET');
@@ -80,14 +80,14 @@ describe('network faults', () => {
       req.end('{}');
     });
     expect(created.error).toBe('ECONNRESET');
-    const control = createMockControl({ url: m.mock.origin });
+    const control = createMockControl({ url: m.mock.origin, token: 'mock-token-a' });
     const [run] = await control.created();
     const retry = await m.call('POST', '/orchestration/runs', { body: {}, headers: { 'idempotency-key': 'lost-1' } });
     expect(retry.body.run.uuid).toBe(run.uuid);
   });
 
   it('should apply a control-plane rule to the share of requests of one operation only', async () => {
-    const control = createMockControl({ url: m.mock.origin });
+    const control = createMockControl({ url: m.mock.origin, token: 'mock-token-a' });
     await control.setFaults([{ operation: 'listSuppressions', fault: 'reset', share: 1, workspace: 'mock-token-a' }]);
     expect((await send(list())).error).toBe('ECONNRESET');
     expect((await send(list(), { authorization: 'Bearer mock-token-b' })).status).toBe(200);
@@ -97,7 +97,7 @@ describe('network faults', () => {
   });
 
   it('should draw a partial share per request', async () => {
-    await createMockControl({ url: m.mock.origin }).setFaults([
+    await createMockControl({ url: m.mock.origin, token: 'mock-token-a' }).setFaults([
       { operation: 'listSuppressions', fault: 'empty', share: 0.5 },
     ]);
     const seen = await Promise.all(Array.from({ length: 40 }, () => send(list())));

@@ -22,7 +22,7 @@ const ENTRIES: Entry[] = [
     mount: 'control',
     method: 'PATCH',
     path: '/__mock/settings',
-    headers: 'Content-Type: application/json\r\n',
+    headers: 'X-Mock-Admin-Token: admin-secret\r\nContent-Type: application/json\r\n',
     json: true,
   },
   {
@@ -53,7 +53,13 @@ const BODY_TIMEOUT_MS = 300;
 let mock: RunningMock;
 let host: string;
 beforeAll(async () => {
-  mock = await startMock({ port: 0, bodyTimeoutMs: BODY_TIMEOUT_MS, rateLimit: 100_000, authRateLimit: 100_000 });
+  mock = await startMock({
+    port: 0,
+    bodyTimeoutMs: BODY_TIMEOUT_MS,
+    rateLimit: 100_000,
+    authRateLimit: 100_000,
+    adminToken: 'admin-secret',
+  });
   host = new URL(mock.origin).host;
 });
 afterAll(() => mock.close());
@@ -160,7 +166,15 @@ describe.each(ENTRIES)('the $mount mount under hostile input', (entry) => {
 describe('fixtures and control requests bounded like /v1', () => {
   afterEach(expectServing);
   const post = (body: string, type = 'application/json') =>
-    send({ ...ENTRIES[1], method: 'POST', path: '/__mock/fixtures', headers: `Content-Type: ${type}\r\n` }, body);
+    send(
+      {
+        ...ENTRIES[1],
+        method: 'POST',
+        path: '/__mock/fixtures',
+        headers: `X-Mock-Admin-Token: admin-secret\r\nContent-Type: ${type}\r\n`,
+      },
+      body,
+    );
 
   it('should refuse a 100 000-deep YAML fixture quickly, whatever the YAML form', async () => {
     const n = 100_000;
@@ -219,7 +233,11 @@ describe('fixtures and control requests bounded like /v1', () => {
     const cleared = Object.fromEntries(Object.keys(batch(0)).map((uuid) => [uuid, null]));
     expect((await send(ENTRIES[1], JSON.stringify({ workspaces: cleared }))).status).toBe(200);
     expect((await send(ENTRIES[1], JSON.stringify({ workspaces: batch(1000) }))).status).toBe(200);
-    expect((await fetch(`${mock.origin}/__mock/reset`, { method: 'POST' })).status).toBe(200);
+    const reset = await fetch(`${mock.origin}/__mock/reset`, {
+      method: 'POST',
+      headers: { 'x-mock-admin-token': 'admin-secret', 'content-type': 'application/json' },
+    });
+    expect(reset.status).toBe(200);
   });
 
   it('should refuse a 4000-deep item like /v1 refuses depth over 64, and load nothing', async () => {

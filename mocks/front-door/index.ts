@@ -33,8 +33,8 @@ export type FrontDoorDeps = {
   limiter: RateLimiter;
   /** The configured public address (links never come from the request's Host). */
   originOf: () => string;
-  /** How long `fault=hang` holds a connection. */
-  hangMs: () => number;
+  /** How long `fault=hang` holds a connection (the request's workspace's setting). */
+  hangMs: (ctx: Ctx) => number;
 };
 
 /**
@@ -62,7 +62,7 @@ export function createFrontDoor(deps: FrontDoorDeps) {
     }
     answer
       .then((response) => {
-        if (response.fault) writeFault(res, response, response.fault, { hangMs: deps.hangMs() });
+        if (response.fault) writeFault(res, response, response.fault, { hangMs: deps.hangMs(ctx) });
         else serialise(res, response, method);
       })
       .catch((error: unknown) => {

@@ -7,9 +7,11 @@ import { AUTH_BODY_LIMITS } from '../limits';
 import { authRateLimitBucket, oauthErrorDialect } from '../oauth/rate-limit';
 import { createPipeline, type PipelineDeps } from '../pipeline';
 import { authenticate } from '../stages/authenticate';
-import { API_CORS, AUTH_CORS, CONTROL_CORS, answerPreflight } from '../stages/cors';
+import { API_CORS, AUTH_CORS, answerPreflight, type CorsPolicy } from '../stages/cors';
 import { finishResponse } from '../stages/finish';
-import { rateLimit } from '../stages/rate-limit';
+import { authRateLimit, rateLimit } from '../stages/rate-limit';
+import { loadSteering } from '../stages/steering';
+import { requirePreflightedWrite } from '../control/preflighted';
 import { readRequestBody } from '../stages/read-body';
 import { requireCredential } from '../stages/require-credential';
 import { methodNotAllowed } from '../stages/route';
@@ -27,6 +29,8 @@ export type MountDeps = {
   auth: () => AuthServer | undefined;
   authLimiter: PipelineDeps['limiter'];
   store: Store;
+  /** The control plane's CORS policy (configured origins; loopback by default). */
+  controlCors: CorsPolicy;
 };
 
 /**
@@ -38,7 +42,7 @@ export type MountDeps = {
  * |-------------|------------------------------------|------------------------------------|----------------|
  * | `api`       | `/v1/…`                            | workspace (else client address)    | API_CORS       |
  * | `downloads` | `/downloads/<id>` (GET, HEAD)      | workspace (else client address)    | API_CORS       |
- * | `control`   | `/__mock`, `/__mock/…`             | not counted (reports the address)  | CONTROL_CORS   |
+ * | `control`   | `/__mock`, `/__mock/…`             | not counted (reports the address)  | controlCors    |
  * | `auth`      | the issuer's endpoints (`/auth/…`) | `auth-address:<ip>`                | AUTH_CORS      |
  * | fallback    | anything else (`/` too)            | workspace (else client address)    | API_CORS → 404 |
  */
@@ -70,6 +74,7 @@ function downloadsPipeline(deps: MountDeps) {
   return compose([
     finishResponse({ limiter: deps.api.limiter, cors: API_CORS }),
     authenticate(deps.api),
+    loadSteering(deps.api),
     answerPreflight(API_CORS),
     rateLimit({ limiter: deps.api.limiter }),
     requireCredential(),
@@ -93,30 +98,28 @@ function downloadsPipeline(deps: MountDeps) {
 
 /**
  * `/__mock`: not counted (a test suite at its quota can still reset), but every answer reports the client
- * address's bucket; 404 for an unknown endpoint, 401 without the admin token when one is set, 405 with Allow.
- * Bodies are read by each endpoint through the shared bounded reader (CONTROL_LIMITS).
+ * address's bucket; 404 for an unknown endpoint, 401 without a credential (a tenant's token steers its own
+ * workspace, the admin token every workspace: `mocks/control/tenancy.ts`), 405 with Allow, 415 for a write
+ * without a JSON body (one a browser sends without a preflight). Bodies are read by each endpoint through the
+ * shared bounded reader (CONTROL_LIMITS).
  */
 function controlPipeline(deps: MountDeps) {
-  const { routes, authorised } = deps.control;
+  const { routes, identify } = deps.control;
   const serveControl: Stage = async (ctx) => {
     const { path, method } = ctx.req;
+    const who = await identify(ctx.req.headers);
     const known = routes.has(path) || routes.has(path.replace(/\/$/, ''));
     if (!known) throw new ApiError(404, 'not_found', `No control endpoint at ${path}; GET ${CONTROL_PATH} lists them.`);
-    if (!authorised(ctx.req))
-      throw new ApiError(
-        401,
-        'unauthorized',
-        'The control plane needs the admin token (MOCK_ADMIN_TOKEN) as a Bearer token or in X-Mock-Admin-Token.',
-      );
     const serve = findInTable(routes, method, path, () => new ApiError(404, 'not_found', 'No control endpoint.'));
-    const response = await serve(ctx, { searchParams: ctx.req.query });
+    requirePreflightedWrite(method, ctx.req.headers, { yaml: path.replace(/\/$/, '') === `${CONTROL_PATH}/fixtures` });
+    const response = await serve(ctx, { searchParams: ctx.req.query }, who);
     // A body the endpoint did not read (a GET with one) is drained within the same bounds, or the connection closes.
     if (!ctx.bodyRead) await readRequestBody(ctx, deps.api.bodyLimits).catch(() => undefined);
     return response;
   };
   return compose([
-    finishResponse({ limiter: deps.api.limiter, cors: CONTROL_CORS }),
-    answerPreflight(CONTROL_CORS),
+    finishResponse({ limiter: deps.api.limiter, cors: deps.controlCors }),
+    answerPreflight(deps.controlCors),
     serveControl,
   ]);
 }
@@ -144,9 +147,11 @@ function authPipeline(deps: MountDeps) {
       cors: AUTH_CORS,
       bucket: authRateLimitBucket,
       dialect: oauthErrorDialect,
+      limit: authRateLimit,
     }),
+    loadSteering({ steering: () => deps.api.steering(undefined) }),
     answerPreflight(AUTH_CORS),
-    rateLimit({ limiter: deps.authLimiter, bucket: authRateLimitBucket }),
+    rateLimit({ limiter: deps.authLimiter, bucket: authRateLimitBucket, limit: authRateLimit }),
     serveAuth,
   ]);
 }

@@ -64,7 +64,7 @@ describe('rate limit of the OAuth endpoints (per client address, in the storage 
   let clock = Date.UTC(2026, 5, 1, 12, 0, 10);
   let mock: RunningMock;
   beforeAll(async () => {
-    mock = await startMock({ port: 0, now: () => clock, authRateLimit: 3 });
+    mock = await startMock({ port: 0, now: () => clock, authRateLimit: 3, adminToken: 'admin-secret' });
   });
   afterAll(() => mock.close());
 
@@ -144,7 +144,8 @@ describe('rate limit of the OAuth endpoints (per client address, in the storage 
   it('should take its limit from the control plane at run time', async () => {
     const patch = await fetch(`${mock.origin}/__mock/settings`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
+      // Counted per client address, across workspaces: the admin's setting.
+      headers: { 'content-type': 'application/json', 'x-mock-admin-token': 'admin-secret' },
       body: JSON.stringify({ authRateLimit: 50 }),
     });
     expect(patch.status).toBe(200);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { startMock, type RunningMock } from '../app';
 import { readConfigFromEnv } from '../config';
+import { createMockControl } from '../control/client';
 import { defaultAuthConfig } from './index';
 
 /**
@@ -175,5 +176,18 @@ describe('OAuth login against the running mock', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("should let an OAuth access token steer its user's workspace through /__mock, and no other", async () => {
+    const token = await login({ loginHint: userB.email });
+    const control = createMockControl({ url: mock.origin, token });
+    await control.forceOutcome('skipped');
+    expect((await control.settings()).workspaces).toEqual({ [userB.workspaceUuid]: { outcome: 'skipped' } });
+    expect(await createMockControl({ url: mock.origin, token: 'mock-token-a' }).settings()).toMatchObject({
+      workspaces: {},
+    });
+    await expect(control.reset('mock-token-a')).rejects.toMatchObject({ status: 403 });
+    expect(await control.reset()).toEqual({ reset: userB.workspaceUuid });
+    expect((await control.settings()).workspaces).toEqual({});
   });
 });

@@ -7,7 +7,8 @@ const HELP = `Usage: [PORT=4010] [HOST=127.0.0.1] [MOCK_…=…] workspace-api-m
 The stateful mock of the Workspace Automation API: http://127.0.0.1:4010/v1 by default, tokens mock-token-a and
 mock-token-b. Settings are environment variables (PORT, HOST and MOCK_*; PORT=0 takes a free port, printed on
 start), listed under "Settings" in the package's README. The control plane (reset, fixtures, outcomes, faults) is
-at <origin>/__mock; its typed client is workspace-automation-api-contract/control.
+at <origin>/__mock (a tenant's token steers its own workspace; MOCK_ADMIN_TOKEN every workspace); its typed
+client is workspace-automation-api-contract/control.
 `;
 
 const args = process.argv.slice(2);

@@ -6,7 +6,8 @@ import type { Stage } from '../../context';
  * (`mocks/front-door`); finish adds the policy's headers to every answer, answerPreflight answers its preflights.
  */
 export type CorsPolicy = {
-  allowOrigin: string;
+  /** `*`, or the origins allowed (the request's Origin is echoed when it is one of them, with `Vary: Origin`). */
+  allowOrigin: string | ((origin: string) => boolean);
   allowMethods: string;
   /** Allowed request headers when the preflight names none. */
   allowHeaders: string;
@@ -50,18 +51,35 @@ export const AUTH_CORS: CorsPolicy = {
   privateNetwork: false,
 };
 
-/** The control plane: test runners and dev tools in a browser steer the mock. */
-export const CONTROL_CORS: CorsPolicy = {
-  allowOrigin: '*',
-  allowMethods: 'GET, POST, PUT, PATCH, OPTIONS',
-  allowHeaders: 'Authorization, Content-Type, X-Mock-Admin-Token',
-  exposeHeaders: EXPOSED,
-  privateNetwork: false,
-};
+/** Pages served from this machine: any port of localhost, 127.0.0.0/8 or [::1], over http or https. */
+const LOOPBACK_ORIGIN = /^https?:\/\/(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d{1,5})?$/i;
+
+/**
+ * The control plane: test runners and dev tools in a browser steer the mock, from the configured origins only
+ * (MOCK_CONTROL_ORIGINS; by default pages on loopback), never `*`: a page another site serves cannot read it.
+ */
+export function controlCors(origins?: readonly string[]): CorsPolicy {
+  const allowed = new Set((origins ?? []).map((origin) => origin.replace(/\/+$/, '').toLowerCase()));
+  return {
+    allowOrigin: origins ? (origin) => allowed.has(origin.toLowerCase()) : (origin) => LOOPBACK_ORIGIN.test(origin),
+    allowMethods: 'GET, POST, PUT, PATCH, OPTIONS',
+    allowHeaders: 'Authorization, Content-Type, X-Mock-Admin-Token',
+    exposeHeaders: EXPOSED,
+    privateNetwork: false,
+  };
+}
+
+/** The control plane's policy by default (loopback origins). */
+export const CONTROL_CORS: CorsPolicy = controlCors();
 
 /** The headers every answer of a mount carries (added in place: this is the hot path). */
-export function writeCorsHeaders(headers: Record<string, string>, policy: CorsPolicy): void {
-  headers['access-control-allow-origin'] = policy.allowOrigin;
+export function writeCorsHeaders(headers: Record<string, string>, policy: CorsPolicy, origin?: string): void {
+  if (typeof policy.allowOrigin === 'string') headers['access-control-allow-origin'] = policy.allowOrigin;
+  else {
+    headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
+    if (origin === undefined || !policy.allowOrigin(origin)) return;
+    headers['access-control-allow-origin'] = origin;
+  }
   headers['access-control-expose-headers'] = policy.exposeHeaders;
 }
 

@@ -3,7 +3,7 @@ import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Ctx, type Stage } from '../../context';
 import type { MockResponse } from '../../types';
 import { writeKnownRateLimitHeaders, writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
-import { rateLimitKey } from '../rate-limit';
+import { apiRateLimit, rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
 import { API_CORS, writeCorsHeaders, type CorsPolicy } from '../cors';
 import { announcesBody } from '../read-body/announces-body';
@@ -32,6 +32,8 @@ export type FinishDeps = {
   cors?: CorsPolicy;
   /** The bucket an answer reports when the request was not counted (default: the caller's, else the address's). */
   bucket?: (ctx: Ctx) => string;
+  /** The limit of that bucket (default: the API's limit steering the request). */
+  limit?: (ctx: Ctx) => number | undefined;
   dialect?: ErrorDialect;
 };
 
@@ -42,6 +44,7 @@ export type FinishDeps = {
 export function finishResponse(deps: FinishDeps): Stage {
   const cors = deps.cors ?? API_CORS;
   const bucketOf = deps.bucket ?? rateLimitKey;
+  const limitOf = deps.limit ?? apiRateLimit;
   return async (ctx, next) => {
     let response: MockResponse;
     try {
@@ -53,12 +56,14 @@ export function finishResponse(deps: FinishDeps): Stage {
     // the store unreachable (503), only what the clock and the settings tell.
     const quota =
       ctx.rateLimit ??
-      (response.status === 503 ? undefined : await deps.limiter.peek(bucketOf(ctx)).catch(() => undefined));
+      (response.status === 503
+        ? undefined
+        : await deps.limiter.peek(bucketOf(ctx), limitOf(ctx)).catch(() => undefined));
     // Responses are built fresh per request, so their headers are completed in place (this is the hot path).
     const headers = response.headers;
-    writeCorsHeaders(headers, cors);
+    writeCorsHeaders(headers, cors, ctx.req.headers.origin);
     if (quota) writeRateLimitHeaders(headers, quota);
-    else writeKnownRateLimitHeaders(headers, deps.limiter.withoutStore());
+    else writeKnownRateLimitHeaders(headers, deps.limiter.withoutStore(limitOf(ctx)));
     // The rest of a body that was not read stays on the connection: it is closed after the answer.
     if (!ctx.bodyRead && announcesBody(ctx.req.headers)) headers.connection = 'close';
     // x-rules deprecation-sunset: every answer of a retiring operation says so.

@@ -5,13 +5,14 @@ import { parsePrefer } from '../../prefer';
 export const MAX_LATENCY_MS = 60_000;
 
 /**
- * Delays the answer by `Prefer: latency=<ms>` or else `MOCK_LATENCY_MS`, so loading states and the
+ * Delays the answer by `Prefer: latency=<ms>`, else the workspace's latency (control plane; `MOCK_LATENCY_MS` by default), so loading states and the
  * idempotency 409 race (a retry while the first request still runs) can be exercised.
  */
-export function simulateLatency(deps: { latencyMs: number; sleep: (ms: number) => Promise<void> }): Stage {
+export function simulateLatency(deps: { latencyMs?: number; sleep: (ms: number) => Promise<void> }): Stage {
   return async (ctx, next) => {
     const asked = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer).latencyMs : undefined;
-    const ms = Math.min(asked ?? deps.latencyMs, MAX_LATENCY_MS);
+    // The workspace's own latency (control plane) over the defaults'.
+    const ms = Math.min(asked ?? ctx.steering?.latencyMs ?? deps.latencyMs ?? 0, MAX_LATENCY_MS);
     if (ms > 0) await deps.sleep(ms);
     return next();
   };

@@ -8,14 +8,24 @@ export function rateLimitKey(ctx: Ctx): string {
   return caller ? `workspace:${caller.workspaceUuid}` : `address:${ctx.source.remoteAddress}`;
 }
 
+/** The API's limit for this request: its workspace's own (control plane), else the defaults' (the limiter's). */
+export const apiRateLimit = (ctx: Ctx): number | undefined => ctx.steering?.rateLimit;
+/** The OAuth endpoints' limit per client address (the defaults', control plane). */
+export const authRateLimit = (ctx: Ctx): number | undefined => ctx.steering?.authRateLimit;
+
 /**
  * x-rules ratelimit-429-retry-after: over the limit → 429 with Retry-After and retryAfter in the body. `bucket`
- * names where a mount counts (default: the caller's workspace, else the client address).
+ * names where a mount counts (default: the caller's workspace, else the client address), `limit` its limit.
  */
-export function rateLimit(deps: { limiter: RateLimiter; bucket?: (ctx: Ctx) => string }): Stage {
+export function rateLimit(deps: {
+  limiter: RateLimiter;
+  bucket?: (ctx: Ctx) => string;
+  limit?: (ctx: Ctx) => number | undefined;
+}): Stage {
   const bucketOf = deps.bucket ?? rateLimitKey;
+  const limitOf = deps.limit ?? apiRateLimit;
   return async (ctx, next) => {
-    const state = await deps.limiter.consume(bucketOf(ctx));
+    const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
     ctx.rateLimit = state;
     // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
     // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.

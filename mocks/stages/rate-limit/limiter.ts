@@ -26,43 +26,52 @@ export function createRateLimiter(options: {
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
 
-  const stateOf = (count: number, windowStart: number, now: number, allowed: boolean): RateLimitState => ({
-    limit: options.limit,
-    remaining: Math.max(0, options.limit - count),
+  const stateOf = (
+    count: number,
+    windowStart: number,
+    now: number,
+    allowed: boolean,
+    limit: number,
+  ): RateLimitState => ({
+    limit,
+    remaining: Math.max(0, limit - count),
     resetSeconds: Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000)),
     windowSeconds: options.windowSeconds,
     allowed,
   });
 
   return {
-    /** Counts one request; over the limit the request is refused and not counted further. */
-    async consume(bucket: string): Promise<RateLimitState> {
+    /**
+     * Counts one request; over the limit the request is refused and not counted further. `limit` is the
+     * bucket's own (a workspace's, control plane), else the limiter's.
+     */
+    async consume(bucket: string, limit = options.limit): Promise<RateLimitState> {
       const now = options.now();
       const windowStart = windowStartAt(now);
       // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
       const { count, allowed } = await options.port.hit(
         keyOf(bucket, windowStart),
-        options.limit,
+        limit,
         windowStart + windowMs - now + 1_000,
       );
-      return stateOf(count, windowStart, now, allowed);
+      return stateOf(count, windowStart, now, allowed, limit);
     },
     /** Starts every bucket afresh, or one (the control plane's reset). */
     async clear(bucket?: string): Promise<void> {
       await options.port.deleteByPrefix(bucket === undefined ? 'rl:' : `rl:${bucket}:`);
     },
     /** The bucket's state without counting: for answers given before the request was counted (e.g. 413). */
-    async peek(bucket: string): Promise<RateLimitState> {
+    async peek(bucket: string, limit = options.limit): Promise<RateLimitState> {
       const now = options.now();
       const windowStart = windowStartAt(now);
       const [count] = await options.port.read([{ op: 'get', key: keyOf(bucket, windowStart) }]);
       const used = Number(count ?? 0);
-      return stateOf(used, windowStart, now, used < options.limit);
+      return stateOf(used, windowStart, now, used < limit, limit);
     },
     /** What is known without the store (limit, window, reset): for answers given while the store is unreachable. */
-    withoutStore(): Omit<RateLimitState, 'remaining' | 'allowed'> {
+    withoutStore(limit = options.limit): Omit<RateLimitState, 'remaining' | 'allowed'> {
       const now = options.now();
-      const { remaining: _r, allowed: _a, ...known } = stateOf(0, windowStartAt(now), now, true);
+      const { remaining: _r, allowed: _a, ...known } = stateOf(0, windowStartAt(now), now, true, limit);
       return known;
     },
   };

@@ -83,8 +83,8 @@ export function createWorkspaceSlice(options: {
       is: 'present',
     }));
     if (await port.commit(writes, [...markers, ...guards])) return true;
-    const present = await port.read(markers.map(({ key }) => ({ op: 'get', key }) as const));
-    if (present.every((marker) => marker !== null)) return false;
+    // A marker absent at the commit may be present now (another replica seeded the workspace meanwhile): the
+    // commit is tried once more either way, and fails again only when one of the caller's guards does not hold.
     await ensureSeeded(changes.keys());
     return port.commit(writes, [...markers, ...guards]);
   };
