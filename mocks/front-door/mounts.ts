@@ -83,14 +83,15 @@ function downloadsPipeline(deps: MountDeps) {
       if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
         throw methodNotAllowed(ctx.req.method, ctx.req.path, ['GET', 'HEAD']);
       await readRequestBody(ctx, deps.api.bodyLimits);
-      const download = await deps.store.getDownload(id);
+      const download = await deps.store.downloadAnswer(id);
       if (!download || download.workspaceUuid !== ctx.caller?.workspaceUuid)
         throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
-      return jsonResponse(
-        200,
-        { runs: download.runs },
-        { 'content-disposition': `attachment; filename="runs-${id}.json"` },
-      );
+      // The kept text as it is (never parsed here), written in chunks by serialise.
+      const response = jsonResponse(200, undefined, {
+        'content-disposition': `attachment; filename="runs-${id}.json"`,
+        'content-type': 'application/json',
+      });
+      return { ...response, text: download.text };
     },
   ]);
 }

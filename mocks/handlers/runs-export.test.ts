@@ -4,7 +4,7 @@ import { createMemoryPort } from '../store/adapters/memory';
 import { createStore } from '../store';
 import { createRunRecord, requestRunCancel, viewRun } from '../store/runs';
 import { TERMINAL_STATUSES, type JsonRecord } from '../store/types';
-import { exportQueryOf, matchesFilters } from './runs';
+import { exportJsonQueryOf, exportQueryOf, matchesFilters } from './runs';
 
 const WORKSPACE = '4a3b2c1d-0e9f-4a8b-9c7d-6e5f4a3b2c1d';
 
@@ -89,6 +89,13 @@ describe('run export filters on the SQL engine', () => {
           isGroupParent: row.isGroupParent === 1,
         }));
         expect(selected).toEqual(expected);
+        // The same runs as the download keeps them: one JSON text, serialised in the SQL worker.
+        const json = exportJsonQueryOf(given as JsonRecord);
+        const limits = { maxRows: 1e6, maxResultBytes: 1 << 24, jsonArray: true };
+        const [{ json: text }] = (await engine.select(WORKSPACE, json.sql, json.params, limits)).rows as [
+          { json: string },
+        ];
+        expect(JSON.parse(text)).toEqual(expected);
       }),
       { numRuns: 150 },
     );

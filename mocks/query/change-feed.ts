@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { partOfKey, workspaceKey } from '../store/keys';
 import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
 import type { Write } from '../store/port';
+import { decodeRow, decodeRun } from '../store/stored-form';
 import type { WorkspaceReader } from '../store/repositories/workspace-slice';
 import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from '../store/types';
 import type { QueryOp, QuerySnapshot, QuerySource } from './tables';
@@ -88,7 +89,7 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
   const part = partOfKey(workspaceUuid, write.key) ?? '';
   const list = part === 'runs-created' ? 'runs' : part === 'batches-created' ? 'batches' : undefined;
   if (write.op === 'hset' && part === 'runs') {
-    const run = runs.get(write.field) ?? (JSON.parse(write.value) as RunRecord);
+    const run = runs.get(write.field) ?? decodeRun(write.value, workspaceUuid);
     return { op: 'upsert', table: 'runs', rows: [runQueryRow(run)] };
   }
   if (write.op === 'hset' && part === 'batches') {
@@ -107,7 +108,7 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
     return { op: 'remove', table: part, uuids };
   }
   if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
-    const rows = write.values.map((text) => JSON.parse(text) as object);
+    const rows = write.values.map((text) => decodeRow(text, workspaceUuid));
     return { op: 'append', table: part, rows, keepLast: write.keepLast };
   }
   return null;
@@ -121,7 +122,7 @@ export function queryOpsOf(workspaceUuid: string, writes: Write[]): QueryOp[] | 
   const runs = new Map<string, RunRecord>();
   for (const write of writes)
     if (write.op === 'hset' && partOfKey(workspaceUuid, write.key) === 'runs')
-      runs.set(write.field, JSON.parse(write.value) as RunRecord);
+      runs.set(write.field, decodeRun(write.value, workspaceUuid));
   const ops: QueryOp[] = [];
   for (const write of writes) {
     if (!QUERY_PARTS.has(partOfKey(workspaceUuid, write.key) ?? '')) continue;
@@ -158,7 +159,7 @@ export function createQueryTablesReader(options: {
       const [runTexts, batchTexts, logs, records, spans] = values;
       const now = options.now();
       const runs = new Map<string, RunRecord>();
-      for (const run of sortRuns(Object.values(runTexts).map((text) => JSON.parse(text) as RunRecord)))
+      for (const run of sortRuns(Object.values(runTexts).map((text) => decodeRun(text, workspaceUuid))))
         runs.set(run.uuid, run);
       return {
         runs: [...runs.values()].map((run) => {
@@ -170,9 +171,9 @@ export function createQueryTablesReader(options: {
           const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch({ runs }, batch));
           return row;
         }),
-        logs: logs.map((text) => JSON.parse(text) as LogRow),
-        records: records.map((text) => JSON.parse(text) as RecordRow),
-        spans: spans.map((text) => JSON.parse(text) as SpanRow),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
       };
     },
 
@@ -195,7 +196,7 @@ export function createQueryTablesReader(options: {
       const [versions, runTexts, batchTexts, logs, records, spans, runsCreated, batchesCreated] = values;
       return {
         version: versions.at(-1) ?? '',
-        tables: storedTables(runTexts, batchTexts, { logs, records, spans }),
+        tables: storedTables(workspaceUuid, runTexts, batchTexts, { logs, records, spans }),
         created: { runs: runsCreated, batches: batchesCreated },
       };
     },
@@ -217,6 +218,7 @@ export function createQueryTablesReader(options: {
 
 /** Stored texts as the engine's tables, converted a slice at a time as the engine sends them on. */
 function storedTables(
+  workspaceUuid: string,
   runTexts: Record<string, string>,
   batchTexts: Record<string, string>,
   rows: { logs: string[]; records: string[]; spans: string[] },
@@ -226,9 +228,9 @@ function storedTables(
     length: texts.length,
     slice: (start: number, end: number) => texts.slice(start, end).map(convert),
   });
-  const runOf = (text: string) => JSON.parse(text) as RunRecord;
+  const runOf = (text: string) => decodeRun(text, workspaceUuid);
   const runTextOf = new Map(Object.entries(runTexts));
-  const parseRow = (text: string) => JSON.parse(text) as object;
+  const parseRow = (text: string) => decodeRow(text, workspaceUuid);
   return {
     runs: lazy(Object.values(runTexts), (text) => runQueryRow(runOf(text))),
     batches: lazy(Object.values(batchTexts), (text) => {

@@ -74,7 +74,7 @@ export type QueryEngine = {
     workspaceUuid: string,
     sql: string,
     params: (string | number | null)[],
-    limits: { maxRows: number; maxResultBytes: number },
+    limits: { maxRows: number; maxResultBytes: number; jsonArray?: boolean },
     signal?: AbortSignal,
   ): Promise<{ rows: object[] }>;
   close(): Promise<void>;

@@ -81,6 +81,7 @@ export const timelineColumns: [column: string, type: ColumnType][] = [
   ['tStatus', 'TEXT'],
   ['tSinceMs', 'REAL'],
   ['tSince', 'TEXT'],
+  ['tFinishedAtMs', 'REAL'],
   ['tFinishedAt', 'TEXT'],
 ];
 
@@ -100,6 +101,7 @@ export function fixedTimelineRow(row: Record<string, unknown>): Record<string, u
     tStatus: status ?? null,
     tSinceMs: NEVER,
     tSince: updatedAt ?? null,
+    tFinishedAtMs: null,
     tFinishedAt: finishedAt ?? null,
   };
 }

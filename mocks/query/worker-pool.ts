@@ -26,6 +26,8 @@ type Job = {
   params?: unknown[];
   maxRows: number;
   maxResultBytes: number;
+  /** The rows' single column joined into one JSON array text by the worker (see QueryMessage). */
+  jsonArray?: boolean;
   deadline: number;
   /** Fresh loads after the worker reported its database out of date; bounded so a query cannot loop. */
   reloads: number;
@@ -173,7 +175,7 @@ export class QueryWorkerPool {
     workspace: string,
     sql: string,
     signal?: AbortSignal,
-    options: { params?: unknown[]; maxRows?: number; maxResultBytes?: number } = {},
+    options: { params?: unknown[]; maxRows?: number; maxResultBytes?: number; jsonArray?: boolean } = {},
   ): Promise<object[]> {
     if (this.closed) return Promise.reject(closedError());
     return new Promise((resolve, reject) => {
@@ -184,6 +186,7 @@ export class QueryWorkerPool {
         params: options.params,
         maxRows: options.maxRows ?? this.options.maxRows,
         maxResultBytes: options.maxResultBytes ?? this.options.maxResultBytes,
+        jsonArray: options.jsonArray,
         deadline: this.options.now() + this.options.timeoutMs,
         reloads: 0,
         resolve,
@@ -484,7 +487,7 @@ export class QueryWorkerPool {
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
       // moved by all of it. Until then only a guard against a stuck worker runs.
       slot.timer = setTimeout(() => this.expire(slot), PREPARE_GUARD_MS);
-      const { params, maxRows, maxResultBytes } = job;
+      const { params, maxRows, maxResultBytes, jsonArray } = job;
       slot.worker.postMessage({
         type: 'query',
         id: job.id,
@@ -495,6 +498,7 @@ export class QueryWorkerPool {
         now: now(),
         maxRows,
         maxResultBytes,
+        jsonArray,
       });
     } catch (error) {
       if (!current()) return;

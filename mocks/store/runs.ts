@@ -15,6 +15,11 @@ const CANCELLING_SHARE = 0.25;
 const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
 const isoAt = (ms: number) => new Date(ms).toISOString();
 
+/** Instants the SQL engine writes as ISO text itself (whole milliseconds from 1970 to 9999): `isoUnlessDerived`. */
+export const derivesIso = (ms: number) => Number.isInteger(ms) && ms >= 0 && ms < 253_402_300_800_000;
+/** A timeline's text of an instant: null where the engine derives it from the milliseconds kept beside it. */
+const isoUnlessDerived = (ms: number | undefined) => (ms !== undefined && derivesIso(ms) ? null : iso(ms));
+
 /** A run record with every optional link empty; `fields` sets what the caller knows. */
 export function createRunRecord(
   fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>,
@@ -226,7 +231,9 @@ export const NEVER = -8.64e15;
 /**
  * A status as a function of time in at most three phases: the first before `t1Until`, the second before
  * `t2Until`, then the final one for good. Each phase names when it began (`…SinceMs`, and as ISO text), which is
- * `updatedAt` (clipped to now); `tFinishedAt` is the finish shown in the final phase. The SQL engine keeps this per
+ * `updatedAt` (clipped to now); `tFinishedAt` is the finish shown in the final phase. A text is null where the
+ * engine derives it from the milliseconds (`derivesIso`: most instants), so a kept row holds each instant once;
+ * `tFinishedAtMs` is null when the final phase shows no finish. The SQL engine keeps this per
  * row and evaluates it at the query's clock, so a run's row never needs rewriting as time passes.
  */
 export type Timeline = {
@@ -241,6 +248,7 @@ export type Timeline = {
   tStatus: string | null;
   tSinceMs: number;
   tSince: string | null;
+  tFinishedAtMs: number | null;
   tFinishedAt: string | null;
 };
 
@@ -257,7 +265,8 @@ function timelineOf(
   const phase = (p: Phase) =>
     p.until === NEVER
       ? { until: NEVER, status: null, sinceMs: NEVER, since: null }
-      : { until: p.until, status: p.status, sinceMs: p.sinceMs, since: iso(p.sinceMs) };
+      : { until: p.until, status: p.status, sinceMs: p.sinceMs, since: isoUnlessDerived(p.sinceMs) };
+  const finished = isTerminal(status) && finishedAtMs !== undefined;
   const [a, b] = [phase(first), phase(second)];
   return {
     t1Until: a.until,
@@ -270,8 +279,9 @@ function timelineOf(
     t2Since: b.since,
     tStatus: status,
     tSinceMs: sinceMs,
-    tSince: iso(sinceMs),
-    tFinishedAt: isTerminal(status) ? iso(finishedAtMs) : null,
+    tSince: isoUnlessDerived(sinceMs),
+    tFinishedAtMs: finished ? finishedAtMs : null,
+    tFinishedAt: finished ? isoUnlessDerived(finishedAtMs) : null,
   };
 }
 

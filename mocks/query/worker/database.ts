@@ -2,9 +2,10 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 import { NEVER, queryTableSchema, timedColumns, timedTables, timelineColumns, type ColumnType } from '../tables';
 
 /**
- * One workspace's database in the worker: timed tables are stored under `mock_<name>` with their timelines and
- * their timed columns materialised at the last query's clock, shown through a view of the documented name and
- * columns; the lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops
+ * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
+ * the documented name and columns. The workspace's uuid is the view's constant, not a stored column (every row of
+ * the database is the workspace's). Timed tables keep their timelines and their timed columns materialised at the
+ * last query's clock; the lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops
  * the same rows the store drops.
  */
 export type WorkspaceDb = {
@@ -30,8 +31,11 @@ export const quoteName = (name: string) => '"' + name.replace(/"/g, '""') + '"';
 
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** The stored table of a documented one: a timed table's rows live under `mock_<name>`, behind a view. */
-export const storedName = (table: string) => (isTimed(table) ? `mock_${table}` : table);
+/** The stored table of a documented one: its rows live under `mock_<name>`, behind a view of the documented name. */
+export const storedName = (table: string) => `mock_${table}`;
+
+/** A text as an SQL string literal. */
+const sqlText = (text: string) => "'" + text.replace(/'/g, "''") + "'";
 
 /**
  * Columns indexed for the lookups clients make most (by status, by time, by record, a run's logs and spans): a
@@ -64,18 +68,27 @@ function toSqlValue(value: unknown): SqlValue {
  * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
  */
 export function storedColumns(table: string): Columns {
-  if (!isTimed(table)) return documentedColumns(table);
-  return [...documentedColumns(table), ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
+  const fixed = documentedColumns(table).filter(([c]) => c !== 'workspaceUuid');
+  if (!isTimed(table)) return fixed;
+  return [...fixed, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
 }
+
+/**
+ * An instant's ISO text: the kept text, else written from its milliseconds as `Date.prototype.toISOString` does
+ * (the store keeps no text where this gives the same: mocks/store/runs.ts `derivesIso`).
+ */
+export const isoExpression = (text: string, ms: string) =>
+  `COALESCE(${text}, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`;
 
 /** The shown value of a timed column at the clock `:now`, from the row's phases. */
 function timedExpression(column: string): string {
-  const since = (p: string) => `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${p}Since END`;
+  const since = (p: string) =>
+    `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${isoExpression(`${p}Since`, `${p}SinceMs`)} END`;
   if (column === 'status')
     return 'CASE WHEN :now < t1Until THEN t1Status WHEN :now < t2Until THEN t2Status ELSE tStatus END';
   if (column === 'updatedAt')
     return `CASE WHEN :now < t1Until THEN ${since('t1')} WHEN :now < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
-  return 'CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE tFinishedAt END';
+  return `CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE ${isoExpression('tFinishedAt', 'tFinishedAtMs')} END`;
 }
 
 /**
@@ -109,15 +122,16 @@ export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt):
 }
 
 /** A workspace's tables and views, empty (see WorkspaceDb). */
-export function createWorkspaceTables(db: Database): void {
+export function createWorkspaceTables(db: Database, workspace: string): void {
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
   for (const table of tableNames) {
     const columns = storedColumns(table);
     const key = isTimed(table) ? ', PRIMARY KEY ("uuid")' : '';
     const stored = storedName(table);
     db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
-    if (!isTimed(table)) continue;
-    const shown = documentedColumns(table).map(([c]) => quoteName(c));
+    const shown = documentedColumns(table).map(([c]) =>
+      c === 'workspaceUuid' ? `${sqlText(workspace)} AS ${quoteName(c)}` : quoteName(c),
+    );
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
   }
 }

@@ -24,7 +24,7 @@ function beginLoad(SQL: SqlJsStatic, dbs: Map<string, WorkspaceDb>, loading: Loa
   };
   loading.set(workspace, entry);
   try {
-    createWorkspaceTables(db);
+    createWorkspaceTables(db, workspace);
     db.run('BEGIN');
   } catch (error) {
     entry.error = error;

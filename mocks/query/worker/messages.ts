@@ -19,6 +19,11 @@ export type QueryMessage = {
   now: number;
   maxRows: number;
   maxResultBytes: number;
+  /**
+   * The statement selects one column of JSON texts (one per row): the worker answers one row, `{ json }`, their
+   * JSON array as one text, so the thread that asked receives one string, never a row at a time.
+   */
+  jsonArray?: boolean;
 };
 
 export type DropMessage = { type: 'drop'; workspace: string };

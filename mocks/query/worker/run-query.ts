@@ -93,6 +93,21 @@ function readRows(statement: Statement, job: QueryMessage): Record<string, unkno
   return rows;
 }
 
+/** The JSON texts of the statement's first column as one JSON array text, within the job's row and byte bounds. */
+function readJsonArray(statement: Statement, job: QueryMessage): string {
+  const texts: string[] = [];
+  let bytes = 2;
+  while (statement.step()) {
+    const text = statement.get()[0];
+    if (typeof text !== 'string') throw new QueryRefusal('invalid_query', 'A JSON array is made of JSON texts.');
+    bytes += text.length + 1;
+    if (texts.length >= job.maxRows || bytes > job.maxResultBytes)
+      throw new QueryRefusal('query_result_too_large', `The result is larger than ${job.maxResultBytes} bytes.`);
+    texts.push(text);
+  }
+  return `[${texts.join(',')}]`;
+}
+
 /** Runs the checked statement read-only on the workspace's database. */
 function select(db: Database, wrapped: string, job: QueryMessage): Record<string, unknown>[] {
   // Defence in depth: the statement is a SELECT by construction; nothing it does may write.
@@ -101,7 +116,7 @@ function select(db: Database, wrapped: string, job: QueryMessage): Record<string
   try {
     statement = db.prepare(wrapped);
     if (job.params) statement.bind(job.params);
-    return readRows(statement, job);
+    return job.jsonArray ? [{ json: readJsonArray(statement, job) }] : readRows(statement, job);
   } catch (error) {
     if (error instanceof QueryRefusal) throw error;
     throw new QueryRefusal('invalid_query', messageOf(error));

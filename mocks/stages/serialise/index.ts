@@ -27,11 +27,35 @@ function render(response: MockResponse): { headers: Record<string, string | numb
   return { headers, text };
 }
 
-/** Writes a response to Node's ServerResponse. */
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/** A body longer than this is written a chunk at a time, each once the socket has taken the one before. */
+export const STREAM_CHUNK_CHARS = 64 * 1024;
+
+/**
+ * Writes a response to Node's ServerResponse. A large body (a runs download) is streamed: a slice per chunk,
+ * the next once the socket drained, so its cost on this thread is constant per chunk and a slow reader holds no
+ * more than one chunk in memory beyond the text itself.
+ */
 export function serialise(res: ServerResponse, response: MockResponse, method: string): void {
   const { headers, text } = render(response);
   res.writeHead(response.status, headers);
-  res.end(method === 'HEAD' ? undefined : text);
+  if (method === 'HEAD' || text === undefined || text.length <= STREAM_CHUNK_CHARS) {
+    res.end(method === 'HEAD' ? undefined : text);
+    return;
+  }
+  let at = 0;
+  const next = () => {
+    while (at < text.length && !res.destroyed) {
+      let end = Math.min(text.length, at + STREAM_CHUNK_CHARS);
+      // A chunk never ends between the halves of a surrogate pair (each chunk is encoded as UTF-8 on its own).
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+      const chunk = text.slice(at, (at = end));
+      if (at >= text.length) return void res.end(chunk);
+      if (!res.write(chunk)) return void res.once('drain', next);
+    }
+  };
+  next();
 }
 
 /** The same response as a whole HTTP/1.1 message closing the connection, for a socket Node refused to parse. */

@@ -1,6 +1,7 @@
 import { markerKey, workspaceKey } from '../keys';
 import { viewBatch, viewRun } from '../runs';
 import type { BatchRecord, JsonRecord, RunRecord } from '../types';
+import { decodeRun } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
 
 /** What a client created since start (or since the last reset): the control plane lists it. */
@@ -54,7 +55,7 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
       const createdAt = (server.createdAt as string | undefined) ?? null;
       return { kind: 'mcpServer', uuid: server.uuid as string, workspaceUuid, createdAt };
     }
-    const record = JSON.parse(text) as RunRecord | BatchRecord;
+    const record = kind === 1 ? decodeRun(text, workspaceUuid) : (JSON.parse(text) as BatchRecord);
     const createdAt = new Date(record.createdAtMs).toISOString();
     const base = { uuid: record.uuid, workspaceUuid, createdAt };
     if (kind === 1) return { kind: 'run', ...base, status: viewRun(record as RunRecord, now()).status };
@@ -67,7 +68,7 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     const at = workspaceKey(workspaceUuid, 'runs');
     const reads = uuids.map((field) => ({ op: 'hget' as const, key: at, field }));
     const { values } = await slice.readWorkspace(workspaceUuid, reads);
-    return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
+    return values.flatMap((text) => (text === null ? [] : [decodeRun(text, workspaceUuid)]));
   };
 
   const listKey = (workspaceUuid: string, kind: number) =>

@@ -6,6 +6,19 @@ import type { RunView } from '../runs';
 import type { StoreLimits } from '../types';
 
 export type Download = { workspaceUuid: string; runs: RunView[]; createdAtMs: number };
+/** An export whose runs are a JSON array text already (serialised by the SQL worker). */
+export type DownloadText = { workspaceUuid: string; createdAtMs: number; runsJson: string };
+
+/**
+ * An export's kept text: its owner and time first, its runs last, so the answer (`{"runs":[…]}`) is a slice of
+ * it found from its head; the runs' JSON is written once, by whoever serialised them, and never parsed again.
+ */
+const RUNS_FIELD = ',"runs":';
+const textOf = (download: Download | DownloadText) =>
+  JSON.stringify({ workspaceUuid: download.workspaceUuid, createdAtMs: download.createdAtMs }).slice(0, -1) +
+  RUNS_FIELD +
+  ('runsJson' in download ? download.runsJson : JSON.stringify(download.runs)) +
+  '}';
 
 /** The claim index of downloads: at most `limits.downloads` live at once, the oldest released first. */
 const INDEX = 'downloads';
@@ -16,9 +29,9 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
   const budget = createByteBudget(limits.downloadBytes);
   return {
     /** Keeps an export; resolves its id. */
-    async saveDownload(download: Download): Promise<string> {
+    async saveDownload(download: Download | DownloadText): Promise<string> {
       const id = randomUUID();
-      const text = JSON.stringify(download);
+      const text = textOf(download);
       // The oldest exports beyond the byte budget go first, so nothing can fail once this one is stored.
       const reservation = budget.reserve(INDEX, id, text.length);
       const releases = reservation.released.filter((released) => released !== id);
@@ -49,6 +62,22 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
     async getDownload(id: string): Promise<Download | undefined> {
       const [text] = await port.read([{ op: 'get', key: downloadKey(id) }]);
       return text === null ? undefined : (JSON.parse(text) as Download);
+    },
+
+    /**
+     * An export's owner and its answer's text (`{"runs":[…]}`), read without parsing its runs: the cost on this
+     * thread does not grow with the export.
+     */
+    async downloadAnswer(id: string): Promise<{ workspaceUuid: string; text: string } | undefined> {
+      const [text] = await port.read([{ op: 'get', key: downloadKey(id) }]);
+      if (text === null) return undefined;
+      const at = text.indexOf(RUNS_FIELD);
+      const head = at < 0 ? undefined : (JSON.parse(text.slice(0, at) + '}') as { workspaceUuid?: unknown });
+      if (typeof head?.workspaceUuid === 'string')
+        return { workspaceUuid: head.workspaceUuid, text: '{"runs":' + text.slice(at + RUNS_FIELD.length) };
+      // A text kept in another layout: read whole.
+      const download = JSON.parse(text) as Download;
+      return { workspaceUuid: download.workspaceUuid, text: JSON.stringify({ runs: download.runs }) };
     },
 
     /** Forgets every download (a reset of the whole mock). */

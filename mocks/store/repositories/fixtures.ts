@@ -1,6 +1,7 @@
 import { workspaceKey } from '../keys';
 import type { Write } from '../port';
 import type { WorkspaceFixture } from '../types';
+import { encodeEntry } from '../stored-form';
 import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
 
 /** Collections whose created entries are listed: a fixture that replaces them forgets what was created. */
@@ -24,7 +25,12 @@ function fixtureWrites(workspaceUuid: string, fixture: WorkspaceFixture): Write[
     writes.push({ op: 'delete', key: at(collection) });
     if (LISTED.has(collection)) writes.push({ op: 'delete', key: at(`${collection}-created`) });
     for (const [uuid, value] of entries)
-      writes.push({ op: 'hset', key: at(collection), field: uuid, value: JSON.stringify(value) });
+      writes.push({
+        op: 'hset',
+        key: at(collection),
+        field: uuid,
+        value: encodeEntry(collection, value, workspaceUuid),
+      });
   }
   return writes;
 }

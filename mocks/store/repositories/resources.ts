@@ -3,6 +3,7 @@ import { createByteBudget } from '../byte-budget';
 import { workspaceKey } from '../keys';
 import type { Guard, Write } from '../port';
 import type { Collection, EntryOf, FixedList, FixedListOf, JsonRecord, StoreLimits } from '../types';
+import { decodeEntry, encodeEntry } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
 
 /** A compare-and-set that keeps losing to other writers gives up after this many tries (500, never a lost write). */
@@ -30,6 +31,10 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
     read: { key: string; field?: string },
     change: (current: T) => T | undefined,
     what: string,
+    form: { decode: (text: string) => T; encode: (value: T) => string } = {
+      decode: (text) => JSON.parse(text) as T,
+      encode: (value) => JSON.stringify(value),
+    },
   ): Promise<{ value?: T; found: boolean }> => {
     for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
       const [text] = (
@@ -40,10 +45,10 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
         ])
       ).values;
       if (text === null && read.field !== undefined) return { found: false };
-      const current = JSON.parse(text ?? '{}') as T;
-      const next = change(JSON.parse(text ?? '{}') as T);
+      const current = form.decode(text ?? '{}');
+      const next = change(form.decode(text ?? '{}'));
       if (next === undefined) return { value: current, found: true };
-      const value = JSON.stringify(next);
+      const value = form.encode(next);
       const write: Write =
         read.field === undefined
           ? { op: 'set', key: read.key, value }
@@ -78,14 +83,14 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
     ): Promise<EntryOf<C> | undefined> {
       const at = workspaceKey(workspaceUuid, collection);
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
-      return values[0] === null ? undefined : (JSON.parse(values[0]) as EntryOf<C>);
+      return values[0] === null ? undefined : decodeEntry(collection, values[0], workspaceUuid);
     },
 
     /** Every entry of a collection, oldest written first. */
     async list<C extends Collection>(workspaceUuid: string, collection: C): Promise<EntryOf<C>[]> {
       const at = workspaceKey(workspaceUuid, collection);
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
-      return Object.values(values[0]).map((text) => JSON.parse(text) as EntryOf<C>);
+      return Object.values(values[0]).map((text) => decodeEntry(collection, text, workspaceUuid));
     },
 
     /**
@@ -99,7 +104,11 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
       change: (current: EntryOf<C>) => EntryOf<C> | undefined,
     ): Promise<EntryOf<C> | undefined> {
       const at = { key: workspaceKey(workspaceUuid, collection), field: uuid };
-      return (await compareAndSet(workspaceUuid, at, change, `update ${collection}`)).value;
+      const form = {
+        decode: (text: string) => decodeEntry(collection, text, workspaceUuid),
+        encode: (value: EntryOf<C>) => encodeEntry(collection, value, workspaceUuid),
+      };
+      return (await compareAndSet(workspaceUuid, at, change, `update ${collection}`, form)).value;
     },
 
     /** Removes one entry; false when there was none (so of two concurrent removals one finds nothing). */

@@ -1,6 +1,7 @@
 import { workspaceKey } from '../keys';
 import type { Write } from '../port';
 import type { BatchRecord, LogRow, RunRecord, SpanRow, StoreLimits } from '../types';
+import { decodeRun, encodeRow, encodeRun } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
 
 /** What one request creating runs adds: the runs, the batch they belong to, their first log and span rows. */
@@ -25,10 +26,11 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       workspaceUuid,
       uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
     );
-    return values.flatMap((text) => (text === null ? [] : [JSON.parse(text) as RunRecord]));
+    return values.flatMap((text) => (text === null ? [] : [decodeRun(text, workspaceUuid)]));
   };
 
-  const rowsOf = (rows: (LogRow | SpanRow)[]) => rows.map((row) => JSON.stringify(row));
+  const rowsOf = (workspaceUuid: string, rows: (LogRow | SpanRow)[]) =>
+    rows.map((row) => encodeRow(row, workspaceUuid));
 
   return {
     runsByUuid,
@@ -37,7 +39,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     async runs(workspaceUuid: string): Promise<RunRecord[]> {
       const at = workspaceKey(workspaceUuid, 'runs');
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
-      return sortRuns(Object.values(values[0]).map((text) => JSON.parse(text) as RunRecord));
+      return sortRuns(Object.values(values[0]).map((text) => decodeRun(text, workspaceUuid)));
     },
 
     /** The runs of a batch, read in one round trip. */
@@ -50,7 +52,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
         op: 'hset',
         key: at('runs'),
         field: run.uuid,
-        value: JSON.stringify(run),
+        value: encodeRun(run, workspaceUuid),
       }));
       if (added.runs.length > 0) {
         const values = added.runs.map((run) => run.uuid);
@@ -65,8 +67,8 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       }
       // Rows of logs and spans are bounded with the runs (each created run writes one of each), oldest out first.
       const keepLast = limits.runsPerWorkspace;
-      writes.push({ op: 'append', key: at('logs'), values: rowsOf(added.logs), keepLast });
-      writes.push({ op: 'append', key: at('spans'), values: rowsOf(added.spans), keepLast });
+      writes.push({ op: 'append', key: at('logs'), values: rowsOf(workspaceUuid, added.logs), keepLast });
+      writes.push({ op: 'append', key: at('spans'), values: rowsOf(workspaceUuid, added.spans), keepLast });
       await slice.commitWorkspace(workspaceUuid, writes);
     },
 
@@ -80,8 +82,8 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       const writes: Write[] = [
         ...uuids.map((uuid): Write => ({ op: 'hdelete', key: at('runs'), field: uuid })),
         { op: 'remove', key: at('runs-created'), values: uuids },
-        { op: 'remove', key: at('logs'), values: rowsOf(added.logs) },
-        { op: 'remove', key: at('spans'), values: rowsOf(added.spans) },
+        { op: 'remove', key: at('logs'), values: rowsOf(workspaceUuid, added.logs) },
+        { op: 'remove', key: at('spans'), values: rowsOf(workspaceUuid, added.spans) },
       ];
       if (added.batch) {
         writes.push({ op: 'hdelete', key: at('batches'), field: added.batch.uuid });

@@ -1,5 +1,6 @@
 import { seedWorkspace } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
+import { encodeEntry, encodeRow } from '../stored-form';
 import type { Guard, Read, ReadResults, StoragePort, Write } from '../port';
 
 /** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
@@ -42,10 +43,15 @@ export function createWorkspaceSlice(options: {
       ...FIXED_LISTS.map((list): Write => ({ op: 'set', key: at(list), value: JSON.stringify(state[list]) })),
     ];
     for (const rows of ['logs', 'records', 'spans'] as const)
-      writes.push({ op: 'append', key: at(rows), values: state[rows].map((row) => JSON.stringify(row)) });
+      writes.push({ op: 'append', key: at(rows), values: state[rows].map((row) => encodeRow(row, workspaceUuid)) });
     for (const collection of HASH_COLLECTIONS) {
       for (const [uuid, value] of state[collection])
-        writes.push({ op: 'hset', key: at(collection), field: uuid, value: JSON.stringify(value) });
+        writes.push({
+          op: 'hset',
+          key: at(collection),
+          field: uuid,
+          value: encodeEntry(collection, value, workspaceUuid),
+        });
     }
     const marker = markerKey(workspaceUuid);
     writes.push({ op: 'set', key: marker, value: JSON.stringify({ seed: options.seed, userUuid: state.userUuid }) });

@@ -1,6 +1,7 @@
 import { markerKey, WORKSPACE_PREFIX, workspaceKey } from '../keys';
 import type { Read } from '../port';
-import type { LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
+import { decodeEntry, decodeRow } from '../stored-form';
+import type { Collection, LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
 import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
 
 /** Workspaces as wholes: who they act as, a copy of their state, and forgetting them (back to the seed). */
@@ -36,18 +37,18 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
       >[];
       const [logs, records, spans] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
       const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
-      const hash = <T>(texts: Record<string, string>) =>
-        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, JSON.parse(text) as T]));
+      const hash = (collection: Collection, texts: Record<string, string>) =>
+        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, decodeEntry(collection, text, workspaceUuid)]));
       const state = {
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
         workspace: parse(workspace as string | null, {}),
-        logs: logs.map((text) => JSON.parse(text) as LogRow),
-        records: records.map((text) => JSON.parse(text) as RecordRow),
-        spans: spans.map((text) => JSON.parse(text) as SpanRow),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
       } as WorkspaceState;
       FIXED_LISTS.forEach((list, i) => Object.assign(state, { [list]: parse(lists[i], []) }));
-      HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(hashes[i]) }));
+      HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(collection, hashes[i]) }));
       return state;
     },
 

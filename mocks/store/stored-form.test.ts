@@ -1,0 +1,54 @@
+import { createRunRecord, createdRunRows } from './runs';
+import { decodeEntry, decodeRow, decodeRun, encodeEntry, encodeRow, encodeRun } from './stored-form';
+
+const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
+const OTHER = '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f';
+let serial = 0;
+const uuid = () => `00000000-0000-4000-8000-${(++serial).toString(16).padStart(12, '0')}`;
+
+describe('stored form of runs and rows', () => {
+  const plain = createRunRecord({ uuid: uuid(), workspaceUuid: WS, createdAtMs: 1_700_000_000_000, durationMs: 500 });
+  const linked = createRunRecord({
+    uuid: uuid(),
+    workspaceUuid: WS,
+    createdAtMs: 1_700_000_000_001,
+    durationMs: 500,
+    workflowUuid: uuid(),
+    recordId: 'record-1',
+    isGroupParent: true,
+    outcome: 'error',
+    cancelRequestedAtMs: 1_700_000_000_100,
+    fixedStatus: 'cancelled',
+  });
+
+  it('reads back every run as it was written, defaults and workspace included', () => {
+    for (const run of [plain, linked]) expect(decodeRun(encodeRun(run, WS), WS)).toEqual(run);
+    expect(decodeEntry('runs', encodeEntry('runs', linked, WS), WS)).toEqual(linked);
+  });
+
+  it('keeps only what differs from the defaults: a plain run is a fraction of its whole JSON', () => {
+    const text = encodeRun(plain, WS);
+    expect(JSON.parse(text)).toEqual({ uuid: plain.uuid, createdAtMs: plain.createdAtMs, durationMs: 500 });
+    expect(text.length * 3).toBeLessThan(JSON.stringify(plain).length);
+  });
+
+  it('keeps a workspace other than the one it is kept in, and reads whole texts of older versions alike', () => {
+    const foreign = { ...plain, workspaceUuid: OTHER };
+    expect(decodeRun(encodeRun(foreign, WS), WS)).toEqual(foreign);
+    expect(decodeRun(JSON.stringify(linked), WS)).toEqual(linked);
+  });
+
+  it('gives the same text for the same record (compare-and-set and removal by text rely on it)', () => {
+    expect(encodeRun({ ...linked }, WS)).toBe(encodeRun(linked, WS));
+    const { log, span } = createdRunRows(plain, uuid);
+    for (const row of [log, span]) {
+      expect(encodeRow({ ...row }, WS)).toBe(encodeRow(row, WS));
+      expect(decodeRow(encodeRow(row, WS), WS)).toEqual(row);
+      expect(encodeRow(row, WS)).not.toContain(WS);
+    }
+    expect(decodeEntry('mcpServers', encodeEntry('mcpServers', { uuid: 'x', name: null }, WS), WS)).toEqual({
+      uuid: 'x',
+      name: null,
+    });
+  });
+});

@@ -1,0 +1,66 @@
+import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
+
+/**
+ * How runs and their rows are kept: a kept run costs what its data needs, not its shape. A run's text leaves out
+ * the fields still at their defaults (no links, not a group parent, outcome `success`) and its workspace (the key
+ * it is kept under names it); a log or span row's text leaves out its workspace. Reading puts them back, so every
+ * reader gets the same record as before; a text written whole (by an older version) reads the same.
+ * The form is deterministic (the same record gives the same text), which compare-and-set and the removal of a
+ * row by its text rely on.
+ */
+
+/** The fields a run's text leaves out while they hold these values. */
+const RUN_DEFAULTS = {
+  workflowUuid: null,
+  releaseUuid: null,
+  batchUuid: null,
+  parentUuid: null,
+  parentBatchUuid: null,
+  parentNodeUuid: null,
+  recordId: null,
+  recordTitle: null,
+  isGroupParent: false,
+  outcome: 'success',
+} as const satisfies Partial<RunRecord>;
+const runDefaults: ReadonlyMap<string, unknown> = new Map(Object.entries(RUN_DEFAULTS));
+
+/** A run's kept text in the workspace it is kept in. */
+export function encodeRun(run: RunRecord, workspaceUuid: string): string {
+  const kept: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(run)) {
+    if (value === undefined || (runDefaults.has(field) && runDefaults.get(field) === value)) continue;
+    if (field === 'workspaceUuid' && value === workspaceUuid) continue;
+    kept[field] = value;
+  }
+  return JSON.stringify(kept);
+}
+
+/** The run a kept text holds (see encodeRun), in the workspace it is kept in. */
+export function decodeRun(text: string, workspaceUuid: string): RunRecord {
+  return { ...RUN_DEFAULTS, workspaceUuid, ...(JSON.parse(text) as Partial<RunRecord>) } as RunRecord;
+}
+
+type Row = { workspaceUuid?: string };
+
+/** A log, span or record row's kept text in the workspace it is kept in. */
+export function encodeRow(row: Row, workspaceUuid: string): string {
+  if (row.workspaceUuid !== workspaceUuid) return JSON.stringify(row);
+  const { workspaceUuid: _kept, ...rest } = row;
+  return JSON.stringify(rest);
+}
+
+/** The row a kept text holds (see encodeRow). */
+export function decodeRow<T extends LogRow | SpanRow | object>(text: string, workspaceUuid: string): T {
+  const row = JSON.parse(text) as Row;
+  return (row.workspaceUuid === undefined ? { workspaceUuid, ...row } : row) as T;
+}
+
+/** An entry of a collection as kept: runs in their short form, everything else as JSON. */
+export function encodeEntry(collection: Collection, value: unknown, workspaceUuid: string): string {
+  return collection === 'runs' ? encodeRun(value as RunRecord, workspaceUuid) : JSON.stringify(value);
+}
+
+/** The entry a kept text of a collection holds. */
+export function decodeEntry<C extends Collection>(collection: C, text: string, workspaceUuid: string): EntryOf<C> {
+  return (collection === 'runs' ? decodeRun(text, workspaceUuid) : JSON.parse(text)) as EntryOf<C>;
+}
