@@ -83,8 +83,12 @@ function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
     case 'append': {
       putRows(wdb, op.table, op.rows as Row[]);
       if (op.keepLast === undefined) return;
+      // The newest `keepLast` rows stay, counted as rows: rowids have gaps where rows were removed (by age, by an
+      // undo), so `max(rowid) - keepLast` would cut into the newest rows and drop more than the store does.
       const table = quoteName(storedName(op.table));
-      db.run(`DELETE FROM ${table} WHERE rowid <= (SELECT max(rowid) FROM ${table}) - ?`, [op.keepLast]);
+      db.run(`DELETE FROM ${table} WHERE rowid <= (SELECT rowid FROM ${table} ORDER BY rowid DESC LIMIT 1 OFFSET ?)`, [
+        op.keepLast,
+      ]);
       return;
     }
     case 'track':
