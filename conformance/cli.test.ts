@@ -1,5 +1,7 @@
 /** The command line's contract: exit 0 pass, 1 fail, 2 bad configuration. */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { startMock } from '../mocks/app';
@@ -95,6 +97,32 @@ describe('conformance cli', () => {
     } finally {
       await broken.close();
       await healthy.close();
+    }
+  });
+
+  it('should print the coverage matrix without a target, marking what a filter leaves out', async () => {
+    const result = await runCli(['--coverage', '--operations', 'listSuppressions']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/✓ credentials\s+query \?access_token= — requests-without-valid-credential-get-401/);
+    expect(result.stdout).toMatch(/auth-required-401: getRun|getRun — filtered out: getRun is not selected/);
+    expect(result.stdout).toMatch(/stated cells judged: \d+ of \d+/);
+  });
+
+  it('should exit 1 below --min-coverage and write a CTRF report beside the verdict', async () => {
+    const healthy = await startMock({ port: 0 });
+    const dir = mkdtempSync(path.join(tmpdir(), 'conformance-ctrf-'));
+    try {
+      const args = ['--target', healthy.url, '--token', 'mock-token-a', '--only', 'overlong-idempotency-key-gets-400'];
+      const below = await runCli([...args, '--runs', '2', '--min-coverage', '50', '--ctrf', path.join(dir, 'r.json')]);
+      expect(below.code).toBe(1);
+      expect(below.stdout).toMatch(/coverage: \d+ of \d+ stated cells judged \(\d+\.\d %\), --min-coverage 50 %/);
+      const ctrf = JSON.parse(readFileSync(path.join(dir, 'r.json'), 'utf8'));
+      expect(ctrf.results.summary).toMatchObject({ passed: 1, failed: 0 });
+      expect(ctrf.results.tests[0]).toMatchObject({ name: 'overlong-idempotency-key-gets-400', status: 'passed' });
+      expect((await runCli([...args, '--runs', '2', '--min-coverage', '1'])).code).toBe(0);
+    } finally {
+      await healthy.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,22 +1,37 @@
 /** Command line: parses flags and environment, runs the suite, renders; exit 0 pass, 1 fail, 2 bad configuration. */
 import { ConfigError, parseConfig } from './config';
 import { allChecks } from './checks';
+import { coverageFigures, coverageMatrix, formatMatrix, runMatrix } from './matrix/matrix';
 import { ConsoleReporter } from './reporters/console';
+import { CtrfReporter } from './reporters/ctrf';
 import { HarReporter } from './reporters/har';
 import { HtmlReporter } from './reporters/html';
 import { JunitReporter } from './reporters/junit';
 import { NdjsonReporter } from './reporters/ndjson';
 import { startPassiveProxy } from './proxy';
 import { runConformance, type Reporter } from './runner';
+import { selectOperations } from './run/selection';
+import { loadContract } from '../spec/lib';
 
 async function main(): Promise<number> {
   try {
     const config = parseConfig(process.argv.slice(2));
+    if (config.coverageOnly) {
+      const contract = loadContract(config.specPath);
+      const checks = allChecks();
+      const selected = selectOperations(contract, config).map((op) => op.operationId);
+      const ran = checks
+        .filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id))
+        .map((check) => check.id);
+      process.stdout.write(`${formatMatrix(coverageMatrix(contract, checks, { operations: selected, ran })).trim()}\n`);
+      return 0;
+    }
     const reporters: Reporter[] = [new ConsoleReporter(undefined, config.proxy !== undefined)];
     if (config.junit) reporters.push(new JunitReporter(config.junit));
     if (config.ndjson) reporters.push(new NdjsonReporter(config.ndjson, config.credentials));
     if (config.har) reporters.push(new HarReporter(config.har, config.credentials));
     if (config.html) reporters.push(new HtmlReporter(config.html));
+    if (config.ctrf) reporters.push(new CtrfReporter(config.ctrf));
     if (config.proxy) {
       const proxy = await startPassiveProxy({ ...config, ...config.proxy }, { checks: allChecks(), reporters });
       process.stdout.write(
@@ -29,6 +44,15 @@ async function main(): Promise<number> {
       return (await proxy.close()).exitCode;
     }
     const summary = await runConformance(config, { checks: allChecks(), reporters });
+    if (config.minCoverage !== undefined) {
+      const figures = coverageFigures(runMatrix(loadContract(config.specPath), allChecks(), summary));
+      const line = `coverage: ${figures.judged} of ${figures.stated} stated cells judged (${figures.percent.toFixed(1)} %), --min-coverage ${config.minCoverage} %`;
+      process.stdout.write(`${line}\n`);
+      if (figures.percent < config.minCoverage) {
+        process.stderr.write(`coverage below --min-coverage (run with --coverage to see the cells)\n`);
+        return 1;
+      }
+    }
     return summary.exitCode;
   } catch (error) {
     if (error instanceof ConfigError) {

@@ -21,6 +21,12 @@ export type RunConfig = {
   ndjson?: string;
   har?: string;
   html?: string;
+  /** CTRF JSON report (Common Test Report Format). */
+  ctrf?: string;
+  /** --coverage: print the coverage matrix and exit. */
+  coverageOnly?: boolean;
+  /** --min-coverage: the share of stated cells (percent) a run must judge. */
+  minCoverage?: number;
   specPath: string;
   timeoutMs: number;
   /** Bound of all polling of one async job. */
@@ -91,6 +97,11 @@ Options (environment variable in brackets):
   --ndjson <file>         write every event as it happens, one JSON object a line
   --har <file>            write every exchange as HAR 1.2
   --html <file>           write one self-contained HTML report (verdict, reproductions, coverage)
+  --ctrf <file>           write a CTRF JSON report (Common Test Report Format)
+  --coverage              print the coverage matrix derived from the contract (every stated rule on
+                          every cell it applies to, and the check that judges it) and exit; no target
+                          needed; --operations, --tags, --skip-tags, --only, --skip mark what they leave out
+  --min-coverage <pct>    exit 1 when fewer than <pct> % of the stated cells were judged by the run
   --spec <file>           contract to read (default spec/openapi.yaml)
   --timeout <ms>          per-request timeout (default ${DEFAULTS.timeoutMs})
   --poll-timeout <ms>     bound of polling one async job (default ${DEFAULTS.pollTimeoutMs})
@@ -108,10 +119,17 @@ function positiveInteger(name: string, text: string | undefined, fallback: numbe
   return value;
 }
 
+function percent(text: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || value > 100)
+    throw new ConfigError(`--min-coverage: expected a percentage from 0 to 100, got "${text}"`);
+  return value;
+}
+
 /** Parses argv (after the script name) and the environment; throws ConfigError on bad configuration. */
 export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): RunConfig {
   const flags = new Map<string, string>();
-  const booleans = new Set(['allow-writes', 'help', 'proxy']);
+  const booleans = new Set(['allow-writes', 'help', 'proxy', 'coverage']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
@@ -152,6 +170,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     'ndjson',
     'har',
     'html',
+    'ctrf',
+    'min-coverage',
     'max-response-time',
     'upstream',
     'port',
@@ -159,6 +179,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
   const proxy = flags.has('proxy');
+  // The matrix alone is read from the contract: nothing is sent, so no target or token is needed.
+  const coverageOnly = flags.has('coverage');
+  if (coverageOnly && !flags.has('target')) flags.set('target', 'http://127.0.0.1/v1');
+  if (coverageOnly && !flags.has('token')) flags.set('token', '-');
   if (!proxy && (flags.has('upstream') || flags.has('port')))
     throw new ConfigError('--upstream and --port belong to passive mode (--proxy)');
   const target = (
@@ -225,6 +249,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     ndjson: flags.get('ndjson'),
     har: flags.get('har'),
     html: flags.get('html'),
+    ctrf: flags.get('ctrf'),
+    coverageOnly,
+    minCoverage: flags.has('min-coverage') ? percent(flags.get('min-coverage')!) : undefined,
     specPath: flags.get('spec') ?? DEFAULT_SPEC_PATH,
     timeoutMs: positiveInteger('--timeout', flags.get('timeout'), DEFAULTS.timeoutMs),
     pollTimeoutMs: positiveInteger('--poll-timeout', flags.get('poll-timeout'), DEFAULTS.pollTimeoutMs),

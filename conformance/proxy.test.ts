@@ -137,6 +137,23 @@ describe('passive proxy', () => {
     expect(events[events.length - 1].type).toBe('run-end');
   });
 
+  it('should list the endpoints the traffic reaches that the contract does not describe', async () => {
+    const { mock, proxy } = await throughProxy({});
+    try {
+      await call(proxy.url, 'GET', '/mailboxManagement/suppressions');
+      await call(proxy.url, 'GET', '/internal/health');
+      await call(proxy.url, 'GET', '/users/6f1c1a52-8d3e-4c1b-9a47-2b0d5e7f9c31');
+      await call(proxy.url, 'GET', '/users/0d1c1a52-8d3e-4c1b-9a47-2b0d5e7f9c31');
+    } finally {
+      await mock.close();
+    }
+    const summary = await proxy.close();
+    expect(summary.undescribed).toEqual([
+      { endpoint: 'GET /internal/health', seen: 1 },
+      { endpoint: 'GET /users/{id}', seen: 2 },
+    ]);
+  });
+
   it('should report a broken server as the traffic shows it, before the proxy closes', async () => {
     const { mock, proxy, events } = await throughProxy(errorWithoutErrorMessage.options());
     try {

@@ -40,6 +40,20 @@ const HOP_BY_HOP = new Set([
   'trailer',
 ]);
 
+/** A concrete path with its ids (uuids, numbers, long hex) folded to `{id}`, so one endpoint is one line. */
+export function foldIds(path: string): string {
+  return path
+    .split('/')
+    .map((segment) =>
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(segment) ||
+      /^\d+$/.test(segment) ||
+      /^[0-9a-f]{16,}$/i.test(segment)
+        ? '{id}'
+        : segment,
+    )
+    .join('/');
+}
+
 export type PassiveProxy = { url: string; port: number; exchanges: number; close(): Promise<RunSummary> };
 
 function flatten(headers: IncomingHttpHeaders): Record<string, string> {
@@ -130,8 +144,16 @@ export async function startPassiveProxy(
   let tick = 0;
   let count = 0;
 
+  // Endpoints the traffic reached that the contract does not describe (ids folded), with how often.
+  const undescribed = new Map<string, number>();
   const judge = (exchange: Exchange) => {
     void emit({ type: 'exchange', exchange });
+    const path = exchange.request.path.split('?')[0];
+    if (!contract.findOperation(exchange.request.method, path)) {
+      const endpoint = `${exchange.request.method} ${foldIds(path)}`;
+      if (undescribed.has(endpoint) || undescribed.size < 1000)
+        undescribed.set(endpoint, (undescribed.get(endpoint) ?? 0) + 1);
+    }
     for (const check of checks) {
       results.get(check.id)!.requests++;
       try {
@@ -239,6 +261,7 @@ export async function startPassiveProxy(
         durationMs: Date.now() - started,
         exitCode: ordered.some((r) => r.status === 'failed') ? 1 : 0,
         workers: 1,
+        undescribed: [...undescribed].map(([endpoint, seen]) => ({ endpoint, seen })),
       };
       await emit({ type: 'run-end', summary });
       return summary;

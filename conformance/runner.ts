@@ -43,6 +43,16 @@ function selectChecks(config: RunConfig, checks: Check[]): Check[] {
   return checks.filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id));
 }
 
+/** Why a check cannot run under the selection (an operation it needs is filtered out or absent), else undefined. */
+export function unmetNeed(check: Check, selection: Selection): string | undefined {
+  for (const id of check.needs ?? []) {
+    if (!selection.full.operation(id)) return `needs ${id}, which the contract does not have`;
+    if (!selection.has(id))
+      return `needs ${id}, which is outside the selected operations (--operations, --tags, --skip-tags)`;
+  }
+  return undefined;
+}
+
 /** Runs one active check to its end; every way it can stop becomes part of its result. */
 async function runCheck(
   check: Check,
@@ -50,9 +60,15 @@ async function runCheck(
   result: CheckResult,
   config: RunConfig,
   budget: { spent: boolean },
+  selection: Selection,
 ): Promise<void> {
   if (budget.spent) {
     result.skippedReason = `request budget of ${config.maxRequests} (--max-requests) spent before this check`;
+    return;
+  }
+  const missing = unmetNeed(check, selection);
+  if (missing) {
+    result.skippedReason = missing;
     return;
   }
   try {
@@ -144,7 +160,8 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     const result = results.get(check.id)!;
     await emit({ type: 'check-start', check });
     const checkStarted = Date.now();
-    if (selection.checkInShard(check.id)) await runCheck(check, contexts.get(check.id)!, result, config, budget);
+    if (selection.checkInShard(check.id))
+      await runCheck(check, contexts.get(check.id)!, result, config, budget, selection);
     else result.skippedReason = `in another shard than ${config.shard!.index}/${config.shard!.count}`;
     if (!check.onExchange)
       result.requests = client.exchanges.filter((exchange) => exchange.checkId === check.id).length;

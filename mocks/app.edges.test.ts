@@ -25,6 +25,47 @@ describe('mock edges over HTTP', () => {
     expect(res.headers.get('ratelimit-limit')).toBe('50');
   });
 
+  it.each([
+    ['GET /', '/', undefined],
+    ['GET / with a token', '/', 'mock-token-a'],
+    ['a path outside /v1 with an unknown token', '/favicon.ico', 'expired-token'],
+  ])('should answer %s with 404 in the error shape, as the README says', async (_name, path, token) => {
+    const res = await fetch(`${m.mock.origin}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ reason: 'not_found', errorMessage: expect.stringContaining('/v1') });
+    expect(res.headers.get('ratelimit-remaining')).toEqual(expect.any(String));
+    expect(res.headers.get('www-authenticate')).toBeNull();
+  });
+
+  it('should let a browser script read WWW-Authenticate and the rate-limit headers of a 401', async () => {
+    const res = await fetch(`${m.mock.url}/mailboxManagement/suppressions`, {
+      headers: { origin: 'http://localhost:4200' },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(', ');
+    expect(exposed).toEqual(expect.arrayContaining(['www-authenticate', 'ratelimit-remaining', 'retry-after']));
+  });
+
+  it('should list every problem of an invalid request once, with its JSON pointer, in the error shape', async () => {
+    const res = await m.call('POST', '/ai/mcpServers', {
+      token: 'mock-token-a',
+      body: { name: 'n'.repeat(256), description: '', workflowUuid: 'x' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      reason: 'invalid_request',
+      errorMessage: expect.stringContaining('body/name: must have at most 255 characters; body/description'),
+      problems: expect.arrayContaining([
+        { in: 'body', pointer: '/name', message: 'must have at most 255 characters' },
+        { in: 'body', pointer: '/description', message: 'must have at least 1 character' },
+      ]),
+    });
+    const keys = res.body.problems.map((p: { in: string; pointer: string }) => `${p.in} ${p.pointer}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(res.headers['ratelimit-remaining']).toEqual(expect.any(String));
+  });
+
   it('should keep answering 401, never 429, to a caller without a valid credential once its quota is spent', async () => {
     const small = await startCheckedMock({ rateLimit: 2, rateWindowSeconds: 3600 });
     try {

@@ -81,6 +81,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
           basePath,
           now,
           port,
+          redirectUris: config.oauthRedirectUris,
         }))
       : authServer;
   const idempotencyStore = createIdempotencyStore({
@@ -108,8 +109,8 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     route: contract.route,
     tokens: config.tokens,
     verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
-    params: contract.schemas({ coerce: true }),
-    body: contract.schemas(),
+    params: contract.schemas({ coerce: true, allErrors: true }),
+    body: contract.schemas({ allErrors: true }),
     limiter,
     idempotencyStore,
     idempotencyKeyLength: {

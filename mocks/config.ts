@@ -24,6 +24,8 @@ export type MockConfig = {
   publicUrl?: string;
   /** OAuth issuer; defaults to <origin>/auth. */
   authUrl?: string;
+  /** Redirect URIs of the OAuth client `mock-frontend` (loopback ones on any port); unset, the defaults. */
+  oauthRedirectUris?: string[];
   idempotencyTtlMs: number;
   idempotencyCapPerWorkspace: number;
   specPath: string;
@@ -54,6 +56,7 @@ export const DEFAULT_CONFIG: MockConfig = {
   bodyLimitBytes: INPUT_LIMITS.bodyBytes,
   bodyTimeoutMs: INPUT_LIMITS.bodyTimeoutMs,
   authUrl: undefined,
+  oauthRedirectUris: undefined,
   publicUrl: undefined,
   idempotencyTtlMs: IDEMPOTENCY_KEY_LIFETIME_MS,
   idempotencyCapPerWorkspace: 10_000,
@@ -114,6 +117,7 @@ export function readConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MockCon
     bodyLimitBytes: readNumber(env, 'MOCK_BODY_LIMIT', DEFAULT_CONFIG.bodyLimitBytes, 1),
     bodyTimeoutMs: readNumber(env, 'MOCK_BODY_TIMEOUT_MS', DEFAULT_CONFIG.bodyTimeoutMs, 1),
     authUrl: env.MOCK_AUTH_URL || undefined,
+    oauthRedirectUris: env.MOCK_OAUTH_REDIRECT_URIS ? parseRedirectUris(env.MOCK_OAUTH_REDIRECT_URIS) : undefined,
     publicUrl: readPublicUrl(env.MOCK_PUBLIC_URL),
     redisUrl: readRedisUrl(env),
     redisPrefix: env.MOCK_REDIS_PREFIX ?? DEFAULT_CONFIG.redisPrefix,
@@ -150,4 +154,32 @@ export function readPublicUrl(text: string | undefined): string | undefined {
     throw new Error(`MOCK_PUBLIC_URL: expected an http(s) origin without path or query, got "${text}"`);
   }
   return url.origin;
+}
+
+/** The longest redirect URI accepted: it is kept with each OAuth code, whose entry is bounded in bytes. */
+export const REDIRECT_URI_MAX_LENGTH = 2000;
+
+/**
+ * `MOCK_OAUTH_REDIRECT_URIS`: comma-separated absolute URIs without a fragment, each at most
+ * `REDIRECT_URI_MAX_LENGTH` characters; anything else is a start-up error, never a login that fails later.
+ */
+export function parseRedirectUris(text: string): string[] {
+  const uris = text
+    .split(',')
+    .map((uri) => uri.trim())
+    .filter(Boolean);
+  for (const uri of uris) {
+    let url: URL | undefined;
+    try {
+      url = new URL(uri);
+    } catch {
+      url = undefined;
+    }
+    if (!url || uri.includes('#'))
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: expected absolute URIs without a fragment, got "${uri}"`);
+    if (uri.length > REDIRECT_URI_MAX_LENGTH)
+      throw new Error(`MOCK_OAUTH_REDIRECT_URIS: a URI of ${uri.length} characters, over ${REDIRECT_URI_MAX_LENGTH}`);
+  }
+  if (uris.length === 0) throw new Error('MOCK_OAUTH_REDIRECT_URIS: no URI given');
+  return [...new Set(uris)];
 }

@@ -29,10 +29,21 @@ export function loadAuthServer(options: {
   basePath?: string;
   now: () => number;
   port: StoragePort;
+  /** Replaces the default client's redirect URIs (MOCK_OAUTH_REDIRECT_URIS). */
+  redirectUris?: string[];
 }): AuthServer | undefined {
-  const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: object }>('./oauth');
-  if (!oauth?.createAuthServer) return undefined;
-  return oauth.createAuthServer({ ...oauth.defaultAuthConfig, ...options });
+  type Defaults = { clients: { redirectUris: string[] }[] };
+  const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: Defaults }>(
+    './oauth',
+  );
+  if (!oauth?.createAuthServer || !oauth.defaultAuthConfig) return undefined;
+  const { redirectUris, ...rest } = options;
+  const { clients } = oauth.defaultAuthConfig;
+  return oauth.createAuthServer({
+    ...oauth.defaultAuthConfig,
+    clients: redirectUris ? clients.map((client) => ({ ...client, redirectUris })) : clients,
+    ...rest,
+  });
 }
 
 /** The SQL engine of mocks/query; without it executeQuery answers 500 in the error shape. */

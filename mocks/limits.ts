@@ -16,8 +16,8 @@ export const INPUT_LIMITS = {
 
 /**
  * Requests per rate-limit window a workspace or client address may be allowed (MOCK_RATE_LIMIT,
- * MOCK_AUTH_RATE_LIMIT and their settings `rateLimit`, `authRateLimit`): a billion per window is beyond any load,
- * and keeps `RateLimit-Limit` a plain integer.
+ * MOCK_AUTH_RATE_LIMIT and the settings rateLimit and authRateLimit): a billion per window is beyond any load,
+ * and keeps the stated limit header a plain integer.
  */
 export const MAX_RATE_LIMIT = 1_000_000_000;
 

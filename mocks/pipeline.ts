@@ -47,7 +47,8 @@ export type PipelineDeps = AuthenticateDeps &
  * The API's stages, and the one place their order is written: the request goes down this list in the order it
  * travels (authenticate → rate-limit → route → body → idempotency → validate → handle), the response comes back
  * up through it, and the front door serialises it. Documentation refers here instead of repeating it. `outside`
- * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting.
+ * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting,
+ * with or without a credential (`GET /` is not the API: a 401 there would send a person after their token).
  */
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
@@ -57,8 +58,8 @@ export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx)
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
     answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
     rateLimit(deps), // per workspace, or per address without a credential; 429
-    requireCredential(), // 401
-    outside === undefined ? route(deps) : outsideBase(outside), // 404 / 405
+    // 401 / 404 / 405; outside the base path there is nothing to guard: 404 whatever the credential
+    ...(outside === undefined ? [requireCredential(), route(deps)] : [outsideBase(outside)]),
     readBody(deps.bodyLimits), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json
     checkPrefer(), // Prefer values the mock knows but cannot read → 400
     injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules

@@ -243,8 +243,42 @@ describe('replicas sharing one Redis', () => {
   });
 });
 
+describe('refresh-token reuse grace across replicas', () => {
+  it('should answer two tabs refreshing at once on two replicas with the same new pair, the grant kept', async () => {
+    const replicas = await startReplicas(2, prefix());
+    try {
+      const { refresh_token } = await loginOn(replicas[0], replicas[1], 'openid offline_access');
+      const refresh = (replica: Replica) =>
+        fetch(`${replica.origin}/auth/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({
+            grant_type: 'refresh_token',
+            client_id: 'mock-frontend',
+            refresh_token: refresh_token!,
+          }),
+        }).then(async (res) => ({
+          status: res.status,
+          body: (await res.json()) as { access_token: string; refresh_token: string },
+        }));
+      const [a, b] = await Promise.all([refresh(replicas[0]), refresh(replicas[1])]);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(b.body).toEqual(a.body);
+      const answer = await call(replicas[1], 'GET', '/mailboxManagement/suppressions?limit=1', {
+        token: a.body.access_token,
+      });
+      expect(answer.status).toBe(200);
+    } finally {
+      await closeAll(replicas);
+    }
+  });
+});
+
 /** Authorization on one replica, code exchange on another. */
-async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ access_token: string }> {
+async function loginOn(
+  authorizeAt: Replica,
+  exchangeAt: Replica,
+  scope = 'openid',
+): Promise<{ access_token: string; refresh_token?: string }> {
   const verifier = randomBytes(32).toString('base64url');
   const redirectUri = 'http://127.0.0.1:5173/callback';
   const authorize = new URL(`${authorizeAt.origin}/auth/authorize`);
@@ -252,7 +286,7 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
     response_type: 'code',
     client_id: 'mock-frontend',
     redirect_uri: redirectUri,
-    scope: 'openid',
+    scope,
     state: 's',
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
@@ -272,7 +306,7 @@ async function loginOn(authorizeAt: Replica, exchangeAt: Replica): Promise<{ acc
       code_verifier: verifier,
     }),
   });
-  return (await response.json()) as { access_token: string };
+  return (await response.json()) as { access_token: string; refresh_token?: string };
 }
 
 describe('a replica restarted mid-traffic', () => {

@@ -15,6 +15,9 @@ async function main(): Promise<void> {
       : undefined;
   const mock = await startMock({ ...config, onContractViolation });
   const authUrl = config.authUrl ?? `${mock.origin}/auth`;
+  const redirectUris = (
+    config.oauthRedirectUris ?? ['http://localhost/callback', 'http://127.0.0.1/callback', 'http://[::1]/callback']
+  ).join(', ');
   const tokens = Object.entries(config.tokens)
     .map(([token, workspace]) => `  ${token} → workspace ${workspace}`)
     .join('\n');
@@ -32,7 +35,7 @@ async function main(): Promise<void> {
     ? `Redis ${config.redisUrl.replace(/\/\/[^@/]*@/, '//***@')} (key prefix "${config.redisPrefix}"), shared with every replica on it and kept across restarts`
     : 'in memory: lost when this process stops (MOCK_REDIS_URL keeps it in Redis)';
   process.stdout.write(
-    `Mock API listening on ${mock.url}\nState: ${storage}.\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl}\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\nControl plane (reset, fixtures, outcomes, faults): ${mock.origin}/__mock${config.adminToken ? ' (needs MOCK_ADMIN_TOKEN)' : ''}${config.fixturesPath ? `; fixtures from ${config.fixturesPath}` : ''}\n`,
+    `Mock API listening on ${mock.url}\nState: ${storage}.\nTokens (Authorization: Bearer <token>):\n${tokens}\nOAuth auth_url: ${authUrl} (client mock-frontend; redirect URIs: ${redirectUris}; loopback ones on any port)\nSeeded ids (MOCK_SEED=${config.seed}):\n${ids}\nPrefer: code=/example=/dynamic=true answers are examples from the spec, not the mock's state.\nControl plane (reset, fixtures, outcomes, faults): ${mock.origin}/__mock${config.adminToken ? ' (needs MOCK_ADMIN_TOKEN)' : ''}${config.fixturesPath ? `; fixtures from ${config.fixturesPath}` : ''}\n`,
   );
   // SIGINT/SIGTERM: no new connections, requests in flight finish (up to 10 s), the port is freed, then exit.
   let stopping = false;

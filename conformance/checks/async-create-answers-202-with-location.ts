@@ -12,6 +12,7 @@ export const asyncCreateAnswers202WithLocation: Check = {
   ruleId: 'async-202-location',
   title: 'Creating a run or a batch answers 202 with a Location that resolves.',
   fixture: 'accepted-without-location',
+  covers: ['async-202-location: *', 'response-conformance: * 202'],
   run: (ctx) => reportScenario(ctx, 'async-202-location'),
   traffic: { judge: judgeLiveLocations, covers: carriesJob },
 };

@@ -6,7 +6,15 @@
 import fc from 'fast-check';
 import { CheckFailure } from '../lib/failure';
 import { deepEqual, describe, errorShapeProblems } from '../lib/exchange';
-import { bodyFor, createdUuid, isSuccess, keyFor, newReal, post } from '../lib/idempotency-model';
+import {
+  IDEMPOTENCY_OPERATION,
+  bodyFor,
+  createdUuid,
+  isSuccess,
+  keyFor,
+  newReal,
+  post,
+} from '../lib/idempotency-model';
 import { conformanceName, requestBodySchema } from '../lib/operations';
 import type { Check, CheckContext } from './registry';
 
@@ -59,6 +67,16 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
   title:
     'Concurrent requests with one Idempotency-Key create at most one record; the others get 409 or the same response.',
   fixture: 'concurrent-requests-create-records',
+  covers: [
+    'idempotency-concurrent-409: createMcpServer',
+    'idempotency-concurrent-409: createRun',
+    'response-conformance: createRun 409',
+  ],
+  declines: {
+    'idempotency-concurrent-409: *':
+      'a concurrent retry needs the first request still running when it arrives: only the waitUntilFinished run is slow on every server (and createMcpServer is raced)',
+  },
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     await ctx.property(
       'concurrent',

@@ -11,6 +11,7 @@ export const deprecationAndSunsetHeadersAreValid: Check = {
   ruleId: 'deprecation-sunset',
   title: 'Deprecation parses and marks only deprecated operations; Sunset follows it by at least 180 days.',
   fixture: 'deprecation-on-live-operation',
+  covers: ['deprecation-sunset: *', 'version-in-path: *'],
   onExchange(exchange, ctx) {
     const res = exchange.response;
     if (!res || (res.headers.deprecation === undefined && res.headers.sunset === undefined)) return;

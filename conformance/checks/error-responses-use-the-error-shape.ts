@@ -11,6 +11,7 @@ export const errorResponsesUseTheErrorShape: Check = {
   ruleId: 'error-shape',
   title: 'Every 4xx and 5xx response is a JSON object with a string errorMessage.',
   fixture: 'error-without-error-message',
+  covers: ['error-shape: *'],
   onExchange(exchange, ctx) {
     const status = exchange.response?.status;
     if (status === undefined || status < 400) return;

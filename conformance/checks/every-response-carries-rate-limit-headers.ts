@@ -1,24 +1,24 @@
 /**
  * x-rules: ratelimit-headers-every-response — Every response carries the eight rate-limit headers: integers where
  * stated, `RateLimit` a structured field with the quoted policy name and `r` and `t`, legacy `X-` headers equal to
- * the standard ones, remaining <= limit, reset <= window; `Retry-After` on 429 only (ratelimit-429-retry-after).
- * The window's shape is not shown (fixed, sliding, token bucket), so Remaining may rise as time passes; what no
- * reading allows is a burst of counted requests that never lowers it, which the active part sends.
+ * the standard ones, remaining <= limit, reset <= window; `Retry-After` on 429 only, in seconds, never beyond the
+ * window (ratelimit-429-retry-after).
+ * The window's shape is not shown (fixed, sliding, token bucket), so what is judged strictly holds under each:
+ * a counted request leaves at most Limit - 1 remaining, and a reading of `r` remaining admits `r` more requests
+ * (a 429 after it, with fewer requests in between, contradicts it). A burst that does not lower Remaining only
+ * warns: in a sliding window, requests of a minute ago leave as fast as new ones enter.
  * A hook on every response. Proved by fixtures/broken/rate-limit-remaining-does-not-decrease.ts
- * (and unauthorized-without-rate-limit-headers.ts, retry-after-on-accepted.ts).
+ * (and unauthorized-without-rate-limit-headers.ts, retry-after-on-accepted.ts, rate-limit-remaining-off-by-one.ts,
+ * retry-after-in-milliseconds.ts).
  */
 import { inspectRateLimitHeaders, parseInteger } from '../lib/headers';
-import { ruleStated } from '../lib/stated';
+import { quotaContradictions, remainingOf } from '../lib/quota';
+import { ruleAssumption, ruleStated } from '../lib/stated';
 import type { Exchange } from '../lib/http-client';
 import type { Check } from './registry';
 
 /** Sequential requests of one burst; a window reset may interrupt one step, never all of them. */
 export const BURST = 6;
-
-const remainingOf = (exchange: Exchange) =>
-  exchange.response && exchange.response.status !== 429
-    ? parseInteger(exchange.response.headers['ratelimit-remaining'])
-    : undefined;
 
 /** Whether Remaining went down at least once across consecutive readings (undefined when too few to judge). */
 export function decreasedAcross(readings: Array<number | undefined>): boolean | undefined {
@@ -27,27 +27,60 @@ export function decreasedAcross(readings: Array<number | undefined>): boolean | 
   return known.some((value, i) => i > 0 && value < known[i - 1]);
 }
 
+/** A request of the suite's own valid credential that the server accepted: it was counted. */
+const counted = (exchange: Exchange) =>
+  (exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b') &&
+  exchange.response !== undefined &&
+  exchange.response.status >= 200 &&
+  exchange.response.status < 300;
+
 export const everyResponseCarriesRateLimitHeaders: Check = {
   id: 'every-response-carries-rate-limit-headers',
   ruleId: 'ratelimit-headers-every-response',
   title:
-    'Every response carries consistent rate-limit headers, Retry-After only on 429, and a burst of requests lowers RateLimit-Remaining.',
+    'Every response carries consistent rate-limit headers, Remaining counts the request and keeps its promise, Retry-After only on 429 and within the window.',
   fixture: 'rate-limit-remaining-does-not-decrease',
+  covers: [
+    'ratelimit-headers-every-response: *',
+    'ratelimit-429-retry-after: Retry-After within the window',
+    'ratelimit-429-retry-after: Retry-After on 429 only',
+  ],
   onExchange(exchange, ctx) {
     const res = exchange.response;
     if (!res) return;
-    const { findings } = inspectRateLimitHeaders(res.headers);
+    const { reading, findings } = inspectRateLimitHeaders(res.headers);
     for (const finding of findings) ctx.report({ ...finding, exchange });
-    if (res.status !== 429 && res.headers['retry-after'] !== undefined) {
+    if (counted(exchange) && reading.limit !== undefined && reading.remaining !== undefined)
+      if (reading.remaining >= reading.limit)
+        ctx.report({
+          title: 'RateLimit-Remaining does not count the request it answers',
+          expected: `at most ${reading.limit - 1} (RateLimit-Limit ${reading.limit} less this request, which is counted)`,
+          received: `RateLimit-Remaining ${reading.remaining}`,
+          stated: ruleStated(ctx.contract, 'ratelimit-headers-every-response'),
+          exchange,
+        });
+    const retryAfter = res.headers['retry-after'];
+    if (res.status !== 429 && retryAfter !== undefined) {
       ctx.report({
         ruleId: 'ratelimit-429-retry-after',
         title: `Retry-After on a ${res.status} response`,
         expected: 'Retry-After on 429 only',
-        received: `Retry-After: ${res.headers['retry-after']}`,
+        received: `Retry-After: ${retryAfter}`,
         stated: ruleStated(ctx.contract, 'ratelimit-429-retry-after'),
         exchange,
       });
     }
+    const seconds = parseInteger(retryAfter);
+    // Whatever the window's shape, waiting one whole window frees the quota: a longer wait is not seconds.
+    if (res.status === 429 && seconds !== undefined && reading.window !== undefined && seconds > reading.window + 1)
+      ctx.report({
+        ruleId: 'ratelimit-429-retry-after',
+        title: 'Retry-After is longer than the rate-limit window (not seconds?)',
+        expected: `integer seconds, at most the ${reading.window} s window of RateLimit-Policy`,
+        received: `Retry-After: ${retryAfter}`,
+        stated: ruleStated(ctx.contract, 'ratelimit-429-retry-after'),
+        exchange,
+      });
   },
   async run(ctx) {
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));
@@ -61,10 +94,23 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
       ctx.note(`a burst of ${BURST} requests gave too few RateLimit-Remaining readings to judge`);
     else if (!decreased)
       ctx.report({
+        severity: 'warning',
         title: 'RateLimit-Remaining did not decrease across a burst of requests',
-        expected: `RateLimit-Remaining to go down at least once over ${BURST} back-to-back requests (each is counted)`,
+        expected: `RateLimit-Remaining to go down at least once over ${BURST} back-to-back requests under a fixed window`,
         received: `RateLimit-Remaining ${readings.map((r) => r ?? '?').join(', ')}`,
+        assumption: ruleAssumption(ctx.contract, 'ratelimit-headers-every-response'),
         exchange: burst[burst.length - 1],
+      });
+  },
+  finish(ctx) {
+    for (const { limited, reading, remaining, between } of quotaContradictions(ctx.client.exchanges))
+      ctx.report({
+        title: 'A 429 contradicts the RateLimit-Remaining read just before it',
+        expected: `at least ${remaining - between} more request(s) admitted (RateLimit-Remaining ${remaining}, ${between} request(s) in between)`,
+        received: `429 on the next request`,
+        stated: ruleStated(ctx.contract, 'ratelimit-headers-every-response'),
+        sequence: [reading],
+        exchange: limited,
       });
   },
 };

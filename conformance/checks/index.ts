@@ -2,6 +2,9 @@
 import { asyncCreateAnswers202WithLocation } from './async-create-answers-202-with-location';
 import { concurrentSameKeyRequestsCreateOneRecord } from './concurrent-same-key-requests-create-one-record';
 import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-headers-are-valid';
+import { filtersAndExportsStayInTheWorkspace } from './filters-and-exports-stay-in-the-workspace';
+import { everyWriteRefusesAReusedKeyWith422 } from './every-write-refuses-a-reused-key-with-422';
+import { everyWriteReplaysItsOriginalResponse } from './every-write-replays-its-original-response';
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
@@ -42,9 +45,12 @@ export function createRegistry(): CheckRegistry {
     replayedRequestReturnsOriginalResponse,
     reusedKeyWithChangedRequestGets422,
     concurrentSameKeyRequestsCreateOneRecord,
+    everyWriteReplaysItsOriginalResponse,
+    everyWriteRefusesAReusedKeyWith422,
     overlongIdempotencyKeyGets400,
     multipartRequestWithIdempotencyKeyGets400,
     workspacesDoNotSeeEachOther,
+    filtersAndExportsStayInTheWorkspace,
     sqlQueryIsReadOnly,
     sqlQueryIsScopedPerTable,
     requestsAreCountedPerWorkspace,

@@ -19,6 +19,7 @@ export const invalidRequestsAreRejectedWith400: Check = {
   ruleId: 'request-validation',
   title: 'A request breaking one stated rule gets 400 in the error shape.',
   fixture: 'limit-1001-accepted',
+  covers: ['request-validation: *'],
   async run(ctx) {
     const skipped: string[] = [];
     let cases = 0;

@@ -33,6 +33,8 @@ export const listFiltersSelectAndCount: Check = {
   ruleId: 'list-filters-and-count',
   title: 'A list filter selects by every value given, and count is the total matching the filters.',
   fixture: 'reasons-first-value-only',
+  covers: ['list-filters-and-count: listSuppressions *'],
+  needs: ['listSuppressions'],
   async run(ctx) {
     const op = ctx.contract.operation('listSuppressions');
     if (!op) throw new CheckSkipped('the contract has no listSuppressions operation');

@@ -1,11 +1,13 @@
 /**
- * x-rules: idempotency-no-multipart — A multipart request does not accept Idempotency-Key: it is refused (400 in
- * the error shape), never processed. Proved by fixtures/broken/multipart-key-accepted.ts.
+ * x-rules: idempotency-no-multipart — A multipart request does not accept Idempotency-Key: on every write that
+ * takes a body it is refused (400 in the error shape), never processed. Proved by
+ * fixtures/broken/multipart-key-accepted.ts.
  */
 import { describe, errorShapeProblems } from '../lib/exchange';
-import { conformanceName } from '../lib/operations';
-import { idempotencyOperation } from '../lib/idempotency-model';
-import type { Check } from './registry';
+import { CheckSkipped } from '../lib/failure';
+import { acceptsIdempotencyKey, changesExistingState, conformanceName, hasPathParameters } from '../lib/operations';
+import type { Operation } from '../../spec/lib';
+import type { Check, CheckContext } from './registry';
 
 const BOUNDARY = 'conformance-boundary';
 
@@ -14,8 +16,24 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
   ruleId: 'idempotency-no-multipart',
   title: 'A multipart request carrying Idempotency-Key is refused with 400.',
   fixture: 'multipart-key-accepted',
+  covers: ['idempotency-no-multipart: *'],
+  declines: {
+    'idempotency-no-multipart: cancelRun': 'a cancel takes no body to upload',
+    'idempotency-no-multipart: updateCurrentWorkspace': 'needs writes (--allow-writes): it changes the workspace',
+  },
   async run(ctx) {
-    const op = idempotencyOperation(ctx);
+    const targets = ctx.contract.operations.filter(
+      (op) =>
+        acceptsIdempotencyKey(op) && !hasPathParameters(op) && (!changesExistingState(op) || ctx.config.allowWrites),
+    );
+    if (targets.length === 0) throw new CheckSkipped('no selected write to upload to');
+    for (const op of targets) await judgeUpload(ctx, op);
+  },
+};
+
+/** One multipart upload with an Idempotency-Key to a write: 400 in the error shape. */
+async function judgeUpload(ctx: CheckContext, op: Operation): Promise<void> {
+  {
     const name = conformanceName();
     const body = [`--${BOUNDARY}`, 'Content-Disposition: form-data; name="name"', '', name, `--${BOUNDARY}--`, ''].join(
       '\r\n',
@@ -52,10 +70,10 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
       return;
     }
     ctx.report({
-      title: 'A multipart request with Idempotency-Key was not refused',
+      title: `A multipart request with Idempotency-Key to ${op.operationId} was not refused`,
       expected: '400',
       received: describe(exchange),
       exchange,
     });
-  },
-};
+  }
+}

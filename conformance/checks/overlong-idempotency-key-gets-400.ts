@@ -3,9 +3,10 @@
  * longer gets 400 in the error shape. Proved by fixtures/broken/overlong-key-accepted.ts.
  */
 import fc from 'fast-check';
-import { CheckFailure } from '../lib/failure';
+import { CheckFailure, CheckSkipped } from '../lib/failure';
 import { describe, errorShapeProblems } from '../lib/exchange';
-import { bodyFor, isSuccess, newReal, post } from '../lib/idempotency-model';
+import { IDEMPOTENCY_OPERATION, bodyFor, isSuccess, newReal, post } from '../lib/idempotency-model';
+import { sendWithKey, writeTargets } from '../lib/writes';
 import type { Check } from './registry';
 
 const keyChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.'.split(''));
@@ -13,22 +14,27 @@ const keyChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 export const overlongIdempotencyKeyGets400: Check = {
   id: 'overlong-idempotency-key-gets-400',
   ruleId: 'idempotency-key-length',
-  title: 'An Idempotency-Key of 255 characters is accepted; a longer one gets 400.',
+  title: 'An Idempotency-Key of the stated maximum length is accepted; a longer one gets 400.',
   fixture: 'overlong-key-accepted',
+  covers: ['idempotency-key-length: *'],
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const real = newReal(ctx);
-    const key255 = `${real.nonce}-`.padEnd(255, 'k');
+    // The stated bound, read from the contract's Idempotency-Key parameter.
+    const max = ctx.contract.constants.idempotencyKeyMaxLength;
+    if (max === undefined) throw new CheckSkipped('the contract states no upper bound for Idempotency-Key');
+    const key255 = `${real.nonce}-`.padEnd(max, 'k');
     const accepted = await post(real, key255, bodyFor(real, 'key255', 'longest key'));
     if (!isSuccess(accepted))
       ctx.report({
-        title: 'A 255-character Idempotency-Key was refused',
-        expected: '2xx (255 characters is the maximum)',
+        title: `A ${max}-character Idempotency-Key was refused`,
+        expected: `2xx (${max} characters is the maximum)`,
         received: describe(accepted),
         exchange: accepted,
       });
     await ctx.property(
       'key-length',
-      fc.record({ length: fc.integer({ min: 256, max: 2048 }), fill: keyChar }),
+      fc.record({ length: fc.integer({ min: max + 1, max: max * 8 }), fill: keyChar }),
       async ({ length, fill }) => {
         const key = `${newReal(ctx).nonce}-`.padEnd(length, fill);
         const exchange = await post(real, key, bodyFor(real, 'longkey', `key of ${length}`));
@@ -49,7 +55,19 @@ export const overlongIdempotencyKeyGets400: Check = {
             exchange,
           });
       },
-      { examples: [{ length: 256, fill: 'k' }], numRuns: Math.max(3, Math.min(ctx.config.runs, 10)) },
+      { examples: [{ length: max + 1, fill: 'k' }], numRuns: Math.max(3, Math.min(ctx.config.runs, 10)) },
     );
+    // The bound holds on every write, not only the one the property explores.
+    const { targets } = await writeTargets(ctx);
+    for (const target of targets) {
+      const exchange = await sendWithKey(ctx, target, `${real.nonce}-`.padEnd(max + 1, 'k'));
+      if (exchange.response?.status !== 400)
+        ctx.report({
+          title: `An Idempotency-Key of ${max + 1} characters to ${target.op.operationId} was not refused with 400`,
+          expected: '400',
+          received: describe(exchange),
+          exchange,
+        });
+    }
   },
 };

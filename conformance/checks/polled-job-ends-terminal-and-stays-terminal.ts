@@ -14,6 +14,7 @@ export const polledJobEndsTerminalAndStaysTerminal: Check = {
   ruleId: 'async-poll-terminal',
   title: 'A polled run or batch shows only run statuses, ends terminal and stays terminal.',
   fixture: 'run-leaves-terminal-status',
+  covers: ['async-poll-terminal: *', 'async-no-repeat-create: *'],
   run: (ctx) => reportScenario(ctx, 'async-poll-terminal'),
   traffic: { judge: judgeLiveStatuses, covers: carriesJob },
 };

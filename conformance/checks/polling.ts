@@ -174,6 +174,17 @@ async function poll(
       return undefined;
     }
     seen.push(status);
+    // A job that says it finished (finishedAt) is in a terminal status: "job finishes | one of success, error, cancelled, skipped".
+    if (terminal === undefined && typeof polled?.finishedAt === 'string' && !TERMINAL_STATUSES.includes(status)) {
+      scenario.findings.push({
+        ruleId: 'async-poll-terminal',
+        title: `The ${job.name} finished in a status outside the terminal set`,
+        expected: `one of ${TERMINAL_STATUSES.join(', ')} once finishedAt is set`,
+        received: `status ${status}, finishedAt ${String(polled.finishedAt)}`,
+        exchange,
+      });
+      return undefined;
+    }
     if (!RUN_STATUSES.includes(status)) {
       const finding: Finding = {
         ruleId: 'async-poll-terminal',
@@ -270,10 +281,13 @@ export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
     const createRunPath = ctx.config.createRunPath;
     const usesContractRun = ctx.contract.findOperation('POST', createRunPath)?.operationId === 'createRun';
     const tasks: Array<Promise<unknown>> = [
-      createAndPoll(ctx, scenario, { kind: 'run', name: 'run' }, createRunPath, ctx.config.createRunBody),
+      createAndPoll(ctx, scenario, { kind: 'run', name: 'run' }, createRunPath, ctx.config.createRunBody).then(
+        (polled) => (usesContractRun ? cancelFinishedRun(ctx, scenario, polled) : undefined),
+      ),
     ];
     if (usesContractRun) {
       tasks.push(waitUntilFinished(ctx, scenario, createRunPath));
+      tasks.push(notWaitingUntilFinished(ctx, scenario, createRunPath));
       tasks.push(cancelOwnRun(ctx, scenario, createRunPath));
       const batch = ctx.contract.operation('createBatch');
       if (batch) tasks.push(createAndPoll(ctx, scenario, { kind: 'batch', name: 'batch' }, batch.path, {}));
@@ -322,6 +336,55 @@ async function waitUntilFinished(ctx: CheckContext, scenario: PollScenario, path
     });
 }
 
+/** With waitUntilFinished false the create is an ordinary one: 202 with a Location, not a finished run. */
+async function notWaitingUntilFinished(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
+  scenario.creates++;
+  const exchange = await ctx.send({
+    method: 'POST',
+    path,
+    body: { ...(ctx.config.createRunBody as object), recordTitle: conformanceName(), waitUntilFinished: false },
+    headers: { 'Idempotency-Key': conformanceName(40) },
+  });
+  if (exchange.response?.status !== 202 || !exchange.response.headers.location)
+    scenario.findings.push({
+      ruleId: 'async-202-location',
+      title: 'waitUntilFinished false was answered as if true (not 202 with a Location)',
+      expected: '202 with a Location header, as any create of a run',
+      received: describe(exchange),
+      exchange,
+    });
+}
+
+/**
+ * Cancels a run the suite polled to its terminal status: the answer and the polls after it keep that status (a
+ * terminal status is final; cancelling a finished run must not reopen it).
+ */
+async function cancelFinishedRun(
+  ctx: CheckContext,
+  scenario: PollScenario,
+  polled: { location?: string; uuid?: string; terminal?: string },
+): Promise<void> {
+  const cancel = ctx.contract.operation('cancelRun');
+  if (!cancel || !polled.location || !polled.uuid || !polled.terminal) return;
+  const job: Job = { kind: 'run', name: 'finished run after a cancel' };
+  const exchange = await ctx.send({
+    method: 'POST',
+    path: cancel.path.replace('{uuid}', polled.uuid),
+    headers: { 'Idempotency-Key': conformanceName(40) },
+    operationId: cancel.operationId,
+  });
+  const seen = [polled.terminal];
+  const answered = envelope(exchange.response?.body, 'run')?.status;
+  if (exchange.response && exchange.response.status < 300 && typeof answered === 'string') seen.push(answered);
+  for (let i = 0; i < 2 && seen.every((status) => status === polled.terminal); i++) {
+    const poll = await ctx.send({ method: 'GET', path: polled.location });
+    const status = envelope(poll.response?.body, 'run')?.status;
+    if (poll.response?.status === 200 && typeof status === 'string') seen.push(status);
+  }
+  if (seen.some((status) => status !== polled.terminal))
+    scenario.findings.push(leftTerminalStatus(job, polled.terminal, seen, exchange));
+}
+
 /** Cancels a run the suite created itself: 202 (cancelling) with a Location, ending in a terminal status. */
 async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: string): Promise<void> {
   scenario.creates++;
@@ -342,7 +405,9 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
     operationId: cancel.operationId,
   });
   const res = exchange.response;
-  if (res?.status === 200) return; // already finished: returned unchanged
+  // 200 answers a run that had already finished (returned unchanged); a run still going was accepted: 202.
+  const answered = envelope(res?.body, 'run')?.status;
+  if (res?.status === 200 && typeof answered === 'string' && TERMINAL_STATUSES.includes(answered)) return;
   if (res?.status !== 202 || !res.headers.location) {
     scenario.findings.push({
       ruleId: 'async-202-location',

@@ -45,6 +45,18 @@ export type Check = {
   title: string;
   /** The broken-server fixture that proves this check can fail (conformance/fixtures/broken/<name>.ts). */
   fixture: string;
+  /**
+   * Operations the check cannot run without (by operationId). When a filter (`--operations`, `--tags`,
+   * `--skip-tags`) leaves one out, or the contract has none, the check is skipped and says which.
+   */
+  needs?: string[];
+  /**
+   * The coverage-matrix cells it judges (conformance/coverage/matrix.ts), as patterns of cell ids
+   * (`<rule id>: <subject>`, `*` any run of characters).
+   */
+  covers?: string[];
+  /** Cells its `covers` match that it cannot judge, each with the reason (a pattern to the reason). */
+  declines?: Record<string, string>;
   /** Active part: sends its own requests. */
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */

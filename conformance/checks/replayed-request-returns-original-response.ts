@@ -3,7 +3,7 @@
  * original status, body and headers (an async create's Location) and creates no second record; with --token-b, one workspace's keys do not affect
  * another's. Model-based (fast-check commands). Proved by fixtures/broken/replay-creates-new-record.ts.
  */
-import { runIdempotencyModel, type CommandName } from '../lib/idempotency-model';
+import { IDEMPOTENCY_OPERATION, runIdempotencyModel, type CommandName } from '../lib/idempotency-model';
 import { deepEqual, describe } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
 import type { Check, CheckContext } from './registry';
@@ -49,6 +49,8 @@ export const replayedRequestReturnsOriginalResponse: Check = {
   ruleId: 'idempotency-replay',
   title: 'A request replayed with its Idempotency-Key gets the original status and body and creates no second record.',
   fixture: 'replay-creates-new-record',
+  covers: ['idempotency-replay: createMcpServer'],
+  needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
     const commands: CommandName[] = ['create', 'replay'];
     if (ctx.config.tokenB) commands.push('otherWorkspace');

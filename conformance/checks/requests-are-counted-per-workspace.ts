@@ -5,15 +5,12 @@
  * traffic in workspace A cannot pass for a shared counter). Proved by fixtures/broken/rate-limit-shared-across-workspaces.ts.
  */
 import { CheckSkipped } from '../lib/failure';
-import { parseInteger } from '../lib/headers';
 import type { Exchange } from '../lib/http-client';
+import { remainingOf } from '../lib/quota';
 import type { Check } from './registry';
 
 /** Requests of workspace B sent between A's two readings, one attempt each. */
 const ATTEMPTS = [3, 5];
-
-const remainingOf = (exchange: Exchange) =>
-  exchange.response?.status === 429 ? undefined : parseInteger(exchange.response?.headers['ratelimit-remaining']);
 
 export const requestsAreCountedPerWorkspace: Check = {
   id: 'requests-are-counted-per-workspace',

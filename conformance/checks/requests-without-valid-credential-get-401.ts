@@ -1,17 +1,62 @@
 /**
  * x-rules: auth-required-401 — Every operation answers a request without a credential, with a malformed one and
  * with an unknown token and with near misses of a valid token (prefix, suffix, case) with 401 in the error shape,
- * still carrying the rate-limit headers.
- * Proved by fixtures/broken/unauthorized-without-rate-limit-headers.ts and fixtures/broken/endpoint-without-auth.ts.
+ * still carrying the rate-limit headers. Only the stated header is a credential: the valid token in the query
+ * string (`?access_token=`, `?token=`), a cookie or another header gets 401 too. Authentication comes before
+ * validation: an invalid request without a credential gets 401, not 400.
+ * Proved by fixtures/broken/unauthorized-without-rate-limit-headers.ts and fixtures/broken/endpoint-without-auth.ts
+ * (and the independent server's token-in-query-accepted, token-in-cookie-accepted, validation-before-auth).
  */
 import { randomBytes } from 'node:crypto';
 import { describe, errorShapeProblems } from '../lib/exchange';
 import { RATE_LIMIT_HEADERS } from '../lib/headers';
-import type { SendOptions } from '../lib/http-client';
+import { TOKEN_A_MARK, type SendOptions } from '../lib/http-client';
 import { changesExistingState, fillPath, hasPathParameters, minimalBody } from '../lib/operations';
+import { invalidRequestsOf, shapeRequest, targetOf } from '../lib/requests';
+import { statedAt } from '../lib/stated';
+import type { Operation } from '../../spec/lib';
 import type { Check } from './registry';
 
-const CREDENTIALS: Array<{ name: string; auth: () => SendOptions['auth'] }> = [
+type Credential = {
+  name: string;
+  auth: () => SendOptions['auth'];
+  query?: Array<[string, string]>;
+  headers?: Record<string, string>;
+};
+
+/** The valid token where the description does not put a credential: each must be ignored (401). */
+const OTHER_CHANNELS: Credential[] = [
+  {
+    name: 'the valid token in the query string (?access_token=)',
+    auth: () => 'none',
+    query: [['access_token', TOKEN_A_MARK]],
+  },
+  { name: 'the valid token in the query string (?token=)', auth: () => 'none', query: [['token', TOKEN_A_MARK]] },
+  {
+    name: 'the valid token in a cookie',
+    auth: () => 'none',
+    headers: { Cookie: `access_token=${TOKEN_A_MARK}; token=${TOKEN_A_MARK}` },
+  },
+  {
+    name: 'the valid token in another header',
+    auth: () => 'none',
+    headers: { 'X-Api-Key': TOKEN_A_MARK, 'X-Access-Token': TOKEN_A_MARK },
+  },
+];
+
+/** An invalid request of the operation breaking a stated rule, without a credential: 401 comes first. */
+function invalidWithoutCredential(op: Operation): { body?: unknown; path: string } | undefined {
+  // A stated bound first: the most common rule a framework validates before its auth middleware runs.
+  const stated = invalidRequestsOf(op).filter(
+    (candidate) => candidate.location !== 'path' && statedAt(op, candidate.location, candidate.path) !== undefined,
+  );
+  const invalid = stated.find((candidate) => /^(min|max)/.test(candidate.breaks)) ?? stated[0];
+  if (!invalid) return undefined;
+  const request = shapeRequest(op, invalid.request, false, false);
+  return { path: targetOf(op, request), body: request.body };
+}
+
+const CREDENTIALS: Credential[] = [
   { name: 'no credential', auth: () => 'none' },
   {
     name: 'a malformed credential (Basic scheme)',
@@ -60,9 +105,11 @@ export const requestsWithoutValidCredentialGet401: Check = {
   title:
     'Every operation answers a missing, malformed or unknown credential with 401 in the error shape, with rate-limit headers.',
   fixture: 'unauthorized-without-rate-limit-headers',
+  covers: ['auth-required-401: *', 'response-conformance: * 401'],
   async run(ctx) {
-    const credentials = [
+    const credentials: Credential[] = [
       ...CREDENTIALS,
+      ...OTHER_CHANNELS,
       ...nearMisses(ctx.config.tokenA).map((miss) => ({
         name: `a near miss (${miss.name})`,
         auth: () => ({ authorization: `Bearer ${miss.token}`, shell: miss.shell }) as SendOptions['auth'],
@@ -79,6 +126,8 @@ export const requestsWithoutValidCredentialGet401: Check = {
           path: fillPath(op, {}),
           body,
           auth: credential.auth(),
+          query: credential.query,
+          headers: credential.headers,
           operationId: op.operationId,
         });
         const res = exchange.response;
@@ -105,6 +154,16 @@ export const requestsWithoutValidCredentialGet401: Check = {
             exchange,
           });
       }
+      const invalid = invalidWithoutCredential(op);
+      if (!invalid) continue;
+      const exchange = await ctx.send({ method: op.method, ...invalid, auth: 'none', operationId: op.operationId });
+      if (exchange.response?.status !== 401)
+        ctx.report({
+          title: `Not 401 for an invalid ${op.operationId} request without a credential (validated before authenticated)`,
+          expected: '401: every request needs a credential, before anything else is judged',
+          received: describe(exchange),
+          exchange,
+        });
     }
   },
 };

@@ -136,6 +136,15 @@ export const responsesMatchTheContract: Check = {
   title:
     'Every response has a declared status, JSON Content-Type, its declared headers and a body valid against its schema.',
   fixture: 'suppression-with-extra-property',
+  covers: ['response-conformance: *'],
+  declines: {
+    'response-conformance: * 500': 'a correct server never answers 500 (no-request-gets-a-server-error fails any 5xx)',
+    'response-conformance: * 429':
+      'the 429 is provoked once a run, on the first GET without parameters: the limit is per workspace, not per operation',
+    'response-conformance: * 409':
+      'a concurrent retry overlaps only a request still running: provoked on the waitUntilFinished run alone',
+    'response-conformance: listSuppressions 404': 'a list without ids names nothing that could be missing',
+  },
   onExchange: inspectResponse,
   async run(ctx) {
     const discovered = await discoverIds(ctx);

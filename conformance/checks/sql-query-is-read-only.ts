@@ -16,6 +16,8 @@ export const sqlQueryIsReadOnly: Check = {
   ruleId: 'query-read-only-scoped',
   title: 'A write statement sent to the SQL query endpoint changes nothing a later SELECT sees.',
   fixture: 'sql-executes-writes',
+  covers: ['query-read-only-scoped: write statements refused'],
+  needs: ['executeQuery'],
   async run(ctx) {
     if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
     const uuid = await createOwnRun(ctx, 'a');

@@ -20,6 +20,10 @@ export const tooManyRequestsCarryRetryAfter: Check = {
   ruleId: 'ratelimit-429-retry-after',
   title: 'A 429 carries Retry-After in integer seconds and the error shape, and a request after waiting it succeeds.',
   fixture: 'too-many-requests-without-retry-after',
+  covers: [
+    'ratelimit-429-retry-after: Retry-After in integer seconds on 429',
+    'response-conformance: listSuppressions 429',
+  ],
   runsAlone: true,
   async run(ctx) {
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));

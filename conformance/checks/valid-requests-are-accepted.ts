@@ -16,6 +16,7 @@ export const validRequestsAreAccepted: Check = {
   ruleId: 'request-validation',
   title: 'Requests that keep every stated rule are accepted (2xx, or 404 for ids that do not exist).',
   fixture: 'valid-limit-refused',
+  covers: ['auth-required-401: Authorization: Bearer (the stated channel)'],
   splits: true,
   async run(ctx) {
     const skipped = ctx.contract.operations

@@ -145,6 +145,11 @@ export const workspacesDoNotSeeEachOther: Check = {
   ruleId: 'workspace-scoping',
   title: "What one workspace creates or lists is never visible with another workspace's token.",
   fixture: 'run-visible-to-other-workspace',
+  covers: [
+    'workspace-scoping: * via get (*)',
+    'workspace-scoping: * via cancel (*)',
+    'workspace-scoping: * via list (*)',
+  ],
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     const createRun = ctx.contract.findOperation('POST', ctx.config.createRunPath);

@@ -70,7 +70,14 @@ type Run = {
   cancelledAt?: number;
   status?: string;
 };
-type Batch = { uuid: string; workspaceUuid: string; workflowUuid: string | null; runs: string[]; createdAt: number };
+type Batch = {
+  uuid: string;
+  workspaceUuid: string;
+  workflowUuid: string | null;
+  runs: string[];
+  createdAt: number;
+  seenTerminal?: boolean;
+};
 type Workspace = {
   uuid: string;
   suppressions: Array<Record<string, unknown>>;
@@ -143,6 +150,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     });
   }
   const batches = new Map<string, Batch>();
+  // Run exports by id: the owning workspace and the runs selected when it was made (the oldest forgotten past 1000).
+  const exportFiles = new Map<string, { workspaceUuid: string; runs: string[] }>();
   const hits = new Map<string, number[]>();
   const keys = new Map<string, Stored>();
   // A broken SQL endpoint keeps one database for everybody and lets writes stay.
@@ -155,9 +164,44 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   app.set('env', 'test');
   app.set('query parser', 'extended');
 
+  // One operation broken for one rule (`op <rule> <METHOD> <path glob>`, the harness's mutants per matrix cell):
+  // served without auth, without RateLimit-Remaining, with errors in another shape, marked deprecated, or one status
+  // answered as another.
+  const opBreaks = [...mutations]
+    .filter((m) => m.startsWith('op '))
+    .map((m) => {
+      const [, rule, method, glob] = m.split(' ');
+      return { rule, method, path: new RegExp(`^/v1${glob.split('*').join('[^/]+')}$`) };
+    });
+  if (opBreaks.length > 0)
+    app.use((req, res, next) => {
+      const rules = opBreaks.filter((b) => b.method === req.method && b.path.test(req.path)).map((b) => b.rule);
+      if (rules.length === 0) return next();
+      if (rules.includes('auth-required-401') && !callerOf(req.headers.authorization))
+        req.headers.authorization = `Bearer ${TOKEN_A}`;
+      if (rules.includes('bearer-refused')) delete req.headers.authorization;
+      const json = res.json.bind(res);
+      res.json = (body: unknown) => {
+        if (rules.includes('ratelimit-headers-every-response')) res.removeHeader('RateLimit-Remaining');
+        if (rules.includes('deprecation-sunset')) res.set('Deprecation', '@1700000000');
+        if (rules.includes('error-shape') && res.statusCode >= 400 && body && typeof body === 'object') {
+          const { errorMessage, ...rest } = body as Record<string, unknown>;
+          return json({ ...rest, message: errorMessage });
+        }
+        const status = rules.find((rule) => rule === `status-${res.statusCode}`);
+        if (status && res.statusCode < 300) {
+          res.status(204).end();
+          return res;
+        }
+        if (status) res.status(418);
+        return json(body);
+      };
+      next();
+    });
+
   // Rate limit first, so 401s and 404s carry the headers too; unknown callers share one anonymous bucket.
   app.use((req, res, next) => {
-    const caller = callerOf(req.headers.authorization);
+    const caller = callerOf(req.headers.authorization) ?? smuggledCaller(req);
     const bucket = broken('rate-limit-shared-across-workspaces') ? 'all' : (caller?.uuid ?? 'anonymous');
     res.locals.caller = caller;
     const now = Date.now();
@@ -166,7 +210,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     const over = list.length >= limit && !broken('no-429');
     if (!over) list.push(now);
     hits.set(bucket, list);
-    const remaining = broken('remaining-constant') ? limit - 1 : Math.max(0, limit - list.length);
+    const counted = Math.max(0, limit - list.length);
+    const remaining = broken('remaining-constant')
+      ? limit - 1
+      : broken('remaining-off-by-one') && !over
+        ? Math.min(limit, counted + 1)
+        : counted;
     const resetMs =
       readings.limiter === 'fixed'
         ? windowStart + windowMs - now
@@ -189,7 +238,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     if (!(broken('401-without-rate-limit-headers') && !caller)) res.set(headers);
     if (over) {
       const extra = readings.retryAfterInBody ? { retryAfter: reset } : {};
-      if (!broken('429-without-retry-after')) res.set('Retry-After', String(reset));
+      if (!broken('429-without-retry-after'))
+        res.set('Retry-After', String(broken('retry-after-in-milliseconds') ? reset * 1000 : reset));
       res.status(broken('status 429') ? 503 : 429).json({
         errorMessage: `Slow down: the workspace quota of ${limit} requests per ${window} s is spent.`,
         reason: 'quota_exhausted',
@@ -201,6 +251,15 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   });
 
   app.use('/v1', (req, res, next) => {
+    // A broken server that validates the query before it authenticates (its framework's order).
+    const limit = (req.query as Record<string, unknown>).limit;
+    if (
+      !res.locals.caller &&
+      broken('validation-before-auth') &&
+      typeof limit === 'string' &&
+      !/^[1-9]\d*$/.test(limit)
+    )
+      return next(new HttpError(400, 'invalid_limit', 'limit must be a positive integer.'));
     if (!res.locals.caller) {
       if (broken('endpoint-without-auth') && req.method === 'GET' && req.path === '/expression/recipes/list') {
         res.locals.caller = workspaces.a;
@@ -216,6 +275,19 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     }
     next();
   });
+
+  /** Broken servers that also take the token from the query string or a cookie, as some frameworks offer. */
+  function smuggledCaller(req: Request): Workspace | undefined {
+    const query = req.query as Record<string, unknown>;
+    const fromQuery = query.access_token ?? query.token;
+    if (broken('token-in-query-accepted') && typeof fromQuery === 'string') return callerOf(`Bearer ${fromQuery}`);
+    const cookie = /(?:^|;\s*)(?:access_token|token)=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    if (broken('token-in-cookie-accepted') && cookie) return callerOf(`Bearer ${cookie}`);
+    if (broken('basic-accepted') && /^basic /i.test(req.headers.authorization ?? '')) return workspaces.a;
+    const header = req.headers['x-api-key'];
+    if (broken('token-in-other-header-accepted') && typeof header === 'string') return callerOf(`Bearer ${header}`);
+    return undefined;
+  }
 
   function callerOf(authorization: string | undefined): Workspace | undefined {
     const match = /^bearer +(\S+)$/i.exec(authorization?.trim() ?? '');
@@ -261,6 +333,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   app.use('/v1', (req, res, next) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string' || !['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
+    // A broken server that implements idempotency on some routes only (`idempotency-ignored <path glob>`).
+    for (const mutation of mutations)
+      if (mutation.startsWith('idempotency-ignored ')) {
+        const glob = mutation.slice('idempotency-ignored '.length);
+        if (new RegExp(`^${glob.split('*').join('[^/]+')}$`).test(req.path)) return next();
+      }
     if (Array.from(key).length > 255 && !broken('overlong-key-accepted'))
       return next(new HttpError(400, 'idempotency_key_too_long', 'Idempotency-Key takes at most 255 characters.'));
     const caller = res.locals.caller as Workspace;
@@ -395,7 +473,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const wanted = q.reasons as string[] | undefined;
       const filter = broken('reasons-first-value-only') && wanted ? wanted.slice(0, 1) : wanted;
       const all = [...caller(res).suppressions].sort((x, y) => String(x.email).localeCompare(String(y.email)));
-      const matching = filter ? all.filter((s) => filter.includes(s.reason as string)) : all;
+      // A broken list filters every workspace's suppressions once a filter is given.
+      const unscoped =
+        broken('list-unscoped /mailboxManagement/suppressions') ||
+        Object.keys(req.query).some((name) => broken(`list-filter-unscoped ${name}`));
+      const searched = unscoped ? [...workspaces.a.suppressions, ...workspaces.b.suppressions] : all;
+      const matching = filter ? searched.filter((s) => filter.includes(s.reason as string)) : searched;
       const offset = (q.offset as number | undefined) ?? 0;
       const page = matching.slice(offset, offset + ((q.limit as number | undefined) ?? readings.pageSize));
       const count = broken('count-ignores-filter')
@@ -476,7 +559,31 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         updatedAfter: { type: 'string' },
         updatedBefore: { type: 'string' },
       });
-      res.json({ url: `https://exports.invalid/runs/${randomUUID()}.ndjson`, expiresInSeconds: 900 });
+      const body = req.body as Record<string, unknown>;
+      const scoped = [...runs.values()].filter(
+        (run) => run.workspaceUuid === caller(res).uuid || broken('export-includes-other-workspaces'),
+      );
+      // A broken export looks runs named by uuid up among every workspace's.
+      const named = body.uuids as string[] | undefined;
+      const pool = Object.keys(body).some((field) => broken(`export-filter-unscoped ${field}`))
+        ? [...runs.values()]
+        : scoped;
+      const now = Date.now();
+      const selected = pool.filter(
+        (run) =>
+          (!named || named.includes(run.uuid)) &&
+          (body.batchUuid === undefined || run.batchUuid === body.batchUuid) &&
+          (body.recordTitle === undefined || run.recordTitle === body.recordTitle) &&
+          (body.recordId === undefined || run.recordId === body.recordId) &&
+          (body.recordTitleOrId === undefined ||
+            [run.recordTitle, run.recordId].includes(body.recordTitleOrId as string)) &&
+          (body.statuses === undefined || (body.statuses as string[]).includes(statusOf(run, now))) &&
+          (body.isFinished === undefined || TERMINAL.includes(statusOf(run, now)) === body.isFinished),
+      );
+      const id = randomUUID();
+      exportFiles.set(id, { workspaceUuid: caller(res).uuid, runs: selected.map((run) => run.uuid) });
+      if (exportFiles.size > 1000) exportFiles.delete(exportFiles.keys().next().value as string);
+      res.json({ url: absolute(req, `/exports/${id}.ndjson`), expiresInSeconds: 900 });
     }),
   );
 
@@ -557,7 +664,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const statement = query.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
       if (!broken('sql-executes-writes') && !/^(select|with)\b/i.test(statement))
         throw new HttpError(400, 'not_a_select', 'Only one read-only SELECT statement is run.');
-      const db = broken('sql-executes-writes') ? lastingDatabase() : buildDatabase(caller(res).uuid);
+      const db = broken('sql-executes-writes')
+        ? lastingDatabase()
+        : buildDatabase(escapesScoping(query) ? undefined : caller(res).uuid);
       try {
         if (!broken('sql-executes-writes')) {
           let count = 0;
@@ -578,6 +687,24 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       }
     }),
   );
+
+  /**
+   * A broken server that scopes by rewriting the bare table name: a statement naming a table in another form
+   * (`sql-form-unscoped <form>`) reads every workspace's rows.
+   */
+  function escapesScoping(query: string): boolean {
+    const table = '(logs|runs|batches|records|spans)';
+    const forms: Record<string, RegExp> = {
+      '"quoted"': new RegExp(`"${table}"`, 'i'),
+      '[bracketed]': new RegExp(`\\[${table}\\]`, 'i'),
+      '`backticked`': new RegExp(`\`${table}\``, 'i'),
+      'schema-qualified': new RegExp(`\\bmain\\.${table}`, 'i'),
+      join: /\bjoin\b/i,
+      subquery: /\(\s*select\b/i,
+      CTE: /^\s*with\b/i,
+    };
+    return Object.entries(forms).some(([form, pattern]) => broken(`sql-form-unscoped ${form}`) && pattern.test(query));
+  }
 
   /** The broken endpoint's one database: runs created since are added, and whatever a statement did stays. */
   function lastingDatabase(): Database {
@@ -699,7 +826,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         limit: { type: 'integer', min: 1, max: 500 },
         offset: { type: 'integer', min: 0 },
       });
-      let list = caller(res).allocations;
+      let list = broken('list-unscoped /revenueOrganization/allocations/list')
+        ? [...workspaces.a.allocations, ...workspaces.b.allocations]
+        : caller(res).allocations;
       if (q.memberUuids) list = list.filter((a) => (q.memberUuids as string[]).includes(a.memberUuid as string));
       if (q.capacityUuid) list = list.filter((a) => a.capacityUuid === q.capacityUuid);
       const offset = (q.offset as number | undefined) ?? 0;
@@ -737,7 +866,9 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         limit: { type: 'integer', min: 1, max: 200 },
         offset: { type: 'integer', min: 0 },
       });
-      let list = caller(res).recipes;
+      let list = broken('list-unscoped /expression/recipes/list')
+        ? [...workspaces.a.recipes, ...workspaces.b.recipes]
+        : caller(res).recipes;
       if (broken('deprecation-header')) res.set('Deprecation', `@${Math.floor(Date.now() / 1000)}`);
       if (typeof q.name === 'string')
         list = list.filter((r) =>
@@ -756,7 +887,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
   function statusOf(run: Run, now: number): string {
     if (run.status) return run.status;
     if (run.cancelledAt !== undefined) return now - run.cancelledAt > 100 ? 'cancelled' : 'cancelling';
-    if (now >= run.finishAt) return 'success';
+    if (now >= run.finishAt && !broken('run-never-finishes'))
+      return broken('run-finishes-outside-set') && !run.batchUuid ? 'done' : 'success';
     return now - run.createdAt < runDurationMs / 3 ? 'pending' : 'running';
   }
   function runView(run: Run, now = Date.now()) {
@@ -771,13 +903,17 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       recordTitle: run.recordTitle,
       createdAt: iso(run.createdAt),
       updatedAt: iso(Math.min(now, run.finishAt)),
-      finishedAt: TERMINAL.includes(status) ? iso(run.finishAt) : null,
+      finishedAt: TERMINAL.includes(status) || status === 'done' ? iso(run.finishAt) : null,
     });
   }
   function batchStatus(batch: Batch, now: number): string {
     const statuses = batch.runs.map((id) => statusOf(runs.get(id)!, now));
     if (statuses.every((s) => TERMINAL.includes(s)))
-      return statuses.every((s) => s === 'cancelled') && statuses.length > 0 ? 'cancelled' : 'success';
+      return statuses.every((s) => s === 'cancelled') && statuses.length > 0
+        ? 'cancelled'
+        : broken('batch-finishes-completed')
+          ? 'completed'
+          : 'success';
     return 'pending';
   }
   const ownRun = (req: Request, res: Response, op: string) => {
@@ -815,7 +951,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
         finishAt: now + runDurationMs,
       };
       runs.set(run.uuid, run);
-      if (body.waitUntilFinished === true) {
+      const waits = body.waitUntilFinished === true && !broken('wait-true-answers-202');
+      if (waits || (broken('wait-false-answers-200') && body.waitUntilFinished === false)) {
         await new Promise((resolve) => setTimeout(resolve, runDurationMs + 5));
         res.status(200).json({ run: runView(run) });
         return;
@@ -835,10 +972,12 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     route((req, res) => {
       const run = ownRun(req, res, 'cancelRun');
       const now = Date.now();
-      if (TERMINAL.includes(statusOf(run, now))) return res.status(200).json({ run: runView(run, now) });
+      const finished = TERMINAL.includes(statusOf(run, now));
+      if (finished && !broken('cancel-reopens-finished-run')) return res.status(200).json({ run: runView(run, now) });
       run.cancelledAt ??= now;
       run.finishAt = Math.min(run.finishAt, now + 100);
       run.status = undefined;
+      if (broken('cancel-answers-200')) return res.status(200).json({ run: runView(run, now) });
       locate(req, res, 'runs', run.uuid);
       res.status(202).json({ run: runView(run, now) });
     }),
@@ -892,7 +1031,10 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       if (!batch || (batch.workspaceUuid !== caller(res).uuid && !broken('batches-readable-cross-workspace')))
         return notFound('batch');
       const now = Date.now();
-      const status = batchStatus(batch, now);
+      let status = batchStatus(batch, now);
+      // A broken batch falls back to pending once it was seen finished.
+      if (broken('batch-leaves-terminal') && TERMINAL.includes(status) && batch.seenTerminal) status = 'pending';
+      if (TERMINAL.includes(status)) batch.seenTerminal = true;
       res.json({
         batch: extra({
           uuid: batch.uuid,
@@ -900,9 +1042,24 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
           runsStatus: 'healthy',
           workflowUuid: batch.workflowUuid,
           createdAt: iso(batch.createdAt),
-          finishedAt: TERMINAL.includes(status) ? iso(now) : null,
+          finishedAt: TERMINAL.includes(status) || status === 'completed' ? iso(now) : null,
         }),
       });
+    }),
+  );
+
+  // Run exports: NDJSON, one run a line, for the workspace that asked for it only.
+  app.get(
+    '/exports/:file',
+    route((req, res) => {
+      const caller = res.locals.caller as Workspace | undefined;
+      if (!caller) throw new HttpError(401, 'credential_missing', 'Send Authorization: Bearer <API token>.');
+      const file = exportFiles.get(String(req.params.file).replace(/\.ndjson$/, ''));
+      if (!file || file.workspaceUuid !== caller.uuid) return notFound('export');
+      const now = Date.now();
+      res
+        .type('application/x-ndjson')
+        .send(file.runs.map((uuid) => JSON.stringify(runView(runs.get(uuid)!, now))).join('\n'));
     }),
   );
 

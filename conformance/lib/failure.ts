@@ -71,20 +71,26 @@ function credentialOf(exchange: Exchange, credentials: Credentials): string | un
   return exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b' ? credentials[exchange.tokenLabel] : undefined;
 }
 
-function shellQuote(value: string): string {
-  return `'${value.replace(/'/g, `'\\''`)}'`;
+/** Single-quoted for a shell; token A carried outside Authorization (TOKEN_A_MARK) is written as given. */
+function shellQuote(value: string, tokenA: string = TOKEN_VARIABLES.a): string {
+  const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
+  const written = tokenA.startsWith('$') ? `"${tokenA}"` : quote(tokenA);
+  return value
+    .split(/\{token-a\}|%7Btoken-a%7D/)
+    .map(quote)
+    .join(written);
 }
 
 /** A curl line for the exchange; the suite's own tokens are written as given (by default as environment variables). */
 export function toCurl(exchange: Exchange, credentials: Credentials = TOKEN_VARIABLES): string {
-  const parts = ['curl', '-i', '-X', exchange.request.method, shellQuote(exchange.request.url)];
+  const parts = ['curl', '-i', '-X', exchange.request.method, shellQuote(exchange.request.url, credentials.a)];
   for (const [name, value] of Object.entries(exchange.request.headers)) {
     const token = name.toLowerCase() === 'authorization' ? credentialOf(exchange, credentials) : undefined;
     if (token?.startsWith('$')) parts.push('-H', `"${name}: Bearer ${token}"`);
     else if (token !== undefined) parts.push('-H', shellQuote(`${name}: Bearer ${token}`));
     else if (name.toLowerCase() === 'authorization' && exchange.authShell)
       parts.push('-H', `"${name}: ${exchange.authShell}"`);
-    else parts.push('-H', shellQuote(`${name}: ${value}`));
+    else parts.push('-H', shellQuote(`${name}: ${value}`, credentials.a));
   }
   if (exchange.request.rawBody !== undefined) parts.push('--data-raw', shellQuote(exchange.request.rawBody));
   return parts.join(' ');

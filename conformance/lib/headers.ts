@@ -4,12 +4,22 @@
  * Each returns problems (contract violations) and notes (readings the contract leaves open).
  */
 import { parseItem, parseList, Token } from 'structured-headers';
-import { MINIMUM_SUNSET_GAP_DAYS, RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
+import {
+  MINIMUM_SUNSET_GAP_DAYS,
+  RATE_LIMIT_HEADER_KEY,
+  RATE_LIMIT_HEADER_NAMES,
+  RETRY_AFTER_HEADER,
+} from '../../spec/lib';
 
 export type Finding = { severity: 'failure' | 'warning'; title: string; expected: string; received: string };
 
 /** The eight rate-limit headers, lower case as responses are read. */
 export const RATE_LIMIT_HEADERS = RATE_LIMIT_HEADER_NAMES.map((name) => name.toLowerCase());
+
+/** Each rate-limit header by its role, lower case as responses are read. */
+export const RATE_LIMIT = RATE_LIMIT_HEADER_KEY;
+
+export const RETRY_AFTER = RETRY_AFTER_HEADER.toLowerCase();
 
 export type RateLimitReading = {
   limit?: number;

@@ -3,6 +3,7 @@
  * hooks see every response), counts requests against the budget and paces on the rate-limit headers.
  */
 import request from 'supertest';
+import { RATE_LIMIT, RETRY_AFTER } from './headers';
 
 export type TokenLabel = 'a' | 'b' | 'none' | 'other';
 
@@ -48,6 +49,12 @@ export type SendOptions = {
   /** The check the request belongs to (default: the client's currentCheck). */
   checkId?: string;
 };
+
+/**
+ * Stands for token A where a request carries it outside the Authorization header (a query parameter, a cookie):
+ * replaced by the token on the wire only, so exchanges, reports and reproductions never hold the token itself.
+ */
+export const TOKEN_A_MARK = '{token-a}';
 
 export class BudgetExhausted extends Error {
   constructor(readonly budget: number) {
@@ -136,8 +143,9 @@ export class HttpClient {
   }
 
   private remember(label: TokenLabel, headers: Record<string, string>): void {
-    const remaining = integerHeader(headers, 'ratelimit-remaining') ?? integerHeader(headers, 'x-ratelimit-remaining');
-    const reset = integerHeader(headers, 'ratelimit-reset') ?? integerHeader(headers, 'x-ratelimit-reset');
+    const remaining =
+      integerHeader(headers, RATE_LIMIT.remaining) ?? integerHeader(headers, RATE_LIMIT.legacyRemaining);
+    const reset = integerHeader(headers, RATE_LIMIT.reset) ?? integerHeader(headers, RATE_LIMIT.legacyReset);
     if (remaining === undefined) return;
     this.buckets.set(label, { remaining, resetAt: reset === undefined ? undefined : Date.now() + reset * 1000 });
   }
@@ -147,7 +155,7 @@ export class HttpClient {
     const pace = options.pace ?? true;
     let exchange = await this.sendOnce(options, pace);
     for (let retry = 0; pace && retry < 2 && exchange.response?.status === 429; retry++) {
-      const retryAfter = integerHeader(exchange.response.headers, 'retry-after') ?? 1;
+      const retryAfter = integerHeader(exchange.response.headers, RETRY_AFTER) ?? 1;
       await (this.options.sleep ?? defaultSleep)(Math.min(retryAfter * 1000, this.options.maxWaitMs ?? 65000));
       exchange = await this.sendOnce(options, pace);
     }
@@ -208,8 +216,14 @@ export class HttpClient {
     };
     try {
       const agent = request(origin) as unknown as Record<string, (url: string) => request.Test>;
-      let test = agent[options.method.toLowerCase()](root + path);
-      for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, headerValue);
+      const wire = (text: string, encode: (token: string) => string) =>
+        text
+          .split(TOKEN_A_MARK)
+          .join(encode(this.options.tokenA))
+          .split(encodeURIComponent(TOKEN_A_MARK))
+          .join(encode(this.options.tokenA));
+      let test = agent[options.method.toLowerCase()](wire(root + path, encodeURIComponent));
+      for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, wire(headerValue, String));
       test = test.timeout({
         response: this.options.timeoutMs ?? 15000,
         deadline: (this.options.timeoutMs ?? 15000) * 2,

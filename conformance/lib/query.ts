@@ -6,9 +6,33 @@ import type { CheckContext } from '../checks/registry';
 import { envelope } from './exchange';
 import type { Exchange } from './http-client';
 import { conformanceName } from './operations';
+import { asObject, type Contract } from '../../spec/lib';
 
-/** "Queryable tables: `logs`, `runs`, `batches`, `records`. The endpoint summary also names `spans`." */
-export const QUERY_TABLES = ['logs', 'runs', 'batches', 'records', 'spans'] as const;
+/**
+ * The queryable tables, from the `x-table` of the contract's Query*Row schemas ("Queryable tables: `logs`, `runs`,
+ * `batches`, `records`. The endpoint summary also names `spans`.").
+ */
+export function queryTables(contract: Contract): string[] {
+  const schemas = asObject(asObject(contract.document.components).schemas);
+  return Object.values(schemas)
+    .map((schema) => asObject(schema)['x-table'])
+    .filter((table): table is string => typeof table === 'string');
+}
+
+/**
+ * Every way a statement can name a table, each of which must stay scoped to the caller's workspace: a server that
+ * scopes by rewriting the bare name misses the others.
+ */
+export const SQL_FORMS: Record<string, (table: string) => string> = {
+  bare: (t) => `SELECT * FROM ${t} LIMIT 1000`,
+  '"quoted"': (t) => `SELECT * FROM "${t}" LIMIT 1000`,
+  '[bracketed]': (t) => `SELECT * FROM [${t}] LIMIT 1000`,
+  '`backticked`': (t) => `SELECT * FROM \`${t}\` LIMIT 1000`,
+  'schema-qualified': (t) => `SELECT * FROM main.${t} LIMIT 1000`,
+  join: (t) => `SELECT x.* FROM ${t} AS x LEFT JOIN ${t} AS y ON 0 = 1 LIMIT 1000`,
+  subquery: (t) => `SELECT * FROM (SELECT * FROM ${t}) AS s LIMIT 1000`,
+  CTE: (t) => `WITH c AS (SELECT * FROM ${t}) SELECT * FROM c LIMIT 1000`,
+};
 
 export type Rows = Array<Record<string, unknown>>;
 

@@ -9,7 +9,17 @@
 import { loadContract } from '../../spec/lib';
 import { runAgainstIndependent } from '../independent/run-independent';
 import type { RunSummary } from '../runner';
-import { correctVariants, generatedMutants, HAND_WRITTEN, type Mutant, type Variant } from './catalogue';
+import { allChecks } from '../checks';
+import { coverageMatrix, patternMatches } from '../matrix/matrix';
+import {
+  cellMutants,
+  cellsOf,
+  correctVariants,
+  generatedMutants,
+  HAND_WRITTEN,
+  type Mutant,
+  type Variant,
+} from './catalogue';
 
 export type MutantResult = { mutant: Mutant; killed: boolean; by: string[]; ms: number };
 export type VariantResult = {
@@ -20,7 +30,17 @@ export type VariantResult = {
   failures: string[];
   ms: number;
 };
+/** Per matrix cell: the judged stated cells, those some mutant breaks, and those whose every mutant survived. */
+export type CellScore = {
+  cells: number;
+  withMutant: number;
+  killed: number;
+  survived: string[];
+  withoutMutant: string[];
+};
+
 export type HarnessReport = {
+  cells: CellScore;
   mutants: MutantResult[];
   variants: VariantResult[];
   equivalent: string[];
@@ -39,6 +59,7 @@ export async function runMutant(mutant: Mutant, seed = 1): Promise<MutantResult>
     allowWrites: true,
     runs: 5,
     seed,
+    ...mutant.config,
   });
   const by = failuresOf(summary);
   return { mutant, killed: summary.exitCode === 1, by, ms: Date.now() - started };
@@ -60,6 +81,32 @@ export async function runVariant(variant: Variant, seed: number, allowWrites: bo
   };
 }
 
+/** Which judged stated cells of the matrix the mutants that ran break, and which of those every mutant survived. */
+export function scoreCells(
+  contract: Parameters<typeof coverageMatrix>[0],
+  results: MutantResult[],
+  equivalent: string[] = [],
+): CellScore {
+  // A cell whose only breaking is an equivalent mutant (a malformed path id names nothing: 404) is not counted.
+  const cells = coverageMatrix(contract, allChecks()).filter(
+    (cell) =>
+      cell.stated &&
+      cell.judgedBy.length > 0 &&
+      cell.reason === undefined &&
+      !equivalent.some((key) => cell.id === `request-validation: ${key}`),
+  );
+  const breaking = (id: string) => results.filter((r) => cellsOf(r.mutant).some((p) => patternMatches(p, id)));
+  const withMutant = cells.filter((cell) => breaking(cell.id).length > 0);
+  const survived = withMutant.filter((cell) => !breaking(cell.id).some((r) => r.killed)).map((cell) => cell.id);
+  return {
+    cells: cells.length,
+    withMutant: withMutant.length,
+    killed: withMutant.length - survived.length,
+    survived,
+    withoutMutant: cells.filter((cell) => breaking(cell.id).length === 0).map((cell) => cell.id),
+  };
+}
+
 /** Every n-th item, so a sample spreads over the whole catalogue. */
 function spread<T>(items: T[], count: number): T[] {
   if (count >= items.length) return items;
@@ -73,13 +120,15 @@ export async function runHarness(
   const log = options.log ?? (() => {});
   const contract = await loadContract();
   const generated = generatedMutants(contract);
-  let mutants = [...generated.mutants, ...HAND_WRITTEN];
+  const perCell = cellMutants(contract);
+  let mutants = [...generated.mutants, ...perCell, ...HAND_WRITTEN];
   let variants = correctVariants();
   const seeds = options.seeds ?? [1, 2, 3];
   if (options.sample !== undefined) {
     mutants = [
-      ...spread(generated.mutants, Math.ceil(options.sample / 2)),
-      ...spread(HAND_WRITTEN, Math.floor(options.sample / 2)),
+      ...spread(generated.mutants, Math.ceil(options.sample / 3)),
+      ...spread(perCell, Math.ceil(options.sample / 3)),
+      ...spread(HAND_WRITTEN, Math.floor(options.sample / 3)),
     ];
     variants = variants.slice(1, 2);
   }
@@ -110,6 +159,7 @@ export async function runHarness(
   }
   const killed = results.filter((r) => r.killed).length;
   return {
+    cells: scoreCells(contract, results, generated.equivalent),
     mutants: results,
     variants: variantResults,
     equivalent: generated.equivalent,
@@ -124,8 +174,14 @@ function summaryLines(report: HarnessReport): string[] {
     const of = report.mutants.filter((r) => r.mutant.source === source);
     return `${of.filter((r) => r.killed).length}/${of.length}`;
   };
+  const { cells } = report;
   return [
     '',
+    `cells: ${cells.withMutant} of ${cells.cells} judged stated cells have a mutant; ${cells.killed} of them killed`,
+    ...cells.survived.map((id) => `  SURVIVED cell ${id}`),
+    ...(cells.withoutMutant.length > 0
+      ? [`cells without a mutant (${cells.withoutMutant.length}):`, ...cells.withoutMutant.map((id) => `  ${id}`)]
+      : []),
     `mutation score: ${(report.score * 100).toFixed(1)}% (${killed}/${report.mutants.length} killed; generated ${bySource('generated')}, hand-written ${bySource('hand-written')})`,
     `equivalent (not counted): ${report.equivalent.length} (a malformed path id without its rule names nothing and 404 answers, a named reading)`,
     `false alarms: ${report.falseAlarms} of ${report.variants.length} runs of correct variants`,

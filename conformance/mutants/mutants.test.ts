@@ -3,8 +3,8 @@
  * hand-written mutants of the independent server are each caught, and a correct variant raises no false alarm.
  */
 import { loadContract } from '../../spec/lib';
-import { correctVariants, generatedMutants, HAND_WRITTEN } from './catalogue';
-import { runHarness } from './harness';
+import { cellMutants, correctVariants, generatedMutants, HAND_WRITTEN } from './catalogue';
+import { runHarness, scoreCells } from './harness';
 
 jest.setTimeout(400_000);
 
@@ -40,6 +40,19 @@ describe('the mutation harness', () => {
       'list-filters-and-count',
     ])
       expect({ rule, covered: broken.has(rule) }).toEqual({ rule, covered: true });
+  });
+
+  it('should break every judged stated cell of the coverage matrix with at least one mutant', async () => {
+    const contract = await loadContract();
+    const generated = generatedMutants(contract);
+    const all = [...generated.mutants, ...cellMutants(contract), ...HAND_WRITTEN];
+    const score = scoreCells(
+      contract,
+      all.map((mutant) => ({ mutant, killed: true, by: [], ms: 0 })),
+      generated.equivalent,
+    );
+    expect(score.withoutMutant).toEqual([]);
+    expect(score.cells).toBeGreaterThan(250);
   });
 
   it('should generate a correct variant from every open point the independent server reads otherwise', () => {

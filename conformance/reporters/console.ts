@@ -109,6 +109,10 @@ export class ConsoleReporter implements Reporter {
         if (all.length > 0) this.write(`\n${all.map(formatFailure).join('\n\n')}\n`);
         const count = (status: CheckResult['status']) => summary.results.filter((r) => r.status === status).length;
         this.write(`\n${formatSummaryTable(summary.results)}\n\n`);
+        if (summary.undescribed?.length)
+          this.write(
+            `Endpoints in the traffic that the contract does not describe:\n${summary.undescribed.map((u) => `  ${u.endpoint} ×${u.seen}`).join('\n')}\n\n`,
+          );
         this.write(
           `${count('passed')} passed, ${count('failed')} failed, ${count('warned')} warned, ${count('skipped')} skipped — ` +
             `${summary.requests} requests in ${(summary.durationMs / 1000).toFixed(1)} s (seed ${summary.seed})\n`,

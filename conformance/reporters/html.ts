@@ -9,6 +9,8 @@ import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import type { Contract } from '../../spec/lib';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
+import { allChecks } from '../checks';
+import { coverageFigures, runMatrix, type Cell } from '../matrix/matrix';
 import { buildCoverage, type CellState, type Coverage } from './coverage';
 
 export function escapeHtml(text: string): string {
@@ -114,6 +116,28 @@ function coverageTables(coverage: Coverage): string {
 <h3>Rules</h3><table class="kv">${rules.map((r) => `<tr><th>${escapeHtml(r.id)}</th><td>${escapeHtml(r.text)}<br><span class="muted">${r.checks.length ? escapeHtml(r.checks.join(', ')) : 'no check'}</span></td></tr>`).join('')}</table>`;
 }
 
+/** The coverage matrix derived from the contract: each cell of each rule with the check that judged it or why none did. */
+function matrixSection(cells: Cell[]): string {
+  const figures = coverageFigures(cells);
+  const rules = [...new Set(cells.map((cell) => cell.rule))];
+  const rows = rules
+    .map((rule) => {
+      const own = cells.filter((cell) => cell.rule === rule);
+      return `<tr><th colspan="3" class="rule">${escapeHtml(rule)}</th></tr>${own
+        .map((cell) => {
+          const state = cell.reason !== undefined ? 'not-reached' : cell.judgedBy.length > 0 ? 'passed' : 'failed';
+          const by =
+            cell.reason ?? (cell.judgedBy.length > 0 ? cell.judgedBy.join(', ') : 'no check judges this stated cell');
+          return `<tr><td>${escapeHtml(cell.dimension)}</td><td class="cell ${state}">${escapeHtml(cell.subject)}${cell.stated ? '' : ' <span class="muted">(assumed)</span>'}</td><td>${escapeHtml(by)}</td></tr>`;
+        })
+        .join('')}`;
+    })
+    .join('');
+  return `<h2 id="matrix">Coverage matrix (derived from the contract)</h2>
+<p>${figures.judged} of ${figures.stated} stated cells judged by this run (${figures.percent.toFixed(1)} %); ${cells.length - figures.stated} cells rest on assumptions (judged with warnings at most). <span class="cell passed">judged</span> <span class="cell not-reached">not judged, with the reason</span> <span class="cell failed">stated, no check</span></p>
+<table class="matrix"><thead><tr><th>dimension</th><th>cell</th><th>judged by, or why not</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 const STYLE = `body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d2330;background:#f6f7f9}main{max-width:1200px;margin:0 auto;padding:24px}
 header.verdict{padding:20px 24px;color:#fff}header.pass{background:#1f7a44}header.fail{background:#b3261e}header h1{margin:0 0 4px;font-size:26px}
 .stats{display:flex;gap:24px;flex-wrap:wrap;margin-top:8px}.stats b{font-size:18px;display:block}
@@ -149,7 +173,8 @@ export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlI
     )
     .join('');
   const coverage = contract
-    ? coverageTables(buildCoverage(contract, summary.target, summary.operations, checks, summary.results, exchanges))
+    ? coverageTables(buildCoverage(contract, summary.target, summary.operations, checks, summary.results, exchanges)) +
+      matrixSection(runMatrix(contract, allChecks(), summary))
     : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -161,7 +186,7 @@ export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlI
 <h2 id="failures">Failures (${failures.length})</h2>${failures.length ? failures.map((f) => finding(f, ruleText(f.ruleId))).join('\n') : '<p>None.</p>'}
 <h2 id="warnings">Warnings (${warnings.length})</h2><p class="muted">Where the contract leaves a point open or disagrees with an RFC, the suite accepts the other reading and says so here.</p>${warnings.length ? warnings.map((w) => finding(w, ruleText(w.ruleId))).join('\n') : '<p>None.</p>'}
 <h2 id="checks">Checks</h2><table><thead><tr><th>check</th><th>rule</th><th>result</th><th>failed</th><th>warned</th><th>requests</th><th>time</th><th>notes</th></tr></thead><tbody>${checkRows}</tbody></table>
-${coverage}
+${coverage}${summary.undescribed?.length ? `<h2 id="undescribed">Endpoints the contract does not describe</h2><table><tbody>${summary.undescribed.map((u) => `<tr><td><code>${escapeHtml(u.endpoint)}</code></td><td>×${u.seen}</td></tr>`).join('')}</tbody></table>` : ''}
 </main></body></html>
 `;
 }

@@ -50,7 +50,7 @@ export class Selection {
   private offset = 0;
 
   constructor(
-    private readonly full: Contract,
+    readonly full: Contract,
     config: Pick<RunConfig, 'operations' | 'tags' | 'skipTags' | 'shard'>,
     private readonly shard = config.shard,
   ) {
@@ -61,6 +61,10 @@ export class Selection {
     this.contract = restricted
       ? { ...full, operations: this.operations, operation: (id) => (this.ids.has(id) ? full.operation(id) : undefined) }
       : full;
+  }
+
+  has(operationId: string): boolean {
+    return this.ids.has(operationId);
   }
 
   get restricted(): boolean {

@@ -36,6 +36,8 @@ export type RunSummary = {
   /** `i/n` when the run was one shard of several. */
   shard?: string;
   workers?: number;
+  /** Passive mode: endpoints the traffic reached that the contract does not describe, with how often. */
+  undescribed?: Array<{ endpoint: string; seen: number }>;
 };
 
 /** One generated case of a property: its input and verdict (a failing case may be followed by shrinking). */

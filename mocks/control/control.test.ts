@@ -115,15 +115,15 @@ describe('control plane (/__mock)', () => {
       [
         'a missing required field',
         { workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com' }] } } },
-        'workspaces.mock-token-a.suppressions[0]',
+        '/workspaces/mock-token-a/suppressions/0/mailboxUuid: is required (schema Suppression)',
       ],
       [
         'a value outside an enum',
         { workspaces: { 'mock-token-a': { suppressions: [{ ...suppression('x@example.com'), reason: 'angry' }] } } },
-        'reason: must be equal to one of the allowed values',
+        '/workspaces/mock-token-a/suppressions/0/reason: must be one of: "unsubscribed"',
       ],
       ['an unknown collection', { workspaces: { 'mock-token-a': { widgets: [] } } }, 'widgets: is not a collection'],
-      ['an unknown workspace', { workspaces: { nobody: {} } }, 'workspaces.nobody: is neither a token'],
+      ['an unknown workspace', { workspaces: { nobody: {} } }, '/workspaces/nobody: is neither a token'],
       [
         'another workspace in an item',
         {
@@ -142,6 +142,21 @@ describe('control plane (/__mock)', () => {
       expect(error.body.reason).toBe('invalid_fixtures');
       expect(error.body.problems!.join('\n')).toContain(want);
       expect((await m.call('GET', '/mailboxManagement/suppressions')).body).toEqual(before.body);
+    });
+
+    it('should list every missing field once, at its JSON pointer, and name rules instead of printing regexes', async () => {
+      const fixtures = {
+        workspaces: { 'mock-token-a': { suppressions: [{ email: 'x@example.com', mailboxUuid: 'not-a-uuid' }] } },
+      };
+      const error = (await control.loadFixtures(fixtures as never).catch((e: unknown) => e)) as MockControlError;
+      const at = '/workspaces/mock-token-a/suppressions/0';
+      expect(error.body.problems).toEqual([
+        `${at}/reason: is required (schema Suppression)`,
+        `${at}/messageUuid: is required (schema Suppression)`,
+        `${at}/createdAt: is required (schema Suppression)`,
+        `${at}/updatedAt: is required (schema Suppression)`,
+        `${at}/mailboxUuid: must be a UUID (versions 1–8, variant 8, 9, a or b; or the nil or max UUID) or null (schema Suppression)`,
+      ]);
     });
 
     it('should refuse text that is neither JSON nor YAML', async () => {
@@ -247,6 +262,8 @@ describe('control plane with MOCK_ADMIN_TOKEN and MOCK_FIXTURES', () => {
   it('should refuse to start on fixtures that break the contract, naming the file and the field', async () => {
     const file = join(dir, 'bad.json');
     writeFileSync(file, JSON.stringify({ workspaces: { 'mock-token-a': { domains: [{ priceCredits: 'many' }] } } }));
-    await expect(startCheckedMock({ fixturesPath: file })).rejects.toThrow(/bad\.json.*\n.*domains\[0\]\.priceCredits/);
+    await expect(startCheckedMock({ fixturesPath: file })).rejects.toThrow(
+      /bad\.json.*\n.*\/domains\/0\/priceCredits: must be an integer or null/,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { describeSchemaError } from '../../spec/lib';
+import { schemaProblems } from '../../spec/lib';
 import { safeDict, type SafeDict } from '../safety/dict';
 import type { WorkspaceFixture } from '../store';
 import { createRunRecord } from '../store/runs';
@@ -52,7 +52,8 @@ export { parseFixtureText } from './fixture-text';
  */
 export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?: ParsedFixtures; problems: string[] } {
   const problems: string[] = [];
-  const report = (line: string) => void (problems.length < MAX_PROBLEMS && problems.push(line));
+  const report = (line: string) =>
+    void (problems.length < MAX_PROBLEMS && !problems.includes(line) && problems.push(line));
   if (!isRecord(document) || !isRecord(document.workspaces)) {
     return {
       problems: [
@@ -61,11 +62,11 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
     };
   }
   for (const key of Object.keys(document))
-    if (key !== 'workspaces') report(`fixtures.${key}: is not allowed (only \`workspaces\`).`);
+    if (key !== 'workspaces') report(`/${pointerToken(key)}: is not allowed (only \`workspaces\`).`);
   const workspaces = new Map<string, WorkspaceFixture>();
   const counts = safeDict<SafeDict<number>>();
   for (const [ref, given] of Object.entries(document.workspaces)) {
-    const at = `workspaces.${ref}`;
+    const at = `/workspaces/${pointerToken(ref)}`;
     const workspaceUuid = deps.resolveWorkspace(ref);
     if (!workspaceUuid) {
       report(`${at}: is neither a token of the mock nor a workspace uuid.`);
@@ -80,21 +81,23 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
     for (const [name, items] of Object.entries(given)) {
       if (name === 'workspace') {
         const item = { ...(isRecord(items) ? items : {}), uuid: workspaceUuid };
-        if (check(deps, 'Workspace', item, `${at}.workspace`, report)) fixture.workspace = item;
+        if (check(deps, 'Workspace', item, `${at}/workspace`, report)) fixture.workspace = item;
         continue;
       }
       if (!Object.hasOwn(COLLECTIONS, name)) {
-        report(`${at}.${name}: is not a collection of the mock (${Object.keys(COLLECTIONS).join(', ')}, workspace).`);
+        report(
+          `${at}/${pointerToken(name)}: is not a collection of the mock (${Object.keys(COLLECTIONS).join(', ')}, workspace).`,
+        );
         continue;
       }
       if (!Array.isArray(items)) {
-        report(`${at}.${name}: must be an array.`);
+        report(`${at}/${name}: must be an array.`);
         continue;
       }
       const collection = name as Collection;
       const checked: JsonRecord[] = [];
       items.forEach((raw, i) => {
-        const where = `${at}.${name}[${i}]`;
+        const where = `${at}/${name}/${i}`;
         if (!isRecord(raw)) return report(`${where}: must be an object.`);
         const item: JsonRecord = { ...raw };
         if (collection !== 'envVars' && collection !== 'runs' && collection !== 'batches')
@@ -102,7 +105,7 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
         item.uuid ??= randomUUID();
         if (item.workspaceUuid !== undefined && item.workspaceUuid !== workspaceUuid) {
           return report(
-            `${where}.workspaceUuid: is ${JSON.stringify(item.workspaceUuid)}, but the item is loaded into workspace ${workspaceUuid}.`,
+            `${where}/workspaceUuid: is ${JSON.stringify(item.workspaceUuid)}, but the item is loaded into workspace ${workspaceUuid}.`,
           );
         }
         if (collection === 'recipes' && !checkRecipeFilters(item, where, report)) return;
@@ -126,22 +129,27 @@ function check(
 ): boolean {
   const validate = deps.schemaAt(`#/components/schemas/${schema}`);
   if (validate(item)) return true;
-  for (const error of validate.errors ?? []) report(`${describeSchemaError(error, where)} (schema ${schema})`);
+  // Each problem once, at its pointer in the fixture document, its rule in words (spec/lib/problems).
+  for (const { pointer, message } of schemaProblems(validate.errors ?? []))
+    report(`${where}${pointer}: ${message} (schema ${schema})`);
   return false;
 }
 
 function checkRecipeFilters(item: JsonRecord, where: string, report: (line: string) => void): boolean {
   let ok = true;
   if (item.uiType !== undefined && !(RECIPE_UI_TYPES as readonly unknown[]).includes(item.uiType)) {
-    report(`${where}.uiType: must be one of ${RECIPE_UI_TYPES.join(', ')} (the uiTypes filter of listRecipes).`);
+    report(`${where}/uiType: must be one of ${RECIPE_UI_TYPES.join(', ')} (the uiTypes filter of listRecipes).`);
     ok = false;
   }
   if (item.category !== undefined && !(RECIPE_CATEGORIES as readonly unknown[]).includes(item.category)) {
-    report(`${where}.category: must be one of ${RECIPE_CATEGORIES.join(', ')} (the categories filter of listRecipes).`);
+    report(`${where}/category: must be one of ${RECIPE_CATEGORIES.join(', ')} (the categories filter of listRecipes).`);
     ok = false;
   }
   return ok;
 }
+
+/** A key as one token of a JSON pointer (RFC 6901: `~` and `/` escaped). */
+const pointerToken = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
 
 const byUuid = (items: JsonRecord[]) => new Map(items.map((item) => [String(item.uuid).toLowerCase(), item]));
 const timeOf = (value: unknown, fallback: number) =>

@@ -31,7 +31,8 @@ export type MountDeps = {
 
 /**
  * The mount table: every entry point of the server, each a short list of the shared stages (finish first: the
- * error shape, the rate-limit and CORS headers) and then its own small handlers.
+ * error shape, the rate-limit and CORS headers) and then its own small handlers. The fallback answers 404 with or
+ * without a credential: nothing outside the API is guarded.
  *
  * | mount       | paths                              | counted in                         | CORS           |
  * |-------------|------------------------------------|------------------------------------|----------------|
@@ -39,7 +40,7 @@ export type MountDeps = {
  * | `downloads` | `/downloads/<id>` (GET, HEAD)      | workspace (else client address)    | API_CORS       |
  * | `control`   | `/__mock`, `/__mock/…`             | not counted (reports the address)  | CONTROL_CORS   |
  * | `auth`      | the issuer's endpoints (`/auth/…`) | `auth-address:<ip>`                | AUTH_CORS      |
- * | fallback    | anything else                      | workspace (else client address)    | API_CORS → 404 |
+ * | fallback    | anything else (`/` too)            | workspace (else client address)    | API_CORS → 404 |
  */
 export function createMounts(deps: MountDeps): { mounts: Mount[]; fallback: Mount } {
   const base = deps.basePath;

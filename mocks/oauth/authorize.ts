@@ -3,6 +3,7 @@ import type { AuthContext } from './context';
 import { defaultScope, supportedScopes, acceptsAudience, audienceForms } from './context';
 import { randomToken, isS256Challenge } from './jwt';
 import { errorPage, readParams, redirect, tokenError } from './http';
+import { matchesRedirectUri, redirectUriRefusal } from './redirect-uri';
 
 /**
  * The authorization endpoint: validates the request and, the mock having no login page, approves it at once for the
@@ -17,9 +18,9 @@ export async function handleAuthorize(ctx: AuthContext, req: MockRequest): Promi
   const client = clientId.length === 1 ? ctx.options.clients.find((c) => c.clientId === clientId[0]) : undefined;
   if (!client) return errorPage('invalid_request', 'client_id is missing, repeated or not registered.');
   const redirectUri = query.getAll('redirect_uri');
-  // Exact string match against the registration: never redirect to an address the client did not register.
-  if (redirectUri.length !== 1 || !client.redirectUris.includes(redirectUri[0])) {
-    return errorPage('invalid_request', 'redirect_uri is missing, repeated or not registered for this client.');
+  // Matched against the registration (loopback ones on any port): never redirect to an address it did not register.
+  if (redirectUri.length !== 1 || !matchesRedirectUri(client.redirectUris, redirectUri[0])) {
+    return errorPage('invalid_request', redirectUriRefusal(client, redirectUri));
   }
 
   const stateValues = query.getAll('state');

@@ -6,7 +6,7 @@ import type { StoragePort } from '../store/port';
 import { oauthFlow, type IssuedCode } from '../testing/oauth-flow';
 import { listenOAuth } from '../testing/oauth-server';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
-import type { GrantLimits } from './grants';
+import { refreshGraceMs, type GrantLimits } from './grants';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
 
 /**
@@ -30,6 +30,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
   let origin: string;
   let port: StoragePort;
   let auth: AuthServer;
+  let clockOffsetMs = 0;
 
   beforeAll(async () => {
     if (kind === 'redis') redis = await startRedisServer();
@@ -46,12 +47,15 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
       issuer: `${origin}/auth`,
       audience: origin,
       basePath: '/v1',
-      now: Date.now,
+      now: () => Date.now() + clockOffsetMs,
       port,
       grantLimits: LIMITS,
     });
   });
-  afterEach(() => port.close());
+  afterEach(() => {
+    clockOffsetMs = 0;
+    return port.close();
+  });
 
   const flow = () => oauthFlow(origin);
   const authorize = (user = ada) => flow().authorize(user);
@@ -92,7 +96,9 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
       adaTokens = next.body;
     }
     expect((await refresh(boTokens.refresh_token)).status).toBe(200);
-    // Within its own bound, the grant still detects the reuse of a rotated token, and is revoked for it.
+    // Within its own bound, the grant still detects the reuse of a rotated token (after the reuse grace), and is
+    // revoked for it.
+    clockOffsetMs = refreshGraceMs + 1;
     const reused = await refresh(previous);
     expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant']);
     expect((await refresh(adaTokens.refresh_token)).status).toBe(400);

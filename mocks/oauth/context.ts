@@ -43,13 +43,30 @@ export const sameAudience = (a: string, b: string) => a.replace(/\/+$/, '') === 
 /**
  * The spellings of "the API's base host address" a client plausibly sends, each with or without a trailing slash:
  * host with port (`127.0.0.1:4010`, the most literal reading), origin (`http://127.0.0.1:4010`) and base URL
- * (`http://127.0.0.1:4010/v1`). Any other audience is refused.
+ * (`http://127.0.0.1:4010/v1`), on a loopback address under any of its names. Any other audience is refused.
  */
 export function audienceForms(audience: string, basePath = ''): string[] {
-  const origin = audience.replace(/\/+$/, '');
-  const host = origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
-  const forms = [host, origin, ...(basePath ? [`${origin}${basePath}`] : [])];
-  return forms.flatMap((form) => [form, `${form}/`]);
+  return loopbackAliases(audience.replace(/\/+$/, '')).flatMap((origin) => {
+    const host = origin.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+    const forms = [host, origin, ...(basePath ? [`${origin}${basePath}`] : [])];
+    return forms.flatMap((form) => [form, `${form}/`]);
+  });
+}
+
+const LOOPBACK_HOST = /^(https?:\/\/)(127\.0\.0\.1|localhost|\[::1\])(?=:\d+$|$)/i;
+
+/**
+ * A loopback origin under each name of the loopback host (`127.0.0.1`, `localhost`, `[::1]`), the port kept: an
+ * app served from `http://localhost:5173` names the API `http://localhost:4010` though the mock listens on
+ * 127.0.0.1. Any other origin is itself alone.
+ */
+function loopbackAliases(origin: string): string[] {
+  const match = LOOPBACK_HOST.exec(origin);
+  if (!match) return [origin];
+  const rest = origin.slice(match[0].length);
+  return [origin, ...['127.0.0.1', 'localhost', '[::1]'].map((host) => `${match[1]}${host}${rest}`)].filter(
+    (form, i, all) => all.indexOf(form) === i,
+  );
 }
 
 /** Whether `given` is one of the audience's accepted spellings (host names compare case-insensitively). */

@@ -14,16 +14,37 @@ type CodeEntry = {
   expiresAt: number;
   used: boolean;
 };
-type RefreshEntry = { grant: Grant; expiresAt: number; active: boolean };
+/**
+ * A refresh token; once rotated, `rotatedAt` and (as soon as it is issued) the `answer` it was exchanged for, which
+ * a concurrent refresh with the same token gets too during `refreshGraceMs`.
+ */
+type RefreshEntry = {
+  grant: Grant;
+  expiresAt: number;
+  active: boolean;
+  rotatedAt?: number;
+  answer?: Record<string, unknown>;
+};
 
 export const codeTtlMs = 60_000;
 export const refreshTokenTtlMs = 30 * 24 * 3600_000;
+/**
+ * How long a rotated refresh token still answers with what it was exchanged for: two tabs (or a retry after a lost
+ * answer) refreshing with the same token both succeed; a reuse after it revokes the grant.
+ */
+export const refreshGraceMs = 10_000;
+/** How long a concurrent refresh waits for the answer of the one that won the rotation (then refused). */
+const answerWaitMs = 2_000;
 
 export type CodeRedemption =
   { status: 'ok'; entry: CodeEntry } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
 
 export type RefreshRedemption =
-  { status: 'ok'; grant: Grant } | { status: 'invalid' } | { status: 'reused'; grant: Grant };
+  | { status: 'ok'; grant: Grant }
+  | { status: 'invalid' }
+  | { status: 'reused'; grant: Grant }
+  /** A rotated token presented again within the grace: the answer of its rotation (or none, if it failed). */
+  | { status: 'concurrent'; grant: Grant; answer?: Record<string, unknown> };
 
 /**
  * Bounds per client and per grant, so no client's volume can void what another holds: a client over a bound is
@@ -67,8 +88,10 @@ type Slot = { lifeMs: number; index: string };
  * on another, and a revocation holds everywhere) and on the injected clock. Each entry expires with its own TTL in
  * the store and is counted under its client and user, or its grant (`GrantLimits`). A code or refresh token is
  * consumed by compare-and-set: of two concurrent presentations, on any replicas, one wins and the other is a reuse.
- * A second use of a code or of a rotated refresh token revokes the whole grant. A grant holds a slot from its
- * first tokens for as long as one of them may live (slid on every refresh), and its revocation is kept as long.
+ * A second use of a code, or of a rotated refresh token after `refreshGraceMs`, revokes the whole grant; within the
+ * grace the same refresh token gets the answer of its rotation again (the token pair it was exchanged for). A grant
+ * holds a slot from its first tokens for as long as one of them may live (slid on every refresh), and its
+ * revocation is kept as long.
  * @see https://www.rfc-editor.org/rfc/rfc6749#section-4.1.2 and https://www.rfc-editor.org/rfc/rfc9700#section-4.14.2
  */
 export class GrantStore {
@@ -165,25 +188,48 @@ export class GrantStore {
     return token;
   }
 
-  /** Rotation: the presented token stops working as it is exchanged for a new one. */
+  /** Rotation: the presented token stops working as it is exchanged for a new one (see `refreshGraceMs`). */
   async redeemRefreshToken(token: string): Promise<RefreshRedemption> {
     const key = `oauth:refresh:${token}`;
+    const waitUntil = Date.now() + answerWaitMs;
     for (;;) {
       const [text] = await this.port.read([{ op: 'get', key }]);
       if (text === null) return { status: 'invalid' };
       const entry = JSON.parse(text) as RefreshEntry;
       if (entry.expiresAt <= this.now() || (await this.isGrantRevoked(entry.grant.id))) return { status: 'invalid' };
-      if (!entry.active) return { status: 'reused', grant: entry.grant };
+      if (!entry.active) {
+        const withinGrace = entry.rotatedAt !== undefined && this.now() - entry.rotatedAt < refreshGraceMs;
+        if (!withinGrace) return { status: 'reused', grant: entry.grant };
+        // The winner is still issuing: wait (on the real clock) for its answer, on this replica or another.
+        if (entry.answer || Date.now() >= waitUntil)
+          return { status: 'concurrent', grant: entry.grant, answer: entry.answer };
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
       const ttlMs = Math.max(1, entry.expiresAt - this.now());
+      const rotated: RefreshEntry = { ...entry, active: false, rotatedAt: this.now() };
       if (
         await this.port.commit(
-          [{ op: 'set', key, value: JSON.stringify({ ...entry, active: false }), ttlMs }],
+          [{ op: 'set', key, value: JSON.stringify(rotated), ttlMs }],
           [{ key, is: 'equals', value: text }],
         )
       ) {
         return { status: 'ok', grant: entry.grant };
       }
     }
+  }
+
+  /** Keeps what a rotated refresh token was exchanged for, for a concurrent refresh within the grace. */
+  async recordRotation(token: string, answer: Record<string, unknown>): Promise<void> {
+    const key = `oauth:refresh:${token}`;
+    const [text] = await this.port.read([{ op: 'get', key }]);
+    if (text === null) return;
+    const entry = JSON.parse(text) as RefreshEntry;
+    const value = JSON.stringify({ ...entry, answer });
+    // Past the entry bound (outsized configured claims) nothing is kept: a concurrent refresh is then refused.
+    if (Buffer.byteLength(value) > this.limits.entryBytes) return;
+    const ttlMs = Math.max(1, entry.expiresAt - this.now());
+    await this.port.commit([{ op: 'set', key, value, ttlMs }], [{ key, is: 'equals', value: text }]);
   }
 
   async findRefreshGrant(token: string): Promise<Grant | undefined> {

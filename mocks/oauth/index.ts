@@ -25,19 +25,13 @@ export type AuthServer = {
   revoke(token: string): Promise<void>;
 };
 
-/** The mock's documented OAuth defaults: one public client with the usual dev-server callbacks, one user per seeded workspace. */
+/** The mock's documented OAuth defaults: one public client with `/callback` on every loopback port, one user per seeded workspace. */
 export const defaultAuthConfig: { clients: AuthClient[]; users: MockUser[]; accessTokenTtlSeconds: number } = {
   clients: [
     {
       clientId: 'mock-frontend',
-      redirectUris: [
-        'http://localhost:3000/callback',
-        'http://127.0.0.1:3000/callback',
-        'http://localhost:5173/callback',
-        'http://127.0.0.1:5173/callback',
-        'http://localhost:8080/callback',
-        'http://127.0.0.1:8080/callback',
-      ],
+      // Loopback URIs match on any port (RFC 8252 §7.3): a dev server on 3000, 4200, 5173, 5174 or 8080 logs in.
+      redirectUris: ['http://localhost/callback', 'http://127.0.0.1/callback', 'http://[::1]/callback'],
     },
   ],
   users: [

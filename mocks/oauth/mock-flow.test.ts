@@ -1,5 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { startMock, type RunningMock } from '../app';
+import { readConfigFromEnv } from '../config';
 import { defaultAuthConfig } from './index';
 
 /**
@@ -12,51 +15,66 @@ const client: oauth.Client = { client_id: defaultAuthConfig.clients[0].clientId 
 const redirectUri = 'http://localhost:3000/callback';
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
+const discover = async (origin: string) => {
+  const issuer = new URL(`${origin}/auth`);
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+  );
+};
+
 let mock: RunningMock;
 let as: oauth.AuthorizationServer;
 let clockOffsetMs = 0;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, now: () => Date.now() + clockOffsetMs });
-  const issuer = new URL(`${mock.origin}/auth`);
-  as = await oauth.processDiscoveryResponse(
-    issuer,
-    await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
-  );
+  as = await discover(mock.origin);
 });
 afterAll(() => mock.close());
 
-async function login(loginHint?: string): Promise<string> {
+type LoginOptions = {
+  loginHint?: string;
+  redirectUri?: string;
+  on?: { mock: RunningMock; as: oauth.AuthorizationServer };
+};
+
+/** The app's part, through a real OAuth client: authorize (the browser redirect read by hand), then exchange. */
+async function login(options: LoginOptions = {}): Promise<string> {
+  const target = options.on ?? { mock, as };
+  const uri = options.redirectUri ?? redirectUri;
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint!);
+  const url = new URL(target.as.authorization_endpoint!);
   url.search = new URLSearchParams({
     client_id: client.client_id,
-    redirect_uri: redirectUri,
+    redirect_uri: uri,
     response_type: 'code',
     scope: 'openid profile email offline_access',
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
-    audience: mock.origin,
-    ...(loginHint ? { login_hint: loginHint } : {}),
+    audience: target.mock.origin,
+    ...(options.loginHint ? { login_hint: options.loginHint } : {}),
   }).toString();
   const authorization = await fetch(url, { redirect: 'manual' });
-  const callback = oauth.validateAuthResponse(as, client, new URL(authorization.headers.get('location')!), state);
+  const location = authorization.headers.get('location');
+  if (!location) throw new Error(`authorize answered ${authorization.status} without a redirect`);
+  const callback = oauth.validateAuthResponse(target.as, client, new URL(location), state);
   const response = await oauth.authorizationCodeGrantRequest(
-    as,
+    target.as,
     client,
     oauth.None(),
     callback,
-    redirectUri,
+    uri,
     verifier,
     insecure,
   );
-  return (await oauth.processAuthorizationCodeResponse(as, client, response)).access_token;
+  return (await oauth.processAuthorizationCodeResponse(target.as, client, response)).access_token;
 }
 
-const query = (token: string, sql: string) =>
-  fetch(`${mock.url}/orchestration/query`, {
+const query = (token: string, sql: string, on = mock) =>
+  fetch(`${on.url}/orchestration/query`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ query: sql }),
@@ -65,7 +83,7 @@ const query = (token: string, sql: string) =>
 describe('OAuth login against the running mock', () => {
   it('should authenticate API calls as the user workspace and scope query rows to it', async () => {
     for (const user of [userA, userB]) {
-      const token = await login(user.email);
+      const token = await login({ loginHint: user.email });
       const res = await query(
         token,
         'SELECT DISTINCT workspaceUuid FROM runs UNION SELECT DISTINCT workspaceUuid FROM logs',
@@ -110,5 +128,52 @@ describe('OAuth login against the running mock', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('ratelimit-limit')).toEqual(expect.any(String));
     expect(await res.json()).toMatchObject({ errorMessage: expect.any(String), reason: expect.any(String) });
+  });
+
+  it('should log in an app on any loopback port with the default redirect URIs, landing on its callback', async () => {
+    // The app's own server on a port the OS picks: the browser (fetch, following redirects) lands on it.
+    let landed: URL | undefined;
+    const app = createServer((req, res) => {
+      landed = new URL(req.url ?? '/', 'http://localhost');
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    try {
+      const appPort = (app.address() as AddressInfo).port;
+      for (const uri of [`http://localhost:${appPort}/callback`, `http://127.0.0.1:${appPort}/callback`]) {
+        const token = await login({ redirectUri: uri });
+        expect((await query(token, 'SELECT 1 AS one')).status).toBe(200);
+      }
+      const verifier = oauth.generateRandomCodeVerifier();
+      const authorizeUrl = new URL(as.authorization_endpoint!);
+      authorizeUrl.search = new URLSearchParams({
+        client_id: client.client_id,
+        redirect_uri: `http://127.0.0.1:${appPort}/callback`,
+        response_type: 'code',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state: 'xyz',
+        audience: mock.origin.replace('127.0.0.1', 'localhost'),
+      }).toString();
+      expect((await fetch(authorizeUrl)).status).toBe(200);
+      expect(landed?.pathname).toBe('/callback');
+      expect(landed?.searchParams.get('code')).toEqual(expect.any(String));
+    } finally {
+      await new Promise((resolve) => app.close(resolve));
+    }
+  });
+
+  it('should log in an SPA on port 4200 with MOCK_OAUTH_REDIRECT_URIS set, and refuse the defaults then', async () => {
+    const spa = 'http://localhost:4200/auth/callback';
+    const config = readConfigFromEnv({ PORT: '0', MOCK_OAUTH_REDIRECT_URIS: `${spa},https://preview.app.example/cb` });
+    const other = await startMock(config);
+    try {
+      const on = { mock: other, as: await discover(other.origin) };
+      const token = await login({ on, redirectUri: spa });
+      expect((await query(token, 'SELECT 1 AS one', other)).status).toBe(200);
+      await expect(login({ on, redirectUri: 'http://localhost:4200/callback' })).rejects.toThrow(/without a redirect/);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -3,6 +3,7 @@ import { serveOAuth } from '../testing/oauth-server';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
+import { refreshGraceMs } from './grants';
 
 /**
  * The whole PKCE flow driven by a real client library (oauth4webapi) against the auth server on loopback HTTP, plus a
@@ -167,6 +168,9 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     ['the base URL with /v1', (o: string) => `${o}/v1`],
     ['the base URL with a trailing slash', (o: string) => `${o}/v1/`],
     ['the host with a trailing slash', (o: string) => `${new URL(o).host}/`],
+    ['the origin named localhost', (o: string) => o.replace('127.0.0.1', 'localhost')],
+    ['the host named localhost', (o: string) => new URL(o).host.replace('127.0.0.1', 'localhost')],
+    ['the base URL named [::1]', (o: string) => `${o.replace('127.0.0.1', '[::1]')}/v1`],
   ])('should accept %s as the audience and sign the token for the one API audience', async (_name, spell) => {
     const tokens = await login({ params: { audience: spell(origin) } });
     const request = new Request(`${origin}/v1/whoami`, { headers: { Authorization: `Bearer ${tokens.access_token}` } });
@@ -180,6 +184,8 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     ['another base path', (o: string) => `${o}/v2`],
     ['a path below the base', (o: string) => `${o}/v1/orchestration`],
     ['another host', (o: string) => o.replace('127.0.0.1', 'example.com')],
+    ['localhost on another port', (o: string) => o.replace('127.0.0.1', 'localhost').replace(/:\d+$/, ':1')],
+    ['another loopback address', (o: string) => o.replace('127.0.0.1', '127.0.0.2')],
   ])('should refuse %s as the audience with invalid_target', async (_name, spell) => {
     const { location } = await authorize({ params: { audience: spell(origin) } });
     const callback = new URL(location!);
@@ -278,7 +284,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     expect((await callApi(tokens.access_token)).status).toBe(401);
   });
 
-  it('should rotate refresh tokens and revoke the grant when a rotated one is reused', async () => {
+  it('should rotate refresh tokens and revoke the grant when a rotated one is reused after the grace', async () => {
     const first = await login();
     const second = await oauth.processRefreshTokenResponse(
       as,
@@ -287,11 +293,31 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     );
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await callApi(second.access_token)).status).toBe(200);
+    clockOffsetMs = refreshGraceMs + 1;
     const reuse = oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure);
     expect(await tokenError(reuse, oauth.processRefreshTokenResponse)).toBe('invalid_grant');
     expect((await callApi(second.access_token)).status).toBe(401);
     const next = oauth.refreshTokenGrantRequest(as, client, oauth.None(), second.refresh_token!, insecure);
     expect(await tokenError(next, oauth.processRefreshTokenResponse)).toBe('invalid_grant');
+  });
+
+  it('should answer concurrent refreshes with one token each the same new pair, and keep the grant', async () => {
+    const first = await login();
+    const refresh = (token: string) =>
+      oauth
+        .refreshTokenGrantRequest(as, client, oauth.None(), token, insecure)
+        .then((res) => oauth.processRefreshTokenResponse(as, client, res));
+    // Two tabs refresh at once, then a third a few seconds later (a retry after a lost answer): all succeed.
+    const [a, b] = await Promise.all([refresh(first.refresh_token!), refresh(first.refresh_token!)]);
+    clockOffsetMs = refreshGraceMs - 1000;
+    const c = await refresh(first.refresh_token!);
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+    expect(a.refresh_token).not.toBe(first.refresh_token);
+    expect((await callApi(a.access_token)).status).toBe(200);
+    expect((await callApi(first.access_token)).status).toBe(200);
+    // The rotated token goes on as usual.
+    expect((await callApi((await refresh(a.refresh_token!)).access_token)).status).toBe(200);
   });
 
   it('should issue no refresh token without offline_access', async () => {

@@ -87,6 +87,7 @@ async function refresh(ctx: AuthContext, params: Params, clientId: string): Prom
   if (!token) return tokenError('invalid_request', 'refresh_token is required.');
   const redemption = await ctx.grants.redeemRefreshToken(token);
   if (redemption.status === 'reused') {
+    // Reuse after the grace: one of two holders of the token may be a thief (RFC 9700 §4.14.2).
     await ctx.grants.revokeGrant(redemption.grant.id);
     return tokenError('invalid_grant', 'The refresh token was already used; the grant is revoked.');
   }
@@ -95,12 +96,19 @@ async function refresh(ctx: AuthContext, params: Params, clientId: string): Prom
   const { grant } = redemption;
   if (grant.clientId !== clientId)
     return tokenError('invalid_grant', 'The refresh token was issued to another client.');
+  if (redemption.status === 'concurrent') {
+    // Within the grace the same token gets the same answer: the pair its rotation issued, not a second one.
+    if (redemption.answer) return json(200, redemption.answer, noStoreHeaders);
+    return tokenError('invalid_grant', 'The refresh token was just used by a refresh that failed.');
+  }
   // A narrower scope shapes only the new access token; the rotated refresh token keeps the grant's scope.
   const requested = params.get('scope');
   const scope = requested ? [...new Set(requested.split(' ').filter(Boolean))] : undefined;
   const extra = scope?.find((s) => !grant.scope.includes(s));
   if (extra) return tokenError('invalid_scope', `The scope ${extra} was not granted.`);
-  return json(200, await issueTokens(ctx, grant, { scope, idToken: false }), noStoreHeaders);
+  const answer = await issueTokens(ctx, grant, { scope, idToken: false });
+  await ctx.grants.recordRotation(token, answer);
+  return json(200, answer, noStoreHeaders);
 }
 
 /** The token endpoint, for public clients (client_id in the body, no secret). */

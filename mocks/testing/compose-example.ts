@@ -17,14 +17,18 @@ export function readComposeExample(variables: Record<string, string> = {}): {
     'x-mock': { environment: Record<string, string> };
     services: { redis: { command: string[] } };
   };
+  const given = new Map(Object.entries(variables));
   const replicaEnv = Object.fromEntries(
     Object.entries(compose['x-mock'].environment).map(([name, value]) => [
       name,
-      String(value).replace(/\$\{(\w+)(?::?[?-][^}]*)?\}/g, (_, variable: string) => variables[variable] ?? ''),
+      String(value).replace(/\$\{(\w+)(?::?[?-][^}]*)?\}/g, (_, variable: string) => given.get(variable) ?? ''),
     ]),
   );
   const [, ...args] = compose.services.redis.command;
-  const redisFlags: Record<string, string> = {};
-  for (let i = 0; i < args.length; i += 2) redisFlags[args[i].replace(/^--/, '')] = args[i + 1];
+  const pairs = Array.from({ length: Math.ceil(args.length / 2) }, (_, i) => [
+    args[2 * i].replace(/^--/, ''),
+    args[2 * i + 1],
+  ]);
+  const redisFlags: Record<string, string> = Object.fromEntries(pairs);
   return { replicaEnv, redisFlags };
 }

@@ -25,7 +25,8 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENT_WRITE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH'];
 
 /**
- * Limits, rate-limit response headers: the eight headers every response carries, as the description spells them.
+ * Limits, rate-limit response headers: the eight headers every response carries, as the description spells them,
+ * each by its role.
  * For code without a loaded contract; `contract.constants.rateLimitHeaders` reads the same set from the document,
  * and a test keeps the two equal.
  */
@@ -47,6 +48,9 @@ export const RATE_LIMIT_HEADER_NAMES: readonly string[] = Object.values(RATE_LIM
 export const RATE_LIMIT_HEADER_KEY = Object.fromEntries(
   Object.entries(RATE_LIMIT_HEADER).map(([role, name]) => [role, name.toLowerCase()]),
 ) as { readonly [Role in keyof typeof RATE_LIMIT_HEADER]: Lowercase<(typeof RATE_LIMIT_HEADER)[Role]> };
+
+/** Limits, rate-limit response headers: "`Retry-After` | on 429 only; integer seconds to wait before retrying". */
+export const RETRY_AFTER_HEADER = 'Retry-After';
 
 /** States and transitions, status sets: the run statuses (`#/components/schemas/RunStatus`, kept equal by a test). */
 export const RUN_STATUSES: readonly string[] = [

@@ -50,6 +50,8 @@ const CONTRACT_PARSER_EXCEPTIONS: Record<string, string> = {
     'writes and splits fixture documents as YAML files, so reported lines are those of YAML',
   'scripts/spec-check.ts':
     'validates the document with third-party validators (swagger-parser is one of them), not reading it',
+  'mocks/testing/compose-example.ts':
+    'reads the shared-deployment example (a compose file) so tests run the settings it describes, not the contract',
   'mocks/control/fixture-text.ts':
     "reads fixture files (YAML) a user uploads, not the contract, with its nesting bounded and YAML's alias limits kept",
 };

@@ -19,6 +19,7 @@ export { createLineLocator, type LineOf } from './locate';
 export * from './document';
 export * from './operations';
 export * from './pointer';
+export * from './problems';
 export * from './responses';
 export * from './router';
 export * from './schemas';

@@ -1,5 +1,6 @@
 import { makeCtx, okNext } from '../../testing/ctx';
-import { API_CORS, AUTH_CORS, CONTROL_CORS, answerPreflight, type CorsPolicy } from '.';
+import { loadContract } from '../../../spec/lib';
+import { API_CORS, AUTH_CORS, CONTROL_CORS, EXPOSED_HEADERS, answerPreflight, type CorsPolicy } from '.';
 
 describe('CORS per mount', () => {
   it.each([
@@ -27,6 +28,22 @@ describe('CORS per mount', () => {
       const next = okNext();
       await answerPreflight(API_CORS)(ctx, next);
       expect(next.calls).toBe(1);
+    }
+  });
+});
+
+describe('exposed headers (x-rules: ratelimit-headers-every-response)', () => {
+  it('should expose to browser scripts every response header the contract declares, on every mount', () => {
+    const declared = new Set(
+      loadContract().operations.flatMap((op) =>
+        Object.values(op.responses).flatMap((response) => Object.keys(response.headers)),
+      ),
+    );
+    expect(declared.size).toBeGreaterThan(5);
+    for (const policy of [API_CORS, AUTH_CORS, CONTROL_CORS]) {
+      const exposed = policy.exposeHeaders.toLowerCase().split(', ');
+      for (const name of [...declared, 'WWW-Authenticate', 'Allow']) expect(exposed).toContain(name.toLowerCase());
+      expect(exposed).toEqual(EXPOSED_HEADERS.map((name) => name.toLowerCase()));
     }
   });
 });

@@ -15,7 +15,22 @@ export type CorsPolicy = {
   privateNetwork: boolean;
 };
 
-const EXPOSED = [...RATE_LIMIT_HEADER_NAMES, 'Retry-After', 'Location', 'Deprecation', 'Sunset', 'Allow'].join(', ');
+/**
+ * Every response header the contract declares (its `components.headers`; a test keeps the list equal) and those the
+ * mock adds to what HTTP requires: `WWW-Authenticate` on a 401, `Allow` on a 405, a download's file name. Without
+ * this list a browser script reads only the CORS-safelisted headers (Fetch standard, `Access-Control-Expose-Headers`).
+ */
+export const EXPOSED_HEADERS: readonly string[] = [
+  ...RATE_LIMIT_HEADER_NAMES,
+  'Retry-After',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'WWW-Authenticate',
+  'Allow',
+  'Content-Disposition',
+];
+const EXPOSED = EXPOSED_HEADERS.join(', ');
 
 /** The API (and its downloads): any origin, no cookies; the rate-limit and link headers readable by scripts. */
 export const API_CORS: CorsPolicy = {

@@ -2,7 +2,7 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { ApiError } from '../../errors';
 import { safeDict } from '../../safety/dict';
 import type { Ctx, Stage } from '../../context';
-import { describeSchemaError, jsonContent, refTo, type Operation, type SchemaSet } from '../../../spec/lib';
+import { jsonContent, refTo, schemaProblems, type Operation, type SchemaSet } from '../../../spec/lib';
 
 /** `params` coerces query/path/header strings to their declared types; `body` does not coerce. */
 export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
@@ -10,25 +10,51 @@ export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
 type Location = 'query' | 'path' | 'header';
 type OperationValidators = { [L in Location]?: ValidateFunction } & { body?: ValidateFunction; jsonBody: boolean };
 
-function invalid(message: string, location: string): ApiError {
-  return new ApiError(400, 'invalid_request', message, { location });
-}
+/** One thing wrong with a request: where (`in`, and a JSON pointer into that part: `/limit`, `/name`) and what. */
+export type RequestProblem = { in: Location | 'body'; pointer: string; message: string };
+
+/** The problems listed in one answer; a request with more has the count in the message. */
+const MAX_PROBLEMS = 50;
 
 /**
  * Declared query parameters only (unknown ones are ignored); `name[]` is read as `name` too. A parameter that is
  * not an array given twice is refused whatever the order (`?limit=5&limit=2000` as `?limit=2000&limit=5`).
  */
-export function readQuery(operation: Operation, query: URLSearchParams): Record<string, unknown> {
+export function readQuery(
+  operation: Operation,
+  query: URLSearchParams,
+  problems: RequestProblem[] = [],
+): Record<string, unknown> {
   const values = safeDict<unknown>();
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
     if (all.length === 0) continue;
-    if (p.schema.type !== 'array' && all.length > 1)
-      throw invalid(`${p.name}: must be given once, got ${all.length} values.`, 'query');
+    if (p.schema.type !== 'array' && all.length > 1) {
+      problems.push({ in: 'query', pointer: `/${p.name}`, message: `must be given once, got ${all.length} values` });
+      continue;
+    }
     values[p.name] = p.schema.type === 'array' ? all : all[0];
   }
   return values;
+}
+
+/** How a problem reads in `errorMessage`: a parameter by its name, a body field by its pointer (`body/name`). */
+const labelOf = (problem: RequestProblem) =>
+  problem.in === 'body' || !problem.pointer ? `${problem.in}${problem.pointer}` : problem.pointer.slice(1);
+
+/**
+ * The 400 of an invalid request: `problems` lists each once with its pointer (an extra field of the contract's
+ * error shape, which is open), `errorMessage` says the same in a line, `location` is where the first one is.
+ */
+function invalidRequest(problems: RequestProblem[]): ApiError {
+  const shown = problems.slice(0, MAX_PROBLEMS);
+  const lines = shown.map((p) => `${labelOf(p)}: ${p.message}`);
+  const more = problems.length > shown.length ? `; and ${problems.length - shown.length} more` : '';
+  return new ApiError(400, 'invalid_request', `${lines.join('; ')}${more}`, {
+    location: problems[0].in,
+    problems: shown,
+  });
 }
 
 function compileOperation(operation: Operation, deps: ValidateRequestDeps): OperationValidators {
@@ -57,16 +83,19 @@ export function validateRequest(deps: ValidateRequestDeps): Stage {
     const { operation, params } = ctx.route;
     let validators = compiled.get(operation);
     if (!validators) compiled.set(operation, (validators = compileOperation(operation, deps)));
-    checkParameters(ctx, operation, params, validators);
-    if (operation.requestBody) checkBody(ctx, operation.requestBody.required, validators);
+    const problems: RequestProblem[] = [];
+    checkParameters(ctx, operation, params, validators, problems);
+    if (operation.requestBody) checkBody(ctx, operation.requestBody.required, validators, problems);
+    if (problems.length > 0) throw invalidRequest(problems);
     return next();
   };
 }
 
-/** The first error ajv reports, in the error shape (ajv always reports one when validation fails). */
-function firstError(validate: ValidateFunction, at: string, location: string): ApiError {
-  const [error] = validate.errors ?? [];
-  return invalid(error ? describeSchemaError(error, at) : `${location}: is not valid`, location);
+/** Every problem the validator found, once each, at its pointer inside the part checked. */
+function collect(validate: ValidateFunction, where: RequestProblem['in'], problems: RequestProblem[]): void {
+  const found = schemaProblems(validate.errors ?? []);
+  if (found.length === 0) problems.push({ in: where, pointer: '', message: 'is not valid' });
+  for (const problem of found) problems.push({ in: where, ...problem });
 }
 
 function checkParameters(
@@ -74,24 +103,31 @@ function checkParameters(
   operation: Operation,
   params: Record<string, string>,
   validators: OperationValidators,
+  problems: RequestProblem[],
 ): void {
-  const query = readQuery(operation, ctx.req.query);
+  const query = readQuery(operation, ctx.req.query, problems);
   const path: Record<string, unknown> = { ...params };
   const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
   for (const location of ['path', 'query', 'header'] as Location[]) {
     const validate = validators[location];
-    if (validate && !validate(inputs[location])) throw firstError(validate, '', location);
+    if (validate && !validate(inputs[location])) collect(validate, location, problems);
   }
   ctx.input = { query, path };
 }
 
-function checkBody(ctx: Ctx, required: boolean | undefined, validators: OperationValidators): void {
+function checkBody(
+  ctx: Ctx,
+  required: boolean | undefined,
+  validators: OperationValidators,
+  problems: RequestProblem[],
+): void {
   const { body } = ctx.req;
   if (body === undefined) {
-    if (ctx.req.rawBody.length > 0) throw invalid('body: must be JSON (Content-Type: application/json).', 'body');
-    if (required) throw invalid('body: is required', 'body');
+    if (ctx.req.rawBody.length > 0)
+      problems.push({ in: 'body', pointer: '', message: 'must be JSON (Content-Type: application/json)' });
+    else if (required) problems.push({ in: 'body', pointer: '', message: 'is required' });
     return;
   }
   const validate = validators.body;
-  if (validate && !validate(body)) throw firstError(validate, 'body', 'body');
+  if (validate && !validate(body)) collect(validate, 'body', problems);
 }
