@@ -26,13 +26,14 @@ const runDefaults: ReadonlyMap<string, unknown> = new Map(Object.entries(RUN_DEF
 
 /** A run's kept text in the workspace it is kept in. */
 export function encodeRun(run: RunRecord, workspaceUuid: string): string {
-  const kept: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(run)) {
-    if (value === undefined || (runDefaults.has(field) && runDefaults.get(field) === value)) continue;
-    if (field === 'workspaceUuid' && value === workspaceUuid) continue;
-    kept[field] = value;
-  }
-  return JSON.stringify(kept);
+  // Object.fromEntries defines own properties, so no field name can reach a prototype.
+  const kept = Object.entries(run).filter(
+    ([field, value]) =>
+      value !== undefined &&
+      !(runDefaults.has(field) && runDefaults.get(field) === value) &&
+      !(field === 'workspaceUuid' && value === workspaceUuid),
+  );
+  return JSON.stringify(Object.fromEntries(kept));
 }
 
 /** The run a kept text holds (see encodeRun), in the workspace it is kept in. */
