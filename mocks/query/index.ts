@@ -33,8 +33,8 @@ export type QueryEngineOptions = {
    */
   maxQueryMemoryBytes?: number;
   /**
-   * Memory a worker may hold after a query beyond twice its databases' pages; past it the worker is replaced
-   * once the query has answered (default 256 MiB).
+   * Memory a worker may hold after a query (WASM and JS heap) beyond its databases' page caches; past it the
+   * worker is replaced once the query has answered (default 256 MiB).
    */
   maxWorkerMemoryBytes?: number;
   /** Workers running queries side by side. */

@@ -79,17 +79,27 @@ const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssem
   return {};
 };
 
-/** The bytes of a database's pages. */
-function pageBytes(db: Database): number {
-  const [[pages]] = db.exec('PRAGMA page_count')[0].values;
-  const [[size]] = db.exec('PRAGMA page_size')[0].values;
-  return Number(pages) * Number(size);
+const pragma = (db: Database, name: string) => Number(db.exec(`PRAGMA ${name}`)[0].values[0][0]);
+
+/**
+ * The most a database's page cache may hold in the WASM heap: its `cache_size` (pages, or KiB when negative),
+ * never more than the database itself. The pages themselves are files of sql.js's in-memory file system, outside
+ * the WASM heap.
+ */
+function cacheBytes(db: Database): number {
+  const pageSize = pragma(db, 'page_size');
+  const cache = pragma(db, 'cache_size');
+  return Math.min(pragma(db, 'page_count') * pageSize, cache < 0 ? -cache * 1024 : cache * pageSize);
 }
 
 function memoryOf(dbs: Map<string, WorkspaceDb>): WorkerMemory {
-  let dataBytes = 0;
-  for (const wdb of dbs.values()) dataBytes += pageBytes(wdb.db);
-  return { wasmBytes: wasmMemory?.buffer.byteLength ?? 0, jsBytes: getHeapStatistics().used_heap_size, dataBytes };
+  let caches = 0;
+  for (const wdb of dbs.values()) caches += cacheBytes(wdb.db);
+  return {
+    wasmBytes: wasmMemory?.buffer.byteLength ?? 0,
+    jsBytes: getHeapStatistics().used_heap_size,
+    cacheBytes: caches,
+  };
 }
 
 /**

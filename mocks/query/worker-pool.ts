@@ -19,7 +19,7 @@ export type PoolOptions = {
   /** What one query's statement may allocate in SQLite (values, sorts, groups) beyond the worker's heap. */
   maxQueryMemoryBytes: number;
   /**
-   * Memory a worker may hold beyond twice its databases' pages (WASM heap plus JS heap) after a query; past it
+   * Memory a worker may hold (WASM heap plus JS heap) after a query beyond its databases' page caches; past it
    * the worker is replaced once the query has answered, as a WASM heap never shrinks.
    */
   maxWorkerMemoryBytes: number;
@@ -333,10 +333,11 @@ export class QueryWorkerPool {
 
   /**
    * A worker holding much more than its databases need: a query grew its WASM heap (a huge value, sort or group),
-   * and that memory is never given back. Twice the pages leave room for what loading and updating them took.
+   * and that memory is never given back. (The databases' pages are files of sql.js's in-memory file system,
+   * outside the WASM heap; only their page caches live in it.)
    */
   private overgrown(memory: WorkerMemory): boolean {
-    return memory.wasmBytes + memory.jsBytes - 2 * memory.dataBytes > this.options.maxWorkerMemoryBytes;
+    return memory.wasmBytes + memory.jsBytes - memory.cacheBytes > this.options.maxWorkerMemoryBytes;
   }
 
   /**

@@ -36,10 +36,10 @@ export type DropMessage = { type: 'drop'; workspace: string };
 export type WorkerMessage = LoadMessage | QueryMessage | DropMessage;
 
 /**
- * A worker's memory after a query: its WASM heap (which never shrinks), its JS heap, and the bytes of its
- * databases' pages (what it must hold in any case).
+ * A worker's memory after a query: its WASM heap (which never shrinks), its JS heap, and what its databases'
+ * page caches may hold of the WASM heap (what it needs in any case).
  */
-export type WorkerMemory = { wasmBytes: number; jsBytes: number; dataBytes: number };
+export type WorkerMemory = { wasmBytes: number; jsBytes: number; cacheBytes: number };
 
 /**
  * What a worker answers: ready once, `started` when a query's statement begins, then its outcome with the
