@@ -6,7 +6,13 @@
  * Findings are emitted as they happen; closing the proxy settles the checks and emits the run's end, so the same
  * reporters write the same reports.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { loadContract, type Contract } from '../spec/lib';
@@ -173,24 +179,13 @@ export async function startPassiveProxy(
     const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: upstream.host };
     for (const name of Object.keys(headers)) if (HOP_BY_HOP.has(name.toLowerCase())) delete headers[name];
     if (body.length > 0) headers['content-length'] = String(body.length);
-    const requestHeaders = flatten(req.headers);
-    const rawBody = body.length > 0 ? body.toString('utf8') : undefined;
-    const below = target.pathname.startsWith(basePath)
-      ? target.pathname.slice(basePath.length) + target.search
-      : target.pathname + target.search;
+    const request = requestSeen(req, body, target, basePath);
     const exchange: Exchange = {
       id: nextId++,
       checkId: PASSIVE_TRAFFIC,
-      operationId: contract.findOperation(req.method ?? 'GET', below.split('?')[0])?.operationId,
-      tokenLabel: labelOf(requestHeaders.authorization),
-      request: {
-        method: req.method ?? 'GET',
-        url: target.href,
-        path: below,
-        headers: requestHeaders,
-        body: rawBody === undefined ? undefined : (parseJson(rawBody) ?? rawBody),
-        rawBody,
-      },
+      operationId: contract.findOperation(request.method, request.path.split('?')[0])?.operationId,
+      tokenLabel: labelOf(request.headers.authorization),
+      request,
       sentAt: Date.now(),
       receivedAt: 0,
       sentTick: ++tick,
@@ -221,13 +216,7 @@ export async function startPassiveProxy(
       exchange.receivedAt = Date.now();
       exchange.receivedTick = ++tick;
       void emit({ type: 'exchange', exchange });
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          errorMessage: `conformance proxy: upstream unreachable (${error.message})`,
-          reason: 'bad_gateway',
-        }),
-      );
+      answerBadGateway(res, error);
     });
     forward.end(body);
   });
@@ -267,4 +256,31 @@ export async function startPassiveProxy(
       return summary;
     },
   };
+}
+
+/** The request as the checks see it: its path below the base path, its headers flattened, a JSON body parsed. */
+function requestSeen(req: IncomingMessage, body: Buffer, target: URL, basePath: string): Exchange['request'] {
+  const rawBody = body.length > 0 ? body.toString('utf8') : undefined;
+  const path = target.pathname.startsWith(basePath)
+    ? target.pathname.slice(basePath.length) + target.search
+    : target.pathname + target.search;
+  return {
+    method: req.method ?? 'GET',
+    url: target.href,
+    path,
+    headers: flatten(req.headers),
+    body: rawBody === undefined ? undefined : (parseJson(rawBody) ?? rawBody),
+    rawBody,
+  };
+}
+
+/** An upstream the proxy cannot reach: 502 in the contract's error shape. */
+function answerBadGateway(res: ServerResponse, error: Error): void {
+  res.writeHead(502, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      errorMessage: `conformance proxy: upstream unreachable (${error.message})`,
+      reason: 'bad_gateway',
+    }),
+  );
 }

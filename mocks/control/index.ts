@@ -37,6 +37,23 @@ export type ControlDeps = {
   bodyTimeoutMs?: number;
 };
 
+/** What `GET /__mock` answers: the endpoints and who may steer what. */
+const CONTROL_INDEX = {
+  endpoints: {
+    'POST /__mock/reset':
+      'reset the caller\'s workspace: state, idempotency keys, rate-limit window and settings; the admin token resets every workspace, or the one named by {"workspace": "<token or uuid>"}',
+    'POST /__mock/fixtures':
+      'load fixtures (JSON or YAML) into the caller\'s workspace: {"workspaces": {"<its token or uuid>": {"<collection>": [...]}}}',
+    'GET /__mock/created': `what the caller's workspace created since start or its last reset, a page at a time (?limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>; the admin token: every workspace, or ?workspace=<token or uuid>)`,
+    'GET /__mock/settings':
+      "the settings steering the caller's workspace (the admin token: the defaults and every workspace's)",
+    'PATCH /__mock/settings':
+      "change the caller's workspace: rateLimit, latencyMs, runDurationMs, hangMs, outcome, faults; the admin token changes the defaults for everyone (and authRateLimit) and workspaces.<ref>.{outcome,runDurationMs}",
+  },
+  tenancy:
+    "Authorization: Bearer <a token of the mock or an OAuth access token> steers that token's workspace only; the admin token (MOCK_ADMIN_TOKEN) steers every workspace. Writes need Content-Type: application/json (fixtures: JSON or YAML).",
+};
+
 /**
  * `/__mock/…`: what a frontend test suite needs to steer the mock between tests — reset, fixtures, the list of
  * what was created, and settings changed at run time. Answers JSON; errors in the contract's error shape.
@@ -109,24 +126,7 @@ export function createControlPlane(deps: ControlDeps) {
     resolveWorkspace,
   };
   const table: Record<string, Record<string, Serve>> = {
-    '': {
-      GET: () =>
-        jsonResponse(200, {
-          endpoints: {
-            'POST /__mock/reset':
-              'reset the caller\'s workspace: state, idempotency keys, rate-limit window and settings; the admin token resets every workspace, or the one named by {"workspace": "<token or uuid>"}',
-            'POST /__mock/fixtures':
-              'load fixtures (JSON or YAML) into the caller\'s workspace: {"workspaces": {"<its token or uuid>": {"<collection>": [...]}}}',
-            'GET /__mock/created': `what the caller's workspace created since start or its last reset, a page at a time (?limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>; the admin token: every workspace, or ?workspace=<token or uuid>)`,
-            'GET /__mock/settings':
-              "the settings steering the caller's workspace (the admin token: the defaults and every workspace's)",
-            'PATCH /__mock/settings':
-              "change the caller's workspace: rateLimit, latencyMs, runDurationMs, hangMs, outcome, faults; the admin token changes the defaults for everyone (and authRateLimit) and workspaces.<ref>.{outcome,runDurationMs}",
-          },
-          tenancy:
-            "Authorization: Bearer <a token of the mock or an OAuth access token> steers that token's workspace only; the admin token (MOCK_ADMIN_TOKEN) steers every workspace. Writes need Content-Type: application/json (fixtures: JSON or YAML).",
-        }),
-    },
+    '': { GET: () => jsonResponse(200, CONTROL_INDEX) },
     '/reset': {
       POST: async (req, url, who) => {
         const body = parseJsonBody(await readBody(req)) as { workspace?: unknown; all?: unknown } | undefined;

@@ -240,4 +240,34 @@ describe('SQL tables kept in step with the store', () => {
       await agingEngine.close();
     }
   });
+
+  it('should keep as many of the newest rows as the store keeps after rows went by age from amid them', async () => {
+    // The rows' bound keeps the newest rows by count: a run gone by age leaves a gap among them (seeded rows
+    // before it, a younger run's after), which a bound counted in positions would cut into at the next append.
+    const aging = createStore({
+      port: createMemoryPort({ now: () => clock }),
+      seed: 7,
+      now: () => clock,
+      limits: { runTtlMs: 5_000, runsPerWorkspace: 6 },
+    });
+    const { engine: agingEngine, loads } = engineCountingLoads(aging, { now: () => clock });
+    const create = async () => {
+      const runs = [newRun({ durationMs: 900 })];
+      await aging.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+    };
+    try {
+      await queriedBy(agingEngine, WORKSPACE);
+      await create();
+      clock += 3_000;
+      await create();
+      clock += 2_500;
+      expect(await queriedBy(agingEngine, WORKSPACE)).toEqual(await shownBy(aging, WORKSPACE));
+      await create();
+      expect(await queriedBy(agingEngine, WORKSPACE)).toEqual(await shownBy(aging, WORKSPACE));
+      expect((await shownBy(aging, WORKSPACE)).logs).toBe(6);
+      expect(loads()).toBe(1);
+    } finally {
+      await agingEngine.close();
+    }
+  });
 });

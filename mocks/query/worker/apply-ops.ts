@@ -68,6 +68,24 @@ function checkDerivedBatches(wdb: WorkspaceDb, rows: Row[]): void {
     if (wdb.db.exec('SELECT 1 FROM mock_batches WHERE uuid = ? AND derived = 1', [uuid]).length > 0) throw new Stale();
 }
 
+/**
+ * Keeps the newest `keepLast` rows of a table of rows, as the store keeps its list: counted as rows, since rowids
+ * have gaps where rows left from amid the table (a run gone by age, with seeded rows before it and a younger run's
+ * after), so `max(rowid) - keepLast` would cut into the newest rows. Rows spanning at most `keepLast` rowids are
+ * no more than that (two lookups); beyond, they are counted (SQLite counts a b-tree's pages, not its rows) and the
+ * oldest beyond the bound go.
+ */
+function keepNewest(wdb: WorkspaceDb, name: string, keepLast: number): void {
+  const table = quoteName(storedName(name));
+  const first = (sql: string) => wdb.db.exec(sql)[0]?.values[0]?.[0];
+  const span = first(`SELECT (SELECT max(rowid) FROM ${table}) - (SELECT min(rowid) FROM ${table}) + 1`);
+  if (typeof span !== 'number' || span <= keepLast) return;
+  const excess = Number(first(`SELECT count(*) FROM ${table}`)) - keepLast;
+  if (excess <= 0) return;
+  const oldest = `SELECT rowid FROM ${table} ORDER BY rowid LIMIT 1 OFFSET ?`;
+  wdb.db.run(`DELETE FROM ${table} WHERE rowid <= (${oldest})`, [excess - 1]);
+}
+
 function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
   const { db } = wdb;
   switch (op.op) {
@@ -83,9 +101,7 @@ function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
     case 'append': {
       putRows(wdb, op.table, op.rows as Row[]);
       if (op.keepLast === undefined) return;
-      const table = quoteName(storedName(op.table));
-      db.run(`DELETE FROM ${table} WHERE rowid <= (SELECT max(rowid) FROM ${table}) - ?`, [op.keepLast]);
-      return;
+      return keepNewest(wdb, op.table, op.keepLast);
     }
     case 'track':
       return track(wdb, op.list, op.uuids, op.keepLast);
