@@ -25,8 +25,18 @@ export type QueryEngineOptions = {
   timeoutMs?: number;
   /** More rows than this refuse the query (400 query_result_too_large) rather than truncate it silently. */
   maxRows?: number;
-  /** Approximate JSON size bound of one result, same refusal. */
+  /** Approximate JSON size bound of one result, same refusal (default 4 MiB). */
   maxResultBytes?: number;
+  /**
+   * Memory one query's statement may allocate in SQLite (a value, the rows it sorts or groups) beyond the
+   * worker's heap; past it the same refusal (default 64 MiB).
+   */
+  maxQueryMemoryBytes?: number;
+  /**
+   * Memory a worker may hold after a query (WASM and JS heap) beyond its databases' page caches; past it the
+   * worker is replaced once the query has answered (default 256 MiB).
+   */
+  maxWorkerMemoryBytes?: number;
   /** Workers running queries side by side. */
   workers?: number;
   /** Queries of one workspace running at once (default: all workers but one, at least one). */
@@ -41,7 +51,7 @@ export type QueryEngineOptions = {
 export const maxQueryLength = 10000;
 
 /** A source over tables as shown, read for every query (each read is a new version, so nothing is kept stale). */
-function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']>): QuerySource {
+export function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']>): QuerySource {
   return {
     versions: async () => [randomUUID()],
     async snapshot(workspaceUuid) {
@@ -91,6 +101,8 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
     cacheRows: options.cacheRows ?? 1_000_000,
     maxRows: options.maxRows ?? 1000,
     maxResultBytes: options.maxResultBytes ?? 4 * 1024 * 1024,
+    maxQueryMemoryBytes: options.maxQueryMemoryBytes ?? 64 * 1024 * 1024,
+    maxWorkerMemoryBytes: options.maxWorkerMemoryBytes ?? 256 * 1024 * 1024,
     now: options.now ?? Date.now,
   });
 

@@ -5,6 +5,8 @@
  * only way to stop a WASM SQLite mid-statement. The parts: worker/database.ts (tables, views, indexes, the
  * timed columns), worker/apply-ops.ts (the store's changes), worker/load.ts, worker/run-query.ts.
  */
+import { readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import {
@@ -16,7 +18,7 @@ import {
   type WorkspaceDb,
 } from './worker/database';
 import { load, type Loading } from './worker/load';
-import type { WorkerMessage } from './worker/messages';
+import type { WorkerMemory, WorkerMessage } from './worker/messages';
 import { runQuery } from './worker/run-query';
 import type { QueryOp } from './tables';
 
@@ -46,7 +48,10 @@ function warmUp(SQL: SqlJsStatic, parser: Database): void {
   ];
   const ops: QueryOp[] = [{ op: 'append', table: 'logs', rows: tables.logs, keepLast: 1 }];
   for (const sql of queries)
-    runQuery(parser, dbs, { type: 'query', id: 0, workspace, ops, sql, now: 0, maxRows: 10, maxResultBytes: 1 << 20 });
+    runQuery(parser, dbs, {
+      ...{ type: 'query', id: 0, workspace, ops, sql, now: 0 },
+      ...{ maxRows: 10, maxResultBytes: 1 << 20, maxQueryMemoryBytes: 1 << 24 },
+    });
   for (const wdb of dbs.values()) closeDb(wdb);
 }
 
@@ -59,7 +64,56 @@ function whenIdle(callback: () => void): void {
   setTimeout(() => (Date.now() - scheduled < 25 ? callback() : whenIdle(callback)), 0);
 }
 
-void initSqlJs().then((SQL) => {
+/**
+ * SQLite's WASM memory, which sql.js does not expose: the module is instantiated here (Emscripten's
+ * `instantiateWasm` hook) so its exported memory can be read. It grows and never shrinks.
+ */
+let wasmMemory: WebAssembly.Memory | undefined;
+const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) => {
+  void WebAssembly.instantiate(readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')), imports).then(
+    ({ instance }) => {
+      wasmMemory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
+      done(instance);
+    },
+  );
+  return {};
+};
+
+const pragma = (db: Database, name: string) => Number(db.exec(`PRAGMA ${name}`)[0].values[0][0]);
+
+/**
+ * The most a database's page cache may hold in the WASM heap: its `cache_size` (pages, or KiB when negative),
+ * never more than the database itself. The pages themselves are files of sql.js's in-memory file system, outside
+ * the WASM heap.
+ */
+function cacheBytes(db: Database): number {
+  const pageSize = pragma(db, 'page_size');
+  const cache = pragma(db, 'cache_size');
+  return Math.min(pragma(db, 'page_count') * pageSize, cache < 0 ? -cache * 1024 : cache * pageSize);
+}
+
+function memoryOf(dbs: Map<string, WorkspaceDb>): WorkerMemory {
+  let caches = 0;
+  for (const wdb of dbs.values()) caches += cacheBytes(wdb.db);
+  return {
+    wasmBytes: wasmMemory?.buffer.byteLength ?? 0,
+    jsBytes: getHeapStatistics().used_heap_size,
+    cacheBytes: caches,
+  };
+}
+
+/**
+ * Bounds what a query's statement may allocate: SQLite's hard heap limit (sql.js has no binding for
+ * sqlite3_limit) set to the WASM heap as it stands plus the query's allowance, lifted again once the query
+ * answered so loading and catching up are never refused. A value, sort or group past it fails inside SQLite
+ * ("out of memory") before the heap grows by more than the allowance.
+ */
+function limitHeap(parser: Database, allowance: number | undefined): void {
+  const limit = allowance === undefined || !wasmMemory ? 0 : wasmMemory.buffer.byteLength + allowance;
+  parser.run(`PRAGMA hard_heap_limit = ${Math.floor(limit)}`);
+}
+
+void initSqlJs({ instantiateWasm }).then((SQL) => {
   if (!parentPort) return;
   const port = parentPort;
   const parser = new SQL.Database();
@@ -69,8 +123,17 @@ void initSqlJs().then((SQL) => {
   const loading: Loading = new Map();
   port.on('message', (message: WorkerMessage) => {
     if (message.type === 'query') {
-      const started = () => port.postMessage({ id: message.id, started: true });
-      return port.postMessage(runQuery(parser, dbs, message, started));
+      const started = () => {
+        port.postMessage({ id: message.id, started: true });
+        limitHeap(parser, message.maxQueryMemoryBytes);
+      };
+      let outcome;
+      try {
+        outcome = runQuery(parser, dbs, message, started);
+      } finally {
+        limitHeap(parser, undefined);
+      }
+      return port.postMessage({ ...outcome, memory: memoryOf(dbs) });
     }
     if (message.type !== 'drop') {
       const answer = load(SQL, dbs, loading, message);

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
 import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
-import type { WorkerAnswer } from './worker/messages';
+import type { WorkerAnswer, WorkerMemory } from './worker/messages';
 
 export type PoolOptions = {
   source: QuerySource;
@@ -16,6 +16,13 @@ export type PoolOptions = {
   cacheRows: number;
   maxRows: number;
   maxResultBytes: number;
+  /** What one query's statement may allocate in SQLite (values, sorts, groups) beyond the worker's heap. */
+  maxQueryMemoryBytes: number;
+  /**
+   * Memory a worker may hold (WASM heap plus JS heap) after a query beyond its databases' page caches; past it
+   * the worker is replaced once the query has answered, as a WASM heap never shrinks.
+   */
+  maxWorkerMemoryBytes: number;
   now: () => number;
 };
 
@@ -319,8 +326,31 @@ export class QueryWorkerPool {
             new ApiError(message.reason === 'internal_error' ? 500 : 400, message.reason, message.message),
           );
       }
+      if ('memory' in message && message.memory && this.overgrown(message.memory)) this.retire(slot);
     }
     this.dispatch();
+  }
+
+  /**
+   * A worker holding much more than its databases need: a query grew its WASM heap (a huge value, sort or group),
+   * and that memory is never given back. (The databases' pages are files of sql.js's in-memory file system,
+   * outside the WASM heap; only their page caches live in it.)
+   */
+  private overgrown(memory: WorkerMemory): boolean {
+    return memory.wasmBytes + memory.jsBytes - memory.cacheBytes > this.options.maxWorkerMemoryBytes;
+  }
+
+  /**
+   * Ends a worker and starts another in its place; the workspaces it held are loaded afresh on their next query.
+   * Its job, if any, is the caller's to answer.
+   */
+  private retire(slot: Slot): void {
+    slot.dead = true;
+    const index = this.slots.indexOf(slot);
+    if (index !== -1) this.slots.splice(index, 1);
+    void slot.worker.terminate();
+    if (!this.closed) this.slots.push(this.spawn());
+    this.noteAvailability();
   }
 
   private fail(): void {
@@ -488,6 +518,7 @@ export class QueryWorkerPool {
       // moved by all of it. Until then only a guard against a stuck worker runs.
       slot.timer = setTimeout(() => this.expire(slot), PREPARE_GUARD_MS);
       const { params, maxRows, maxResultBytes, jsonArray } = job;
+      const { maxQueryMemoryBytes } = this.options;
       slot.worker.postMessage({
         type: 'query',
         id: job.id,
@@ -498,6 +529,7 @@ export class QueryWorkerPool {
         now: now(),
         maxRows,
         maxResultBytes,
+        maxQueryMemoryBytes,
         jsonArray,
       });
     } catch (error) {
@@ -605,12 +637,7 @@ export class QueryWorkerPool {
       this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
       if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value as string);
     }
-    slot.dead = true;
-    const index = this.slots.indexOf(slot);
-    if (index !== -1) this.slots.splice(index, 1);
-    void slot.worker.terminate();
-    if (!this.closed) this.slots.push(this.spawn());
-    this.noteAvailability();
+    this.retire(slot);
     this.finish(
       slot,
       job,

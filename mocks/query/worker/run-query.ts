@@ -1,7 +1,7 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 import { applyOps, Stale } from './apply-ops';
 import { closeDb, messageOf, refresh, type WorkspaceDb } from './database';
-import type { QueryMessage, WorkerAnswer } from './messages';
+import type { QueryMessage, QueryOutcome } from './messages';
 
 /** A query the engine refuses: answered 400 with its reason. */
 class QueryRefusal extends Error {
@@ -78,7 +78,7 @@ function readRows(statement: Statement, job: QueryMessage): Record<string, unkno
       if (bytes > job.maxResultBytes)
         throw new QueryRefusal(
           'query_result_too_large',
-          `The result is larger than ${job.maxResultBytes} bytes; select fewer columns or rows.`,
+          `The result is larger than ${mebibytes(job.maxResultBytes)}; select fewer columns or rows.`,
         );
       // defineProperty, not assignment: a column named __proto__ must stay an own field of the row.
       Object.defineProperty(row, column, {
@@ -102,11 +102,13 @@ function readJsonArray(statement: Statement, job: QueryMessage): string {
     if (typeof text !== 'string') throw new QueryRefusal('invalid_query', 'A JSON array is made of JSON texts.');
     bytes += text.length + 1;
     if (texts.length >= job.maxRows || bytes > job.maxResultBytes)
-      throw new QueryRefusal('query_result_too_large', `The result is larger than ${job.maxResultBytes} bytes.`);
+      throw new QueryRefusal('query_result_too_large', `The result is larger than ${mebibytes(job.maxResultBytes)}.`);
     texts.push(text);
   }
   return `[${texts.join(',')}]`;
 }
+
+const mebibytes = (bytes: number) => (bytes >= 1 << 20 ? `${+(bytes / (1 << 20)).toFixed(1)} MiB` : `${bytes} bytes`);
 
 /** Runs the checked statement read-only on the workspace's database. */
 function select(db: Database, wrapped: string, job: QueryMessage): Record<string, unknown>[] {
@@ -119,6 +121,13 @@ function select(db: Database, wrapped: string, job: QueryMessage): Record<string
     return job.jsonArray ? [{ json: readJsonArray(statement, job) }] : readRows(statement, job);
   } catch (error) {
     if (error instanceof QueryRefusal) throw error;
+    // SQLite's own refusals of a value or working set over the memory the query may take (see sql-worker.ts).
+    if (/^(out of memory|string or blob too big)/.test(messageOf(error)))
+      throw new QueryRefusal(
+        'query_result_too_large',
+        `The query needed more than ${mebibytes(job.maxQueryMemoryBytes)} of memory for a value or the rows it ` +
+          `sorts or groups (and a result may hold at most ${mebibytes(job.maxResultBytes)}); select less.`,
+      );
     throw new QueryRefusal('invalid_query', messageOf(error));
   } finally {
     statement?.free();
@@ -137,7 +146,7 @@ export function runQuery(
   dbs: Map<string, WorkspaceDb>,
   job: QueryMessage,
   started: () => void = () => {},
-): WorkerAnswer {
+): QueryOutcome {
   const wdb = dbs.get(job.workspace);
   if (!wdb) return { id: job.id, stale: true };
   try {
