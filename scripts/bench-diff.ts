@@ -10,7 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REDOCLY_DIFF_CONFIG, redoclyCli } from './lib/diff/redocly-cross-check';
+import { REDOCLY_DIFF_CONFIG, redoclyCli, redoclyDiffArgs } from './lib/diff/redocly-cross-check';
 import { BIN, ROOT } from './lib/bench/processes';
 
 const TIME = '/usr/bin/time';
@@ -112,21 +112,7 @@ function main(): number {
       { name: 'spec:diff --no-cross-check --no-impact', argv: specDiff('--no-cross-check', '--no-impact') },
       {
         name: 'redocly diff (diff-recommended)',
-        argv: (p) => [
-          process.execPath,
-          redocly,
-          'diff',
-          p.base,
-          p.head,
-          '--config',
-          config,
-          '--format',
-          'json',
-          '--fail-on',
-          'none',
-          '--lint-config',
-          'off',
-        ],
+        argv: (p) => [process.execPath, redocly, ...redoclyDiffArgs(p.base, p.head, config)],
       },
     ];
     const runs = option('--runs', 5);

@@ -20,23 +20,25 @@ export const derivesIso = (ms: number) => Number.isInteger(ms) && ms >= 0 && ms 
 /** A timeline's text of an instant: null where the engine derives it from the milliseconds kept beside it. */
 const isoUnlessDerived = (ms: number | undefined) => (ms !== undefined && derivesIso(ms) ? null : iso(ms));
 
+/** A run's optional links and flags while nothing sets them (the stored form leaves them out too). */
+export const RUN_DEFAULTS = {
+  workflowUuid: null,
+  releaseUuid: null,
+  batchUuid: null,
+  parentUuid: null,
+  parentBatchUuid: null,
+  parentNodeUuid: null,
+  recordId: null,
+  recordTitle: null,
+  isGroupParent: false,
+  outcome: 'success',
+} as const satisfies Partial<RunRecord>;
+
 /** A run record with every optional link empty; `fields` sets what the caller knows. */
 export function createRunRecord(
   fields: Pick<RunRecord, 'uuid' | 'workspaceUuid' | 'createdAtMs' | 'durationMs'> & Partial<RunRecord>,
 ): RunRecord {
-  return {
-    workflowUuid: null,
-    releaseUuid: null,
-    batchUuid: null,
-    parentUuid: null,
-    parentBatchUuid: null,
-    parentNodeUuid: null,
-    recordId: null,
-    recordTitle: null,
-    isGroupParent: false,
-    outcome: 'success',
-    ...fields,
-  };
+  return { ...RUN_DEFAULTS, ...fields };
 }
 
 /** The log and span rows a run gets when it is created (stored with it, in the same commit). */

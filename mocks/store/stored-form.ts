@@ -1,3 +1,4 @@
+import { RUN_DEFAULTS } from './runs';
 import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
 
 /**
@@ -9,19 +10,7 @@ import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
  * row by its text rely on.
  */
 
-/** The fields a run's text leaves out while they hold these values. */
-const RUN_DEFAULTS = {
-  workflowUuid: null,
-  releaseUuid: null,
-  batchUuid: null,
-  parentUuid: null,
-  parentBatchUuid: null,
-  parentNodeUuid: null,
-  recordId: null,
-  recordTitle: null,
-  isGroupParent: false,
-  outcome: 'success',
-} as const satisfies Partial<RunRecord>;
+/** The fields a run's text leaves out while they hold their defaults. */
 const runDefaults: ReadonlyMap<string, unknown> = new Map(Object.entries(RUN_DEFAULTS));
 
 /** A run's kept text in the workspace it is kept in. */

@@ -62,6 +62,22 @@ const REMOVAL = /removed|renamed/;
 
 const IMPACT: Record<string, Classification> = { major: 'breaking', minor: 'non-breaking', patch: 'informational' };
 
+/** The arguments of `redocly diff` for a pair: JSON out, never failing on its own verdict, no lint. */
+export function redoclyDiffArgs(baseFile: string, headFile: string, config: string): string[] {
+  return [
+    'diff',
+    baseFile,
+    headFile,
+    '--config',
+    config,
+    '--format',
+    'json',
+    '--fail-on',
+    'none',
+    '--lint-config',
+    'off',
+  ];
+}
 /** Redocly's recommended diff rules, the configuration `redocly diff` is meant to run with. */
 export const REDOCLY_DIFF_CONFIG = 'extends:\n  - diff-recommended\n';
 
@@ -84,20 +100,7 @@ export function runRedoclyDiff(
   return new Promise<RedoclyReport>((resolvePromise, reject) => {
     execFile(
       process.execPath,
-      [
-        bin,
-        'diff',
-        baseFile,
-        headFile,
-        '--config',
-        config,
-        '--format',
-        'json',
-        '--fail-on',
-        'none',
-        '--lint-config',
-        'off',
-      ],
+      [bin, ...redoclyDiffArgs(baseFile, headFile, config)],
       {
         cwd: root,
         maxBuffer: 256 * 1024 * 1024,
