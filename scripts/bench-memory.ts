@@ -23,7 +23,8 @@ type Report = { base: Measure; filled: Measure; fillSeconds: number };
 function readArgs(argv: string[]): Args {
   const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false, runsOnly: false };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=');
+    const option = argv[i];
+    const [flag, inline] = option.split('=');
     if (flag === '--redis' || flag === '--runs-only') {
       args[flag === '--redis' ? 'redis' : 'runsOnly'] = true;
       continue;
@@ -36,7 +37,7 @@ function readArgs(argv: string[]): Args {
     const number = Number(value);
     if (!['--workspaces', '--runs', '--chunk'].includes(flag) || !Number.isInteger(number) || number < 1)
       throw new Error(
-        `bench:memory: unknown or invalid option ${argv[i]}; use --workspaces <n> --runs <n> --redis --runs-only`,
+        `bench:memory: unknown or invalid option ${inline === undefined ? `${option} ${value}` : option}; use --workspaces <n> --runs <n> --redis --runs-only`,
       );
     args[flag.slice(2) as 'workspaces' | 'runs' | 'chunk'] = number;
   }
