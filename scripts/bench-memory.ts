@@ -37,7 +37,7 @@ function readArgs(argv: string[]): Args {
     const number = Number(value);
     if (!['--workspaces', '--runs', '--chunk'].includes(flag) || !Number.isInteger(number) || number < 1)
       throw new Error(
-        `bench:memory: unknown or invalid option ${inline === undefined ? `${option} ${value}` : option}; use --workspaces <n> --runs <n> --redis --runs-only`,
+        `bench:memory: unknown or invalid option ${[option, inline === undefined ? value : undefined].filter(Boolean).join(' ')}; use --workspaces <n> --runs <n> --redis --runs-only`,
       );
     args[flag.slice(2) as 'workspaces' | 'runs' | 'chunk'] = number;
   }
