@@ -333,8 +333,8 @@ export class QueryWorkerPool {
 
   /**
    * A worker holding much more than its databases need: a query grew its WASM heap (a huge value, sort or group),
-   * and that memory is never given back. (The databases' pages are files of sql.js's in-memory file system,
-   * outside the WASM heap; only their page caches live in it.)
+   * and that memory is never given back. (The databases' pages live in it too, in their page caches: they are
+   * what the worker needs in any case, not counted.)
    */
   private overgrown(memory: WorkerMemory): boolean {
     return memory.wasmBytes + memory.jsBytes - memory.cacheBytes > this.options.maxWorkerMemoryBytes;
