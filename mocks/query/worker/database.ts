@@ -1,5 +1,14 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
-import { NEVER, queryTableSchema, timedColumns, timedTables, timelineColumns, type ColumnType } from '../tables';
+import {
+  NEVER,
+  materialisedColumns,
+  queryTableSchema,
+  timedColumns,
+  timedTables,
+  timelineColumns,
+  type StoredColumnType,
+} from '../tables';
+import { RUN_STATUSES } from '../../../spec/lib/constants';
 
 /**
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
@@ -19,7 +28,7 @@ export type WorkspaceDb = {
   inserts: Map<string, Statement>;
 };
 
-type Columns = [column: string, type: ColumnType | string][];
+type Columns = [column: string, type: StoredColumnType | string][];
 
 const schema = new Map<string, Columns>(Object.entries(queryTableSchema));
 export const tableNames = [...schema.keys()];
@@ -47,11 +56,31 @@ const INDEXED = new Map<string, string[]>([
   ['logs', ['runUuid']],
   ['spans', ['runUuid']],
 ]);
+/**
+ * Links most runs leave empty: their indexes hold only the rows that have one (`= ?`, `IN`, a join on them
+ * still use it; SQLite knows such a term is never NULL). Columns a query orders by keep every row.
+ */
+const INDEXED_WHEN_SET: ReadonlySet<string> = new Set(['recordId', 'batchUuid', 'workflowUuid']);
 
 /** The documented tables, empty (the parser's database, on which every query text is checked first). */
 export function createTables(db: Database): void {
   for (const [table, columns] of schema)
     db.run(`CREATE TABLE ${quoteName(table)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')})`);
+}
+
+/** The timeline's status columns: a known status is kept as its position in RUN_STATUSES (see timelineColumns). */
+const STATUS_COLUMNS: ReadonlySet<string> = new Set(['t1Status', 't2Status', 'tStatus']);
+const statusCodes = new Map(RUN_STATUSES.map((status, code) => [status, code]));
+
+/** A kept status as its text again. */
+const statusText = (column: string) =>
+  `CASE ${column} ${RUN_STATUSES.map((status, code) => `WHEN ${code} THEN ${sqlText(status)}`).join(' ')} ELSE ${column} END`;
+
+/** A row's value of a stored column, as SQLite keeps it. */
+function storedValue(column: string, value: unknown): SqlValue {
+  if (column === 'nextAt') return NEVER;
+  if (STATUS_COLUMNS.has(column) && typeof value === 'string') return statusCodes.get(value) ?? value;
+  return toSqlValue(value);
 }
 
 function toSqlValue(value: unknown): SqlValue {
@@ -70,8 +99,18 @@ function toSqlValue(value: unknown): SqlValue {
 export function storedColumns(table: string): Columns {
   const fixed = documentedColumns(table).filter(([c]) => c !== 'workspaceUuid');
   if (!isTimed(table)) return fixed;
-  return [...fixed, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
+  const kept = fixed.filter(([c]) => !isComputed(c));
+  return [...kept, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
 }
+
+/** A timed column the view computes as it is read (see materialisedColumns). */
+const isComputed = (column: string) => timedColumns.has(column) && !materialisedColumns.has(column);
+
+/**
+ * The clock of the last query, one row: what the views' computed columns read (a subquery without correlation
+ * runs once per statement).
+ */
+const CLOCK = { now: '(SELECT "now" FROM mock_clock)', nowIso: '(SELECT "nowIso" FROM mock_clock)' };
 
 /**
  * An instant's ISO text: the kept text, else written from its milliseconds as `Date.prototype.toISOString` does
@@ -80,15 +119,15 @@ export function storedColumns(table: string): Columns {
 export const isoExpression = (text: string, ms: string) =>
   `COALESCE(${text}, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`;
 
-/** The shown value of a timed column at the clock `:now`, from the row's phases. */
-function timedExpression(column: string): string {
+/** The shown value of a timed column at the clock `now` (its ISO text `nowIso`), from the row's phases. */
+function timedExpression(column: string, now = ':now', nowIso = ':nowIso'): string {
   const since = (p: string) =>
-    `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${isoExpression(`${p}Since`, `${p}SinceMs`)} END`;
+    `CASE WHEN ${p}SinceMs > ${now} THEN ${nowIso} ELSE ${isoExpression(`${p}Since`, `${p}SinceMs`)} END`;
   if (column === 'status')
-    return 'CASE WHEN :now < t1Until THEN t1Status WHEN :now < t2Until THEN t2Status ELSE tStatus END';
+    return `CASE WHEN ${now} < t1Until THEN ${statusText('t1Status')} WHEN ${now} < t2Until THEN ${statusText('t2Status')} ELSE ${statusText('tStatus')} END`;
   if (column === 'updatedAt')
-    return `CASE WHEN :now < t1Until THEN ${since('t1')} WHEN :now < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
-  return `CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE ${isoExpression('tFinishedAt', 'tFinishedAtMs')} END`;
+    return `CASE WHEN ${now} < t1Until THEN ${since('t1')} WHEN ${now} < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
+  return `CASE WHEN ${now} < t1Until OR ${now} < t2Until THEN NULL ELSE ${isoExpression('tFinishedAt', 'tFinishedAtMs')} END`;
 }
 
 /**
@@ -108,9 +147,10 @@ function nextChangeExpression(table: string): string {
  */
 export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt): void {
   const params = { ':now': now, ':nowIso': new Date(now).toISOString() };
+  wdb.db.run('UPDATE mock_clock SET "now" = :now, "nowIso" = :nowIso', params);
   for (const table of timedTables) {
     const sets = documentedColumns(table)
-      .filter(([c]) => timedColumns.has(c))
+      .filter(([c]) => materialisedColumns.has(c))
       .map(([c]) => `${quoteName(c)} = ${timedExpression(c)}`);
     sets.push(`"nextAt" = ${nextChangeExpression(table)}`);
     wdb.db.run(
@@ -124,14 +164,20 @@ export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt):
 /** A workspace's tables and views, empty (see WorkspaceDb). */
 export function createWorkspaceTables(db: Database, workspace: string): void {
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  db.run('CREATE TABLE mock_clock ("now" REAL, "nowIso" TEXT)');
+  db.run('INSERT INTO mock_clock VALUES (0, NULL)');
   for (const table of tableNames) {
     const columns = storedColumns(table);
     const key = isTimed(table) ? ', PRIMARY KEY ("uuid")' : '';
     const stored = storedName(table);
     db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
-    const shown = documentedColumns(table).map(([c]) =>
-      c === 'workspaceUuid' ? `${sqlText(workspace)} AS ${quoteName(c)}` : quoteName(c),
-    );
+    const shown = documentedColumns(table).map(([c, type]) => {
+      if (c === 'workspaceUuid') return `${sqlText(workspace)} AS ${quoteName(c)}`;
+      // CAST gives the computed column its documented type, as a stored one has.
+      if (isTimed(table) && isComputed(c))
+        return `CAST(${timedExpression(c, CLOCK.now, CLOCK.nowIso)} AS ${type}) AS ${quoteName(c)}`;
+      return quoteName(c);
+    });
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
   }
 }
@@ -141,8 +187,12 @@ export function createWorkspaceIndexes(db: Database): void {
   db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
   for (const table of tableNames) {
     const stored = storedName(table);
-    for (const column of INDEXED.get(table) ?? [])
-      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})`);
+    for (const column of INDEXED.get(table) ?? []) {
+      const partial = INDEXED_WHEN_SET.has(column) ? ` WHERE ${quoteName(column)} IS NOT NULL` : '';
+      db.run(
+        `CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})${partial}`,
+      );
+    }
     if (isTimed(table))
       db.run(
         `CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`,
@@ -182,7 +232,7 @@ export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, un
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
     if (row.workspaceUuid !== wdb.workspace) continue;
     // dictionary-lookup: `c` is a column of the schema, never request data
-    statement.run(columns.map(([c]) => (c === 'nextAt' ? NEVER : toSqlValue(row[c]))));
+    statement.run(columns.map(([c]) => storedValue(c, row[c])));
   }
 }
 
