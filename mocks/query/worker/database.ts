@@ -9,6 +9,7 @@ import {
   type StoredColumnType,
 } from '../tables';
 import { RUN_STATUSES } from '../../../spec/lib/constants';
+import { derivesIso } from '../../store/runs';
 
 /**
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
@@ -76,10 +77,35 @@ const statusCodes = new Map(RUN_STATUSES.map((status, code) => [status, code]));
 const statusText = (column: string) =>
   `CASE ${column} ${RUN_STATUSES.map((status, code) => `WHEN ${code} THEN ${sqlText(status)}`).join(' ')} ELSE ${column} END`;
 
+/**
+ * Instants of the tables of rows (many rows per run, none indexed): kept as milliseconds (`…Ms`, six bytes)
+ * where the engine writes the same ISO text from them as JavaScript does (`derivesIso`), else as given; the view
+ * shows the text either way (isoExpression).
+ */
+const INSTANTS = new Map<string, ReadonlySet<string>>([
+  ['logs', new Set(['createdAt'])],
+  ['spans', new Set(['startedAt', 'endedAt'])],
+  ['records', new Set(['createdAt'])],
+]);
+const isInstant = (table: string, column: string) => INSTANTS.get(table)?.has(column) ?? false;
+
+/** An ISO text's milliseconds where the engine writes that very text from them (isoExpression). */
+function millisecondsOf(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return derivesIso(ms) && new Date(ms).toISOString() === value ? ms : undefined;
+}
+
 /** A row's value of a stored column, as SQLite keeps it. */
-function storedValue(column: string, value: unknown): SqlValue {
+function storedValue(table: string, column: string, row: Record<string, unknown>): SqlValue {
   if (column === 'nextAt') return NEVER;
+  // dictionary-lookup: `column` is a column of the schema, never request data
+  const value = row[column];
   if (STATUS_COLUMNS.has(column) && typeof value === 'string') return statusCodes.get(value) ?? value;
+  if (isInstant(table, column)) return millisecondsOf(value) === undefined ? toSqlValue(value) : null;
+  const instant = column.endsWith('Ms') ? column.slice(0, -2) : undefined;
+  // dictionary-lookup: the instant beside its milliseconds column, a column of the schema
+  if (instant !== undefined && isInstant(table, instant)) return millisecondsOf(row[instant]) ?? null;
   return toSqlValue(value);
 }
 
@@ -97,7 +123,16 @@ function toSqlValue(value: unknown): SqlValue {
  * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
  */
 export function storedColumns(table: string): Columns {
-  const fixed = documentedColumns(table).filter(([c]) => c !== 'workspaceUuid');
+  const fixed = documentedColumns(table)
+    .filter(([c]) => c !== 'workspaceUuid')
+    .flatMap(([c, type]): Columns =>
+      isInstant(table, c)
+        ? [
+            [c, type],
+            [`${c}Ms`, 'REAL'],
+          ]
+        : [[c, type]],
+    );
   if (!isTimed(table)) return fixed;
   const kept = fixed.filter(([c]) => !isComputed(c));
   return [...kept, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
@@ -176,6 +211,8 @@ export function createWorkspaceTables(db: Database, workspace: string): void {
       // CAST gives the computed column its documented type, as a stored one has.
       if (isTimed(table) && isComputed(c))
         return `CAST(${timedExpression(c, CLOCK.now, CLOCK.nowIso)} AS ${type}) AS ${quoteName(c)}`;
+      if (isInstant(table, c))
+        return `CAST(${isoExpression(quoteName(c), quoteName(`${c}Ms`))} AS ${type}) AS ${quoteName(c)}`;
       return quoteName(c);
     });
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
@@ -231,8 +268,7 @@ export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, un
   for (const row of rows) {
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
     if (row.workspaceUuid !== wdb.workspace) continue;
-    // dictionary-lookup: `c` is a column of the schema, never request data
-    statement.run(columns.map(([c]) => storedValue(c, row[c])));
+    statement.run(columns.map(([c]) => storedValue(table, c, row)));
   }
 }
 
