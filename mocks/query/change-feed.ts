@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { partOfKey, workspaceKey } from '../store/keys';
 import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
 import type { Write } from '../store/port';
-import { decodeRow, decodeRun } from '../store/stored-form';
+import { decodeRow, decodeRun, type RowTable } from '../store/stored-form';
 import type { WorkspaceReader } from '../store/repositories/workspace-slice';
 import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from '../store/types';
 import type { QueryOp, QuerySnapshot, QuerySource } from './tables';
@@ -108,7 +108,7 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
     return { op: 'remove', table: part, uuids };
   }
   if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
-    const rows = write.values.map((text) => decodeRow(text, workspaceUuid));
+    const rows = write.values.map((text) => decodeRow(text, workspaceUuid, part));
     return { op: 'append', table: part, rows, keepLast: write.keepLast };
   }
   return null;
@@ -171,9 +171,9 @@ export function createQueryTablesReader(options: {
           const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch({ runs }, batch));
           return row;
         }),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
-        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
       };
     },
 
@@ -230,7 +230,7 @@ function storedTables(
   });
   const runOf = (text: string) => decodeRun(text, workspaceUuid);
   const runTextOf = new Map(Object.entries(runTexts));
-  const parseRow = (text: string) => decodeRow(text, workspaceUuid);
+  const parseRow = (table: RowTable) => (text: string) => decodeRow(text, workspaceUuid, table);
   return {
     runs: lazy(Object.values(runTexts), (text) => runQueryRow(runOf(text))),
     batches: lazy(Object.values(batchTexts), (text) => {
@@ -244,8 +244,8 @@ function storedTables(
         : [];
       return batchQueryRow(batch, members);
     }),
-    logs: lazy(rows.logs, parseRow),
-    records: lazy(rows.records, parseRow),
-    spans: lazy(rows.spans, parseRow),
+    logs: lazy(rows.logs, parseRow('logs')),
+    records: lazy(rows.records, parseRow('records')),
+    spans: lazy(rows.spans, parseRow('spans')),
   };
 }

@@ -41,14 +41,32 @@ describe('stored form of runs and rows', () => {
   it('gives the same text for the same record (compare-and-set and removal by text rely on it)', () => {
     expect(encodeRun({ ...linked }, WS)).toBe(encodeRun(linked, WS));
     const { log, span } = createdRunRows(plain, uuid);
-    for (const row of [log, span]) {
-      expect(encodeRow({ ...row }, WS)).toBe(encodeRow(row, WS));
-      expect(decodeRow(encodeRow(row, WS), WS)).toEqual(row);
-      expect(encodeRow(row, WS)).not.toContain(WS);
+    for (const [row, table] of [
+      [log, 'logs'],
+      [span, 'spans'],
+    ] as const) {
+      expect(encodeRow({ ...row }, WS, table)).toBe(encodeRow(row, WS, table));
+      expect(decodeRow(encodeRow(row, WS, table), WS, table)).toEqual(row);
+      expect(encodeRow(row, WS, table)).not.toContain(WS);
     }
     expect(decodeEntry('mcpServers', encodeEntry('mcpServers', { uuid: 'x', name: null }, WS), WS)).toEqual({
       uuid: 'x',
       name: null,
+    });
+  });
+
+  it("leaves a span's null parent, end and duration out of its text and reads them back as null", () => {
+    const { span } = createdRunRows(plain, uuid);
+    const text = encodeRow(span, WS, 'spans');
+    expect(text).not.toContain('null');
+    expect(decodeRow(text, WS, 'spans')).toEqual(span);
+    const ended = { ...span, endedAt: '2026-01-01T00:00:00.000Z', durationMs: 0, parentSpanUuid: null };
+    expect(decodeRow(encodeRow(ended, WS, 'spans'), WS, 'spans')).toEqual(ended);
+    // A whole text (an older version's, or a foreign workspace's) reads the same.
+    expect(decodeRow(JSON.stringify(span), WS, 'spans')).toEqual(span);
+    expect(decodeRow(encodeRow({ ...span, workspaceUuid: OTHER }, WS, 'spans'), WS, 'spans')).toEqual({
+      ...span,
+      workspaceUuid: OTHER,
     });
   });
 });

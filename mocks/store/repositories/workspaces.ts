@@ -43,9 +43,9 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
         workspace: parse(workspace as string | null, {}),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
-        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
       } as WorkspaceState;
       FIXED_LISTS.forEach((list, i) => Object.assign(state, { [list]: parse(lists[i], []) }));
       HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(collection, hashes[i]) }));
