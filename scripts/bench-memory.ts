@@ -7,9 +7,8 @@
  * once more after a full garbage collection. Prints the resident set (all threads: the SQL workers' databases
  * included), the main thread's heap (its used bytes, and what it holds resident: the used bytes with the space
  * between them the collector keeps) and the SQL workers' WASM memories per run, beside the baseline. With
- * `--redis` the same again on a real
- * redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per run. With `--runs-only` the runs go in
- * without their log and span rows: the difference is what those rows cost.
+ * `--redis` the same again on a real redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per
+ * run. With `--runs-only` the runs go in without their log and span rows: the difference is what those rows cost.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
