@@ -55,18 +55,43 @@ describe('stored form of runs and rows', () => {
     });
   });
 
-  it("leaves a span's null parent, end and duration out of its text and reads them back as null", () => {
-    const { span } = createdRunRows(plain, uuid);
-    const text = encodeRow(span, WS, 'spans');
-    expect(text).not.toContain('null');
-    expect(decodeRow(text, WS, 'spans')).toEqual(span);
-    const ended = { ...span, endedAt: '2026-01-01T00:00:00.000Z', durationMs: 0, parentSpanUuid: null };
-    expect(decodeRow(encodeRow(ended, WS, 'spans'), WS, 'spans')).toEqual(ended);
-    // A whole text (an older version's, or a foreign workspace's) reads the same.
+  it("leaves out what a created run's log and span rows say, keeps instants as milliseconds, and reads them back", () => {
+    const { log, span } = createdRunRows(plain, uuid);
+    const logText = encodeRow(log, WS, 'logs');
+    const spanText = encodeRow(span, WS, 'spans');
+    expect(JSON.parse(logText)).toEqual({ uuid: log.uuid, runUuid: plain.uuid, createdAtMs: plain.createdAtMs });
+    expect(JSON.parse(spanText)).toEqual({ uuid: span.uuid, runUuid: plain.uuid, startedAtMs: plain.createdAtMs });
+    expect(decodeRow(logText, WS, 'logs')).toEqual(log);
+    expect(decodeRow(spanText, WS, 'spans')).toEqual(span);
+  });
+
+  it.each([
+    ['logs', { level: 'error', message: 'run failed', createdAt: '2026-01-01T00:00:00Z' }],
+    ['logs', { level: 'info', message: 'run created', createdAt: '+010000-01-01T00:00:00.000Z' }],
+    ['logs', { level: null, message: '', createdAt: 1_700_000_000_000 }],
+    ['logs', { level: 'info', message: 'run created', createdAt: 'yesterday', createdAtMs: 5 }],
+    [
+      'spans',
+      {
+        name: 'step',
+        parentSpanUuid: 'p',
+        startedAt: '2026-01-01T00:00:00.000Z',
+        endedAt: '1970-01-01T00:00:00.000Z',
+        durationMs: 0,
+      },
+    ],
+    ['records', { id: 'r', title: 't', createdAt: '2026-01-01T00:00:00.123Z' }],
+  ] as const)('reads back a %s row that differs from the defaults as it was: %j', (table, fields) => {
+    const row = { uuid: uuid(), workspaceUuid: WS, runUuid: uuid(), ...fields };
+    expect(decodeRow(encodeRow(row, WS, table), WS, table)).toEqual(row);
+    expect(encodeRow({ ...row }, WS, table)).toBe(encodeRow(row, WS, table));
+  });
+
+  it('reads whole texts of older versions and rows of another workspace alike', () => {
+    const { log, span } = createdRunRows(plain, uuid);
+    expect(decodeRow(JSON.stringify(log), WS, 'logs')).toEqual(log);
     expect(decodeRow(JSON.stringify(span), WS, 'spans')).toEqual(span);
-    expect(decodeRow(encodeRow({ ...span, workspaceUuid: OTHER }, WS, 'spans'), WS, 'spans')).toEqual({
-      ...span,
-      workspaceUuid: OTHER,
-    });
+    const foreign = { ...span, workspaceUuid: OTHER };
+    expect(decodeRow(encodeRow(foreign, WS, 'spans'), WS, 'spans')).toEqual(foreign);
   });
 });

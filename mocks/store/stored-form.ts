@@ -1,4 +1,4 @@
-import { RUN_DEFAULTS } from './runs';
+import { CREATED_LOG, CREATED_SPAN, RUN_DEFAULTS, millisecondsOfIso } from './runs';
 import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
 
 /**
@@ -35,37 +35,51 @@ type Row = { workspaceUuid?: string };
 export type RowTable = 'logs' | 'records' | 'spans';
 
 /**
- * Fields a row's text leaves out while they are null: a span of a created run has no parent, end or duration yet
- * (about a quarter of its text).
+ * Fields a row's text leaves out while they hold these values: what a created run's log and span rows say (their
+ * level and message; a span's name, and no parent, end or duration yet), about a quarter of their text.
  */
-const NULLABLE_FIELDS = new Map<RowTable, ReadonlySet<string>>([
-  ['spans', new Set(['parentSpanUuid', 'endedAt', 'durationMs'])],
+const ROW_DEFAULTS = new Map<RowTable, ReadonlyMap<string, unknown>>([
+  ['logs', new Map(Object.entries(CREATED_LOG))],
+  ['spans', new Map(Object.entries(CREATED_SPAN))],
+]);
+/** Instants a row's text keeps as milliseconds (`<field>Ms`: 13 digits instead of 26 characters) where they read back. */
+const ROW_INSTANTS = new Map<RowTable, ReadonlySet<string>>([
+  ['logs', new Set(['createdAt'])],
+  ['records', new Set(['createdAt'])],
+  ['spans', new Set(['startedAt', 'endedAt'])],
 ]);
 
-/** A log, span or record row's kept text in the workspace it is kept in (see NULLABLE_FIELDS). */
+/** A log, span or record row's kept text in the workspace it is kept in (see ROW_DEFAULTS, ROW_INSTANTS). */
 export function encodeRow(row: Row, workspaceUuid: string, table?: RowTable): string {
-  const nullable = table === undefined ? undefined : NULLABLE_FIELDS.get(table);
-  const kept = Object.entries(row).filter(
-    ([field, value]) =>
-      !(field === 'workspaceUuid' && value === workspaceUuid) && !(value === null && nullable?.has(field)),
-  );
+  const defaults = table === undefined ? undefined : ROW_DEFAULTS.get(table);
+  const instants = table === undefined ? undefined : ROW_INSTANTS.get(table);
+  const kept = Object.entries(row).flatMap(([field, value]): [string, unknown][] => {
+    if (field === 'workspaceUuid' && value === workspaceUuid) return [];
+    if (defaults?.has(field) && defaults.get(field) === value) return [];
+    const ms = instants?.has(field) && !Object.hasOwn(row, `${field}Ms`) ? millisecondsOfIso(value) : undefined;
+    return [ms === undefined ? [field, value] : [`${field}Ms`, ms]];
+  });
   return JSON.stringify(Object.fromEntries(kept));
 }
 
-/** The row a kept text holds (see encodeRow): its workspace and null fields put back. */
+/** The row a kept text holds (see encodeRow): its workspace, instants and default fields put back. */
 export function decodeRow<T extends LogRow | SpanRow | object>(
   text: string,
   workspaceUuid: string,
   table?: RowTable,
 ): T {
   const row = JSON.parse(text) as Row;
-  const nullable = table === undefined ? [] : [...(NULLABLE_FIELDS.get(table) ?? [])];
-  const absent = nullable.filter((field) => !Object.hasOwn(row, field)).map((field) => [field, null]);
-  return (
-    row.workspaceUuid === undefined
-      ? { workspaceUuid, ...row, ...Object.fromEntries(absent) }
-      : { ...row, ...Object.fromEntries(absent) }
-  ) as T;
+  const defaults = table === undefined ? undefined : ROW_DEFAULTS.get(table);
+  const instants = table === undefined ? undefined : ROW_INSTANTS.get(table);
+  const fields = Object.entries(row).map(([field, value]): [string, unknown] => {
+    const instant = field.endsWith('Ms') ? field.slice(0, -2) : '';
+    const kept = instants?.has(instant) && typeof value === 'number' && !Object.hasOwn(row, instant);
+    return kept ? [instant, new Date(value).toISOString()] : [field, value];
+  });
+  const named = new Set(fields.map(([field]) => field));
+  const absent = [...(defaults ?? [])].filter(([field]) => !named.has(field));
+  const workspace: [string, unknown][] = named.has('workspaceUuid') ? [] : [['workspaceUuid', workspaceUuid]];
+  return Object.fromEntries([...workspace, ...fields, ...absent]) as T;
 }
 
 /** An entry of a collection as kept: runs in their short form, everything else as JSON. */

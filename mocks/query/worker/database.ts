@@ -9,7 +9,7 @@ import {
   type StoredColumnType,
 } from '../tables';
 import { RUN_STATUSES } from '../../../spec/lib/constants';
-import { derivesIso } from '../../store/runs';
+import { derivesIso, millisecondsOfIso } from '../../store/runs';
 
 /**
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
@@ -91,9 +91,8 @@ const isInstant = (table: string, column: string) => INSTANTS.get(table)?.has(co
 
 /** An ISO text's milliseconds where the engine writes that very text from them (isoExpression). */
 function millisecondsOf(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const ms = Date.parse(value);
-  return derivesIso(ms) && new Date(ms).toISOString() === value ? ms : undefined;
+  const ms = millisecondsOfIso(value);
+  return ms !== undefined && derivesIso(ms) ? ms : undefined;
 }
 
 /** A row's value of a stored column, as SQLite keeps it. */
