@@ -23,12 +23,15 @@ export function locateHeapLimit(db: Database, memory: WebAssembly.Memory): HeapL
   if (pragma(db, 'hard_heap_limit') !== 0n || pragma(db, 'soft_heap_limit') !== 0n) return undefined;
   db.run(`PRAGMA hard_heap_limit = ${MARKER}`);
   const words = () => new BigInt64Array(memory.buffer);
-  const heap = words();
+  // Searched as 32-bit halves (little-endian, as WASM is): reading a BigInt64Array allocates a BigInt per word.
+  const low = Number(MARKER & 0xffff_ffffn) | 0;
+  const high = Number(MARKER >> 32n) | 0;
+  const halves = new Int32Array(memory.buffer);
   let at = -1;
-  for (let i = 0; i + 1 < heap.length; i++) {
-    if (heap[i] !== MARKER || heap[i + 1] !== MARKER) continue;
+  for (let i = 0; i + 3 < halves.length; i += 2) {
+    if (halves[i] !== low || halves[i + 1] !== high || halves[i + 2] !== low || halves[i + 3] !== high) continue;
     if (at !== -1) return undefined;
-    at = i;
+    at = i / 2;
   }
   if (at === -1) return undefined;
   const write = (bytes: bigint) => {
