@@ -21,25 +21,28 @@ describe('stored form of runs and rows', () => {
     fixedStatus: 'cancelled',
   });
 
-  it('reads back every run as it was written, defaults and workspace included', () => {
-    for (const run of [plain, linked]) expect(decodeRun(encodeRun(run, WS), WS)).toEqual(run);
-    expect(decodeEntry('runs', encodeEntry('runs', linked, WS), WS)).toEqual(linked);
+  it('reads back every run as it was written, defaults, workspace and uuid included', () => {
+    for (const run of [plain, linked]) expect(decodeRun(encodeRun(run, WS, run.uuid), WS, run.uuid)).toEqual(run);
+    expect(decodeEntry('runs', encodeEntry('runs', linked, WS, linked.uuid), WS, linked.uuid)).toEqual(linked);
   });
 
   it('keeps only what differs from the defaults: a plain run is a fraction of its whole JSON', () => {
-    const text = encodeRun(plain, WS);
-    expect(JSON.parse(text)).toEqual({ uuid: plain.uuid, createdAtMs: plain.createdAtMs, durationMs: 500 });
+    const text = encodeRun(plain, WS, plain.uuid);
+    expect(JSON.parse(text)).toEqual({ createdAtMs: plain.createdAtMs, durationMs: 500 });
     expect(text.length * 3).toBeLessThan(JSON.stringify(plain).length);
   });
 
   it('keeps a workspace other than the one it is kept in, and reads whole texts of older versions alike', () => {
     const foreign = { ...plain, workspaceUuid: OTHER };
-    expect(decodeRun(encodeRun(foreign, WS), WS)).toEqual(foreign);
-    expect(decodeRun(JSON.stringify(linked), WS)).toEqual(linked);
+    expect(decodeRun(encodeRun(foreign, WS, foreign.uuid), WS, foreign.uuid)).toEqual(foreign);
+    expect(decodeRun(JSON.stringify(linked), WS, linked.uuid)).toEqual(linked);
+    // A run kept under a field other than its uuid keeps its uuid in its text.
+    const elsewhere = encodeRun(plain, WS, 'another-field');
+    expect(decodeRun(elsewhere, WS, 'another-field')).toEqual(plain);
   });
 
   it('gives the same text for the same record (compare-and-set and removal by text rely on it)', () => {
-    expect(encodeRun({ ...linked }, WS)).toBe(encodeRun(linked, WS));
+    expect(encodeRun({ ...linked }, WS, linked.uuid)).toBe(encodeRun(linked, WS, linked.uuid));
     const { log, span } = createdRunRows(plain, uuid);
     for (const [row, table] of [
       [log, 'logs'],
@@ -49,7 +52,7 @@ describe('stored form of runs and rows', () => {
       expect(decodeRow(encodeRow(row, WS, table), WS, table)).toEqual(row);
       expect(encodeRow(row, WS, table)).not.toContain(WS);
     }
-    expect(decodeEntry('mcpServers', encodeEntry('mcpServers', { uuid: 'x', name: null }, WS), WS)).toEqual({
+    expect(decodeEntry('mcpServers', encodeEntry('mcpServers', { uuid: 'x', name: null }, WS, 'x'), WS, 'x')).toEqual({
       uuid: 'x',
       name: null,
     });

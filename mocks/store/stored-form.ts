@@ -3,8 +3,8 @@ import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
 
 /**
  * How runs and their rows are kept: a kept run costs what its data needs, not its shape. A run's text leaves out
- * the fields still at their defaults (no links, not a group parent, outcome `success`) and its workspace (the key
- * it is kept under names it); a log or span row's text leaves out its workspace. Reading puts them back, so every
+ * the fields still at their defaults (no links, not a group parent, outcome `success`), its workspace and its uuid
+ * (the key and the hash field it is kept under name them); a log or span row's text leaves out its workspace. Reading puts them back, so every
  * reader gets the same record as before; a text written whole (by an older version) reads the same.
  * The form is deterministic (the same record gives the same text), which compare-and-set and the removal of a
  * row by its text rely on.
@@ -13,21 +13,22 @@ import type { Collection, EntryOf, LogRow, RunRecord, SpanRow } from './types';
 /** The fields a run's text leaves out while they hold their defaults. */
 const runDefaults: ReadonlyMap<string, unknown> = new Map(Object.entries(RUN_DEFAULTS));
 
-/** A run's kept text in the workspace it is kept in. */
-export function encodeRun(run: RunRecord, workspaceUuid: string): string {
+/** A run's kept text in the workspace it is kept in, under the hash field `uuid` (which names it: left out). */
+export function encodeRun(run: RunRecord, workspaceUuid: string, uuid: string): string {
   // Object.fromEntries defines own properties, so no field name can reach a prototype.
   const kept = Object.entries(run).filter(
     ([field, value]) =>
       value !== undefined &&
       !(runDefaults.has(field) && runDefaults.get(field) === value) &&
-      !(field === 'workspaceUuid' && value === workspaceUuid),
+      !(field === 'workspaceUuid' && value === workspaceUuid) &&
+      !(field === 'uuid' && value === uuid),
   );
   return JSON.stringify(Object.fromEntries(kept));
 }
 
-/** The run a kept text holds (see encodeRun), in the workspace it is kept in. */
-export function decodeRun(text: string, workspaceUuid: string): RunRecord {
-  return { ...RUN_DEFAULTS, workspaceUuid, ...(JSON.parse(text) as Partial<RunRecord>) } as RunRecord;
+/** The run a kept text holds (see encodeRun), in the workspace it is kept in, under the hash field `uuid`. */
+export function decodeRun(text: string, workspaceUuid: string, uuid: string): RunRecord {
+  return { ...RUN_DEFAULTS, workspaceUuid, uuid, ...(JSON.parse(text) as Partial<RunRecord>) } as RunRecord;
 }
 
 type Row = { workspaceUuid?: string };
@@ -83,11 +84,16 @@ export function decodeRow<T extends LogRow | SpanRow | object>(
 }
 
 /** An entry of a collection as kept: runs in their short form, everything else as JSON. */
-export function encodeEntry(collection: Collection, value: unknown, workspaceUuid: string): string {
-  return collection === 'runs' ? encodeRun(value as RunRecord, workspaceUuid) : JSON.stringify(value);
+export function encodeEntry(collection: Collection, value: unknown, workspaceUuid: string, uuid: string): string {
+  return collection === 'runs' ? encodeRun(value as RunRecord, workspaceUuid, uuid) : JSON.stringify(value);
 }
 
-/** The entry a kept text of a collection holds. */
-export function decodeEntry<C extends Collection>(collection: C, text: string, workspaceUuid: string): EntryOf<C> {
-  return (collection === 'runs' ? decodeRun(text, workspaceUuid) : JSON.parse(text)) as EntryOf<C>;
+/** The entry a kept text of a collection holds, under the hash field `uuid`. */
+export function decodeEntry<C extends Collection>(
+  collection: C,
+  text: string,
+  workspaceUuid: string,
+  uuid: string,
+): EntryOf<C> {
+  return (collection === 'runs' ? decodeRun(text, workspaceUuid, uuid) : JSON.parse(text)) as EntryOf<C>;
 }

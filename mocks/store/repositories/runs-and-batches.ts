@@ -26,7 +26,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       workspaceUuid,
       uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
     );
-    return values.flatMap((text) => (text === null ? [] : [decodeRun(text, workspaceUuid)]));
+    return values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])]));
   };
 
   const rowsOf = (workspaceUuid: string, rows: (LogRow | SpanRow)[], table: 'logs' | 'spans') =>
@@ -39,7 +39,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     async runs(workspaceUuid: string): Promise<RunRecord[]> {
       const at = workspaceKey(workspaceUuid, 'runs');
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
-      return sortRuns(Object.values(values[0]).map((text) => decodeRun(text, workspaceUuid)));
+      return sortRuns(Object.entries(values[0]).map(([uuid, text]) => decodeRun(text, workspaceUuid, uuid)));
     },
 
     /** The runs of a batch, read in one round trip. */
@@ -54,7 +54,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
         op: 'hset',
         key: runsKey,
         field: run.uuid,
-        value: encodeRun(run, workspaceUuid),
+        value: encodeRun(run, workspaceUuid, run.uuid),
       }));
       if (added.runs.length > 0) {
         const values = added.runs.map((run) => run.uuid);

@@ -54,7 +54,7 @@ export function createWorkspaceSlice(options: {
           op: 'hset',
           key: at(collection),
           field: uuid,
-          value: encodeEntry(collection, value, workspaceUuid),
+          value: encodeEntry(collection, value, workspaceUuid, uuid),
         });
     }
     const marker = markerKey(workspaceUuid);

@@ -38,7 +38,9 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
       const [logs, records, spans] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
       const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
       const hash = (collection: Collection, texts: Record<string, string>) =>
-        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, decodeEntry(collection, text, workspaceUuid)]));
+        new Map(
+          Object.entries(texts).map(([uuid, text]) => [uuid, decodeEntry(collection, text, workspaceUuid, uuid)]),
+        );
       const state = {
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
