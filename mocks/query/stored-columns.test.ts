@@ -1,5 +1,6 @@
 import initSqlJs from 'sql.js';
 import { createQueryEngine } from './index';
+import { createWorkspaceIndexes, createWorkspaceTables } from './worker/database';
 import { queryTableSchema } from './tables';
 
 /**
@@ -42,11 +43,20 @@ describe('columns kept narrower than shown', () => {
     endedAt: values[values.length - 1 - i],
     durationMs: null,
   }));
-  const engine = createQueryEngine({ readTables: () => ({ runs: [], batches: [], logs, records: [], spans }) });
+  const runs = values.map((createdAt, i) => ({
+    uuid: `run-${String(i).padStart(2, '0')}`,
+    workspaceUuid: workspace,
+    status: 'success',
+    isGroupParent: false,
+    createdAt,
+    updatedAt: null,
+    finishedAt: null,
+  }));
+  const engine = createQueryEngine({ readTables: () => ({ runs, batches: [], logs, records: [], spans }) });
   afterAll(() => engine.close());
 
   /** The same rows in a table of the documented columns and types, as SQLite itself keeps them. */
-  async function documented(table: 'logs' | 'spans', rows: Record<string, unknown>[], sql: string) {
+  async function documented(table: 'runs' | 'logs' | 'spans', rows: Record<string, unknown>[], sql: string) {
     const SQL = await initSqlJs();
     const db = new SQL.Database();
     const columns = queryTableSchema[table];
@@ -56,7 +66,7 @@ describe('columns kept narrower than shown', () => {
       insert.run(
         columns.map(([c]) => {
           const value = row[c];
-          return typeof value === 'boolean' ? Number(value) : (value as string | number | null);
+          return typeof value === 'boolean' ? Number(value) : ((value ?? null) as string | number | null);
         }),
       );
     insert.free();
@@ -68,8 +78,21 @@ describe('columns kept narrower than shown', () => {
   it.each([
     ['logs', 'SELECT uuid, createdAt, typeof(createdAt) AS t, createdAt > 5 AS gt FROM logs ORDER BY uuid'],
     ['spans', 'SELECT uuid, startedAt, endedAt, typeof(endedAt) AS t FROM spans ORDER BY uuid'],
-  ] as const)('should show the %s rows as a table of the documented types holds them', async (table, sql) => {
+    ['runs', 'SELECT uuid, createdAt, typeof(createdAt) AS t FROM runs ORDER BY createdAt DESC, uuid'],
+    ['runs', "SELECT uuid FROM runs WHERE createdAt >= '2026' ORDER BY uuid"],
+  ] as const)('should show the %s rows as a table of the documented types holds them: %s', async (table, sql) => {
     const { rows } = await engine.query(workspace, sql);
-    expect(rows).toEqual(await documented(table, table === 'logs' ? logs : spans, sql));
+    expect(rows).toEqual(await documented(table, { runs, logs, spans }[table], sql));
+  });
+
+  it('should order and filter runs by createdAt through the view with its index (kept as milliseconds)', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    createWorkspaceTables(db, workspace);
+    createWorkspaceIndexes(db);
+    const plan = (sql: string) => JSON.stringify(db.exec(`EXPLAIN QUERY PLAN ${sql}`)[0].values);
+    expect(plan('SELECT uuid FROM runs ORDER BY createdAt DESC LIMIT 20')).toContain('mock_runs_createdAt');
+    expect(plan("SELECT count(*) FROM runs WHERE createdAt > '2026-01-01'")).toContain('mock_runs_createdAt');
+    db.close();
   });
 });

@@ -78,11 +78,13 @@ const statusText = (column: string) =>
   `CASE ${column} ${RUN_STATUSES.map((status, code) => `WHEN ${code} THEN ${sqlText(status)}`).join(' ')} ELSE ${column} END`;
 
 /**
- * Instants of the tables of rows (many rows per run, none indexed): kept as milliseconds (`…Ms`, six bytes)
- * where the engine writes the same ISO text from them as JavaScript does (`derivesIso`), else as given; the view
- * shows the text either way (isoExpression).
+ * Instants kept as milliseconds (`…Ms`, six bytes) where the engine writes the same ISO text from them as
+ * JavaScript does (`derivesIso`), else as given; the view shows the text either way (isoExpression), and an index
+ * on one is on that very expression, so a query through the view orders and filters by it.
  */
 const INSTANTS = new Map<string, ReadonlySet<string>>([
+  ['runs', new Set(['createdAt'])],
+  ['batches', new Set(['createdAt'])],
   ['logs', new Set(['createdAt'])],
   ['spans', new Set(['startedAt', 'endedAt'])],
   ['records', new Set(['createdAt'])],
@@ -195,6 +197,10 @@ export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt):
   wdb.clockAt = now;
 }
 
+/** What the view shows of an instant (see INSTANTS), of its documented type. */
+const instantExpression = (column: string, type: string) =>
+  `CAST(${isoExpression(quoteName(column), quoteName(`${column}Ms`))} AS ${type})`;
+
 /** A workspace's tables and views, empty (see WorkspaceDb). */
 export function createWorkspaceTables(db: Database, workspace: string): void {
   db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
@@ -210,8 +216,7 @@ export function createWorkspaceTables(db: Database, workspace: string): void {
       // CAST gives the computed column its documented type, as a stored one has.
       if (isTimed(table) && isComputed(c))
         return `CAST(${timedExpression(c, CLOCK.now, CLOCK.nowIso)} AS ${type}) AS ${quoteName(c)}`;
-      if (isInstant(table, c))
-        return `CAST(${isoExpression(quoteName(c), quoteName(`${c}Ms`))} AS ${type}) AS ${quoteName(c)}`;
+      if (isInstant(table, c)) return `${instantExpression(c, type)} AS ${quoteName(c)}`;
       return quoteName(c);
     });
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
@@ -225,9 +230,9 @@ export function createWorkspaceIndexes(db: Database): void {
     const stored = storedName(table);
     for (const column of INDEXED.get(table) ?? []) {
       const partial = INDEXED_WHEN_SET.has(column) ? ` WHERE ${quoteName(column)} IS NOT NULL` : '';
-      db.run(
-        `CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})${partial}`,
-      );
+      const type = documentedColumns(table).find(([c]) => c === column)?.[1] ?? 'TEXT';
+      const on = isInstant(table, column) ? instantExpression(column, type) : quoteName(column);
+      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${on})${partial}`);
     }
     if (isTimed(table))
       db.run(
