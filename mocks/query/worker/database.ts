@@ -15,7 +15,7 @@ import { derivesIso, millisecondsOfIso } from '../../store/runs';
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
  * the documented name and columns. The workspace's uuid is the view's constant, not a stored column (every row of
  * the database is the workspace's). Timed tables keep their timelines and their timed columns materialised at the
- * last query's clock; the lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops
+ * last query's clock; the lists that bound created runs and batches are mirrored in `mock_created_<list>`, so trimming them drops
  * the same rows the store drops.
  */
 export type WorkspaceDb = {
@@ -201,9 +201,15 @@ export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt):
 const instantExpression = (column: string, type: string) =>
   `CAST(${isoExpression(quoteName(column), quoteName(`${column}Ms`))} AS ${type})`;
 
+/**
+ * The mirror of a list of created runs or batches (`mock_created_runs`, `mock_created_batches`): a uuid per entry,
+ * in the order of the list (its rowid), so its oldest entries are found without an index.
+ */
+export const createdTable = (list: string) => quoteName(`mock_created_${list}`);
+
 /** A workspace's tables and views, empty (see WorkspaceDb). */
 export function createWorkspaceTables(db: Database, workspace: string): void {
-  db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  for (const list of timedTables) db.run(`CREATE TABLE ${createdTable(list)} (seq INTEGER PRIMARY KEY, uuid TEXT)`);
   db.run('CREATE TABLE mock_clock ("now" REAL, "nowIso" TEXT)');
   db.run('INSERT INTO mock_clock VALUES (0, NULL)');
   for (const table of tableNames) {
@@ -225,7 +231,6 @@ export function createWorkspaceTables(db: Database, workspace: string): void {
 
 /** Indexes, built once the loaded rows are in (one sort each, rather than one update per row). */
 export function createWorkspaceIndexes(db: Database): void {
-  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
   for (const table of tableNames) {
     const stored = storedName(table);
     for (const column of INDEXED.get(table) ?? []) {
