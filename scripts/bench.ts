@@ -4,7 +4,7 @@
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
  * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--start` prints the start-up
  * table alone. Environment: BENCH_SECONDS (default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 10),
- * BENCH_POSTS (default 100000).
+ * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,6 +14,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+/** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
+const AGAINST = process.env.BENCH_AGAINST;
 const PATH = '/mailboxManagement/suppressions';
 const TOKEN = 'mock-token-a';
 
@@ -87,7 +89,8 @@ require('node:http').createServer((req, res) => {
 
 /** Requests, latencies and CPU time of one load run. */
 type Sample = { requests: number; seconds: number; latencies: number[]; cpuMs: number; errors: number; non2xx: number };
-type Server = { name: string; base: string; child: ChildProcess };
+type Role = 'mock' | 'bare' | 'prism' | 'against';
+type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
 /** User + system CPU time of a process so far (Linux /proc; clock ticks of 10 ms). */
 function cpuMs(pid: number): number {
@@ -156,11 +159,21 @@ function percentile(sorted: number[], p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
-type Row = { name: string; rps: number; p50: number; p99: number; cpuUs: number; errors: number; non2xx: number };
+type Row = {
+  role: Role;
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUs: number;
+  errors: number;
+  non2xx: number;
+};
 
-function toRow(name: string, sample: Sample): Row {
+function toRow({ role, name }: Server, sample: Sample): Row {
   const sorted = Float64Array.from(sample.latencies).sort();
   return {
+    role,
     name,
     rps: sample.requests / sample.seconds,
     p50: percentile(Array.from(sorted), 0.5),
@@ -171,18 +184,24 @@ function toRow(name: string, sample: Sample): Row {
   };
 }
 
+/** The mock as `npm start` runs it, one node process (its CPU time is read from its own /proc entry). */
+function startMock(role: Role, name: string, port: number, cwd?: string): Server {
+  const env = { PORT: String(port), MOCK_RATE_LIMIT: '1000000000' };
+  return {
+    role,
+    name,
+    base: `http://127.0.0.1:${port}/v1`,
+    child: launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], env, cwd),
+  };
+}
+
 async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
   const [mockPort, prismPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
-  // One node process each (as npm start runs the mock), so its CPU time is read from its own /proc entry.
-  const mock: Server = {
-    name: 'this mock (`npm start`)',
-    base: `http://127.0.0.1:${mockPort}/v1`,
-    child: launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
-      PORT: String(mockPort),
-      MOCK_RATE_LIMIT: '1000000000',
-    }),
-  };
+  const mock = startMock('mock', 'this mock (`npm start`)', mockPort);
+  // The same mock from another checkout (an earlier commit), measured in the same rounds: the A/B of a change.
+  const against = AGAINST ? startMock('against', `the mock at ${AGAINST}`, await freePort(), AGAINST) : undefined;
   const prism: Server = {
+    role: 'prism',
     name: '`prism mock -v silent`',
     base: `http://127.0.0.1:${prismPort}`,
     child: launch(BIN('prism'), [
@@ -196,13 +215,14 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
       'spec/openapi.yaml',
     ]),
   };
-  const children = [mock.child, prism.child];
+  const children = [mock.child, prism.child, ...(against ? [against.child] : [])];
   try {
-    await waitFor200(mock.base + PATH);
+    await Promise.all([mock, ...(against ? [against] : [])].map((server) => waitFor200(server.base + PATH)));
     const answers: [string, Answer][] = [];
     for (const workload of WORKLOADS)
       answers.push([`${workload.method} /v1${workload.path}`, await answerOf(mock.base, workload)]);
     const bare: Server = {
+      role: 'bare',
       name: 'bare `node:http`, the same status, headers and body',
       base: `http://127.0.0.1:${barePort}/v1`,
       child: launch(process.execPath, ['-e', BARE_SERVER], {
@@ -214,9 +234,9 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
     await Promise.all([waitFor200(bare.base + PATH), waitFor200(prism.base + PATH)]);
     const tables: { workload: Workload; rows: Row[] }[] = [];
     for (const workload of WORKLOADS) {
-      const servers = workload.prism ? [mock, bare, prism] : [mock, bare];
+      const servers = [mock, bare, ...(workload.prism ? [prism] : []), ...(against ? [against] : [])];
       const samples = await measure(servers, workload);
-      tables.push({ workload, rows: servers.map((server, i) => toRow(server.name, samples[i])) });
+      tables.push({ workload, rows: servers.map((server, i) => toRow(server, samples[i])) });
     }
     return tables;
   } finally {
@@ -346,7 +366,9 @@ async function main(): Promise<void> {
   );
   const fraction = (ms: number) => fixed(ms, 2);
   for (const { workload, rows } of await throughput()) {
-    const [mock, bare, prism] = rows;
+    const [mock, bare] = rows;
+    const prism = rows.find((row) => row.role === 'prism');
+    const earlier = rows.find((row) => row.role === 'against');
     process.stdout.write(
       `\n${workload.name}\n\n| server | req/s | p50 (ms) | p99 (ms) | CPU per request (µs) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|---:|\n`,
     );
@@ -357,6 +379,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `\nmock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s (target ≥ 0.7×), ${fixed(bare.cpuUs / mock.cpuUs, 2)}× CPU per request; mock p99 ${fraction(mock.p99)} ms (target ≤ 1.5 ms) against ${fraction(bare.p99)} ms\n`,
     );
+    if (earlier)
+      process.stdout.write(
+        `mock / ${earlier.name}: ${fixed(mock.rps / earlier.rps, 2)}× req/s, ${fixed(earlier.cpuUs / mock.cpuUs, 2)}× CPU per request (above 1: this checkout is faster)\n`,
+      );
     if (prism) process.stdout.write(`mock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
   }
   if (process.argv.includes('--throughput')) return;

@@ -97,23 +97,37 @@ function throwing(error: ApiError): Stage {
 
 function requestContext(req: IncomingMessage, res: ServerResponse, origin: string): Ctx {
   const headers = safeDict<string>();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  const given = req.headers;
+  for (const name in given) {
+    const value = given[name];
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  return {
-    req: { method: req.method ?? 'GET', path: '/', query: new URLSearchParams(), headers, rawBody: EMPTY },
+  const ctx: Ctx = {
+    req: { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY },
     source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
     // Links (Location, downloads) come from the configured public address, never from the request's Host.
     origin,
-    signal: abortedWhenGone(res),
   };
+  // Made when a stage first asks (few do: long work such as SQL queries), not for every request.
+  let signal: AbortSignal | undefined;
+  Object.defineProperty(ctx, 'signal', {
+    get: () => (signal ??= abortedWhenGone(res)),
+    enumerable: true,
+  });
+  return ctx;
 }
+
+/** Replaced before any stage runs (the mount's own query); never written to. */
+const EMPTY_QUERY = new URLSearchParams();
 
 /** Aborted when the client goes away before its answer is written (long work such as SQL queries stops then). */
 function abortedWhenGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
+  // Asked for after the client went away: aborted already.
+  if (res.closed && !res.writableFinished) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
   return controller.signal;
 }

@@ -37,11 +37,12 @@ export function canonicalJson(value: unknown): string {
 
 /** Method + path + sorted query + canonical body: what "the same request" means for a key. */
 export function fingerprintRequest(req: MockRequest): string {
-  const query = [...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const query =
+    req.query.size === 0
+      ? '[]'
+      : JSON.stringify([...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const body = req.body !== undefined ? canonicalJson(req.body) : req.rawBody.toString('base64');
-  return createHash('sha256')
-    .update(`${req.method} ${req.path}\n${JSON.stringify(query)}\n${body}`)
-    .digest('base64');
+  return createHash('sha256').update(`${req.method} ${req.path}\n${query}\n${body}`).digest('base64');
 }
 
 /**

@@ -81,6 +81,8 @@ type Readable = AsyncIterable<Buffer | string> & {
   on?(event: string, listener: (...args: any[]) => void): unknown;
   off?(event: string, listener: (...args: any[]) => void): unknown;
   pause?(): unknown;
+  /** Node's request: the whole message has arrived (its body waits in the stream's buffer). */
+  complete?: boolean;
 };
 
 /** Reading stops at once on a refusal; the server closes the connection after answering. */
@@ -108,13 +110,18 @@ function readStream(body: Readable, limit: number, timeoutMs: number): Promise<B
     const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     const onError = () =>
       finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
-    const timer = setTimeout(
-      () =>
-        finish(
-          new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs }),
-        ),
-      timeoutMs,
-    );
+    // A body that has arrived whole (the usual small one) cannot be late: no timer for it.
+    const timer = stream.complete
+      ? undefined
+      : setTimeout(
+          () =>
+            finish(
+              new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, {
+                limitMs: timeoutMs,
+              }),
+            ),
+          timeoutMs,
+        );
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);

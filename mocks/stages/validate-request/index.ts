@@ -26,6 +26,7 @@ export function readQuery(
   problems: RequestProblem[] = [],
 ): Record<string, unknown> {
   const values = safeDict<unknown>();
+  if (query.size === 0) return values;
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
@@ -107,11 +108,10 @@ function checkParameters(
 ): void {
   const query = readQuery(operation, ctx.req.query, problems);
   const path: Record<string, unknown> = { ...params };
-  const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
-  for (const location of ['path', 'query', 'header'] as Location[]) {
-    const validate = validators[location];
-    if (validate && !validate(inputs[location])) collect(validate, location, problems);
-  }
+  if (validators.path && !validators.path(path)) collect(validators.path, 'path', problems);
+  if (validators.query && !validators.query(query)) collect(validators.query, 'query', problems);
+  // A copy: coercion writes into what it checks.
+  if (validators.header && !validators.header({ ...ctx.req.headers })) collect(validators.header, 'header', problems);
   ctx.input = { query, path };
 }
 

@@ -41,8 +41,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function launch(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcess {
+  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
