@@ -102,19 +102,27 @@ function requestContext(req: IncomingMessage, res: ServerResponse, origin: strin
     const value = given[name];
     if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  const ctx: Ctx = {
-    req: { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY },
-    source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
+  return new NodeRequestContext(
+    { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY },
+    { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
     // Links (Location, downloads) come from the configured public address, never from the request's Host.
     origin,
-  };
-  // Made when a stage first asks (few do: long work such as SQL queries), not for every request.
-  let signal: AbortSignal | undefined;
-  Object.defineProperty(ctx, 'signal', {
-    get: () => (signal ??= abortedWhenGone(res)),
-    enumerable: true,
-  });
-  return ctx;
+    res,
+  );
+}
+
+/** A request's context in the server: its abort signal is made when a stage first asks (few do), not per request. */
+class NodeRequestContext implements Ctx {
+  #signal: AbortSignal | undefined;
+  constructor(
+    readonly req: Ctx['req'],
+    readonly source: Ctx['source'],
+    readonly origin: string,
+    readonly res: ServerResponse,
+  ) {}
+  get signal(): AbortSignal {
+    return (this.#signal ??= abortedWhenGone(this.res));
+  }
 }
 
 /** Replaced before any stage runs (the mount's own query); never written to. */
