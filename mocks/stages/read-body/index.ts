@@ -27,7 +27,8 @@ export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'
     return Buffer.alloc(0);
   }
   if (Number(ctx.req.headers['content-length']) > limits.bytes) throw tooLarge(limits.bytes);
-  const read = await readStream(ctx.source.body, limits.bytes, limits.timeoutMs);
+  const read =
+    readArrived(ctx.source.body, limits.bytes) ?? (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
   if (read instanceof ApiError) throw read;
   ctx.bodyRead = true;
   return read;
@@ -83,7 +84,28 @@ type Readable = AsyncIterable<Buffer | string> & {
   pause?(): unknown;
   /** Node's request: the whole message has arrived (its body waits in the stream's buffer). */
   complete?: boolean;
+  read?(): Buffer | string | null;
+  readableFlowing?: boolean | null;
+  readableEnded?: boolean;
 };
+
+/**
+ * A body that has arrived whole (the usual small one, in the packet of its headers) is taken from the stream's
+ * buffer at once, without waiting for its events; undefined when it has not (then it is read as it comes).
+ */
+function readArrived(body: Readable, limit: number): Buffer | ApiError | undefined {
+  if (body.complete !== true || typeof body.read !== 'function' || body.readableFlowing || body.readableEnded)
+    return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = body.read(); chunk !== null; chunk = body.read()) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > limit) return tooLarge(limit);
+    chunks.push(buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
 
 /** Reading stops at once on a refusal; the server closes the connection after answering. */
 function readStream(body: Readable, limit: number, timeoutMs: number): Promise<Buffer | ApiError> {
