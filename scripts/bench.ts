@@ -3,16 +3,16 @@
  * node:http server replaying the mock's own status, headers and body (and Prism for the GET) on loopback, in
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
  * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--start` prints the start-up
- * table alone. Environment: BENCH_SECONDS (default 5), BENCH_ROUNDS (default 2), BENCH_CONNECTIONS (default 10),
+ * table alone. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
  * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { autocannon, BIN, freePort, launch, stop, waitFor200 as waitFor200With } from './lib/bench/processes';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
 /** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
 const AGAINST = process.env.BENCH_AGAINST;
@@ -127,38 +127,34 @@ async function load(server: Server, workload: Workload, seconds: number): Promis
   };
 }
 
-/** Each server's samples of one workload, taken in alternating rounds (A B, B A, …) so drifting load hits both. */
-async function measure(servers: Server[], workload: Workload): Promise<Sample[]> {
+/**
+ * Each server's samples of one workload, one per round, the servers taking turns (A B, B A, …) so a machine
+ * whose load drifts weighs on all of them alike.
+ */
+async function measure(servers: Server[], workload: Workload): Promise<Sample[][]> {
   for (const server of servers) await load(server, workload, 1); // warm-up: JIT, lazy compilation, connections
-  const totals = servers.map((): Sample => ({
-    requests: 0,
-    seconds: 0,
-    latencies: [],
-    cpuMs: 0,
-    errors: 0,
-    non2xx: 0,
-  }));
+  const rounds: Sample[][] = servers.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     const order = servers.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
-    for (const i of order) {
-      const sample = await load(servers[i], workload, SECONDS);
-      const total = totals[i];
-      total.requests += sample.requests;
-      total.seconds += sample.seconds;
-      total.cpuMs += sample.cpuMs;
-      total.errors += sample.errors;
-      total.non2xx += sample.non2xx;
-      for (const ms of sample.latencies) total.latencies.push(ms);
-    }
+    for (const i of order) rounds[i].push(await load(servers[i], workload, SECONDS));
   }
-  return totals;
+  return rounds;
 }
 
-function percentile(sorted: number[], p: number): number {
+function percentile(sorted: Float64Array, p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
 }
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const rpsOf = (sample: Sample) => sample.requests / sample.seconds;
+
+/** One server's figures: medians over the rounds (a round the machine's other work disturbed moves none). */
 type Row = {
   role: Role;
   name: string;
@@ -168,21 +164,35 @@ type Row = {
   cpuUs: number;
   errors: number;
   non2xx: number;
+  rounds: Sample[];
 };
 
-function toRow({ role, name }: Server, sample: Sample): Row {
-  const sorted = Float64Array.from(sample.latencies).sort();
+function toRow({ role, name }: Server, rounds: Sample[]): Row {
+  const quantiles = rounds.map((sample) => {
+    const sorted = Float64Array.from(sample.latencies).sort();
+    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  });
+  const sum = (pick: (sample: Sample) => number) => rounds.reduce((total, sample) => total + pick(sample), 0);
   return {
     role,
     name,
-    rps: sample.requests / sample.seconds,
-    p50: percentile(Array.from(sorted), 0.5),
-    p99: percentile(Array.from(sorted), 0.99),
-    cpuUs: (sample.cpuMs * 1000) / Math.max(1, sample.requests),
-    errors: sample.errors,
-    non2xx: sample.non2xx,
+    rps: median(rounds.map(rpsOf)),
+    p50: median(quantiles.map((q) => q.p50)),
+    p99: median(quantiles.map((q) => q.p99)),
+    cpuUs:
+      (sum((sample) => sample.cpuMs) * 1000) /
+      Math.max(
+        1,
+        sum((sample) => sample.requests),
+      ),
+    errors: sum((sample) => sample.errors),
+    non2xx: sum((sample) => sample.non2xx),
+    rounds,
   };
 }
+
+/** The median of the rounds' ratios, each of two servers measured one after the other in that round. */
+const pairedRatio = (a: Row, b: Row) => median(a.rounds.map((sample, i) => rpsOf(sample) / rpsOf(b.rounds[i])));
 
 /** The mock as `npm start` runs it, one node process (its CPU time is read from its own /proc entry). */
 function startMock(role: Role, name: string, port: number, cwd?: string): Server {
@@ -362,7 +372,7 @@ async function main(): Promise<void> {
     .map((n) => n.toFixed(1))
     .join(' ');
   process.stdout.write(
-    `Benchmark: autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per server and workload, alternating servers; ${os.cpus().length} CPUs, load average ${load}\n`,
+    `Benchmark: autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per server and workload, the servers taking turns; req/s, p50 and p99 are medians over the rounds, ratios the median of each round's; ${os.cpus().length} CPUs, load average ${load}\n`,
   );
   const fraction = (ms: number) => fixed(ms, 2);
   for (const { workload, rows } of await throughput()) {
@@ -377,13 +387,14 @@ async function main(): Promise<void> {
         `| ${row.name} | ${fixed(row.rps)} | ${fraction(row.p50)} | ${fraction(row.p99)} | ${fixed(row.cpuUs)} | ${row.errors} | ${row.non2xx} |\n`,
       );
     process.stdout.write(
-      `\nmock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s (target ≥ 0.7×), ${fixed(bare.cpuUs / mock.cpuUs, 2)}× CPU per request; mock p99 ${fraction(mock.p99)} ms (target ≤ 1.5 ms) against ${fraction(bare.p99)} ms\n`,
+      `\nmock / bare node:http: ${fixed(pairedRatio(mock, bare), 2)}× req/s (target ≥ 0.7×), ${fixed(bare.cpuUs / mock.cpuUs, 2)}× CPU per request; mock p99 ${fraction(mock.p99)} ms (target ≤ 1.5 ms) against ${fraction(bare.p99)} ms\n`,
     );
     if (earlier)
       process.stdout.write(
-        `mock / ${earlier.name}: ${fixed(mock.rps / earlier.rps, 2)}× req/s, ${fixed(earlier.cpuUs / mock.cpuUs, 2)}× CPU per request (above 1: this checkout is faster)\n`,
+        `mock / ${earlier.name}: ${fixed(pairedRatio(mock, earlier), 2)}× req/s, ${fixed(earlier.cpuUs / mock.cpuUs, 2)}× CPU per request (above 1: this checkout is faster)\n`,
       );
-    if (prism) process.stdout.write(`mock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
+    if (prism)
+      process.stdout.write(`mock / prism: ${fixed(pairedRatio(mock, prism), 2)}× req/s (target ≥ 3×, aim 5×)\n`);
   }
   if (process.argv.includes('--throughput')) return;
   await startUpTable();
