@@ -28,7 +28,8 @@ export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'
   }
   if (Number(ctx.req.headers['content-length']) > limits.bytes) throw tooLarge(limits.bytes);
   const read =
-    readArrived(ctx.source.body, limits.bytes) ?? (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
+    readArrived(ctx.source.body, limits.bytes, declaredLength(ctx.req.headers)) ??
+    (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
   if (read instanceof ApiError) throw read;
   ctx.bodyRead = true;
   return read;
@@ -87,15 +88,24 @@ type Readable = AsyncIterable<Buffer | string> & {
   read?(): Buffer | string | null;
   readableFlowing?: boolean | null;
   readableEnded?: boolean;
+  readableLength?: number;
 };
 
+/** The body's length as Content-Length declares it (none for a chunked body). */
+function declaredLength(headers: Record<string, string>): number | undefined {
+  if (headers['transfer-encoding'] !== undefined) return undefined;
+  const length = Number(headers['content-length']);
+  return Number.isSafeInteger(length) && length > 0 ? length : undefined;
+}
+
 /**
- * A body that has arrived whole (the usual small one, in the packet of its headers) is taken from the stream's
- * buffer at once, without waiting for its events; undefined when it has not (then it is read as it comes).
+ * A body that has arrived whole (the usual small one, in the packet of its headers: every declared byte is in
+ * the stream's buffer) is taken from that buffer at once, without waiting for its events; undefined when it has
+ * not (then it is read as it comes).
  */
-function readArrived(body: Readable, limit: number): Buffer | ApiError | undefined {
-  if (body.complete !== true || typeof body.read !== 'function' || body.readableFlowing || body.readableEnded)
-    return undefined;
+function readArrived(body: Readable, limit: number, declared: number | undefined): Buffer | ApiError | undefined {
+  if (typeof body.read !== 'function' || body.readableFlowing || body.readableEnded) return undefined;
+  if (body.complete !== true && (declared === undefined || body.readableLength !== declared)) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
   for (let chunk = body.read(); chunk !== null; chunk = body.read()) {
