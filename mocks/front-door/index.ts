@@ -97,9 +97,7 @@ function throwing(error: ApiError): Stage {
 
 function requestContext(req: IncomingMessage, res: ServerResponse, origin: string): Ctx {
   const headers = safeDict<string>();
-  const given = req.headers;
-  for (const name in given) {
-    const value = given[name];
+  for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   return new NodeRequestContext(
