@@ -8,7 +8,12 @@ import { jsonContent, refTo, schemaProblems, type Operation, type SchemaSet } fr
 export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
 
 type Location = 'query' | 'path' | 'header';
-type OperationValidators = { [L in Location]?: ValidateFunction } & { body?: ValidateFunction; jsonBody: boolean };
+type OperationValidators = { [L in Location]?: ValidateFunction } & {
+  body?: ValidateFunction;
+  jsonBody: boolean;
+  /** The header parameters declared (lower-case): the only headers the header validator reads. */
+  headerNames: string[];
+};
 
 /** One thing wrong with a request: where (`in`, and a JSON pointer into that part: `/limit`, `/name`) and what. */
 export type RequestProblem = { in: Location | 'body'; pointer: string; message: string };
@@ -59,11 +64,12 @@ function invalidRequest(problems: RequestProblem[]): ApiError {
 }
 
 function compileOperation(operation: Operation, deps: ValidateRequestDeps): OperationValidators {
-  const validators: OperationValidators = { jsonBody: false };
+  const validators: OperationValidators = { jsonBody: false, headerNames: [] };
   for (const location of ['query', 'path', 'header'] as Location[]) {
     const declared = operation.parameters.filter((p) => p.in === location);
     if (declared.length === 0) continue;
     const name = (n: string) => (location === 'header' ? n.toLowerCase() : n);
+    if (location === 'header') validators.headerNames = declared.map((p) => name(p.name));
     validators[location] = deps.params.compile({
       type: 'object',
       properties: Object.fromEntries(declared.map((p) => [name(p.name), refTo(p.schemaPointer)])),
@@ -110,9 +116,20 @@ function checkParameters(
   const path: Record<string, unknown> = { ...params };
   if (validators.path && !validators.path(path)) collect(validators.path, 'path', problems);
   if (validators.query && !validators.query(query)) collect(validators.query, 'query', problems);
-  // A copy: coercion writes into what it checks.
-  if (validators.header && !validators.header({ ...ctx.req.headers })) collect(validators.header, 'header', problems);
+  // The declared headers only (the schema names no others), copied: coercion writes into what it checks.
+  if (validators.header && !validators.header(declaredHeaders(ctx.req.headers, validators.headerNames)))
+    collect(validators.header, 'header', problems);
   ctx.input = { query, path };
+}
+
+function declaredHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {
+  const declared = safeDict<string>();
+  for (const name of names) {
+    // dictionary-lookup: the names are the contract's header parameters, never taken from the request
+    const value = headers[name];
+    if (value !== undefined) declared[name] = value;
+  }
+  return declared;
 }
 
 function checkBody(
