@@ -142,18 +142,13 @@ function readStream(body: Readable, limit: number, timeoutMs: number): Promise<B
     const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     const onError = () =>
       finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
-    // A body that has arrived whole (the usual small one) cannot be late: no timer for it.
-    const timer = stream.complete
-      ? undefined
-      : setTimeout(
-          () =>
-            finish(
-              new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, {
-                limitMs: timeoutMs,
-              }),
-            ),
-          timeoutMs,
-        );
+    const timer = setTimeout(
+      () =>
+        finish(
+          new ApiError(400, 'body_timeout', `body: did not arrive within ${timeoutMs} ms.`, { limitMs: timeoutMs }),
+        ),
+      timeoutMs,
+    );
     stream.on('data', onData);
     stream.on('end', onEnd);
     stream.on('error', onError);
