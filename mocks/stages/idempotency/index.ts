@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { codePointLength } from '../../../spec/lib';
 import { ApiError } from '../../errors';
-import type { Stage } from '../../context';
-import type { MockRequest } from '../../types';
+import type { Ctx, Next, Stage } from '../../context';
+import type { MockRequest, MockResponse } from '../../types';
 import type { IdempotencyStore } from '../../store/repositories/idempotency';
 import { rollBack } from '../all-or-nothing';
 
@@ -54,10 +54,8 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
   const min = deps.keyLength.min ?? 0;
   const max = deps.keyLength.max ?? Infinity;
   const bounds = deps.keyLength.max === undefined ? `at least ${min}` : `${min} to ${max}`;
-  return async (ctx, next) => {
+  const keyed = async (ctx: Ctx, next: Next, sent: string): Promise<MockResponse> => {
     const { req } = ctx;
-    const sent = req.headers['idempotency-key'];
-    if (sent === undefined || !METHODS.has(req.method)) return next();
     const key = (req.headers['idempotency-key'] = readIdempotencyKey(sent));
     const length = codePointLength(key);
     if (length < min || length > max) {
@@ -108,5 +106,9 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       throw error;
     }
     return response;
+  };
+  return (ctx, next) => {
+    const sent = ctx.req.headers['idempotency-key'];
+    return sent === undefined || !METHODS.has(ctx.req.method) ? next() : keyed(ctx, next, sent);
   };
 }

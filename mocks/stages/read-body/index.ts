@@ -59,18 +59,18 @@ export function isJson(contentType: string | undefined): boolean {
  * ignores one (no 413 its responses do not declare); a large or slow one is left unread and the connection closed.
  */
 export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
-  return async (ctx, next) => {
+  const read = async (ctx: Ctx) => {
     const { req } = ctx;
-    if (!announcesBody(req.headers)) {
-      ctx.bodyRead = true;
-      return next();
-    }
     if (ctx.route?.operation.requestBody === undefined) {
       await readRequestBody(ctx, limits).catch(() => undefined);
-      return next();
+      return;
     }
     req.rawBody = await readRequestBody(ctx, limits);
     if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(req.rawBody, limits);
+  };
+  return (ctx, next) => {
+    if (announcesBody(ctx.req.headers)) return read(ctx).then(next);
+    ctx.bodyRead = true;
     return next();
   };
 }

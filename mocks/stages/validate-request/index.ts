@@ -85,7 +85,7 @@ function compileOperation(operation: Operation, deps: ValidateRequestDeps): Oper
 /** x-rules request-validation: every stated limit, pattern and enum on input is checked; a violation → 400. */
 export function validateRequest(deps: ValidateRequestDeps): Stage {
   const compiled = new Map<Operation, OperationValidators>();
-  return async (ctx, next) => {
+  const check = (ctx: Ctx): void => {
     if (!ctx.route) throw new Error('validate-request runs after route');
     const { operation, params } = ctx.route;
     let validators = compiled.get(operation);
@@ -94,6 +94,13 @@ export function validateRequest(deps: ValidateRequestDeps): Stage {
     checkParameters(ctx, operation, params, validators, problems);
     if (operation.requestBody) checkBody(ctx, operation.requestBody.required, validators, problems);
     if (problems.length > 0) throw invalidRequest(problems);
+  };
+  return (ctx, next) => {
+    try {
+      check(ctx);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return next();
   };
 }
