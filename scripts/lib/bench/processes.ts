@@ -20,8 +20,12 @@ export type AutocannonResult = {
   non2xx: number;
   duration: number;
 };
+/** A run in progress: awaited for its result; `response` reports each response's time in fractional milliseconds. */
+export type AutocannonRun = PromiseLike<AutocannonResult> & {
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+export const autocannon = require('autocannon') as (options: AutocannonOptions) => AutocannonRun;
 
 export const ROOT = join(__dirname, '..', '..', '..');
 export const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
@@ -37,8 +41,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function launch(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+export function launch(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcess {
+  return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
