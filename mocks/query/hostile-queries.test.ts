@@ -96,3 +96,30 @@ describe('fair scheduling between workspaces', () => {
     expect(await first).toMatchObject({ reason: 'query_timeout' });
   });
 });
+
+describe('a workspace whose worker is busy loading another one', () => {
+  const tables = createTwoWorkspaceTables();
+  const workspaceC = '3f4e5d6c-7b8a-4c9d-8e0f-1a2b3c4d5e6f';
+  // Workspace C's tables are read only when the gate opens: its load holds the worker it landed on until then.
+  let openGate = () => {};
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
+  const readTables = async (workspaceUuid: string) => {
+    if (workspaceUuid === workspaceC) await gate;
+    return tables;
+  };
+  const engine = createQueryEngine({ readTables, timeoutMs: 1000, workers: 2 });
+  afterAll(() => {
+    openGate();
+    return engine.close();
+  });
+
+  it("should answer on a free worker instead of waiting out its budget behind the other workspace's load", async () => {
+    await engine.query(workspaceA, 'SELECT 1'); // A's 5 runs on one worker,
+    await engine.query(workspaceB, 'SELECT 1'); // B's 7 on the emptier other: C's load lands beside A (the emptiest).
+    const loadingC = engine.query(workspaceC, 'SELECT count(*) AS n FROM runs').catch((error: ApiError) => error);
+    const answer = await engine.query(workspaceA, 'SELECT count(*) AS n FROM runs').catch((error: ApiError) => error);
+    openGate();
+    expect(answer).toEqual({ rows: [{ n: 5 }] });
+    expect(await loadingC).toEqual({ rows: [{ n: 0 }] });
+  });
+});

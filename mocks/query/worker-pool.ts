@@ -418,8 +418,9 @@ export class QueryWorkerPool {
     if (own && (!suspect || own.hosted.size === 1)) return own;
     if (!own) {
       const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
-      // Loading or catching up ends in time bounded by the data: moving would only load the database again.
-      if (busy?.phase === 'preparing') return undefined;
+      // Its own database being loaded or caught up ends in time bounded by its data: moving would only load it
+      // again. Another workspace's load is waited for like a query (it may take longer than this one's budget).
+      if (busy?.phase === 'preparing' && busy.job?.workspace === workspace) return undefined;
       if (busy) {
         const rows = busy.hosted.get(workspace)?.rows ?? 0;
         const wait = Math.min(this.options.timeoutMs, Math.max(AFFINITY_WAIT_MS, rows * LOAD_MS_PER_ROW));
