@@ -2,9 +2,12 @@
  * `npm run bench:query`: the mock's SQL engine (POST /orchestration/query) over a workspace holding many runs,
  * with its databases kept and updated on write, side by side with the baseline of this same run: tables rebuilt
  * from the store for every query (what the engine did before). Then fairness: a small workspace's query latency
- * alone, and while another workspace floods the engine with runaway queries. Prints markdown.
+ * alone, and while another workspace floods the engine with runaway queries (the flood's queries end at their
+ * budget by design: counted, by where the budget ran out; any failed query is counted too, never ends the run).
+ * Prints markdown.
  * Environment: BENCH_RUNS (default 100000), BENCH_QUERIES (default 200), BENCH_BASELINE_QUERIES (default 10).
  */
+import { ApiError } from '../mocks/errors';
 import { createQueryEngine } from '../mocks/query';
 import { createStore } from '../mocks/store';
 import { createMemoryPort } from '../mocks/store/adapters/memory';
@@ -49,6 +52,17 @@ async function fill(store: ReturnType<typeof createStore>, workspaceUuid: string
   }
 }
 
+/** Counts one outcome: an ApiError by its reason (a query timeout split by where it ran out), else as given. */
+function count1(outcomes: Map<string, number>, outcome: unknown) {
+  let key = String(outcome);
+  if (outcome instanceof ApiError)
+    key =
+      outcome.reason === 'query_timeout'
+        ? `query_timeout: ${/waited/.test(outcome.message) ? 'queued' : 'ran'}`
+        : outcome.reason;
+  outcomes.set(key, (outcomes.get(key) ?? 0) + 1);
+}
+
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await run();
@@ -89,20 +103,29 @@ async function main() {
     timeoutMs: 2000,
   });
   await fairEngine.query(SMALL, 'SELECT 1');
-  const small = async (count: number) => {
+  // A query that fails is counted by reason (its time still counts): the run goes on and the table shows it.
+  const smallErrors = { alone: new Map<string, number>(), during: new Map<string, number>() };
+  const small = async (count: number, errors: Map<string, number>) => {
     const ms: number[] = [];
-    for (let i = 0; i < count; i++) ms.push(await timed(() => fairEngine.query(SMALL, QUERY_MIX[i % 2])));
+    for (let i = 0; i < count; i++)
+      ms.push(await timed(() => fairEngine.query(SMALL, QUERY_MIX[i % 2]).catch((error) => count1(errors, error))));
     return ms;
   };
-  const alone = summary(await small(100));
+  const alone = summary(await small(100, smallErrors.alone));
+  // The flood's queries are meant to run over their budget (or wait past it behind each other): counted by reason.
+  const floodOutcomes = new Map<string, number>();
   let flooding = true;
   const flood = Array.from({ length: 10 }, async () => {
-    while (flooding) await fairEngine.query(BIG, RUNAWAY).catch(() => undefined);
+    while (flooding)
+      await fairEngine.query(BIG, RUNAWAY).then(
+        () => count1(floodOutcomes, 'answered'),
+        (error: unknown) => count1(floodOutcomes, error),
+      );
   });
   const during: number[] = [];
   const until = Date.now() + 10_000;
   while (Date.now() < until) {
-    during.push(...(await small(10)));
+    during.push(...(await small(10, smallErrors.during)));
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   flooding = false;
@@ -122,12 +145,25 @@ async function main() {
     `\nFirst query of the workspace (database loaded once): ${fmt(firstLoad)} ms. p99 ratio baseline/kept: ${(rebuiltFigures.p99 / keptFigures.p99).toFixed(0)}x.\n`,
   );
   console.log('### Another workspace while this one floods runaway queries (10 at a time, 2 s budget)\n');
-  console.log('| small workspace | queries | p50 ms | p99 ms | max ms |');
-  console.log('|---|---:|---:|---:|---:|');
-  console.log(`| alone | 100 | ${fmt(alone.p50)} | ${fmt(alone.p99)} | ${fmt(alone.max)} |`);
+  const errorsOf = (errors: Map<string, number>) => [...errors.values()].reduce((a, b) => a + b, 0);
+  const floodSent = errorsOf(floodOutcomes);
   console.log(
-    `| during the flood | ${during.length} | ${fmt(contended.p50)} | ${fmt(contended.p99)} | ${fmt(contended.max)} |`,
+    '| small workspace | queries | failed | p50 ms | p99 ms | max ms | flood queries | flood stopped at budget | flood timed out in queue |',
   );
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    `| alone | 100 | ${errorsOf(smallErrors.alone)} | ${fmt(alone.p50)} | ${fmt(alone.p99)} | ${fmt(alone.max)} | – | – | – |`,
+  );
+  console.log(
+    `| during the flood | ${during.length} | ${errorsOf(smallErrors.during)} | ${fmt(contended.p50)} | ${fmt(contended.p99)} | ${fmt(contended.max)} | ${floodSent} | ${floodOutcomes.get('query_timeout: ran') ?? 0} | ${floodOutcomes.get('query_timeout: queued') ?? 0} |`,
+  );
+  const unexpected = [
+    ...[...smallErrors.alone, ...smallErrors.during].map(([reason, n]) => `small workspace ${reason}: ${n}`),
+    ...[...floodOutcomes]
+      .filter(([reason]) => !reason.startsWith('query_timeout'))
+      .map(([reason, n]) => `flood ${reason}: ${n}`),
+  ];
+  if (unexpected.length > 0) console.log(`\nOther outcomes: ${unexpected.join('; ')}.`);
   console.log(`\nAdded p99 latency: ${fmt(contended.p99 - alone.p99)} ms.`);
   await Promise.all([kept.close(), rebuilt.close(), fairEngine.close()]);
 }
