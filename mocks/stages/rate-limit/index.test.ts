@@ -111,6 +111,14 @@ describe('counting ahead (the request goes on while it is counted)', () => {
     },
   );
 
+  it('should answer a refused count at once, without waiting for the rest of the request (a hang, a latency)', async () => {
+    const { here, there } = await twoReplicas(2);
+    await there.consume('workspace:ws');
+    const hanging = () => new Promise<never>(() => undefined);
+    const stage = compose([rateLimit({ limiter: here, countAhead: true }), hanging]);
+    expect(await stage(request('GET')).catch((e) => e)).toMatchObject({ status: 429 });
+  });
+
   it('should take back the Idempotency-Key claimed with a count that refuses, so a retry is not held', async () => {
     const { here, there } = await twoReplicas(2);
     await there.consume('workspace:ws');

@@ -42,28 +42,28 @@ export function rateLimit(deps: {
       if (refused(ctx, state)) throw tooManyRequests(state);
       return next();
     }
-    // Counted while the request goes on (the count and the request's first reads share a round trip); a
-    // refused request's answer, or its error, gives way to the 429 (or to the 503 of a count that failed).
-    ctx.counting = counting.then(
+    // Counted while the request goes on (the count and the request's first reads share a round trip). A refusal
+    // is answered as soon as it is known (429, or the 503 of a count that failed), without waiting for the rest
+    // of the request (a latency, a hang): what the request still does is dropped, and it writes nothing.
+    const mayGoOn = counting.then(
       (state) => ((ctx.rateLimit = state), !refused(ctx, state)),
       () => false,
     );
-    let response: MockResponse;
-    try {
-      response = await next();
-    } catch (error) {
-      await settle(ctx, counting);
-      throw error;
+    ctx.counting = mayGoOn;
+    const going = next().then(
+      (response) => ({ response }),
+      (error: unknown) => ({ error }),
+    );
+    // Whichever comes first: a refusal answers at once; an answer waits for its count.
+    const first = await Promise.race([mayGoOn, going.then(() => true)]);
+    if (!first || !(await mayGoOn)) {
+      const state = await counting; // a failed count throws its own error here
+      throw tooManyRequests(state);
     }
-    await settle(ctx, counting);
-    return response;
+    const outcome = await going;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.response;
   };
-
-  /** Throws what a refused or failed count answers; returns when the request may keep its answer. */
-  async function settle(ctx: Ctx, counting: Promise<RateLimitState>): Promise<void> {
-    const state = await counting;
-    if (refused(ctx, state)) throw tooManyRequests(state);
-  }
 }
 
 /**
