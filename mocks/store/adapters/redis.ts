@@ -212,8 +212,11 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async read<const R extends readonly Read[]>(reads: R) {
       batch();
       try {
-        // A key or two (the hot paths: a seed marker and a value) are sent as plain pipelined commands; a
-        // transaction, for a consistent snapshot, costs two more commands and is kept for larger reads.
+        // Values only (the hot paths: a seed marker and a value): one MGET, a consistent snapshot in one
+        // command. Other reads of a key or two are sent as plain pipelined commands; a transaction, for a
+        // consistent snapshot, costs two more commands and is kept for larger reads.
+        if (reads.length > 1 && reads.every((read) => read.op === 'get'))
+          return (await client.mget(reads.map((read) => at(read.key)))) as ReadResults<R>;
         if (reads.length <= 2)
           return (await Promise.all(reads.map((read) => readOne(client, read, at)))) as ReadResults<R>;
         const multi = client.multi();
