@@ -77,16 +77,21 @@ type Sample = {
   socketReads: number;
 };
 
+/** A mistake in the command line: its message is all the user needs (no stack). */
+class UsageError extends Error {}
+
 function readArgs(argv: string[]): { baseline?: string } {
   const args: { baseline?: string } = {};
   for (let i = 0; i < argv.length; i++) {
     const [option, inline] = argv[i].split(/=(.*)/s, 2);
-    if (option !== '--baseline') throw new Error(`unknown option ${argv[i]} (known: --baseline <dir>)`);
+    if (option !== '--baseline') throw new UsageError(`unknown option ${argv[i]} (known: --baseline <dir>)`);
     const value = inline ?? argv[++i];
-    if (!value) throw new Error('--baseline needs a directory (another checkout of the project)');
+    if (!value) throw new UsageError('--baseline needs a directory (another checkout of the project)');
     const root = resolve(value);
     if (!existsSync(resolve(root, 'mocks', 'server.ts')))
-      throw new Error(`--baseline ${value}: no mocks/server.ts there (a checkout of the project, with node_modules)`);
+      throw new UsageError(
+        `--baseline ${value}: no mocks/server.ts there (a checkout of the project, with node_modules)`,
+      );
     args.baseline = root;
   }
   return args;
@@ -271,6 +276,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error) => {
-  process.stderr.write(`bench:redis failed: ${error instanceof Error ? error.stack : error}\n`);
+  const detail = error instanceof UsageError ? error.message : error instanceof Error ? error.stack : error;
+  process.stderr.write(`bench:redis failed: ${detail}\n`);
   process.exit(1);
 });
