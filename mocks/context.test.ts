@@ -28,6 +28,17 @@ describe('compose', () => {
     expect(handled).toBe(1);
   });
 
+  it('should turn a plain stage that throws into a rejection, never a throw out of the pipeline', async () => {
+    const plain: Stage = () => {
+      throw new Error('refused');
+    };
+    const outer: Stage = (_ctx, next) => next();
+    let result: Promise<unknown> | undefined;
+    expect(() => (result = compose([outer, plain])(makeCtx()))).not.toThrow();
+    await expect(result).rejects.toThrow('refused');
+    await expect(compose([plain])(makeCtx())).rejects.toThrow('refused');
+  });
+
   it('should reject when no stage answers', async () => {
     await expect(compose([async (_ctx, next) => next()])(makeCtx())).rejects.toThrow(
       'pipeline ended without a response',

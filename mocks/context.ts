@@ -56,24 +56,34 @@ export type AdmittedCtx = Ctx & { caller: Caller; route: RouteMatch; input: Vali
 export type RouteMatch = { operation: Operation; params: Record<string, string> };
 
 export type Next = () => Promise<MockResponse>;
-/** A stage answers (returns a response, or throws ApiError) or passes on by calling next. */
+/**
+ * A stage answers (returns a response, or throws ApiError) or passes on by calling next. A stage with nothing to
+ * wait for may be a plain function returning `next()` (or a rejection): no `await` that waits for nothing.
+ */
 export type Stage = (ctx: Ctx, next: Next) => Promise<MockResponse>;
 
 /**
  * Chains stages so the request flows down the list and the response flows back up through it. A stage that
- * calls `next()` twice would run the rest of the pipeline twice (two records, two counts): that is refused.
+ * calls `next()` twice would run the rest of the pipeline twice (two records, two counts): that is refused. A
+ * plain stage that throws is a rejection like an async one's.
  */
 export function compose(stages: Stage[]): (ctx: Ctx) => Promise<MockResponse> {
   const run = (index: number, ctx: Ctx): Promise<MockResponse> => {
     const stage = stages[index];
     if (!stage) return Promise.reject(new Error('pipeline ended without a response'));
     let called = false;
-    return stage(ctx, () => {
-      if (called)
-        return Promise.reject(new Error(`stage ${index} (${stage.name || 'anonymous'}) called next() more than once`));
-      called = true;
-      return run(index + 1, ctx);
-    });
+    try {
+      return stage(ctx, () => {
+        if (called)
+          return Promise.reject(
+            new Error(`stage ${index} (${stage.name || 'anonymous'}) called next() more than once`),
+          );
+        called = true;
+        return run(index + 1, ctx);
+      });
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
   return (ctx) => run(0, ctx);
 }

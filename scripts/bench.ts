@@ -1,96 +1,256 @@
 /**
- * `npm run bench`: this mock, plain Prism and a bare node:http server side by side on loopback, then the mock's
- * start-up time and its resident memory after 100k idempotent POSTs with distinct keys. Prints markdown.
- * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_POSTS (default 100000).
+ * `npm run bench`: per workload (a GET of a list; a create with a new Idempotency-Key), this mock beside a bare
+ * node:http server replaying the mock's own status, headers and body (and Prism for the GET) on loopback, in
+ * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
+ * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--start` prints the start-up
+ * table alone. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
+ * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import {
-  autocannon,
-  BIN,
-  freePort,
-  launch,
-  stop,
-  waitFor200 as waitFor200With,
-  type AutocannonOptions,
-  type AutocannonResult,
-} from './lib/bench/processes';
+import { autocannon, BIN, freePort, launch, stop, waitFor200 as waitFor200With } from './lib/bench/processes';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+/** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
+const AGAINST = process.env.BENCH_AGAINST;
 const PATH = '/mailboxManagement/suppressions';
 const TOKEN = 'mock-token-a';
 
-type Target = { name: string; url: string; command: string };
-type Row = { name: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
-
 const waitFor200 = (url: string) => waitFor200With(url, TOKEN);
 
-async function load(url: string, options: Partial<AutocannonOptions> = {}): Promise<AutocannonResult> {
-  return autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { authorization: `Bearer ${TOKEN}` },
-    ...options,
+/** One request shape the mock is loaded with, and the bare server answers alike. */
+type Workload = {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Under the API's base path. */
+  path: string;
+  body?: string;
+  /** A fresh Idempotency-Key on every request (a create, never a replay). */
+  keyed?: boolean;
+  /** Prism serves it too (stateless: the GET only). */
+  prism?: boolean;
+};
+
+const WORKLOADS: Workload[] = [
+  { name: `GET /v1${PATH}`, method: 'GET', path: PATH, prism: true },
+  {
+    name: 'POST /v1/ai/mcpServers, a new Idempotency-Key each',
+    method: 'POST',
+    path: '/ai/mcpServers',
+    body: JSON.stringify({ name: 'bench' }),
+    keyed: true,
+  },
+];
+
+/** What the mock answered, replayed byte for byte by the bare server. */
+type Answer = { status: number; headers: [string, string][]; body: string };
+
+/** Headers Node writes itself (Date, Connection, Keep-Alive): the bare server's Node writes them alike. */
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+let keys = 0;
+const requestHeaders = (workload: Workload): Record<string, string> => ({
+  authorization: `Bearer ${TOKEN}`,
+  ...(workload.body === undefined ? {} : { 'content-type': 'application/json' }),
+  ...(workload.keyed ? { 'idempotency-key': `bench-${process.pid}-${keys++}` } : {}),
+});
+
+/** The mock's real answer to one request of the workload: status, every header it sets, the body text. */
+async function answerOf(base: string, workload: Workload): Promise<Answer> {
+  const response = await fetch(base + workload.path, {
+    method: workload.method,
+    headers: requestHeaders(workload),
+    body: workload.body,
   });
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (!WRITTEN_BY_NODE.has(name)) headers.push([name, value]);
+  });
+  return { status: response.status, headers, body: await response.text() };
 }
 
+/**
+ * The baseline: a bare node:http server that answers each workload's request with the mock's own status, headers
+ * and body (read from the mock at start), after reading the request's body like the mock does. Nothing else.
+ */
 const BARE_SERVER = `
-const body = JSON.stringify({ count: 1, suppressions: [{ uuid: '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b', workspaceUuid: '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b', email: 'jane.doe@example.com', reason: 'bounced', mailboxUuid: null, messageUuid: null, createdAt: '2026-03-01T10:00:00.000Z', updatedAt: '2026-03-01T10:00:00.000Z' }] });
-require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }); res.end(body); }).listen(Number(process.env.PORT), '127.0.0.1');
+const answers = new Map(JSON.parse(process.env.ANSWERS));
+require('node:http').createServer((req, res) => {
+  const answer = answers.get(req.method + ' ' + req.url);
+  const send = () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); };
+  if (req.method === 'GET') return send();
+  req.on('data', () => {});
+  req.on('end', send);
+}).listen(Number(process.env.PORT), '127.0.0.1');
 `;
 
-async function throughput(): Promise<Row[]> {
+/** Requests, latencies and CPU time of one load run. */
+type Sample = { requests: number; seconds: number; latencies: number[]; cpuMs: number; errors: number; non2xx: number };
+type Role = 'mock' | 'bare' | 'prism' | 'against';
+type Server = { role: Role; name: string; base: string; child: ChildProcess };
+
+/** User + system CPU time of a process so far (Linux /proc; clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** autocannon's histogram counts whole milliseconds: each response's time is kept here with its fraction. */
+async function load(server: Server, workload: Workload, seconds: number): Promise<Sample> {
+  const latencies: number[] = [];
+  const cpuBefore = cpuMs(server.child.pid!);
+  const run = autocannon({
+    url: server.base + workload.path,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: workload.method,
+        setupRequest: (request) => ({ ...request, headers: requestHeaders(workload), body: workload.body }),
+      },
+    ],
+  });
+  run.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
+  const result = await run;
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    latencies,
+    cpuMs: cpuMs(server.child.pid!) - cpuBefore,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+/**
+ * Each server's samples of one workload, one per round, the servers taking turns (A B, B A, …) so a machine
+ * whose load drifts weighs on all of them alike.
+ */
+async function measure(servers: Server[], workload: Workload): Promise<Sample[][]> {
+  for (const server of servers) await load(server, workload, 1); // warm-up: JIT, lazy compilation, connections
+  const rounds: Sample[][] = servers.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = servers.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) rounds[i].push(await load(servers[i], workload, SECONDS));
+  }
+  return rounds;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const rpsOf = (sample: Sample) => sample.requests / sample.seconds;
+
+/** One server's figures: medians over the rounds (a round the machine's other work disturbed moves none). */
+type Row = {
+  role: Role;
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  cpuUs: number;
+  errors: number;
+  non2xx: number;
+  rounds: Sample[];
+};
+
+function toRow({ role, name }: Server, rounds: Sample[]): Row {
+  const quantiles = rounds.map((sample) => {
+    const sorted = Float64Array.from(sample.latencies).sort();
+    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+  });
+  const sum = (pick: (sample: Sample) => number) => rounds.reduce((total, sample) => total + pick(sample), 0);
+  return {
+    role,
+    name,
+    rps: median(rounds.map(rpsOf)),
+    p50: median(quantiles.map((q) => q.p50)),
+    p99: median(quantiles.map((q) => q.p99)),
+    cpuUs:
+      (sum((sample) => sample.cpuMs) * 1000) /
+      Math.max(
+        1,
+        sum((sample) => sample.requests),
+      ),
+    errors: sum((sample) => sample.errors),
+    non2xx: sum((sample) => sample.non2xx),
+    rounds,
+  };
+}
+
+/** The median of the rounds' ratios, each of two servers measured one after the other in that round. */
+const pairedRatio = (a: Row, b: Row) => median(a.rounds.map((sample, i) => rpsOf(sample) / rpsOf(b.rounds[i])));
+
+/** The mock as `npm start` runs it, one node process (its CPU time is read from its own /proc entry). */
+function startMock(role: Role, name: string, port: number, cwd?: string): Server {
+  const env = { PORT: String(port), MOCK_RATE_LIMIT: '1000000000' };
+  return {
+    role,
+    name,
+    base: `http://127.0.0.1:${port}/v1`,
+    child: launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], env, cwd),
+  };
+}
+
+async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
   const [mockPort, prismPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const targets: (Target & { child: ChildProcess })[] = [
-    {
-      name: 'this mock',
-      url: `http://127.0.0.1:${mockPort}/v1${PATH}`,
-      command: 'tsx mocks/server.ts',
-      child: launch(BIN('tsx'), ['mocks/server.ts'], { PORT: String(mockPort), MOCK_RATE_LIMIT: '1000000000' }),
-    },
-    {
-      name: 'prism mock -v silent',
-      url: `http://127.0.0.1:${prismPort}${PATH}`,
-      command: 'prism mock -v silent',
-      child: launch(BIN('prism'), [
-        'mock',
-        '-v',
-        'silent',
-        '-h',
-        '127.0.0.1',
-        '-p',
-        String(prismPort),
-        'spec/openapi.yaml',
-      ]),
-    },
-    {
-      name: 'bare node:http',
-      url: `http://127.0.0.1:${barePort}${PATH}`,
-      command: 'node -e',
-      child: launch(process.execPath, ['-e', BARE_SERVER], { PORT: String(barePort) }),
-    },
-  ];
+  const mock = startMock('mock', 'this mock (`npm start`)', mockPort);
+  // The same mock from another checkout (an earlier commit), measured in the same rounds: the A/B of a change.
+  const against = AGAINST ? startMock('against', `the mock at ${AGAINST}`, await freePort(), AGAINST) : undefined;
+  const prism: Server = {
+    role: 'prism',
+    name: '`prism mock -v silent`',
+    base: `http://127.0.0.1:${prismPort}`,
+    child: launch(BIN('prism'), [
+      'mock',
+      '-v',
+      'silent',
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(prismPort),
+      'spec/openapi.yaml',
+    ]),
+  };
+  const children = [mock.child, prism.child, ...(against ? [against.child] : [])];
   try {
-    await Promise.all(targets.map((t) => waitFor200(t.url)));
-    const rows: Row[] = [];
-    for (const target of targets) {
-      await load(target.url, { duration: 1 }); // warm-up: JIT, lazy compilation, connection pools
-      const result = await load(target.url);
-      rows.push({
-        name: target.name,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors,
-        non2xx: result.non2xx,
-      });
+    await Promise.all([mock, ...(against ? [against] : [])].map((server) => waitFor200(server.base + PATH)));
+    const answers: [string, Answer][] = [];
+    for (const workload of WORKLOADS)
+      answers.push([`${workload.method} /v1${workload.path}`, await answerOf(mock.base, workload)]);
+    const bare: Server = {
+      role: 'bare',
+      name: 'bare `node:http`, the same status, headers and body',
+      base: `http://127.0.0.1:${barePort}/v1`,
+      child: launch(process.execPath, ['-e', BARE_SERVER], {
+        PORT: String(barePort),
+        ANSWERS: JSON.stringify(answers),
+      }),
+    };
+    children.push(bare.child);
+    await Promise.all([waitFor200(bare.base + PATH), waitFor200(prism.base + PATH)]);
+    const tables: { workload: Workload; rows: Row[] }[] = [];
+    for (const workload of WORKLOADS) {
+      const servers = [mock, bare, ...(workload.prism ? [prism] : []), ...(against ? [against] : [])];
+      const samples = await measure(servers, workload);
+      tables.push({ workload, rows: servers.map((server, i) => toRow(server, samples[i])) });
     }
-    return rows;
+    return tables;
   } finally {
-    await Promise.all(targets.map((t) => stop(t.child)));
+    await Promise.all(children.map(stop));
   }
 }
 
@@ -212,18 +372,31 @@ async function main(): Promise<void> {
     .map((n) => n.toFixed(1))
     .join(' ');
   process.stdout.write(
-    `Benchmark: GET /v1${PATH} on loopback, autocannon ${CONNECTIONS} connections × ${SECONDS} s each, ${os.cpus().length} CPUs, load average ${load}\n\n`,
+    `Benchmark: autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per server and workload, the servers taking turns; req/s, p50 and p99 are medians over the rounds, ratios the median of each round's; ${os.cpus().length} CPUs, load average ${load}\n`,
   );
-  const rows = await throughput();
-  const [mock, prism, bare] = rows;
-  process.stdout.write('| server | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|\n');
-  for (const row of rows)
+  const fraction = (ms: number) => fixed(ms, 2);
+  for (const { workload, rows } of await throughput()) {
+    const [mock, bare] = rows;
+    const prism = rows.find((row) => row.role === 'prism');
+    const earlier = rows.find((row) => row.role === 'against');
     process.stdout.write(
-      `| ${row.name} | ${fixed(row.rps)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`,
+      `\n${workload.name}\n\n| server | req/s | p50 (ms) | p99 (ms) | CPU per request (µs) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|---:|\n`,
     );
-  process.stdout.write(`\nmock / prism: ${fixed(mock.rps / prism.rps, 2)}× req/s (target ≥ 3×, aim 5×)\n`);
-  process.stdout.write(`mock / bare node:http: ${fixed(mock.rps / bare.rps, 2)}× req/s\n`);
-  process.stdout.write(`mock p99 at ${CONNECTIONS} connections: ${mock.p99} ms (target ≤ 5 ms)\n`);
+    for (const row of rows)
+      process.stdout.write(
+        `| ${row.name} | ${fixed(row.rps)} | ${fraction(row.p50)} | ${fraction(row.p99)} | ${fixed(row.cpuUs)} | ${row.errors} | ${row.non2xx} |\n`,
+      );
+    process.stdout.write(
+      `\nmock / bare node:http: ${fixed(pairedRatio(mock, bare), 2)}× req/s (target ≥ 0.7×), ${fixed(bare.cpuUs / mock.cpuUs, 2)}× CPU per request; mock p99 ${fraction(mock.p99)} ms (target ≤ 1.5 ms) against ${fraction(bare.p99)} ms\n`,
+    );
+    if (earlier)
+      process.stdout.write(
+        `mock / ${earlier.name}: ${fixed(pairedRatio(mock, earlier), 2)}× req/s, ${fixed(earlier.cpuUs / mock.cpuUs, 2)}× CPU per request (above 1: this checkout is faster)\n`,
+      );
+    if (prism)
+      process.stdout.write(`mock / prism: ${fixed(pairedRatio(mock, prism), 2)}× req/s (target ≥ 3×, aim 5×)\n`);
+  }
+  if (process.argv.includes('--throughput')) return;
   await startUpTable();
   process.stdout.write('\n');
   const memory = await memoryAfterPosts();

@@ -98,22 +98,42 @@ function throwing(error: ApiError): Stage {
 function requestContext(req: IncomingMessage, res: ServerResponse, origin: string): Ctx {
   const headers = safeDict<string>();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
-  return {
-    req: { method: req.method ?? 'GET', path: '/', query: new URLSearchParams(), headers, rawBody: EMPTY },
-    source: { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
+  return new NodeRequestContext(
+    { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY },
+    { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
     // Links (Location, downloads) come from the configured public address, never from the request's Host.
     origin,
-    signal: abortedWhenGone(res),
-  };
+    res,
+  );
 }
+
+/** A request's context in the server: its abort signal is made when a stage first asks (few do), not per request. */
+class NodeRequestContext implements Ctx {
+  #signal: AbortSignal | undefined;
+  constructor(
+    readonly req: Ctx['req'],
+    readonly source: Ctx['source'],
+    readonly origin: string,
+    readonly res: ServerResponse,
+  ) {}
+  get signal(): AbortSignal {
+    return (this.#signal ??= abortedWhenGone(this.res));
+  }
+}
+
+/** Replaced before any stage runs (the mount's own query); never written to. */
+const EMPTY_QUERY = new URLSearchParams();
 
 /** Aborted when the client goes away before its answer is written (long work such as SQL queries stops then). */
 function abortedWhenGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
+  // Asked for after the client went away: aborted already.
+  if (res.closed && !res.writableFinished) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
   return controller.signal;
 }

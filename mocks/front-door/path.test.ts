@@ -32,3 +32,25 @@ describe('readTarget', () => {
     expect(readTarget(raw)).toMatchObject({ status: 400, reason: 'invalid_path' });
   });
 });
+
+describe('readTarget without a URL parser', () => {
+  const parsed = (raw: string) => {
+    const url = new URL(raw, 'http://mock.invalid');
+    return { path: url.pathname, query: [...url.searchParams] };
+  };
+  it.each([
+    '/v1/mailboxManagement/suppressions',
+    '/v1/mailboxManagement/suppressions?',
+    '/v1/mailboxManagement/suppressions?limit=5&offset=0&reasons=bounced&reasons=manual',
+    '/v1/x?a=%2e%2e%2f&b=%E2%82%AC&c=a+b&d&=e&f==',
+    "/v1/a-b_c~d!$&'()*+,;=:@/e?x=[1]{2}|^`",
+    '/v1/x?q=a%20b%zz%',
+    '/v1/x y?a=b c',
+    '/v1/é?a=é',
+    '/v1/%41?b=1',
+    '/v1/x?a="<>"',
+  ])('should read %s as a URL parser does', (raw) => {
+    const target = readTarget(raw) as { path: string; query: URLSearchParams };
+    expect({ path: target.path, query: [...target.query] }).toEqual(parsed(raw));
+  });
+});

@@ -28,6 +28,14 @@ export function readTarget(raw: string): RequestTarget | ApiError {
       'invalid_path',
       'The path holds a dot segment or an encoded slash (".", "..", "%2e", "%2f", "%5c" or "\\"); send the path it stands for.',
     );
+  // The usual target (plain characters, no fragment) is what a URL parser would give back unchanged: it is not parsed.
+  if (PLAIN_PATH.test(path) && (end < 0 || PLAIN_QUERY.test(target.slice(end))))
+    return { path, query: new URLSearchParams(end < 0 ? '' : target.slice(end + 1)) };
   const url = new URL(target, 'http://mock.invalid');
   return { path: url.pathname, query: url.searchParams };
 }
+
+/** Path characters a URL parser keeps as they are (no percent sign, no dot segment: refused above). */
+const PLAIN_PATH = /^[A-Za-z0-9/._~!$&'()*+,;=:@-]*$/;
+/** A query of visible ASCII without a fragment: its parameters read the same from the text as from a parsed URL. */
+const PLAIN_QUERY = /^\?[\x21-\x22\x24-\x7e]*$/;

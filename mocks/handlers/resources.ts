@@ -5,7 +5,10 @@ import type { JsonRecord } from '../store/types';
 import { notFound } from './paging';
 import type { HandlerDeps, Handlers } from './types';
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** The ISO text of a time; requests in the same millisecond share the last one's. */
+let lastIso = { ms: NaN, text: '' };
+const iso = (ms: number) =>
+  ms === lastIso.ms ? lastIso.text : (lastIso = { ms, text: new Date(ms).toISOString() }).text;
 
 /** Copies a body field only when the client sent it: omitted fields are left unchanged. */
 function has(body: JsonRecord, field: string): boolean {

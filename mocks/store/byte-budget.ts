@@ -1,3 +1,5 @@
+import { OldestFirst } from './oldest-first';
+
 /**
  * A byte bound for a store the port bounds by count and age only (idempotency answers, downloads, created MCP
  * servers): per owner (a workspace, or one global owner), the keys kept, oldest first, with their sizes. Adding
@@ -5,7 +7,7 @@
  * process; with a shared store each replica bounds what it wrote.
  */
 export function createByteBudget(bytesPerOwner: number) {
-  const workspaces = new Map<string, { keys: Map<string, number>; bytes: number }>();
+  const workspaces = new Map<string, { keys: OldestFirst<number>; bytes: number }>();
 
   /**
    * Records `bytes` for `key`; `released` are the keys (oldest first) to release, possibly `key` itself. For a
@@ -14,15 +16,14 @@ export function createByteBudget(bytesPerOwner: number) {
    */
   const reserve = (workspaceUuid: string, key: string, bytes: number) => {
     let ledger = workspaces.get(workspaceUuid);
-    if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new Map(), bytes: 0 }));
+    if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new OldestFirst(), bytes: 0 }));
     const previous = ledger.keys.get(key);
     ledger.bytes -= previous ?? 0;
-    ledger.keys.delete(key);
     ledger.keys.set(key, bytes);
     ledger.bytes += bytes;
     const dropped: [string, number][] = [];
-    for (const [oldest, size] of ledger.keys) {
-      if (ledger.bytes <= bytesPerOwner) break;
+    for (let first = ledger.keys.oldest(); first && ledger.bytes > bytesPerOwner; first = ledger.keys.oldest()) {
+      const [oldest, size] = first;
       ledger.keys.delete(oldest);
       ledger.bytes -= size;
       dropped.push([oldest, size]);
@@ -34,7 +35,7 @@ export function createByteBudget(bytesPerOwner: number) {
         if (kept.keys.delete(key)) kept.bytes -= bytes;
         const restored = dropped.filter(([released]) => released !== key);
         if (previous !== undefined) restored.push([key, previous]);
-        kept.keys = new Map([...restored, ...kept.keys]);
+        kept.keys = new OldestFirst([...restored, ...kept.keys]);
         for (const [, size] of restored) kept.bytes += size;
       },
     };

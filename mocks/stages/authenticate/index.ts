@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors';
-import type { Stage } from '../../context';
+import type { Ctx, Identity, Stage } from '../../context';
 import type { Caller } from '../../types';
 
 /** Async: an OAuth token's revocation is looked up in the store (shared by every replica). */
@@ -45,9 +45,24 @@ function unauthorized(message: string): ApiError {
  */
 export function authenticate(options: AuthenticateDeps): Stage {
   const deps = { ...options, tokens: tokenTable(options.tokens) };
-  return async (ctx, next) => {
-    const result = await identifyCaller(ctx.req.headers.authorization, deps);
+  // A static token names the same workspace for the server's life: its identity is read once per header text.
+  const known = new Map<string, Identity>();
+  const identify = async (ctx: Ctx, authorization: string | undefined) => {
+    const result = await identifyCaller(authorization, deps);
     ctx.identity = result instanceof ApiError ? { refusal: result } : { caller: result };
+    if (authorization !== undefined && !(result instanceof ApiError) && result.via === 'token') {
+      if (known.size >= KNOWN_HEADERS) known.clear();
+      known.set(authorization, Object.freeze({ caller: Object.freeze(result) }));
+    }
+  };
+  return (ctx, next) => {
+    const authorization = ctx.req.headers.authorization;
+    const seen = authorization === undefined ? undefined : known.get(authorization);
+    if (!seen) return identify(ctx, authorization).then(next);
+    ctx.identity = seen;
     return next();
   };
 }
+
+/** Header texts remembered at most (spellings of the static tokens: `Bearer  t`, `bearer t`, …). */
+const KNOWN_HEADERS = 256;

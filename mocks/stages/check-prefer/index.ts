@@ -7,10 +7,10 @@ import { parsePrefer } from '../../prefer';
  * not silently ignored: the client meant something. Unknown preferences pass (RFC 7240 §2).
  */
 export function checkPrefer(): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const header = ctx.req.headers.prefer;
     const problems = header ? parsePrefer(header).problems : undefined;
-    if (problems) throw new ApiError(400, 'invalid_prefer', problems.join(' '), { problems });
+    if (problems) return Promise.reject(new ApiError(400, 'invalid_prefer', problems.join(' '), { problems }));
     return next();
   };
 }

@@ -89,7 +89,7 @@ export function writeCorsHeaders(headers: Record<string, string>, policy: CorsPo
  * of the caller as authentication found it: the workspace's with a valid credential, else the client address's.
  */
 export function answerPreflight(policy: CorsPolicy): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const { req } = ctx;
     if (req.method !== 'OPTIONS' || !req.headers['access-control-request-method']) return next();
     const headers: Record<string, string> = {
@@ -99,6 +99,6 @@ export function answerPreflight(policy: CorsPolicy): Stage {
     };
     if (policy.privateNetwork && req.headers['access-control-request-private-network'] === 'true')
       headers['access-control-allow-private-network'] = 'true';
-    return { status: 204, headers, body: undefined };
+    return Promise.resolve({ status: 204, headers, body: undefined });
   };
 }

@@ -8,15 +8,12 @@ import { renderError } from '../finish';
  * on the way back, as when a network drops it.
  */
 export function injectFault(deps: { pickFault: (ctx: Ctx) => Fault | undefined }): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const fault = deps.pickFault(ctx);
     if (!fault) return next();
-    let response;
-    try {
-      response = await next();
-    } catch (error) {
-      response = renderError(error);
-    }
-    return { ...response, fault };
+    return next().then(
+      (response) => ({ ...response, fault }),
+      (error: unknown) => ({ ...renderError(error), fault }),
+    );
   };
 }

@@ -9,11 +9,10 @@ export const MAX_LATENCY_MS = 60_000;
  * idempotency 409 race (a retry while the first request still runs) can be exercised.
  */
 export function simulateLatency(deps: { latencyMs?: number; sleep: (ms: number) => Promise<void> }): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const asked = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer).latencyMs : undefined;
     // The workspace's own latency (control plane) over the defaults'.
     const ms = Math.min(asked ?? ctx.steering?.latencyMs ?? deps.latencyMs ?? 0, MAX_LATENCY_MS);
-    if (ms > 0) await deps.sleep(ms);
-    return next();
+    return ms > 0 ? deps.sleep(ms).then(next) : next();
   };
 }

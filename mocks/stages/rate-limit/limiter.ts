@@ -128,18 +128,34 @@ export function writeKnownRateLimitHeaders(
   headers[H.legacyReset] = String(known.resetSeconds);
 }
 
+/** The texts of one limit and window, the same for every answer of a bucket: made once per limit, not per answer. */
+type LimitTexts = { limit: number; windowSeconds: number; limitText: string; policy: string; suffix: string };
+let lastLimit: LimitTexts = { limit: NaN, windowSeconds: NaN, limitText: '', policy: '', suffix: '' };
+
+function limitTexts(limit: number, windowSeconds: number): LimitTexts {
+  if (lastLimit.limit !== limit || lastLimit.windowSeconds !== windowSeconds)
+    lastLimit = {
+      limit,
+      windowSeconds,
+      limitText: String(limit),
+      policy: `${limit};w=${windowSeconds}`,
+      // The contract reads `t` as the window in seconds (RFC drafts: seconds to reset, which RateLimit-Reset carries).
+      suffix: `;t=${windowSeconds}`,
+    };
+  return lastLimit;
+}
+
 /** x-rules ratelimit-headers-every-response: the eight headers, in the contract's spelling. */
 export function writeRateLimitHeaders(headers: Record<string, string>, state: RateLimitState): void {
-  const limit = String(state.limit);
+  const { limitText, policy, suffix } = limitTexts(state.limit, state.windowSeconds);
   const remaining = String(state.remaining);
   const reset = String(state.resetSeconds);
-  // The contract reads `t` as the window in seconds (RFC drafts: seconds to reset, which RateLimit-Reset carries).
-  headers[H.rateLimit] = `"workspace";r=${remaining};t=${state.windowSeconds}`;
-  headers[H.limit] = limit;
+  headers[H.rateLimit] = `"workspace";r=${remaining}${suffix}`;
+  headers[H.limit] = limitText;
   headers[H.remaining] = remaining;
   headers[H.reset] = reset;
-  headers[H.policy] = `${limit};w=${state.windowSeconds}`;
-  headers[H.legacyLimit] = limit;
+  headers[H.policy] = policy;
+  headers[H.legacyLimit] = limitText;
   headers[H.legacyRemaining] = remaining;
   headers[H.legacyReset] = reset;
 }

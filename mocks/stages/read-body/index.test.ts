@@ -1,3 +1,4 @@
+import { PassThrough } from 'node:stream';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { readBody, type BodyLimits } from '.';
 
@@ -58,5 +59,34 @@ describe('read-body stage', () => {
     expect(next.calls).toBe(1);
     expect(ctx.req.rawBody.length).toBe(0);
     expect(ctx.bodyRead).toBeUndefined(); // not read to its end: the connection closes after the answer
+  });
+
+  describe('a body in a Node stream', () => {
+    const streamed = (declared: string) => {
+      const stream = new PassThrough();
+      const ctx = makeCtx({ method: 'POST', headers: { 'content-length': declared } });
+      ctx.source = { remoteAddress: '127.0.0.1', body: stream };
+      ctx.route = takesBody;
+      return { ctx, stream };
+    };
+
+    it('should take a body whose declared bytes have all arrived at once, before the stream ends', async () => {
+      const { ctx, stream } = streamed('9');
+      stream.write('{"a":[1]}'); // never ended: had the stage waited for the end, this test would time out
+      await new Promise((resolve) => setImmediate(resolve));
+      await readBody(limits)(ctx, okNext());
+      expect(ctx.req.body).toEqual({ a: [1] });
+      expect(ctx.bodyRead).toBe(true);
+    });
+
+    it('should wait for the rest of a body that has arrived in part', async () => {
+      const { ctx, stream } = streamed('9');
+      stream.write('{"a":');
+      await new Promise((resolve) => setImmediate(resolve));
+      const read = readBody(limits)(ctx, okNext());
+      stream.end('[1]}');
+      await read;
+      expect(ctx.req.body).toEqual({ a: [1] });
+    });
   });
 });

@@ -27,7 +27,9 @@ export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'
     return Buffer.alloc(0);
   }
   if (Number(ctx.req.headers['content-length']) > limits.bytes) throw tooLarge(limits.bytes);
-  const read = await readStream(ctx.source.body, limits.bytes, limits.timeoutMs);
+  const read =
+    readArrived(ctx.source.body, limits.bytes, declaredLength(ctx.req.headers)) ??
+    (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
   if (read instanceof ApiError) throw read;
   ctx.bodyRead = true;
   return read;
@@ -57,18 +59,18 @@ export function isJson(contentType: string | undefined): boolean {
  * ignores one (no 413 its responses do not declare); a large or slow one is left unread and the connection closed.
  */
 export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
-  return async (ctx, next) => {
+  const read = async (ctx: Ctx) => {
     const { req } = ctx;
-    if (!announcesBody(req.headers)) {
-      ctx.bodyRead = true;
-      return next();
-    }
     if (ctx.route?.operation.requestBody === undefined) {
       await readRequestBody(ctx, limits).catch(() => undefined);
-      return next();
+      return;
     }
     req.rawBody = await readRequestBody(ctx, limits);
     if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(req.rawBody, limits);
+  };
+  return (ctx, next) => {
+    if (announcesBody(ctx.req.headers)) return read(ctx).then(next);
+    ctx.bodyRead = true;
     return next();
   };
 }
@@ -81,7 +83,39 @@ type Readable = AsyncIterable<Buffer | string> & {
   on?(event: string, listener: (...args: any[]) => void): unknown;
   off?(event: string, listener: (...args: any[]) => void): unknown;
   pause?(): unknown;
+  /** Node's request: the whole message has arrived (its body waits in the stream's buffer). */
+  complete?: boolean;
+  read?(): Buffer | string | null;
+  readableFlowing?: boolean | null;
+  readableEnded?: boolean;
+  readableLength?: number;
 };
+
+/** The body's length as Content-Length declares it (none for a chunked body). */
+function declaredLength(headers: Record<string, string>): number | undefined {
+  if (headers['transfer-encoding'] !== undefined) return undefined;
+  const length = Number(headers['content-length']);
+  return Number.isSafeInteger(length) && length > 0 ? length : undefined;
+}
+
+/**
+ * A body that has arrived whole (the usual small one, in the packet of its headers: every declared byte is in
+ * the stream's buffer) is taken from that buffer at once, without waiting for its events; undefined when it has
+ * not (then it is read as it comes).
+ */
+function readArrived(body: Readable, limit: number, declared: number | undefined): Buffer | ApiError | undefined {
+  if (typeof body.read !== 'function' || body.readableFlowing || body.readableEnded) return undefined;
+  if (body.complete !== true && (declared === undefined || body.readableLength !== declared)) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for (let chunk = body.read(); chunk !== null; chunk = body.read()) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > limit) return tooLarge(limit);
+    chunks.push(buffer);
+  }
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+}
 
 /** Reading stops at once on a refusal; the server closes the connection after answering. */
 function readStream(body: Readable, limit: number, timeoutMs: number): Promise<Buffer | ApiError> {

@@ -5,10 +5,10 @@ import type { Stage } from '../../context';
  * counted, so the 401 carries the quota of the bucket it was counted in.
  */
 export function requireCredential(): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const identity = ctx.identity;
-    if (!identity) throw new Error('require-credential runs after authenticate');
-    if ('refusal' in identity) throw identity.refusal;
+    if (!identity) return Promise.reject(new Error('require-credential runs after authenticate'));
+    if ('refusal' in identity) return Promise.reject(identity.refusal);
     ctx.caller = identity.caller;
     ctx.req.workspaceUuid = identity.caller.workspaceUuid;
     return next();

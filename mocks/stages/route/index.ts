@@ -7,11 +7,13 @@ import type { Stage } from '../../context';
  * 405 with Allow for a method it does not declare there. Runs once the caller is known and counted.
  */
 export function route(deps: { route: Router }): Stage {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const { req } = ctx;
     const found = deps.route(req.method === 'HEAD' ? 'GET' : req.method, req.path);
     if (found.kind !== 'match')
-      throw routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined);
+      return Promise.reject(
+        routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined),
+      );
     ctx.route = { operation: found.operation, params: found.params };
     req.operationId = found.operation.operationId;
     return next();

@@ -1,22 +1,10 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { MockResponse } from '../../types';
-
-/**
- * Frozen bodies never change, so their JSON is kept: the hot list answers the same page again and again.
- * A WeakMap lets the text go when the body does.
- */
-const frozenText = new WeakMap<object, string>();
-
-function toJson(body: unknown): string {
-  if (body === null || typeof body !== 'object' || !Object.isFrozen(body)) return JSON.stringify(body);
-  let text = frozenText.get(body);
-  if (text === undefined) frozenText.set(body, (text = JSON.stringify(body)));
-  return text;
-}
+import { jsonText } from './json-text';
 
 /** The status, headers and body text of a response: JSON body (if any) with its length; header names as given. */
 function render(response: MockResponse): { headers: Record<string, string | number>; text: string | undefined } {
-  const text = response.text ?? (response.body === undefined ? undefined : toJson(response.body));
+  const text = response.text ?? (response.body === undefined ? undefined : jsonText(response.body));
   const headers: Record<string, string | number> = response.headers;
   if (text !== undefined) {
     headers['content-type'] ??= 'application/json';

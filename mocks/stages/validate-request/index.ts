@@ -8,7 +8,12 @@ import { jsonContent, refTo, schemaProblems, type Operation, type SchemaSet } fr
 export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };
 
 type Location = 'query' | 'path' | 'header';
-type OperationValidators = { [L in Location]?: ValidateFunction } & { body?: ValidateFunction; jsonBody: boolean };
+type OperationValidators = { [L in Location]?: ValidateFunction } & {
+  body?: ValidateFunction;
+  jsonBody: boolean;
+  /** The header parameters declared (lower-case): the only headers the header validator reads. */
+  headerNames: string[];
+};
 
 /** One thing wrong with a request: where (`in`, and a JSON pointer into that part: `/limit`, `/name`) and what. */
 export type RequestProblem = { in: Location | 'body'; pointer: string; message: string };
@@ -26,6 +31,7 @@ export function readQuery(
   problems: RequestProblem[] = [],
 ): Record<string, unknown> {
   const values = safeDict<unknown>();
+  if (query.size === 0) return values;
   for (const p of operation.parameters) {
     if (p.in !== 'query') continue;
     const all = query.getAll(p.name).concat(query.getAll(`${p.name}[]`));
@@ -58,11 +64,12 @@ function invalidRequest(problems: RequestProblem[]): ApiError {
 }
 
 function compileOperation(operation: Operation, deps: ValidateRequestDeps): OperationValidators {
-  const validators: OperationValidators = { jsonBody: false };
+  const validators: OperationValidators = { jsonBody: false, headerNames: [] };
   for (const location of ['query', 'path', 'header'] as Location[]) {
     const declared = operation.parameters.filter((p) => p.in === location);
     if (declared.length === 0) continue;
     const name = (n: string) => (location === 'header' ? n.toLowerCase() : n);
+    if (location === 'header') validators.headerNames = declared.map((p) => name(p.name));
     validators[location] = deps.params.compile({
       type: 'object',
       properties: Object.fromEntries(declared.map((p) => [name(p.name), refTo(p.schemaPointer)])),
@@ -78,7 +85,7 @@ function compileOperation(operation: Operation, deps: ValidateRequestDeps): Oper
 /** x-rules request-validation: every stated limit, pattern and enum on input is checked; a violation → 400. */
 export function validateRequest(deps: ValidateRequestDeps): Stage {
   const compiled = new Map<Operation, OperationValidators>();
-  return async (ctx, next) => {
+  const check = (ctx: Ctx): void => {
     if (!ctx.route) throw new Error('validate-request runs after route');
     const { operation, params } = ctx.route;
     let validators = compiled.get(operation);
@@ -87,6 +94,13 @@ export function validateRequest(deps: ValidateRequestDeps): Stage {
     checkParameters(ctx, operation, params, validators, problems);
     if (operation.requestBody) checkBody(ctx, operation.requestBody.required, validators, problems);
     if (problems.length > 0) throw invalidRequest(problems);
+  };
+  return (ctx, next) => {
+    try {
+      check(ctx);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return next();
   };
 }
@@ -107,12 +121,22 @@ function checkParameters(
 ): void {
   const query = readQuery(operation, ctx.req.query, problems);
   const path: Record<string, unknown> = { ...params };
-  const inputs: Record<Location, Record<string, unknown>> = { query, path, header: { ...ctx.req.headers } };
-  for (const location of ['path', 'query', 'header'] as Location[]) {
-    const validate = validators[location];
-    if (validate && !validate(inputs[location])) collect(validate, location, problems);
-  }
+  if (validators.path && !validators.path(path)) collect(validators.path, 'path', problems);
+  if (validators.query && !validators.query(query)) collect(validators.query, 'query', problems);
+  // The declared headers only (the schema names no others), copied: coercion writes into what it checks.
+  if (validators.header && !validators.header(declaredHeaders(ctx.req.headers, validators.headerNames)))
+    collect(validators.header, 'header', problems);
   ctx.input = { query, path };
+}
+
+function declaredHeaders(headers: Record<string, string>, names: string[]): Record<string, string> {
+  const declared = safeDict<string>();
+  for (const name of names) {
+    // dictionary-lookup: the names are the contract's header parameters, never taken from the request
+    const value = headers[name];
+    if (value !== undefined) declared[name] = value;
+  }
+  return declared;
 }
 
 function checkBody(

@@ -8,6 +8,7 @@ import {
   type StoragePort,
   type Write,
 } from '../port';
+import { OldestFirst } from '../oldest-first';
 
 /**
  * A list trimmed from its front in constant time (a head offset, compacted once half the array is dropped), so a
@@ -55,7 +56,7 @@ const SWEEP_EVERY_MS = 1_000;
 class MemoryData {
   readonly entries = new Map<string, Entry>();
   /** Claim indexes: claimed key → time of the claim, in claim order. */
-  readonly indexes = new Map<string, Map<string, number>>();
+  readonly indexes = new Map<string, OldestFirst<number>>();
   private sweptAt = 0;
 
   constructor(readonly now: () => number) {}
@@ -204,10 +205,10 @@ function refuseWhenFull(data: MemoryData, index: ClaimIndex): void {
 
 function indexClaim(data: MemoryData, key: string, at: number, index: ClaimIndex): void {
   let claims = data.indexes.get(index.key);
-  if (!claims) data.indexes.set(index.key, (claims = new Map()));
-  claims.delete(key);
+  if (!claims) data.indexes.set(index.key, (claims = new OldestFirst()));
   claims.set(key, at);
-  for (const claimed of claims.keys()) {
+  for (let oldest = claims.oldest(); oldest; oldest = claims.oldest()) {
+    const [claimed] = oldest;
     if (claims.size <= index.cap && data.live(claimed)) break;
     claims.delete(claimed);
     if (claimed !== key) data.entries.delete(claimed);

@@ -1,14 +1,19 @@
 import { STORE_LIMITS } from '../../limits';
 import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
+import { rememberJsonText } from '../../stages/serialise/json-text';
 import type { StoragePort, Write } from '../port';
 
-type StoredResponse = { status: number; headers: Record<string, string>; bodyText?: string };
+/** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
+type StoredResponse = { status: number; headers: Record<string, string>; body?: unknown; bodyText?: string };
 /** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */
 type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
+/** A request's hold on a key: the stored text (what complete and abandon guard on) and what it says. */
+export type Claim = { text: string; entry: Entry };
+
 export type IdempotencyLookup =
-  | { kind: 'new'; claim: string }
+  | { kind: 'new'; claim: Claim }
   | { kind: 'in-flight'; sameRequest: boolean }
   | { kind: 'done'; sameRequest: boolean; response: MockResponse };
 
@@ -52,36 +57,33 @@ export function createIdempotencyStore(options: {
         key: indexOf(workspaceUuid),
         cap: options.capPerWorkspace,
       });
-      if (existing === null) return { kind: 'new', claim: text };
+      if (existing === null) return { kind: 'new', claim: { text, entry } };
       const found = JSON.parse(existing) as Entry;
       const sameRequest = found.fingerprint === fingerprint;
       if (!found.response) return { kind: 'in-flight', sameRequest };
-      const { status, headers, bodyText } = found.response;
+      const { status, headers, body, bodyText } = found.response;
       return {
         kind: 'done',
         sameRequest,
-        response: { status, headers: { ...headers }, body: bodyText === undefined ? undefined : JSON.parse(bodyText) },
+        response: { status, headers: { ...headers }, body: bodyText === undefined ? body : JSON.parse(bodyText) },
       };
     },
     /** Stores a copy (later changes to the resource must not change what a replay answers), kept until the key expires. */
-    async complete(workspaceUuid: string, key: string, claim: string, response: MockResponse): Promise<void> {
-      const entry = JSON.parse(claim) as Entry;
+    async complete(workspaceUuid: string, key: string, claim: Claim, response: MockResponse): Promise<void> {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS)
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
-      entry.response = {
-        status: response.status,
-        headers,
-        bodyText: response.body === undefined ? undefined : JSON.stringify(response.body),
-      };
+      const { entry } = claim;
       const ttlMs = entry.expiresAt - options.now();
       const storageKey = keyOf(workspaceUuid, key);
-      const guard = [{ key: storageKey, is: 'equals' as const, value: claim }];
+      const guard = [{ key: storageKey, is: 'equals' as const, value: claim.text }];
       if (ttlMs <= 0) {
         await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], guard);
         return;
       }
-      const value = JSON.stringify(entry);
+      // The body's JSON goes in as it is (the text the answer is sent with), not escaped as a string.
+      const body = response.body === undefined ? '' : `,"body":${rememberJsonText(response.body)}`;
+      const value = `${claim.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
       // The byte bound: the oldest answers of the workspace go once its budget is spent, in the same guarded
       // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
       // cap or the lease is not brought back), so nothing can fail after the answer is kept.
@@ -100,12 +102,12 @@ export function createIdempotencyStore(options: {
       }
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
-    async abandon(workspaceUuid: string, key: string, claim: string): Promise<void> {
+    async abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void> {
       const storageKey = keyOf(workspaceUuid, key);
       budget.remove(workspaceUuid, key);
       await options.port.commit(
         [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
-        [{ key: storageKey, is: 'equals', value: claim }],
+        [{ key: storageKey, is: 'equals', value: claim.text }],
       );
     },
     /** Forgets every key, or one workspace's (the control plane's reset). */

@@ -20,8 +20,12 @@ export type AutocannonResult = {
   non2xx: number;
   duration: number;
 };
+/** A run in progress: awaited for its result; `response` reports each response's time in fractional milliseconds. */
+export type AutocannonRun = PromiseLike<AutocannonResult> & {
+  on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
+};
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const autocannon = require('autocannon') as (options: AutocannonOptions) => Promise<AutocannonResult>;
+export const autocannon = require('autocannon') as (options: AutocannonOptions) => AutocannonRun;
 
 export const ROOT = join(__dirname, '..', '..', '..');
 export const BIN = (name: string) => join(ROOT, 'node_modules', '.bin', name);
@@ -60,9 +64,7 @@ export async function autocannonTimed(
 ): Promise<{ result: AutocannonResult; latencies: Float64Array }> {
   let latencies = new Float64Array(1 << 16);
   let count = 0;
-  const run = autocannon(options) as unknown as Promise<AutocannonResult> & {
-    on(event: 'response', listener: (client: unknown, status: number, bytes: number, ms: number) => void): void;
-  };
+  const run = autocannon(options);
   run.on('response', (_client, status, _bytes, ms) => {
     if (status < 200 || status > 299) return;
     if (count === latencies.length) {

@@ -1,0 +1,35 @@
+/**
+ * The JSON text of response bodies, made once. A frozen body (a page shared by many answers) keeps its text for
+ * as long as it lives. A body serialised before it is sent (to keep an idempotent answer) leaves its text for the
+ * serialiser, which takes it once: a body that is not frozen may be another object's next time.
+ */
+const frozenTexts = new WeakMap<object, string>();
+const pendingTexts = new WeakMap<object, string>();
+
+const isObject = (body: unknown): body is object => body !== null && typeof body === 'object';
+
+/** The body's JSON text (undefined has none: `JSON.stringify` gives undefined). */
+export function jsonText(body: unknown): string {
+  if (!isObject(body)) return JSON.stringify(body);
+  if (Object.isFrozen(body)) {
+    let text = frozenTexts.get(body);
+    if (text === undefined) frozenTexts.set(body, (text = JSON.stringify(body)));
+    return text;
+  }
+  const pending = pendingTexts.get(body);
+  if (pending === undefined) return JSON.stringify(body);
+  pendingTexts.delete(body);
+  return pending;
+}
+
+/** The body's JSON text, kept for the serialiser of the answer it belongs to. */
+export function rememberJsonText(body: unknown): string {
+  const text = jsonText(body);
+  if (isObject(body) && !Object.isFrozen(body)) pendingTexts.set(body, text);
+  return text;
+}
+
+/** Code that may change the body (the caller's hooks) is about to get it: its kept text would be stale. */
+export function forgetJsonText(body: unknown): void {
+  if (isObject(body)) pendingTexts.delete(body);
+}
