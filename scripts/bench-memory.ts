@@ -5,19 +5,22 @@
  * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, its log and span
  * rows, in commits of `--chunk` runs), queries each workspace again so its kept database follows, and measures
  * once more after a full garbage collection. Prints the resident set (all threads: the SQL workers' databases
- * included) and the main thread's heap per run, beside the baseline. With `--redis` the same again on a real
- * redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per run. With `--runs-only` the runs go in
- * without their log and span rows: the difference is what those rows cost.
+ * included), the main thread's heap (its used bytes, and what it holds resident: the used bytes with the space
+ * between them the collector keeps) and the SQL workers' WASM memories per run, beside the baseline. With
+ * `--redis` the same again on a real redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per
+ * run. With `--runs-only` the runs go in without their log and span rows: the difference is what those rows cost.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { startMock } from '../mocks/app';
 import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
 import { startRedisServer } from '../mocks/testing/redis-server';
 
 type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; runsOnly: boolean; child?: string };
-type Measure = { rss: number; heap: number; external: number; redis?: number };
+type Measure = { rss: number; heap: number; heapPhysical: number; wasm?: number; external: number; redis?: number };
 type Report = { base: Measure; filled: Measure; fillSeconds: number };
 
 function readArgs(argv: string[]): Args {
@@ -59,6 +62,36 @@ async function redisUsedMemory(url: string): Promise<number> {
   }
 }
 
+/**
+ * The resident bytes of the process's WASM memories (the SQL workers' SQLite heaps, where their databases live):
+ * V8 reserves several GiB for each and opens it as it grows, so each is read-write mappings right before a
+ * reserved one of several GiB; their resident part is what the databases and SQLite use. Undefined without /proc.
+ */
+function wasmResident(): number | undefined {
+  let smaps: string;
+  try {
+    smaps = readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return undefined;
+  }
+  const maps: { start: number; end: number; writable: boolean; rss: number }[] = [];
+  for (const line of smaps.split('\n')) {
+    const range = /^([0-9a-f]+)-([0-9a-f]+) (\S+)/.exec(line);
+    if (range)
+      maps.push({ start: parseInt(range[1], 16), end: parseInt(range[2], 16), writable: range[3][1] === 'w', rss: 0 });
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss && maps.length > 0) maps[maps.length - 1].rss = Number(rss[1]) * 1024;
+  }
+  let resident = 0;
+  maps.forEach((map, i) => {
+    if (map.end - map.start < 4 * 2 ** 30 || map.writable) return;
+    // The opened part: the read-write mappings that run up to the reservation without a gap.
+    for (let j = i - 1, at = map.start; j >= 0 && maps[j].writable && maps[j].end === at; at = maps[j--].start)
+      resident += maps[j].rss;
+  });
+  return resident;
+}
+
 /** The child: one mock, measured empty then full. Reports JSON on stdout. */
 async function child(args: Args, redisUrl?: string): Promise<Report> {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -90,7 +123,9 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const { rss, heapUsed, external } = process.memoryUsage();
-    return { rss, heap: heapUsed, external, redis: redisUrl ? await redisUsedMemory(redisUrl) : undefined };
+    const heapPhysical = getHeapStatistics().total_physical_size;
+    const redis = redisUrl ? await redisUsedMemory(redisUrl) : undefined;
+    return { rss, heap: heapUsed, heapPhysical, wasm: wasmResident(), external, redis };
   };
   for (let i = 0; i < workspaces.length; i++) await query(i);
   const base = await measure();
@@ -143,7 +178,13 @@ function table(name: string, report: Report, runs: number): string {
   const { base, filled } = report;
   const row = (what: string, key: keyof Measure) =>
     `| ${name} | ${what} | ${mb(base[key] ?? 0)} | ${mb(filled[key] ?? 0)} | ${perRun((filled[key] ?? 0) - (base[key] ?? 0), runs)} |`;
-  const rows = [row('resident set (all threads)', 'rss'), row('main heap', 'heap'), row('external', 'external')];
+  const rows = [
+    row('resident set (all threads)', 'rss'),
+    row('main heap (used)', 'heap'),
+    row('main heap (resident)', 'heapPhysical'),
+  ];
+  if (base.wasm !== undefined) rows.push(row('SQL workers: WASM memories (resident)', 'wasm'));
+  rows.push(row('external', 'external'));
   if (base.redis !== undefined) rows.push(row('Redis used_memory', 'redis'));
   return rows.join('\n');
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { partOfKey, workspaceKey } from '../store/keys';
 import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
 import type { Write } from '../store/port';
-import { decodeRow, decodeRun } from '../store/stored-form';
+import { decodeRow, decodeRun, type RowTable } from '../store/stored-form';
 import type { WorkspaceReader } from '../store/repositories/workspace-slice';
 import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from '../store/types';
 import type { QueryOp, QuerySnapshot, QuerySource } from './tables';
@@ -89,7 +89,7 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
   const part = partOfKey(workspaceUuid, write.key) ?? '';
   const list = part === 'runs-created' ? 'runs' : part === 'batches-created' ? 'batches' : undefined;
   if (write.op === 'hset' && part === 'runs') {
-    const run = runs.get(write.field) ?? decodeRun(write.value, workspaceUuid);
+    const run = runs.get(write.field) ?? decodeRun(write.value, workspaceUuid, write.field);
     return { op: 'upsert', table: 'runs', rows: [runQueryRow(run)] };
   }
   if (write.op === 'hset' && part === 'batches') {
@@ -108,7 +108,7 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
     return { op: 'remove', table: part, uuids };
   }
   if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
-    const rows = write.values.map((text) => decodeRow(text, workspaceUuid));
+    const rows = write.values.map((text) => decodeRow(text, workspaceUuid, part));
     return { op: 'append', table: part, rows, keepLast: write.keepLast };
   }
   return null;
@@ -122,7 +122,7 @@ export function queryOpsOf(workspaceUuid: string, writes: Write[]): QueryOp[] | 
   const runs = new Map<string, RunRecord>();
   for (const write of writes)
     if (write.op === 'hset' && partOfKey(workspaceUuid, write.key) === 'runs')
-      runs.set(write.field, decodeRun(write.value, workspaceUuid));
+      runs.set(write.field, decodeRun(write.value, workspaceUuid, write.field));
   const ops: QueryOp[] = [];
   for (const write of writes) {
     if (!QUERY_PARTS.has(partOfKey(workspaceUuid, write.key) ?? '')) continue;
@@ -159,7 +159,7 @@ export function createQueryTablesReader(options: {
       const [runTexts, batchTexts, logs, records, spans] = values;
       const now = options.now();
       const runs = new Map<string, RunRecord>();
-      for (const run of sortRuns(Object.values(runTexts).map((text) => decodeRun(text, workspaceUuid))))
+      for (const run of sortRuns(Object.entries(runTexts).map(([uuid, text]) => decodeRun(text, workspaceUuid, uuid))))
         runs.set(run.uuid, run);
       return {
         runs: [...runs.values()].map((run) => {
@@ -171,9 +171,9 @@ export function createQueryTablesReader(options: {
           const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch({ runs }, batch));
           return row;
         }),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
-        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
       };
     },
 
@@ -224,28 +224,28 @@ function storedTables(
   rows: { logs: string[]; records: string[]; spans: string[] },
 ): QuerySnapshot['tables'] {
   // Converted lazily, so a large workspace never stalls the event loop.
-  const lazy = <T>(texts: string[], convert: (text: string) => T) => ({
+  const lazy = <S, T>(texts: S[], convert: (text: S) => T) => ({
     length: texts.length,
     slice: (start: number, end: number) => texts.slice(start, end).map(convert),
   });
-  const runOf = (text: string) => decodeRun(text, workspaceUuid);
+  const runOf = ([uuid, text]: [string, string]) => decodeRun(text, workspaceUuid, uuid);
   const runTextOf = new Map(Object.entries(runTexts));
-  const parseRow = (text: string) => decodeRow(text, workspaceUuid);
+  const parseRow = (table: RowTable) => (text: string) => decodeRow(text, workspaceUuid, table);
   return {
-    runs: lazy(Object.values(runTexts), (text) => runQueryRow(runOf(text))),
+    runs: lazy(Object.entries(runTexts), (entry) => runQueryRow(runOf(entry))),
     batches: lazy(Object.values(batchTexts), (text) => {
       const batch = JSON.parse(text) as BatchRecord;
       const needsRuns = !batch.fixedStatus && !batch.tally;
       const members = needsRuns
         ? batch.runUuids.flatMap((uuid) => {
             const run = runTextOf.get(uuid);
-            return run === undefined ? [] : [runOf(run)];
+            return run === undefined ? [] : [runOf([uuid, run])];
           })
         : [];
       return batchQueryRow(batch, members);
     }),
-    logs: lazy(rows.logs, parseRow),
-    records: lazy(rows.records, parseRow),
-    spans: lazy(rows.spans, parseRow),
+    logs: lazy(rows.logs, parseRow('logs')),
+    records: lazy(rows.records, parseRow('records')),
+    spans: lazy(rows.spans, parseRow('spans')),
   };
 }

@@ -5,10 +5,9 @@
  * only way to stop a WASM SQLite mid-statement. The parts: worker/database.ts (tables, views, indexes, the
  * timed columns), worker/apply-ops.ts (the store's changes), worker/load.ts, worker/run-query.ts.
  */
-import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
-import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import type { Database } from 'sql.js';
 import {
   createTables,
   documentedColumns,
@@ -17,7 +16,10 @@ import {
   closeDb,
   type WorkspaceDb,
 } from './worker/database';
+import { initSqlWithMemory } from './worker/init-sql';
+import { locateHeapLimit, type HeapLimit } from './worker/heap-limit';
 import { load, type Loading } from './worker/load';
+import { openMemoryDatabase } from './worker/memory-database';
 import type { WorkerMemory, WorkerMessage } from './worker/messages';
 import { runQuery } from './worker/run-query';
 import type { QueryOp } from './tables';
@@ -26,7 +28,7 @@ import type { QueryOp } from './tables';
  * WASM functions are compiled on first call; running a few representative queries before reporting ready keeps
  * that one-off cost (hundreds of ms) out of the first caller's time budget.
  */
-function warmUp(SQL: SqlJsStatic, parser: Database): void {
+function warmUp(open: () => Database, parser: Database): void {
   const dbs = new Map<string, WorkspaceDb>();
   const workspace = 'warm-up';
   const rowOf = (table: string) =>
@@ -35,10 +37,10 @@ function warmUp(SQL: SqlJsStatic, parser: Database): void {
     );
   const tables = Object.fromEntries(tableNames.map((table) => [table, [rowOf(table)]]));
   const loading: Loading = new Map();
-  load(SQL, dbs, loading, { type: 'load-begin', workspace });
+  load(open, dbs, loading, { type: 'load-begin', workspace });
   for (const [table, rows] of Object.entries(tables))
-    load(SQL, dbs, loading, { type: 'load-rows', workspace, table, rows });
-  load(SQL, dbs, loading, { type: 'load-end', id: 0, now: 0, workspace, created: { runs: ['uuid'] } });
+    load(open, dbs, loading, { type: 'load-rows', workspace, table, rows });
+  load(open, dbs, loading, { type: 'load-end', id: 0, now: 0, workspace, created: { runs: ['uuid'] } });
   const queries = [
     'DELETE FROM runs',
     'SELECT 1; SELECT 2',
@@ -64,37 +66,30 @@ function whenIdle(callback: () => void): void {
   setTimeout(() => (Date.now() - scheduled < 25 ? callback() : whenIdle(callback)), 0);
 }
 
-/**
- * SQLite's WASM memory, which sql.js does not expose: the module is instantiated here (Emscripten's
- * `instantiateWasm` hook) so its exported memory can be read. It grows and never shrinks.
- */
+/** SQLite's WASM memory (init-sql.ts): it grows and never shrinks. */
 let wasmMemory: WebAssembly.Memory | undefined;
-const instantiateWasm = (imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) => {
-  void WebAssembly.instantiate(readFileSync(require.resolve('sql.js/dist/sql-wasm.wasm')), imports).then(
-    ({ instance }) => {
-      wasmMemory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
-      done(instance);
-    },
-  );
-  return {};
-};
 
 const pragma = (db: Database, name: string) => Number(db.exec(`PRAGMA ${name}`)[0].values[0][0]);
 
+/** What SQLite's page cache adds to each page it holds (its headers and the allocator's), rounded up. */
+const PAGE_HEADER_BYTES = 256;
+
 /**
- * The most a database's page cache may hold in the WASM heap: its `cache_size` (pages, or KiB when negative),
- * never more than the database itself. The pages themselves are files of sql.js's in-memory file system, outside
- * the WASM heap.
+ * What a database holds in the WASM heap: in memory (memory-database.ts), every page with the cache's header of
+ * each; as a file, what its page cache may hold (`cache_size`: pages, or KiB when negative), never more than the
+ * file.
  */
-function cacheBytes(db: Database): number {
+function cacheBytes(db: Database, inHeap: boolean): number {
+  const pages = pragma(db, 'page_count');
   const pageSize = pragma(db, 'page_size');
+  if (inHeap) return pages * (pageSize + PAGE_HEADER_BYTES);
   const cache = pragma(db, 'cache_size');
-  return Math.min(pragma(db, 'page_count') * pageSize, cache < 0 ? -cache * 1024 : cache * pageSize);
+  return Math.min(pages * pageSize, cache < 0 ? -cache * 1024 : cache * pageSize);
 }
 
-function memoryOf(dbs: Map<string, WorkspaceDb>): WorkerMemory {
+function memoryOf(dbs: Map<string, WorkspaceDb>, inHeap: boolean): WorkerMemory {
   let caches = 0;
-  for (const wdb of dbs.values()) caches += cacheBytes(wdb.db);
+  for (const wdb of dbs.values()) caches += cacheBytes(wdb.db, inHeap);
   return {
     wasmBytes: wasmMemory?.buffer.byteLength ?? 0,
     jsBytes: getHeapStatistics().used_heap_size,
@@ -103,40 +98,47 @@ function memoryOf(dbs: Map<string, WorkspaceDb>): WorkerMemory {
 }
 
 /**
- * Bounds what a query's statement may allocate: SQLite's hard heap limit (sql.js has no binding for
- * sqlite3_limit) set to the WASM heap as it stands plus the query's allowance, lifted again once the query
- * answered so loading and catching up are never refused. A value, sort or group past it fails inside SQLite
- * ("out of memory") before the heap grows by more than the allowance.
+ * Bounds what a query's statement may allocate: SQLite's heap limit (sql.js has no binding for sqlite3_limit)
+ * set to the WASM heap as it stands plus the query's allowance, and lifted again once the query answered so
+ * loading and catching up are never refused. A value, sort or group past it fails inside SQLite ("out of
+ * memory") before the heap grows by more than the allowance. Where the limit cannot be placed (heap-limit.ts),
+ * the pragma lowers it, for good: databases are then files, outside SQLite's heap, so the limit binds queries
+ * alone.
  */
-function limitHeap(parser: Database, allowance: number | undefined): void {
+function limitHeap(heapLimit: HeapLimit | undefined, parser: Database, allowance: number | undefined): void {
   const limit = allowance === undefined || !wasmMemory ? 0 : wasmMemory.buffer.byteLength + allowance;
-  parser.run(`PRAGMA hard_heap_limit = ${Math.floor(limit)}`);
+  if (heapLimit) heapLimit.set(limit);
+  else parser.run(`PRAGMA hard_heap_limit = ${Math.floor(limit)}`);
 }
 
-void initSqlJs({ instantiateWasm }).then((SQL) => {
+void initSqlWithMemory().then(({ SQL, memory }) => {
+  wasmMemory = memory;
   if (!parentPort) return;
   const port = parentPort;
   const parser = new SQL.Database();
   createTables(parser);
-  warmUp(SQL, parser);
+  const heapLimit = memory ? locateHeapLimit(parser, memory) : undefined;
+  // Pages in the WASM heap (memory-database.ts) where a query's memory can still be bounded, else files.
+  const open = heapLimit && memory ? () => openMemoryDatabase(SQL, memory) : () => new SQL.Database();
+  warmUp(open, parser);
   const dbs = new Map<string, WorkspaceDb>();
   const loading: Loading = new Map();
   port.on('message', (message: WorkerMessage) => {
     if (message.type === 'query') {
       const started = () => {
         port.postMessage({ id: message.id, started: true });
-        limitHeap(parser, message.maxQueryMemoryBytes);
+        limitHeap(heapLimit, parser, message.maxQueryMemoryBytes);
       };
       let outcome;
       try {
         outcome = runQuery(parser, dbs, message, started);
       } finally {
-        limitHeap(parser, undefined);
+        limitHeap(heapLimit, parser, undefined);
       }
-      return port.postMessage({ ...outcome, memory: memoryOf(dbs) });
+      return port.postMessage({ ...outcome, memory: memoryOf(dbs, heapLimit !== undefined) });
     }
     if (message.type !== 'drop') {
-      const answer = load(SQL, dbs, loading, message);
+      const answer = load(open, dbs, loading, message);
       return answer && port.postMessage(answer);
     }
     const wdb = dbs.get(message.workspace);

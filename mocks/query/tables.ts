@@ -3,6 +3,8 @@
  * (x-rules: workspace-scoping). The declared type gives SQLite its column affinity; everything else is TEXT.
  */
 export type ColumnType = 'TEXT' | 'INTEGER' | 'REAL';
+/** A stored column's type: as documented, or BLOB (no affinity: a value is kept as given, a number or a text). */
+export type StoredColumnType = ColumnType | 'BLOB';
 export type TableName = 'runs' | 'batches' | 'logs' | 'records' | 'spans';
 export type TableSchema = Record<TableName, [column: string, type: ColumnType][]>;
 
@@ -66,19 +68,27 @@ export const queryTableNames = Object.keys(queryTableSchema) as TableName[];
 
 /** Columns whose value moves with the clock: the engine computes them at query time from a row's timeline. */
 export const timedColumns: ReadonlySet<string> = new Set(['status', 'updatedAt', 'finishedAt']);
+/**
+ * The timed columns kept in a row at the clock of the last query, so an index finds them (`status`); the others
+ * are computed by the table's view as they are read.
+ */
+export const materialisedColumns: ReadonlySet<string> = new Set(['status']);
 /** Tables whose rows carry a timeline (mocks/store/runs.ts: Timeline) instead of a stored status. */
 export const timedTables: ReadonlySet<TableName> = new Set(['runs', 'batches']);
-/** The timeline's columns and their SQLite types, stored beside a timed table's fixed columns. */
-export const timelineColumns: [column: string, type: ColumnType][] = [
+/**
+ * The timeline's columns and their SQLite types, stored beside a timed table's fixed columns. A status is kept as
+ * its position among the contract's run statuses (one byte instead of a word), any other as its text.
+ */
+export const timelineColumns: [column: string, type: StoredColumnType][] = [
   ['t1Until', 'REAL'],
-  ['t1Status', 'TEXT'],
+  ['t1Status', 'BLOB'],
   ['t1SinceMs', 'REAL'],
   ['t1Since', 'TEXT'],
   ['t2Until', 'REAL'],
-  ['t2Status', 'TEXT'],
+  ['t2Status', 'BLOB'],
   ['t2SinceMs', 'REAL'],
   ['t2Since', 'TEXT'],
-  ['tStatus', 'TEXT'],
+  ['tStatus', 'BLOB'],
   ['tSinceMs', 'REAL'],
   ['tSince', 'TEXT'],
   ['tFinishedAtMs', 'REAL'],

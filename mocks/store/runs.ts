@@ -41,29 +41,41 @@ export function createRunRecord(
   return { ...RUN_DEFAULTS, ...fields };
 }
 
+/** What a created run's log row says (its stored form leaves these fields out while they hold them). */
+export const CREATED_LOG = { level: 'info', message: 'run created' } as const satisfies Partial<LogRow>;
+/** What a created run's span row says: no parent, end or duration yet (left out of its stored form alike). */
+export const CREATED_SPAN = {
+  parentSpanUuid: null,
+  name: 'run',
+  endedAt: null,
+  durationMs: null,
+} as const satisfies Partial<SpanRow>;
+
 /** The log and span rows a run gets when it is created (stored with it, in the same commit). */
 export function createdRunRows(run: RunRecord, nextUuid: () => string): { log: LogRow; span: SpanRow } {
   const createdAt = new Date(run.createdAtMs).toISOString();
+  const { level, message } = CREATED_LOG;
+  const { parentSpanUuid, name, endedAt, durationMs } = CREATED_SPAN;
   return {
-    log: {
-      uuid: nextUuid(),
-      workspaceUuid: run.workspaceUuid,
-      runUuid: run.uuid,
-      level: 'info',
-      message: 'run created',
-      createdAt,
-    },
+    log: { uuid: nextUuid(), workspaceUuid: run.workspaceUuid, runUuid: run.uuid, level, message, createdAt },
     span: {
       uuid: nextUuid(),
       workspaceUuid: run.workspaceUuid,
       runUuid: run.uuid,
-      parentSpanUuid: null,
-      name: 'run',
+      parentSpanUuid,
+      name,
       startedAt: createdAt,
-      endedAt: null,
-      durationMs: null,
+      endedAt,
+      durationMs,
     },
   };
+}
+
+/** An ISO text's milliseconds, where `Date.prototype.toISOString` writes that very text from them. */
+export function millisecondsOfIso(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isFinite(ms) && new Date(ms).toISOString() === value ? ms : undefined;
 }
 
 /** The rows of `createdRunRows` for several runs, as `store.addRuns` takes them. */

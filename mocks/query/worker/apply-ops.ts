@@ -1,5 +1,5 @@
 import type { QueryOp } from '../tables';
-import { putRows, quoteName, storedName, type WorkspaceDb } from './database';
+import { createdTable, putRows, quoteName, storedName, type WorkspaceDb } from './database';
 
 /** The database can no longer follow the store's changes: it is dropped and loaded afresh. */
 export class Stale extends Error {}
@@ -11,21 +11,22 @@ const CHUNK = 500;
 
 /** Mirrors an append to a list of created runs or batches: beyond `keepLast` the oldest go, with their rows. */
 export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast: number | undefined): void {
-  const insert = wdb.db.prepare('INSERT INTO mock_created (list, uuid) VALUES (?, ?)');
+  const created = createdTable(list);
+  const insert = wdb.db.prepare(`INSERT INTO ${created} (uuid) VALUES (?)`);
   try {
-    for (const uuid of uuids) insert.run([list, uuid]);
+    for (const uuid of uuids) insert.run([uuid]);
   } finally {
     insert.free();
   }
   const count = (wdb.created.get(list) ?? 0) + uuids.length;
   wdb.created.set(list, count);
   if (keepLast === undefined || count <= keepLast) return;
-  const oldest = 'SELECT seq FROM mock_created WHERE list = ? ORDER BY seq LIMIT ?';
+  const oldest = `SELECT seq FROM ${created} ORDER BY seq LIMIT ?`;
   wdb.db.run(
-    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM mock_created WHERE seq IN (${oldest}))`,
-    [list, count - keepLast],
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM ${created} WHERE seq IN (${oldest}))`,
+    [count - keepLast],
   );
-  wdb.db.run(`DELETE FROM mock_created WHERE seq IN (${oldest})`, [list, count - keepLast]);
+  wdb.db.run(`DELETE FROM ${created} WHERE seq IN (${oldest})`, [count - keepLast]);
   wdb.created.set(list, keepLast);
 }
 
@@ -45,7 +46,7 @@ function inChunks(uuids: string[], run: (placeholders: string, chunk: string[]) 
 function forget(wdb: WorkspaceDb, list: string, uuids: string[]): void {
   let removed = 0;
   inChunks(uuids, (placeholders, chunk) => {
-    wdb.db.run(`DELETE FROM mock_created WHERE list = ? AND uuid IN (${placeholders})`, [list, ...chunk]);
+    wdb.db.run(`DELETE FROM ${createdTable(list)} WHERE uuid IN (${placeholders})`, chunk);
     removed += wdb.db.getRowsModified();
   });
   wdb.created.set(list, Math.max(0, (wdb.created.get(list) ?? 0) - removed));
@@ -106,7 +107,7 @@ function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
     case 'track':
       return track(wdb, op.list, op.uuids, op.keepLast);
     case 'untrack':
-      db.run('DELETE FROM mock_created WHERE list = ?', [op.list]);
+      db.run(`DELETE FROM ${createdTable(op.list)}`);
       wdb.created.set(op.list, 0);
       return;
     case 'forget':

@@ -1,11 +1,21 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
-import { NEVER, queryTableSchema, timedColumns, timedTables, timelineColumns, type ColumnType } from '../tables';
+import {
+  NEVER,
+  materialisedColumns,
+  queryTableSchema,
+  timedColumns,
+  timedTables,
+  timelineColumns,
+  type StoredColumnType,
+} from '../tables';
+import { RUN_STATUSES } from '../../../spec/lib/constants';
+import { derivesIso, millisecondsOfIso } from '../../store/runs';
 
 /**
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
  * the documented name and columns. The workspace's uuid is the view's constant, not a stored column (every row of
  * the database is the workspace's). Timed tables keep their timelines and their timed columns materialised at the
- * last query's clock; the lists that bound created runs and batches are mirrored in `mock_created`, so trimming them drops
+ * last query's clock; the lists that bound created runs and batches are mirrored in `mock_created_<list>`, so trimming them drops
  * the same rows the store drops.
  */
 export type WorkspaceDb = {
@@ -19,7 +29,7 @@ export type WorkspaceDb = {
   inserts: Map<string, Statement>;
 };
 
-type Columns = [column: string, type: ColumnType | string][];
+type Columns = [column: string, type: StoredColumnType | string][];
 
 const schema = new Map<string, Columns>(Object.entries(queryTableSchema));
 export const tableNames = [...schema.keys()];
@@ -47,11 +57,57 @@ const INDEXED = new Map<string, string[]>([
   ['logs', ['runUuid']],
   ['spans', ['runUuid']],
 ]);
+/**
+ * Links most runs leave empty: their indexes hold only the rows that have one (`= ?`, `IN`, a join on them
+ * still use it; SQLite knows such a term is never NULL). Columns a query orders by keep every row.
+ */
+const INDEXED_WHEN_SET: ReadonlySet<string> = new Set(['recordId', 'batchUuid', 'workflowUuid']);
 
 /** The documented tables, empty (the parser's database, on which every query text is checked first). */
 export function createTables(db: Database): void {
   for (const [table, columns] of schema)
     db.run(`CREATE TABLE ${quoteName(table)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')})`);
+}
+
+/** The timeline's status columns: a known status is kept as its position in RUN_STATUSES (see timelineColumns). */
+const STATUS_COLUMNS: ReadonlySet<string> = new Set(['t1Status', 't2Status', 'tStatus']);
+const statusCodes = new Map(RUN_STATUSES.map((status, code) => [status, code]));
+
+/** A kept status as its text again. */
+const statusText = (column: string) =>
+  `CASE ${column} ${RUN_STATUSES.map((status, code) => `WHEN ${code} THEN ${sqlText(status)}`).join(' ')} ELSE ${column} END`;
+
+/**
+ * Instants kept as milliseconds (`…Ms`, six bytes) where the engine writes the same ISO text from them as
+ * JavaScript does (`derivesIso`), else as given; the view shows the text either way (isoExpression), and an index
+ * on one is on that very expression, so a query through the view orders and filters by it.
+ */
+const INSTANTS = new Map<string, ReadonlySet<string>>([
+  ['runs', new Set(['createdAt'])],
+  ['batches', new Set(['createdAt'])],
+  ['logs', new Set(['createdAt'])],
+  ['spans', new Set(['startedAt', 'endedAt'])],
+  ['records', new Set(['createdAt'])],
+]);
+const isInstant = (table: string, column: string) => INSTANTS.get(table)?.has(column) ?? false;
+
+/** An ISO text's milliseconds where the engine writes that very text from them (isoExpression). */
+function millisecondsOf(value: unknown): number | undefined {
+  const ms = millisecondsOfIso(value);
+  return ms !== undefined && derivesIso(ms) ? ms : undefined;
+}
+
+/** A row's value of a stored column, as SQLite keeps it. */
+function storedValue(table: string, column: string, row: Record<string, unknown>): SqlValue {
+  if (column === 'nextAt') return NEVER;
+  // dictionary-lookup: `column` is a column of the schema, never request data
+  const value = row[column];
+  if (STATUS_COLUMNS.has(column) && typeof value === 'string') return statusCodes.get(value) ?? value;
+  if (isInstant(table, column)) return millisecondsOf(value) === undefined ? toSqlValue(value) : null;
+  const instant = column.endsWith('Ms') ? column.slice(0, -2) : undefined;
+  // dictionary-lookup: the instant beside its milliseconds column, a column of the schema
+  if (instant !== undefined && isInstant(table, instant)) return millisecondsOf(row[instant]) ?? null;
+  return toSqlValue(value);
 }
 
 function toSqlValue(value: unknown): SqlValue {
@@ -68,10 +124,29 @@ function toSqlValue(value: unknown): SqlValue {
  * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
  */
 export function storedColumns(table: string): Columns {
-  const fixed = documentedColumns(table).filter(([c]) => c !== 'workspaceUuid');
+  const fixed = documentedColumns(table)
+    .filter(([c]) => c !== 'workspaceUuid')
+    .flatMap(([c, type]): Columns =>
+      isInstant(table, c)
+        ? [
+            [c, type],
+            [`${c}Ms`, 'REAL'],
+          ]
+        : [[c, type]],
+    );
   if (!isTimed(table)) return fixed;
-  return [...fixed, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
+  const kept = fixed.filter(([c]) => !isComputed(c));
+  return [...kept, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
 }
+
+/** A timed column the view computes as it is read (see materialisedColumns). */
+const isComputed = (column: string) => timedColumns.has(column) && !materialisedColumns.has(column);
+
+/**
+ * The clock of the last query, one row: what the views' computed columns read (a subquery without correlation
+ * runs once per statement).
+ */
+const CLOCK = { now: '(SELECT "now" FROM mock_clock)', nowIso: '(SELECT "nowIso" FROM mock_clock)' };
 
 /**
  * An instant's ISO text: the kept text, else written from its milliseconds as `Date.prototype.toISOString` does
@@ -80,15 +155,15 @@ export function storedColumns(table: string): Columns {
 export const isoExpression = (text: string, ms: string) =>
   `COALESCE(${text}, strftime('%Y-%m-%dT%H:%M:%fZ', ${ms} / 1000.0, 'unixepoch'))`;
 
-/** The shown value of a timed column at the clock `:now`, from the row's phases. */
-function timedExpression(column: string): string {
+/** The shown value of a timed column at the clock `now` (its ISO text `nowIso`), from the row's phases. */
+function timedExpression(column: string, now = ':now', nowIso = ':nowIso'): string {
   const since = (p: string) =>
-    `CASE WHEN ${p}SinceMs > :now THEN :nowIso ELSE ${isoExpression(`${p}Since`, `${p}SinceMs`)} END`;
+    `CASE WHEN ${p}SinceMs > ${now} THEN ${nowIso} ELSE ${isoExpression(`${p}Since`, `${p}SinceMs`)} END`;
   if (column === 'status')
-    return 'CASE WHEN :now < t1Until THEN t1Status WHEN :now < t2Until THEN t2Status ELSE tStatus END';
+    return `CASE WHEN ${now} < t1Until THEN ${statusText('t1Status')} WHEN ${now} < t2Until THEN ${statusText('t2Status')} ELSE ${statusText('tStatus')} END`;
   if (column === 'updatedAt')
-    return `CASE WHEN :now < t1Until THEN ${since('t1')} WHEN :now < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
-  return `CASE WHEN :now < t1Until OR :now < t2Until THEN NULL ELSE ${isoExpression('tFinishedAt', 'tFinishedAtMs')} END`;
+    return `CASE WHEN ${now} < t1Until THEN ${since('t1')} WHEN ${now} < t2Until THEN ${since('t2')} ELSE ${since('t')} END`;
+  return `CASE WHEN ${now} < t1Until OR ${now} < t2Until THEN NULL ELSE ${isoExpression('tFinishedAt', 'tFinishedAtMs')} END`;
 }
 
 /**
@@ -108,9 +183,10 @@ function nextChangeExpression(table: string): string {
  */
 export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt): void {
   const params = { ':now': now, ':nowIso': new Date(now).toISOString() };
+  wdb.db.run('UPDATE mock_clock SET "now" = :now, "nowIso" = :nowIso', params);
   for (const table of timedTables) {
     const sets = documentedColumns(table)
-      .filter(([c]) => timedColumns.has(c))
+      .filter(([c]) => materialisedColumns.has(c))
       .map(([c]) => `${quoteName(c)} = ${timedExpression(c)}`);
     sets.push(`"nextAt" = ${nextChangeExpression(table)}`);
     wdb.db.run(
@@ -121,28 +197,48 @@ export function refresh(wdb: WorkspaceDb, now: number, all = now < wdb.clockAt):
   wdb.clockAt = now;
 }
 
+/** What the view shows of an instant (see INSTANTS), of its documented type. */
+const instantExpression = (column: string, type: string) =>
+  `CAST(${isoExpression(quoteName(column), quoteName(`${column}Ms`))} AS ${type})`;
+
+/**
+ * The mirror of a list of created runs or batches (`mock_created_runs`, `mock_created_batches`): a uuid per entry,
+ * in the order of the list (its rowid), so its oldest entries are found without an index.
+ */
+export const createdTable = (list: string) => quoteName(`mock_created_${list}`);
+
 /** A workspace's tables and views, empty (see WorkspaceDb). */
 export function createWorkspaceTables(db: Database, workspace: string): void {
-  db.run('CREATE TABLE mock_created (seq INTEGER PRIMARY KEY, list TEXT, uuid TEXT)');
+  for (const list of timedTables) db.run(`CREATE TABLE ${createdTable(list)} (seq INTEGER PRIMARY KEY, uuid TEXT)`);
+  db.run('CREATE TABLE mock_clock ("now" REAL, "nowIso" TEXT)');
+  db.run('INSERT INTO mock_clock VALUES (0, NULL)');
   for (const table of tableNames) {
     const columns = storedColumns(table);
     const key = isTimed(table) ? ', PRIMARY KEY ("uuid")' : '';
     const stored = storedName(table);
     db.run(`CREATE TABLE ${quoteName(stored)} (${columns.map(([c, t]) => `${quoteName(c)} ${t}`).join(', ')}${key})`);
-    const shown = documentedColumns(table).map(([c]) =>
-      c === 'workspaceUuid' ? `${sqlText(workspace)} AS ${quoteName(c)}` : quoteName(c),
-    );
+    const shown = documentedColumns(table).map(([c, type]) => {
+      if (c === 'workspaceUuid') return `${sqlText(workspace)} AS ${quoteName(c)}`;
+      // CAST gives the computed column its documented type, as a stored one has.
+      if (isTimed(table) && isComputed(c))
+        return `CAST(${timedExpression(c, CLOCK.now, CLOCK.nowIso)} AS ${type}) AS ${quoteName(c)}`;
+      if (isInstant(table, c)) return `${instantExpression(c, type)} AS ${quoteName(c)}`;
+      return quoteName(c);
+    });
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
   }
 }
 
 /** Indexes, built once the loaded rows are in (one sort each, rather than one update per row). */
 export function createWorkspaceIndexes(db: Database): void {
-  db.run('CREATE INDEX mock_created_list ON mock_created (list, seq)');
   for (const table of tableNames) {
     const stored = storedName(table);
-    for (const column of INDEXED.get(table) ?? [])
-      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${quoteName(column)})`);
+    for (const column of INDEXED.get(table) ?? []) {
+      const partial = INDEXED_WHEN_SET.has(column) ? ` WHERE ${quoteName(column)} IS NOT NULL` : '';
+      const type = documentedColumns(table).find(([c]) => c === column)?.[1] ?? 'TEXT';
+      const on = isInstant(table, column) ? instantExpression(column, type) : quoteName(column);
+      db.run(`CREATE INDEX ${quoteName(`${stored}_${column}`)} ON ${quoteName(stored)} (${on})${partial}`);
+    }
     if (isTimed(table))
       db.run(
         `CREATE INDEX ${quoteName(`${stored}_next`)} ON ${quoteName(stored)} ("nextAt") WHERE "nextAt" IS NOT NULL`,
@@ -181,8 +277,7 @@ export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, un
   for (const row of rows) {
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
     if (row.workspaceUuid !== wdb.workspace) continue;
-    // dictionary-lookup: `c` is a column of the schema, never request data
-    statement.run(columns.map(([c]) => (c === 'nextAt' ? NEVER : toSqlValue(row[c]))));
+    statement.run(columns.map(([c]) => storedValue(table, c, row)));
   }
 }
 

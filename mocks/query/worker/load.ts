@@ -1,4 +1,4 @@
-import type { SqlJsStatic } from 'sql.js';
+import type { Database } from 'sql.js';
 import { track } from './apply-ops';
 import {
   closeDb,
@@ -14,11 +14,11 @@ import type { LoadMessage, WorkerAnswer } from './messages';
 /** Databases being loaded, by workspace, with the first error met while their rows went in. */
 export type Loading = Map<string, { wdb: WorkspaceDb; error?: unknown }>;
 
-function beginLoad(SQL: SqlJsStatic, dbs: Map<string, WorkspaceDb>, loading: Loading, workspace: string): void {
+function beginLoad(open: () => Database, dbs: Map<string, WorkspaceDb>, loading: Loading, workspace: string): void {
   const previous = dbs.get(workspace) ?? loading.get(workspace)?.wdb;
   if (previous) closeDb(previous);
   dbs.delete(workspace);
-  const db = new SQL.Database();
+  const db = open();
   const entry: { wdb: WorkspaceDb; error?: unknown } = {
     wdb: { db, workspace, clockAt: 0, created: new Map(), upserts: new Map(), inserts: new Map() },
   };
@@ -37,13 +37,13 @@ function beginLoad(SQL: SqlJsStatic, dbs: Map<string, WorkspaceDb>, loading: Loa
  * Answers the `load-end` only.
  */
 export function load(
-  SQL: SqlJsStatic,
+  open: () => Database,
   dbs: Map<string, WorkspaceDb>,
   loading: Loading,
   message: LoadMessage,
 ): WorkerAnswer | undefined {
   if (message.type === 'load-begin') {
-    beginLoad(SQL, dbs, loading, message.workspace);
+    beginLoad(open, dbs, loading, message.workspace);
     return undefined;
   }
   const entry = loading.get(message.workspace);

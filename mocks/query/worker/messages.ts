@@ -37,7 +37,7 @@ export type WorkerMessage = LoadMessage | QueryMessage | DropMessage;
 
 /**
  * A worker's memory after a query: its WASM heap (which never shrinks), its JS heap, and what its databases'
- * page caches may hold of the WASM heap (what it needs in any case).
+ * pages hold of the WASM heap (what it needs in any case).
  */
 export type WorkerMemory = { wasmBytes: number; jsBytes: number; cacheBytes: number };
 

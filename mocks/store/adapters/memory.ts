@@ -21,7 +21,7 @@ class List {
     return this.items.length - this.head;
   }
   push(values: string[]): void {
-    for (const value of values) this.items.push(value);
+    for (const value of values) this.items.push(flat(value));
   }
   dropFront(count: number): string[] {
     const dropped = this.items.slice(this.head, this.head + count);
@@ -44,6 +44,16 @@ class List {
     this.items = values;
     this.head = 0;
   }
+}
+
+/**
+ * A text as it is kept: flat. A text built by concatenation (JSON.stringify builds its result in parts) is a
+ * tree of parts in V8 until something reads it whole; reading one character flattens it into one string, and
+ * the next collection drops the tree: about 95 bytes less for a 170-character row.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }
 
 type Value = string | Map<string, string> | List;
@@ -142,7 +152,7 @@ function applyWrite(data: MemoryData, write: Write): void {
   switch (write.op) {
     case 'set':
       data.entries.set(write.key, {
-        value: write.value,
+        value: flat(write.value),
         expiresAt: write.ttlMs === undefined ? undefined : data.now() + write.ttlMs,
       });
       return;
@@ -152,7 +162,7 @@ function applyWrite(data: MemoryData, write: Write): void {
       if (write.index !== undefined) data.indexes.get(write.index)?.delete(write.key);
       return;
     case 'hset':
-      data.hashFor(write.key).set(write.field, write.value);
+      data.hashFor(write.key).set(write.field, flat(write.value));
       return;
     case 'hdelete': {
       const hash = data.hashAt(write.key);

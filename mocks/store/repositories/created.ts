@@ -49,13 +49,13 @@ const cursorText = (cursor: Cursor) => `${cursor.workspace}.${cursor.kind}.${cur
  * one page per call, never all of them.
  */
 export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
-  const entryOf = async (workspaceUuid: string, kind: number, text: string): Promise<CreatedEntry> => {
+  const entryOf = async (workspaceUuid: string, kind: number, uuid: string, text: string): Promise<CreatedEntry> => {
     if (kind === 0) {
       const server = JSON.parse(text) as JsonRecord;
       const createdAt = (server.createdAt as string | undefined) ?? null;
       return { kind: 'mcpServer', uuid: server.uuid as string, workspaceUuid, createdAt };
     }
-    const record = kind === 1 ? decodeRun(text, workspaceUuid) : (JSON.parse(text) as BatchRecord);
+    const record = kind === 1 ? decodeRun(text, workspaceUuid, uuid) : (JSON.parse(text) as BatchRecord);
     const createdAt = new Date(record.createdAtMs).toISOString();
     const base = { uuid: record.uuid, workspaceUuid, createdAt };
     if (kind === 1) return { kind: 'run', ...base, status: viewRun(record as RunRecord, now()).status };
@@ -68,7 +68,7 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     const at = workspaceKey(workspaceUuid, 'runs');
     const reads = uuids.map((field) => ({ op: 'hget' as const, key: at, field }));
     const { values } = await slice.readWorkspace(workspaceUuid, reads);
-    return values.flatMap((text) => (text === null ? [] : [decodeRun(text, workspaceUuid)]));
+    return values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])]));
   };
 
   const listKey = (workspaceUuid: string, kind: number) =>
@@ -115,7 +115,8 @@ export function createCreatedListing(slice: WorkspaceSlice, now: () => number) {
     const reads = uuids.map((field) => ({ op: 'hget' as const, key: at, field }));
     const { values } = await slice.readWorkspace(workspaceUuid, reads);
     const entries: CreatedEntry[] = [];
-    for (const text of values) if (text !== null) entries.push(await entryOf(workspaceUuid, kind, text));
+    for (const [i, text] of values.entries())
+      if (text !== null) entries.push(await entryOf(workspaceUuid, kind, uuids[i], text));
     return entries;
   };
 

@@ -29,7 +29,7 @@ function fixtureWrites(workspaceUuid: string, fixture: WorkspaceFixture): Write[
         op: 'hset',
         key: at(collection),
         field: uuid,
-        value: encodeEntry(collection, value, workspaceUuid),
+        value: encodeEntry(collection, value, workspaceUuid, uuid),
       });
   }
   return writes;

@@ -17,7 +17,7 @@ export const MAX_UPDATE_TRIES = 50;
 export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLimits) {
   const { readWorkspace, commitWorkspace } = slice;
   // Byte bound beside the port's count bound: the oldest created servers go once the budget is spent.
-  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace);
+  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace, limits.mcpServersPerWorkspace);
 
   const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
     const at = workspaceKey(workspaceUuid, list);
@@ -83,14 +83,14 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
     ): Promise<EntryOf<C> | undefined> {
       const at = workspaceKey(workspaceUuid, collection);
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
-      return values[0] === null ? undefined : decodeEntry(collection, values[0], workspaceUuid);
+      return values[0] === null ? undefined : decodeEntry(collection, values[0], workspaceUuid, uuid);
     },
 
     /** Every entry of a collection, oldest written first. */
     async list<C extends Collection>(workspaceUuid: string, collection: C): Promise<EntryOf<C>[]> {
       const at = workspaceKey(workspaceUuid, collection);
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
-      return Object.values(values[0]).map((text) => decodeEntry(collection, text, workspaceUuid));
+      return Object.entries(values[0]).map(([uuid, text]) => decodeEntry(collection, text, workspaceUuid, uuid));
     },
 
     /**
@@ -105,8 +105,8 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
     ): Promise<EntryOf<C> | undefined> {
       const at = { key: workspaceKey(workspaceUuid, collection), field: uuid };
       const form = {
-        decode: (text: string) => decodeEntry(collection, text, workspaceUuid),
-        encode: (value: EntryOf<C>) => encodeEntry(collection, value, workspaceUuid),
+        decode: (text: string) => decodeEntry(collection, text, workspaceUuid, uuid),
+        encode: (value: EntryOf<C>) => encodeEntry(collection, value, workspaceUuid, uuid),
       };
       return (await compareAndSet(workspaceUuid, at, change, `update ${collection}`, form)).value;
     },

@@ -26,11 +26,11 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       workspaceUuid,
       uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
     );
-    return values.flatMap((text) => (text === null ? [] : [decodeRun(text, workspaceUuid)]));
+    return values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])]));
   };
 
-  const rowsOf = (workspaceUuid: string, rows: (LogRow | SpanRow)[]) =>
-    rows.map((row) => encodeRow(row, workspaceUuid));
+  const rowsOf = (workspaceUuid: string, rows: (LogRow | SpanRow)[], table: 'logs' | 'spans') =>
+    rows.map((row) => encodeRow(row, workspaceUuid, table));
 
   return {
     runsByUuid,
@@ -39,7 +39,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     async runs(workspaceUuid: string): Promise<RunRecord[]> {
       const at = workspaceKey(workspaceUuid, 'runs');
       const { values } = await readWorkspace(workspaceUuid, [{ op: 'hgetall', key: at }]);
-      return sortRuns(Object.values(values[0]).map((text) => decodeRun(text, workspaceUuid)));
+      return sortRuns(Object.entries(values[0]).map(([uuid, text]) => decodeRun(text, workspaceUuid, uuid)));
     },
 
     /** The runs of a batch, read in one round trip. */
@@ -48,16 +48,18 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
     async addRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
       const at = (part: string) => workspaceKey(workspaceUuid, part);
+      // One key text for every run's write (a text per write would be kept as long as the write is).
+      const runsKey = at('runs');
       const writes: Write[] = added.runs.map((run) => ({
         op: 'hset',
-        key: at('runs'),
+        key: runsKey,
         field: run.uuid,
-        value: encodeRun(run, workspaceUuid),
+        value: encodeRun(run, workspaceUuid, run.uuid),
       }));
       if (added.runs.length > 0) {
         const values = added.runs.map((run) => run.uuid);
         const keepLast = limits.runsPerWorkspace;
-        writes.push({ op: 'append', key: at('runs-created'), values, keepLast, dropFrom: at('runs') });
+        writes.push({ op: 'append', key: at('runs-created'), values, keepLast, dropFrom: runsKey });
       }
       if (added.batch) {
         const { uuid } = added.batch;
@@ -67,8 +69,8 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       }
       // Rows of logs and spans are bounded with the runs (each created run writes one of each), oldest out first.
       const keepLast = limits.runsPerWorkspace;
-      writes.push({ op: 'append', key: at('logs'), values: rowsOf(workspaceUuid, added.logs), keepLast });
-      writes.push({ op: 'append', key: at('spans'), values: rowsOf(workspaceUuid, added.spans), keepLast });
+      writes.push({ op: 'append', key: at('logs'), values: rowsOf(workspaceUuid, added.logs, 'logs'), keepLast });
+      writes.push({ op: 'append', key: at('spans'), values: rowsOf(workspaceUuid, added.spans, 'spans'), keepLast });
       await slice.commitWorkspace(workspaceUuid, writes);
     },
 
@@ -82,8 +84,8 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       const writes: Write[] = [
         ...uuids.map((uuid): Write => ({ op: 'hdelete', key: at('runs'), field: uuid })),
         { op: 'remove', key: at('runs-created'), values: uuids },
-        { op: 'remove', key: at('logs'), values: rowsOf(workspaceUuid, added.logs) },
-        { op: 'remove', key: at('spans'), values: rowsOf(workspaceUuid, added.spans) },
+        { op: 'remove', key: at('logs'), values: rowsOf(workspaceUuid, added.logs, 'logs') },
+        { op: 'remove', key: at('spans'), values: rowsOf(workspaceUuid, added.spans, 'spans') },
       ];
       if (added.batch) {
         writes.push({ op: 'hdelete', key: at('batches'), field: added.batch.uuid });

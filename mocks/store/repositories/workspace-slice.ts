@@ -43,14 +43,18 @@ export function createWorkspaceSlice(options: {
       ...FIXED_LISTS.map((list): Write => ({ op: 'set', key: at(list), value: JSON.stringify(state[list]) })),
     ];
     for (const rows of ['logs', 'records', 'spans'] as const)
-      writes.push({ op: 'append', key: at(rows), values: state[rows].map((row) => encodeRow(row, workspaceUuid)) });
+      writes.push({
+        op: 'append',
+        key: at(rows),
+        values: state[rows].map((row) => encodeRow(row, workspaceUuid, rows)),
+      });
     for (const collection of HASH_COLLECTIONS) {
       for (const [uuid, value] of state[collection])
         writes.push({
           op: 'hset',
           key: at(collection),
           field: uuid,
-          value: encodeEntry(collection, value, workspaceUuid),
+          value: encodeEntry(collection, value, workspaceUuid, uuid),
         });
     }
     const marker = markerKey(workspaceUuid);

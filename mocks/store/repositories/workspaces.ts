@@ -49,14 +49,16 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
       const [logs, records, spans] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
       const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
       const hash = (collection: Collection, texts: Record<string, string>) =>
-        new Map(Object.entries(texts).map(([uuid, text]) => [uuid, decodeEntry(collection, text, workspaceUuid)]));
+        new Map(
+          Object.entries(texts).map(([uuid, text]) => [uuid, decodeEntry(collection, text, workspaceUuid, uuid)]),
+        );
       const state = {
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
         workspace: parse(workspace as string | null, {}),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid)),
-        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid)),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid)),
+        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
+        records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
+        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
       } as WorkspaceState;
       FIXED_LISTS.forEach((list, i) => Object.assign(state, { [list]: parse(lists[i], []) }));
       HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(collection, hashes[i]) }));
