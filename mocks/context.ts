@@ -32,6 +32,11 @@ export type Ctx = {
   /** require-credential's result: the workspace every read and write is scoped to. */
   caller?: Caller;
   rateLimit?: RateLimitState;
+  /**
+   * rate-limit's count while it is under way (its bucket has room, the request goes on meanwhile): whether the
+   * request may go on. Stages about to write wait for it (`mayWrite`); rate-limit itself answers a refusal.
+   */
+  counting?: Promise<boolean>;
   /** route's result. */
   route?: RouteMatch;
   /** The request's body was read to its end (or it had none): the connection may serve another request. */

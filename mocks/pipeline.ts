@@ -61,7 +61,7 @@ export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx)
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
     loadSteering(deps), // the control plane's settings for its workspace (rate limit, faults, latency, outcomes)
     answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
-    rateLimit(deps), // per workspace, or per address without a credential; 429
+    rateLimit({ ...deps, countAhead: true }), // per workspace, or per address without a credential; 429
     // 401 / 404 / 405; outside the base path there is nothing to guard: 404 whatever the credential
     ...(outside === undefined ? [requireCredential(), route(deps)] : [outsideBase(outside)]),
     readBody(deps.bodyLimits), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json

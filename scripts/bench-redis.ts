@@ -1,20 +1,31 @@
 /**
  * `npm run bench:redis`: the mock on its in-memory store against the same mock on Redis (one replica, then two
  * replicas sharing one Redis), same workloads, same run, side by side. Starts its own redis-server (Debian's
- * package, installed by scripts/ensure-redis.sh where missing) on a free loopback port. Prints markdown.
- * Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 3).
+ * package, installed by scripts/ensure-redis.sh where missing) on a free loopback port. Prints markdown: per
+ * setup the throughput, p50/p90/p99 of every 2xx answer as measured (fractions of a millisecond), and what one
+ * request costs: the mock's CPU, Redis's CPU, the commands Redis ran and the reads of its sockets (each a batch
+ * of pipelined commands: a round trip, shared by the concurrent requests whose commands travelled together).
+ *
+ * `-- --baseline <dir>` also runs one replica on Redis from another checkout of the project (e.g. an older
+ * commit unpacked with `git archive`, its node_modules linked), in the same rounds: a change measured before and
+ * after in one run. Environment: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS
+ * (default 3).
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import Redis from 'ioredis';
 import { startRedisServer } from '../mocks/testing/redis-server';
 import {
-  autocannon,
+  autocannonTimed,
   freePort,
   launch,
+  percentile,
   stop,
   waitFor200,
   type AutocannonOptions,
-  type AutocannonResult,
 } from './lib/bench/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,9 +37,9 @@ const READ_PATH = '/v1/mailboxManagement/suppressions';
 type Workload = { name: string; options: (origin: string) => Partial<AutocannonOptions> & { url: string } };
 let sequence = 0;
 const WORKLOADS: Workload[] = [
-  { name: 'GET suppressions (rate limit + one read)', options: (origin) => ({ url: `${origin}${READ_PATH}` }) },
+  { name: 'GET suppressions', options: (origin) => ({ url: `${origin}${READ_PATH}` }) },
   {
-    name: 'POST MCP server, new Idempotency-Key each (rate limit + claim + write + stored answer)',
+    name: 'POST MCP server, new Idempotency-Key each',
     options: (origin) => ({
       url: `${origin}/v1/ai/mcpServers`,
       requests: [
@@ -49,120 +60,223 @@ const WORKLOADS: Workload[] = [
   },
 ];
 
-type Setup = { name: string; replicas: number; redis: boolean };
-const SETUPS: Setup[] = [
-  { name: 'in memory, 1 replica', replicas: 1, redis: false },
-  { name: 'Redis, 1 replica', replicas: 1, redis: true },
-  { name: 'Redis, 2 replicas together', replicas: 2, redis: true },
-];
+type Setup = { name: string; replicas: number; redis: boolean; root?: string };
 
-type Row = { setup: string; workload: string; rps: number; p50: number; p99: number; errors: number; non2xx: number };
+/** One measure of one setup: latencies in ms, costs per request (CPU in ms, Redis's counts). */
+type Sample = {
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  mockCpuMs: number;
+  redisCpuUs: number;
+  commands: number;
+  scripts: number;
+  socketReads: number;
+};
 
-/** Runs the workload against every replica at once (connections split between them); req/s add up, p99 is the worst. */
-async function measure(
-  origins: string[],
-  workload: Workload,
-  duration: number,
-): Promise<Omit<Row, 'setup' | 'workload'>> {
-  const connections = Math.max(1, Math.floor(CONNECTIONS / origins.length));
-  const results: AutocannonResult[] = await Promise.all(
-    origins.map((origin) =>
-      autocannon({ connections, duration, headers: { authorization: `Bearer ${TOKEN}` }, ...workload.options(origin) }),
-    ),
+/** A mistake in the command line: its message is all the user needs (no stack). */
+class UsageError extends Error {}
+
+function readArgs(argv: string[]): { baseline?: string } {
+  const args: { baseline?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [option, inline] = argv[i].split(/=(.*)/s, 2);
+    if (option !== '--baseline') throw new UsageError(`unknown option ${argv[i]} (known: --baseline <dir>)`);
+    const value = inline ?? argv[++i];
+    if (!value) throw new UsageError('--baseline needs a directory (another checkout of the project)');
+    const root = resolve(value);
+    if (!existsSync(resolve(root, 'mocks', 'server.ts')))
+      throw new UsageError(
+        `--baseline ${value}: no mocks/server.ts there (a checkout of the project, with node_modules)`,
+      );
+    args.baseline = root;
+  }
+  return args;
+}
+
+/** Seconds of CPU (user + system) a process used so far, from /proc; 0 where /proc is missing. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Redis's own counters: CPU seconds, commands run (scripts' own included), scripts, reads of client sockets. */
+async function redisCounters(client: Redis) {
+  const info = await client.info('all');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  const scripts = [...info.matchAll(/^cmdstat_(?:evalsha|eval|fcall):calls=(\d+)/gm)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
   );
   return {
-    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
-    p50: Math.max(...results.map((r) => r.latency.p50)),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
-    non2xx: results.reduce((sum, r) => sum + r.non2xx, 0),
+    cpu: field('used_cpu_user') + field('used_cpu_sys'),
+    commands: field('total_commands_processed'),
+    scripts,
+    reads: field('total_reads_processed'),
+  };
+}
+
+/** Runs the workload against every replica at once (connections split between them); req/s and latencies pooled. */
+async function measure(
+  replicas: { origin: string; child: ChildProcess }[],
+  workload: Workload,
+  duration: number,
+  redis: Redis,
+): Promise<Sample> {
+  const connections = Math.max(1, Math.floor(CONNECTIONS / replicas.length));
+  const cpuBefore = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid), 0);
+  const before = await redisCounters(redis);
+  const runs = await Promise.all(
+    replicas.map(({ origin }) =>
+      autocannonTimed({
+        connections,
+        duration,
+        headers: { authorization: `Bearer ${TOKEN}` },
+        ...workload.options(origin),
+      }),
+    ),
+  );
+  const after = await redisCounters(redis);
+  const cpu = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid), 0) - cpuBefore;
+  const latencies = Float64Array.from(runs.flatMap(({ latencies }) => [...latencies])).sort();
+  const total = runs.reduce((sum, { result }) => sum + result.requests.total, 0);
+  const perRequest = (n: number) => (total > 0 ? n / total : NaN);
+  return {
+    rps: runs.reduce((sum, { result }) => sum + result.requests.average, 0),
+    p50: percentile(latencies, 50),
+    p90: percentile(latencies, 90),
+    p99: percentile(latencies, 99),
+    errors: runs.reduce((sum, { result }) => sum + result.errors, 0),
+    non2xx: runs.reduce((sum, { result }) => sum + result.non2xx, 0),
+    mockCpuMs: perRequest(cpu * 1000),
+    redisCpuUs: perRequest((after.cpu - before.cpu) * 1e6),
+    // The INFO that reads the counters is one command and one read of its own.
+    commands: perRequest(after.commands - before.commands - 1),
+    scripts: perRequest(after.scripts - before.scripts),
+    socketReads: perRequest(after.reads - before.reads - 1),
   };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const loadAverage = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 
 async function main(): Promise<void> {
-  const os = await import('node:os');
+  const args = readArgs(process.argv.slice(2));
+  const setups: Setup[] = [
+    { name: 'in memory, 1 replica', replicas: 1, redis: false },
+    { name: 'Redis, 1 replica', replicas: 1, redis: true },
+    ...(args.baseline ? [{ name: 'Redis, 1 replica, baseline', replicas: 1, redis: true, root: args.baseline }] : []),
+    { name: 'Redis, 2 replicas together', replicas: 2, redis: true },
+  ];
   const redis = await startRedisServer();
-  const rows: Row[] = [];
+  const counters = new Redis(redis.url, { lazyConnect: true });
+  await counters.connect();
+  const rows: (Sample & { setup: string; workload: string })[] = [];
   const children: ChildProcess[] = [];
+  let loadAtEnd = '';
   try {
-    const load = os
-      .loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ');
     process.stdout.write(
-      `Benchmark: the mock in memory vs on Redis (${redis.url}), autocannon ${CONNECTIONS} connections × ${SECONDS} s per measure, ${ROUNDS} rounds alternating the setups (median shown), ${os.cpus().length} CPUs, load average ${load}\n\n`,
+      `Benchmark: the mock in memory vs on Redis (${redis.url}), autocannon ${CONNECTIONS} connections × ${SECONDS} s per measure, ${ROUNDS} rounds alternating the setups (median shown), ${cpus().length} CPUs, load average ${loadAverage()}${args.baseline ? `; baseline: ${args.baseline}` : ''}\n\n`,
     );
     // Every setup runs all along and the rounds alternate between them, so a change of the machine's load
     // meanwhile touches each setup alike.
     const started = await Promise.all(
-      SETUPS.map(async (setup) => {
+      setups.map(async (setup) => {
         const prefix = `bench:${randomUUID()}:`;
         const ports = await Promise.all(Array.from({ length: setup.replicas }, () => freePort()));
-        for (const port of ports) {
-          children.push(
-            launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+        const replicas = ports.map((port) => {
+          const child = launch(
+            process.execPath,
+            ['--require', 'tsx/cjs', 'mocks/server.ts'],
+            {
               PORT: String(port),
               MOCK_RATE_LIMIT: '1000000000',
               ...(setup.redis ? { MOCK_REDIS_URL: redis.url, MOCK_REDIS_PREFIX: prefix } : {}),
-            }),
+            },
+            setup.root,
           );
-        }
-        const origins = ports.map((port) => `http://127.0.0.1:${port}`);
-        await Promise.all(origins.map((origin) => waitFor200(`${origin}${READ_PATH}`, TOKEN)));
-        return { setup, origins };
+          children.push(child);
+          return { origin: `http://127.0.0.1:${port}`, child };
+        });
+        await Promise.all(replicas.map(({ origin }) => waitFor200(`${origin}${READ_PATH}`, TOKEN)));
+        return { setup, replicas };
       }),
     );
-    const samples = new Map<string, Omit<Row, 'setup' | 'workload'>[]>();
-    for (const { origins } of started) for (const workload of WORKLOADS) await measure(origins, workload, 1); // warm-up
+    const samples = new Map<string, Sample[]>();
+    for (const { replicas } of started)
+      for (const workload of WORKLOADS) await measure(replicas, workload, 1, counters); // warm-up
     for (let round = 0; round < ROUNDS; round++) {
       for (const workload of WORKLOADS) {
-        for (const { setup, origins } of started) {
+        for (const { setup, replicas } of started) {
           const id = `${workload.name}|${setup.name}`;
-          samples.set(id, [...(samples.get(id) ?? []), await measure(origins, workload, SECONDS)]);
+          samples.set(id, [...(samples.get(id) ?? []), await measure(replicas, workload, SECONDS, counters)]);
         }
       }
     }
+    loadAtEnd = loadAverage();
     for (const workload of WORKLOADS) {
-      for (const setup of SETUPS) {
+      for (const setup of setups) {
         const runs = samples.get(`${workload.name}|${setup.name}`)!;
+        const of = (field: keyof Sample) => median(runs.map((r) => r[field]));
         rows.push({
           setup: setup.name,
           workload: workload.name,
-          rps: median(runs.map((r) => r.rps)),
-          p50: median(runs.map((r) => r.p50)),
-          p99: median(runs.map((r) => r.p99)),
+          rps: of('rps'),
+          p50: of('p50'),
+          p90: of('p90'),
+          p99: of('p99'),
           errors: runs.reduce((sum, r) => sum + r.errors, 0),
           non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
+          mockCpuMs: of('mockCpuMs'),
+          redisCpuUs: of('redisCpuUs'),
+          commands: of('commands'),
+          scripts: of('scripts'),
+          socketReads: of('socketReads'),
         });
       }
     }
   } finally {
+    counters.disconnect();
     await Promise.all(children.map(stop));
     await redis.stop();
   }
 
+  const redisCell = (row: Sample & { setup: string }, value: number, digits: number) =>
+    row.setup.startsWith('Redis') ? value.toFixed(digits) : '–';
   process.stdout.write(
-    '| workload | setup | req/s | p50 (ms) | p99 (ms) | errors | non-2xx |\n|---|---|---:|---:|---:|---:|---:|\n',
+    '| workload | setup | req/s | p50 (ms) | p90 (ms) | p99 (ms) | errors | non-2xx | mock CPU / req (ms) | Redis CPU / req (µs) | Redis commands / req (scripts) | Redis socket reads / req |\n' +
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n',
   );
   for (const row of rows)
     process.stdout.write(
-      `| ${row.workload} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} | ${row.non2xx} |\n`,
+      `| ${row.workload} | ${row.setup} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p90.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.errors} | ${row.non2xx} | ${row.mockCpuMs.toFixed(3)} | ${redisCell(row, row.redisCpuUs, 1)} | ${row.setup.startsWith('Redis') ? `${row.commands.toFixed(1)} (${row.scripts.toFixed(1)})` : '–'} | ${redisCell(row, row.socketReads, 2)} |\n`,
     );
   process.stdout.write('\n');
   for (const workload of WORKLOADS) {
     const of = (setup: string) => rows.find((row) => row.workload === workload.name && row.setup === setup)!;
-    const memory = of(SETUPS[0].name);
-    const one = of(SETUPS[1].name);
-    const two = of(SETUPS[2].name);
+    const memory = of('in memory, 1 replica');
+    const one = of('Redis, 1 replica');
+    const two = of('Redis, 2 replicas together');
+    const baseline = args.baseline ? of('Redis, 1 replica, baseline') : undefined;
     process.stdout.write(
-      `${workload.name}: Redis / memory ${(one.rps / memory.rps).toFixed(2)}× req/s (goal ≥ 0.5×), p99 on Redis ${one.p99} ms (goal ≤ 5 ms); two replicas / one ${(two.rps / one.rps).toFixed(2)}×\n`,
+      `${workload.name}: p99 on Redis ${one.p99.toFixed(2)} ms (goal ≤ 5 ms; in memory ${memory.p99.toFixed(2)} ms${baseline ? `, baseline on Redis ${baseline.p99.toFixed(2)} ms` : ''}); Redis / memory ${(one.rps / memory.rps).toFixed(2)}× req/s${baseline ? `, Redis / baseline ${(one.rps / baseline.rps).toFixed(2)}×` : ''}; two replicas / one ${(two.rps / one.rps).toFixed(2)}×\n`,
     );
   }
+  process.stdout.write(`\nLoad average at the end: ${loadAtEnd}.\n`);
 }
 
 main().catch((error) => {
-  process.stderr.write(`bench:redis failed: ${error instanceof Error ? error.stack : error}\n`);
+  const detail = error instanceof UsageError ? error.message : error instanceof Error ? error.stack : error;
+  process.stderr.write(`bench:redis failed: ${detail}\n`);
   process.exit(1);
 });

@@ -2,8 +2,8 @@
  * `npm run bench`: per workload (a GET of a list; a create with a new Idempotency-Key), this mock beside a bare
  * node:http server replaying the mock's own status, headers and body (and Prism for the GET) on loopback, in
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
- * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--start` prints the start-up
- * table alone. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
+ * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--memory` prints the memory
+ * line alone; `--start` prints the start-up table alone. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
  * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -366,6 +366,7 @@ async function startUpTable(): Promise<void> {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--start')) return startUpTable();
+  if (process.argv.includes('--memory')) return printMemoryAfterPosts();
   const os = await import('node:os');
   const load = os
     .loadavg()
@@ -399,6 +400,10 @@ async function main(): Promise<void> {
   if (process.argv.includes('--throughput')) return;
   await startUpTable();
   process.stdout.write('\n');
+  await printMemoryAfterPosts();
+}
+
+async function printMemoryAfterPosts(): Promise<void> {
   const memory = await memoryAfterPosts();
   process.stdout.write(
     `resident memory after ${POSTS} idempotent POSTs with distinct keys: ${fixed(memory.after, 1)} MB (before: ${fixed(memory.before, 1)} MB; after half: ${fixed(memory.half, 1)} MB; ${fixed(memory.rps)} req/s; non-2xx: ${memory.non2xx})\n`,

@@ -5,8 +5,13 @@ import { OldestFirst } from './oldest-first';
  * servers): per owner (a workspace, or one global owner), the keys kept, oldest first, with their sizes. Adding
  * one returns the oldest keys to release so the owner stays within `bytesPerOwner`. The ledger lives in the
  * process; with a shared store each replica bounds what it wrote.
+ *
+ * The ledger is a store too, bounded like the one it measures: the port drops its oldest keys beyond
+ * `keysPerOwner` without telling the ledger, so the ledger forgets its own oldest beyond that count (they are
+ * gone from the port already, or go with the same write). Without it, small entries (an empty export, a short
+ * answer) kept hundreds of thousands of ledger keys for a budget of megabytes: more memory than what they measured.
  */
-export function createByteBudget(bytesPerOwner: number) {
+export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.POSITIVE_INFINITY) {
   const workspaces = new Map<string, { keys: OldestFirst<number>; bytes: number }>();
 
   /**
@@ -28,12 +33,20 @@ export function createByteBudget(bytesPerOwner: number) {
       ledger.bytes -= size;
       dropped.push([oldest, size]);
     }
+    // Keys past the port's count bound: forgotten, not released (the port drops them itself).
+    const forgotten: [string, number][] = [];
+    for (let first = ledger.keys.oldest(); first && ledger.keys.size > keysPerOwner; first = ledger.keys.oldest()) {
+      const [oldest, size] = first;
+      ledger.keys.delete(oldest);
+      ledger.bytes -= size;
+      forgotten.push([oldest, size]);
+    }
     const kept = ledger;
     return {
       released: dropped.map(([released]) => released),
       cancel: () => {
         if (kept.keys.delete(key)) kept.bytes -= bytes;
-        const restored = dropped.filter(([released]) => released !== key);
+        const restored = [...dropped, ...forgotten].filter(([released]) => released !== key);
         if (previous !== undefined) restored.push([key, previous]);
         kept.keys = new OldestFirst([...restored, ...kept.keys]);
         for (const [, size] of restored) kept.bytes += size;

@@ -5,8 +5,11 @@ import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
 import type { IdempotencyStore } from '../../store/repositories/idempotency';
 import { rollBack } from '../all-or-nothing';
+import { mayWrite, uncounted } from '../rate-limit';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
+/** Methods whose requests only read: they go on while their count is under way. */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The key's bounds, read from the contract's IdempotencyKey parameter schema (`contract.constants`). */
 export type KeyLength = { min?: number; max?: number };
@@ -72,7 +75,13 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     if (!ctx.caller) throw new Error('idempotency runs after require-credential');
     const workspaceUuid = ctx.caller.workspaceUuid;
     const fingerprint = fingerprintRequest(req);
-    const found = await deps.store.claim(workspaceUuid, key, fingerprint);
+    // The claim travels with the request's count when that is still under way (one round trip for both); a
+    // refused request takes its claim back before the rate-limit stage answers it.
+    const [found, may] = await Promise.all([deps.store.claim(workspaceUuid, key, fingerprint), mayWrite(ctx)]);
+    if (!may) {
+      if (found.kind === 'new') await deps.store.abandon(workspaceUuid, key, found.claim).catch(() => undefined);
+      return uncounted();
+    }
     if (found.kind !== 'new' && !found.sameRequest) {
       throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
     }
@@ -107,8 +116,11 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     }
     return response;
   };
+  // The first stage that may write: a request whose count is still under way waits for it (reads go on).
+  const counted = async (ctx: Ctx, next: Next): Promise<MockResponse> => ((await mayWrite(ctx)) ? next() : uncounted());
   return (ctx, next) => {
     const sent = ctx.req.headers['idempotency-key'];
-    return sent === undefined || !METHODS.has(ctx.req.method) ? next() : keyed(ctx, next, sent);
+    if (sent !== undefined && METHODS.has(ctx.req.method)) return keyed(ctx, next, sent);
+    return ctx.counting === undefined || SAFE_METHODS.has(ctx.req.method) ? next() : counted(ctx, next);
   };
 }

@@ -1,6 +1,9 @@
+import { compose, type Ctx } from '../../context';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { rateLimit, rateLimitKey } from '.';
+import { idempotency } from '../idempotency';
 import { createMemoryPort } from '../../store/adapters/memory';
+import { createIdempotencyStore } from '../../store/repositories/idempotency';
 import { createRateLimiter, rateLimitHeaders } from './limiter';
 
 describe('rate limiter', () => {
@@ -63,4 +66,85 @@ describe('rate-limit stage', () => {
     });
     expect(rateLimitKey(identified)).toBe('workspace:ws');
   });
+});
+
+describe('counting ahead (the request goes on while it is counted)', () => {
+  /** Two replicas' limiters on one store, the bucket of workspace `ws` counted once by the first. */
+  async function twoReplicas(limit: number) {
+    const port = createMemoryPort();
+    const [here, there] = [0, 1].map(() => createRateLimiter({ port, limit, windowSeconds: 60, now: () => 0 }));
+    await here.consume('workspace:ws');
+    return { port, here, there };
+  }
+  const request = (method: string, headers: Record<string, string> = {}): Ctx => {
+    const ctx = Object.assign(makeCtx({ method, path: '/things', headers }), {
+      identity: { caller: { workspaceUuid: 'ws', via: 'token' as const } },
+      caller: { workspaceUuid: 'ws', via: 'token' as const },
+    });
+    ctx.req.body = { name: 'x' };
+    return ctx;
+  };
+
+  it('should count ahead only while the bucket, as last counted here, has room beyond the counts under way', async () => {
+    const { here } = await twoReplicas(3);
+    expect(here.consumeAhead('workspace:other')).toBeUndefined(); // not counted here yet
+    const first = here.consumeAhead('workspace:ws'); // remaining 2
+    const second = here.consumeAhead('workspace:ws');
+    expect(first && second).toBeDefined();
+    expect(here.consumeAhead('workspace:ws')).toBeUndefined(); // two under way use the room there was
+    expect((await first)!.remaining).toBe(1);
+    await second;
+    expect(here.consumeAhead('workspace:ws')).toBeUndefined(); // spent
+  });
+
+  it.each(['GET', 'POST', 'DELETE'])(
+    'should answer 429 to a %s refused meanwhile by another replica, writing nothing',
+    async (method) => {
+      const { here, there } = await twoReplicas(2);
+      await there.consume('workspace:ws'); // the bucket is spent, which this replica does not know yet
+      const next = okNext();
+      const stage = compose([rateLimit({ limiter: here, countAhead: true }), idempotency(idempotencyDeps()), next]);
+      const error = await stage(request(method)).catch((e) => e);
+      expect(error).toMatchObject({ status: 429, reason: 'rate_limited' });
+      // A read may have run (its answer is dropped); nothing that writes does.
+      expect(next.calls).toBe(method === 'GET' ? 1 : 0);
+    },
+  );
+
+  it('should answer a refused count at once, without waiting for the rest of the request (a hang, a latency)', async () => {
+    const { here, there } = await twoReplicas(2);
+    await there.consume('workspace:ws');
+    const hanging = () => new Promise<never>(() => undefined);
+    const stage = compose([rateLimit({ limiter: here, countAhead: true }), hanging]);
+    expect(await stage(request('GET')).catch((e) => e)).toMatchObject({ status: 429 });
+  });
+
+  it('should take back the Idempotency-Key claimed with a count that refuses, so a retry is not held', async () => {
+    const { here, there } = await twoReplicas(2);
+    await there.consume('workspace:ws');
+    const deps = idempotencyDeps();
+    const next = okNext();
+    const stage = compose([rateLimit({ limiter: here, countAhead: true }), idempotency(deps), next]);
+    const ctx = request('POST', { 'idempotency-key': 'key-1', 'content-type': 'application/json' });
+    expect(await stage(ctx).catch((e) => e)).toMatchObject({ status: 429 });
+    expect(next.calls).toBe(0);
+    expect(await deps.store.size()).toBe(0);
+  });
+
+  it('should go on and answer as usual when the count allows', async () => {
+    const { here } = await twoReplicas(5);
+    const next = okNext();
+    const stage = compose([rateLimit({ limiter: here, countAhead: true }), idempotency(idempotencyDeps()), next]);
+    const ctx = request('POST', { 'idempotency-key': 'key-2', 'content-type': 'application/json' });
+    expect(await stage(ctx)).toMatchObject({ status: 200 });
+    expect(ctx.rateLimit).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
+  function idempotencyDeps() {
+    const port = createMemoryPort();
+    return {
+      store: createIdempotencyStore({ port, ttlMs: 60_000, capPerWorkspace: 10, now: () => 0 }),
+      keyLength: { min: 1, max: 255 },
+    };
+  }
 });

@@ -1,5 +1,6 @@
 import { ApiError } from '../../errors';
 import type { Ctx, Stage } from '../../context';
+import type { MockResponse } from '../../types';
 import type { RateLimitState, RateLimiter } from './limiter';
 
 /** Workspaces share one bucket however many tokens they have; callers without a credential count per address. */
@@ -21,18 +22,61 @@ export function rateLimit(deps: {
   limiter: RateLimiter;
   bucket?: (ctx: Ctx) => string;
   limit?: (ctx: Ctx) => number | undefined;
+  /**
+   * Go on with the request while it is counted, when its bucket has room (`limiter.consumeAhead`): a stage
+   * about to write waits for the count first (`mayWrite`), reads go on. For mounts whose reads change nothing
+   * a refused request would leave behind (the API: a read may only seed a workspace or expire its old runs).
+   */
+  countAhead?: boolean;
 }): Stage {
   const bucketOf = deps.bucket ?? rateLimitKey;
   const limitOf = deps.limit ?? apiRateLimit;
+  // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
+  // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.
+  const refused = (ctx: Ctx, state: RateLimitState) => !state.allowed && !(ctx.identity && 'refusal' in ctx.identity);
   return async (ctx, next) => {
-    const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
-    ctx.rateLimit = state;
-    // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
-    // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.
-    if (!state.allowed && !(ctx.identity && 'refusal' in ctx.identity)) throw tooManyRequests(state);
-    return next();
+    const counting = deps.countAhead ? deps.limiter.consumeAhead(bucketOf(ctx), limitOf(ctx)) : undefined;
+    if (counting === undefined) {
+      const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
+      ctx.rateLimit = state;
+      if (refused(ctx, state)) throw tooManyRequests(state);
+      return next();
+    }
+    // Counted while the request goes on (the count and the request's first reads share a round trip). A refusal
+    // is answered as soon as it is known (429, or the 503 of a count that failed), without waiting for the rest
+    // of the request (a latency, a hang): what the request still does is dropped, and it writes nothing.
+    const mayGoOn = counting.then(
+      (state) => ((ctx.rateLimit = state), !refused(ctx, state)),
+      () => false,
+    );
+    ctx.counting = mayGoOn;
+    const going = next().then(
+      (response) => ({ response }),
+      (error: unknown) => ({ error }),
+    );
+    // Whichever comes first: a refusal answers at once; an answer waits for its count.
+    const first = await Promise.race([mayGoOn, going.then(() => true)]);
+    if (!first || !(await mayGoOn)) {
+      const state = await counting; // a failed count throws its own error here
+      throw tooManyRequests(state);
+    }
+    const outcome = await going;
+    if ('error' in outcome) throw outcome.error;
+    return outcome.response;
   };
 }
+
+/**
+ * For a stage about to write: waits for the request's count when it is still under way (`countAhead`), and
+ * tells whether the request may go on. When it may not, the stage returns `uncounted()` at once, writing nothing:
+ * the rate-limit stage answers in its place (429, or 503).
+ */
+export async function mayWrite(ctx: Ctx): Promise<boolean> {
+  return ctx.counting === undefined ? true : ctx.counting;
+}
+
+/** What a stage returns for a request that may not write (see `mayWrite`): never sent, the 429 takes its place. */
+export const uncounted = (): MockResponse => ({ status: 429, headers: {}, body: undefined });
 
 /** The 429 of a spent bucket: Retry-After (seconds) and `retryAfter` in the error body (the API and OAuth alike). */
 export function tooManyRequests(state: RateLimitState): ApiError {

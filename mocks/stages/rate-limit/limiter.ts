@@ -10,6 +10,9 @@ export type RateLimitState = {
 import { RATE_LIMIT_HEADER_KEY as H } from '../../../spec/lib/constants';
 import type { StoragePort } from '../../store/port';
 
+/** Buckets whose last count this process remembers (for `consumeAhead`), at most. */
+const KNOWN_BUCKETS = 4096;
+
 /**
  * Fixed windows aligned to the clock, one counter per bucket (a workspace, or a client address for callers
  * without a valid credential), kept in the storage port: the counter's key names its window, and the port
@@ -25,6 +28,18 @@ export function createRateLimiter(options: {
   const windowMs = options.windowSeconds * 1000;
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
+  // Per bucket, what this process last counted in its window and how many of its counts are under way.
+  const known = new Map<string, { windowStart: number; remaining: number; underWay: number }>();
+  const remember = (bucket: string, windowStart: number, remaining: number) => {
+    const entry = known.get(bucket);
+    if (entry === undefined) {
+      if (known.size >= KNOWN_BUCKETS) known.delete(known.keys().next().value as string);
+      known.set(bucket, { windowStart, remaining, underWay: 0 });
+    } else if (windowStart >= entry.windowStart) {
+      entry.windowStart = windowStart;
+      entry.remaining = remaining;
+    }
+  };
 
   const stateOf = (
     count: number,
@@ -40,24 +55,43 @@ export function createRateLimiter(options: {
     allowed,
   });
 
+  /**
+   * Counts one request; over the limit the request is refused and not counted further. `limit` is the
+   * bucket's own (a workspace's, control plane), else the limiter's.
+   */
+  const consume = async (bucket: string, limit = options.limit): Promise<RateLimitState> => {
+    const now = options.now();
+    const windowStart = windowStartAt(now);
+    // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
+    const { count, allowed } = await options.port.hit(
+      keyOf(bucket, windowStart),
+      limit,
+      windowStart + windowMs - now + 1_000,
+    );
+    const state = stateOf(count, windowStart, now, allowed, limit);
+    remember(bucket, windowStart, state.remaining);
+    return state;
+  };
+
   return {
+    consume,
     /**
-     * Counts one request; over the limit the request is refused and not counted further. `limit` is the
-     * bucket's own (a workspace's, control plane), else the limiter's.
+     * `consume`, begun only when the bucket, as this process last counted it in this window, has room for one
+     * more request beyond those being counted meanwhile: the caller may then go on with the request while it is
+     * counted (its answer is almost surely "allowed"). Undefined otherwise (the bucket not counted here yet in
+     * this window, near its limit or spent): the caller waits for `consume` before anything else.
      */
-    async consume(bucket: string, limit = options.limit): Promise<RateLimitState> {
-      const now = options.now();
-      const windowStart = windowStartAt(now);
-      // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
-      const { count, allowed } = await options.port.hit(
-        keyOf(bucket, windowStart),
-        limit,
-        windowStart + windowMs - now + 1_000,
-      );
-      return stateOf(count, windowStart, now, allowed, limit);
+    consumeAhead(bucket: string, limit = options.limit): Promise<RateLimitState> | undefined {
+      const entry = known.get(bucket);
+      if (entry === undefined || entry.windowStart !== windowStartAt(options.now())) return undefined;
+      if (entry.remaining - entry.underWay <= 0) return undefined;
+      entry.underWay += 1;
+      return consume(bucket, limit).finally(() => (entry.underWay -= 1));
     },
     /** Starts every bucket afresh, or one (the control plane's reset). */
     async clear(bucket?: string): Promise<void> {
+      if (bucket === undefined) known.clear();
+      else known.delete(bucket);
       await options.port.deleteByPrefix(bucket === undefined ? 'rl:' : `rl:${bucket}:`);
     },
     /** The bucket's state without counting: for answers given before the request was counted (e.g. 413). */

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Socket } from 'node:net';
 import { startRedisServer, type RedisServer } from '../../testing/redis-server';
 import type { StoragePort } from '../port';
 import { StoreUnavailableError } from '../port';
@@ -43,6 +44,37 @@ describe('redis port against a server that goes away', () => {
     try {
       await expect(port.read([{ op: 'get', key: 'x' }])).rejects.toBeInstanceOf(StoreUnavailableError);
     } finally {
+      await port.close();
+    }
+  });
+});
+
+describe('redis port writes', () => {
+  it('should send the commands issued in one tick in one write, whatever their operations', async () => {
+    const port = await createRedisPort({ url: redis.url, prefix: `test:${randomUUID()}:` });
+    const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const write = jest.spyOn(socket, '_write');
+    const writev = jest.spyOn(socket, '_writev');
+    try {
+      await port.read([{ op: 'get', key: 'warm' }]);
+      write.mockClear();
+      writev.mockClear();
+      // What concurrent requests resumed together issue: a count, reads of one and of many keys, a commit, a claim.
+      await Promise.all([
+        port.hit('w', 5, 60_000),
+        ...Array.from({ length: 20 }, (_, i) => port.read([{ op: 'get', key: `k${i}` }])),
+        port.read([
+          { op: 'get', key: 'a' },
+          { op: 'hget', key: 'h', field: 'f' },
+          { op: 'list', key: 'l' },
+        ]),
+        port.commit([{ op: 'set', key: 'x', value: '1' }]),
+        port.claim('c', 'v', 60_000),
+      ]);
+      expect(write.mock.calls.length + writev.mock.calls.length).toBe(1);
+    } finally {
+      write.mockRestore();
+      writev.mockRestore();
       await port.close();
     }
   });

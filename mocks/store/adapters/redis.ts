@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import Redis, { ReplyError } from 'ioredis';
 import {
   ClaimRefusedError,
@@ -172,21 +173,50 @@ function unavailable(error: unknown): never {
 const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
 /**
- * The Redis adapter (ioredis). Commands of concurrent requests are pipelined automatically; every operation of
- * the port is one command or one script, so one round trip. With the connection down, commands fail at once
- * (no offline queue, no silent retry) and the mock answers 503 until Redis is back; the client reconnects by itself.
+ * Holds the connection's writes until the current tick's work is done (`process.nextTick`, which runs after the
+ * promise callbacks of this tick), then sends them in one write: the commands of one request's step, and of
+ * every request resumed by the same batch of replies, leave together and Redis reads them at once. No command
+ * waits for another's answer, nor for the event loop's next turn. Call it before issuing commands.
+ */
+function writesPerTick(client: Redis): () => void {
+  let corked: Socket | undefined;
+  const uncork = () => {
+    const socket = corked;
+    corked = undefined;
+    socket?.uncork();
+  };
+  return () => {
+    if (corked) return;
+    const socket = (client as unknown as { stream?: Socket }).stream;
+    if (!socket || !socket.writable) return;
+    corked = socket;
+    socket.cork();
+    process.nextTick(uncork);
+  };
+}
+
+/**
+ * The Redis adapter (ioredis). Every operation of the port is one command or one script, so one round trip;
+ * the commands issued in one tick (by one request, or by concurrent requests) are pipelined in one write. With
+ * the connection down, commands fail at once (no offline queue, no silent retry) and the mock answers 503 until
+ * Redis is back; the client reconnects by itself.
  */
 export async function createRedisPort(options: RedisPortOptions): Promise<StoragePort> {
   const prefix = options.prefix ?? 'mock:';
   const client = await connect(options);
   const at = (key: string) => prefix + key;
+  const batch = writesPerTick(client);
 
   return {
     kind: 'redis',
     async read<const R extends readonly Read[]>(reads: R) {
+      batch();
       try {
-        // A key or two (the hot paths: a seed marker and a value) are sent as plain pipelined commands; a
-        // transaction, for a consistent snapshot, costs two more commands and is kept for larger reads.
+        // Values only (the hot paths: a seed marker and a value): one MGET, a consistent snapshot in one
+        // command. Other reads of a key or two are sent as plain pipelined commands; a transaction, for a
+        // consistent snapshot, costs two more commands and is kept for larger reads.
+        if (reads.length > 1 && reads.every((read) => read.op === 'get'))
+          return (await client.mget(reads.map((read) => at(read.key)))) as ReadResults<R>;
         if (reads.length <= 2)
           return (await Promise.all(reads.map((read) => readOne(client, read, at)))) as ReadResults<R>;
         const multi = client.multi();
@@ -209,6 +239,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
 
     async commit(writes: Write[], guards: Guard[] = []) {
       const { keys, spec } = commitSpec(writes, guards, at);
+      batch();
       try {
         return (await client.mockCommit(keys.length, ...keys, JSON.stringify(spec))) === 1;
       } catch (error) {
@@ -217,6 +248,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     },
 
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
+      batch();
       try {
         const [count, allowed] = await client.mockHit(at(key), limit, Math.max(1, Math.ceil(ttlMs)));
         return { count, allowed: allowed === 1 };
@@ -228,6 +260,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
       const ttl = Math.max(1, Math.ceil(ttlMs));
       let claimed: string | number | null;
+      batch();
       try {
         claimed = index
           ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap, index.whenFull ?? '')
@@ -327,7 +360,9 @@ function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => strin
 async function connect(options: RedisPortOptions): Promise<Scripted> {
   const client = new Redis(options.url, {
     lazyConnect: true,
-    enableAutoPipelining: true,
+    // Not ioredis's auto-pipelining: it sends one batch at a time and holds every later command until the batch
+    // in flight is answered (a second round trip); writesPerTick batches instead.
+    enableAutoPipelining: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,

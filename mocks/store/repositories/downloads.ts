@@ -26,7 +26,7 @@ const INDEX = 'downloads';
 /** Run exports: kept for `downloadTtlMs`, at most `downloads` of them and `downloadBytes` in all (oldest out first). */
 export function createDownloadRepository(port: StoragePort, limits: StoreLimits) {
   // Byte bound beside the port's count and age bounds: the oldest go once the budget is spent.
-  const budget = createByteBudget(limits.downloadBytes);
+  const budget = createByteBudget(limits.downloadBytes, limits.downloads);
   return {
     /** Keeps an export; resolves its id. */
     async saveDownload(download: Download | DownloadText): Promise<string> {

@@ -38,7 +38,10 @@ export function createIdempotencyStore(options: {
   bytesPerWorkspace?: number;
   now: () => number;
 }) {
-  const budget = createByteBudget(options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace);
+  const budget = createByteBudget(
+    options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace,
+    options.capPerWorkspace,
+  );
   const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
   const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
   // Identifies the request that claimed a key, so only it can complete or release that claim.

@@ -17,7 +17,7 @@ export const MAX_UPDATE_TRIES = 50;
 export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLimits) {
   const { readWorkspace, commitWorkspace } = slice;
   // Byte bound beside the port's count bound: the oldest created servers go once the budget is spent.
-  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace);
+  const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace, limits.mcpServersPerWorkspace);
 
   const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
     const at = workspaceKey(workspaceUuid, list);

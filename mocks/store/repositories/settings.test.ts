@@ -46,4 +46,32 @@ describe('settings in the store', () => {
     await settings.reset();
     expect((await settings.steering('ws-a')).rateLimit).toBe(100);
   });
+
+  it('should read an entry in use again in the background before it expires, serving it meanwhile', async () => {
+    const port = createMemoryPort();
+    let reads = 0;
+    const counting: StoragePort = Object.create(port, {
+      read: { value: (...args: Parameters<StoragePort['read']>) => ((reads += 1), port.read(...args)) },
+    });
+    let clock = 1_000_000;
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      const settings = createSettingsRepository({ port: counting, initial: DEFAULTS, cacheMs: 100 });
+      expect((await settings.steering('ws-a')).rateLimit).toBe(100);
+      // Another replica changes the settings (straight in the store: this process's cache knows nothing).
+      await port.commit([{ op: 'hset', key: 'settings:workspaces', field: 'ws-a', value: '{"rateLimit":9}' }]);
+      clock += 40;
+      expect((await settings.steering('ws-a')).rateLimit).toBe(100);
+      expect(reads).toBe(1);
+      clock += 20; // past half its life: served as it is, read again meanwhile
+      expect((await settings.steering('ws-a')).rateLimit).toBe(100);
+      expect(reads).toBe(2);
+      await new Promise((resolve) => setImmediate(resolve));
+      clock += 50; // the first entry has expired; the one read 50 ms ago serves, nobody waits for a read
+      expect((await settings.steering('ws-a')).rateLimit).toBe(9);
+      expect(reads).toBe(2);
+    } finally {
+      now.mockRestore();
+    }
+  });
 });

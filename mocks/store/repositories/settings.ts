@@ -15,8 +15,8 @@ export type Defaults = Omit<RuntimeSettings, 'workspaces'>;
  * The control plane's settings, kept in the storage port so every replica applies the same: the defaults and
  * one entry per workspace that has settings of its own. Requests read them through a cache whose entries live
  * `cacheMs` (counted from when their read began), so a request costs no round trip once its workspace was read
- * within that time; a change waits that long before it is acknowledged (`settle`), so once the control plane
- * has answered, every replica applies it.
+ * within that time (an entry in use is read again in the background before it expires); a change waits that
+ * long before it is acknowledged (`settle`), so once the control plane has answered, every replica applies it.
  */
 export function createSettingsRepository(options: {
   port: StoragePort;
@@ -48,7 +48,19 @@ export function createSettingsRepository(options: {
       const key = workspaceUuid ?? '';
       const started = Date.now();
       const hit = cache.get(key);
-      if (hit && hit.until > started) return hit.value;
+      if (hit && hit.until > started) {
+        // Past half its life, the entry is read anew in the background while it still serves: a workspace in
+        // steady use never waits for its settings, and what it is served was read less than `cacheMs` ago.
+        if (!hit.refreshing && hit.until - started < cacheMs / 2) {
+          hit.refreshing = true;
+          const value = readSteering(workspaceUuid);
+          value.then(
+            () => cache.get(key) === hit && cache.set(key, { until: started + cacheMs, value }),
+            () => undefined, // kept until it expires; the next request after that reads it again
+          );
+        }
+        return hit.value;
+      }
       if (cache.size >= cap) cache.clear();
       const value = readSteering(workspaceUuid);
       cache.set(key, { until: started + cacheMs, value });
@@ -105,7 +117,7 @@ export function createSettingsRepository(options: {
 
 export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
 
-type SteeringCache = Map<string, { until: number; value: Promise<Steering> }>;
+type SteeringCache = Map<string, { until: number; value: Promise<Steering>; refreshing?: boolean }>;
 const caches = new WeakMap<StoragePort, SteeringCache>();
 function cacheOf(port: StoragePort): SteeringCache {
   let cache = caches.get(port);

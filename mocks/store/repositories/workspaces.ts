@@ -4,9 +4,15 @@ import { decodeEntry, decodeRow } from '../stored-form';
 import type { Collection, LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
 import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
 
+/** Workspaces whose user (see `userUuid`) is remembered at once, at most. */
+const KNOWN_USERS = 1024;
+
 /** Workspaces as wholes: who they act as, a copy of their state, and forgetting them (back to the seed). */
 export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => number) {
   const { port, readWorkspace } = slice;
+  // The user is written with the seed and a reset seeds the same again, so once read it is remembered: a
+  // create that names it costs no read.
+  const users = new Map<string, string>();
 
   /** Reads of a whole workspace, in one consistent round trip. */
   const wholeReads = (workspaceUuid: string): Read[] => {
@@ -22,8 +28,13 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
   return {
     /** The user the workspace's static tokens act as. */
     async userUuid(workspaceUuid: string): Promise<string> {
+      const known = users.get(workspaceUuid);
+      if (known !== undefined) return known;
       const { marker } = await readWorkspace(workspaceUuid, []);
-      return slice.parseCached<{ userUuid: string }>(markerKey(workspaceUuid), marker).userUuid;
+      const user = slice.parseCached<{ userUuid: string }>(markerKey(workspaceUuid), marker).userUuid;
+      if (users.size >= KNOWN_USERS) users.delete(users.keys().next().value as string);
+      users.set(workspaceUuid, user);
+      return user;
     },
 
     /** A copy of a workspace's whole state (tests, diagnostics); changing it changes nothing stored. */
@@ -64,6 +75,8 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
 
     /** Forgets a workspace (or all of them); the next request seeds it afresh. */
     async forgetWorkspace(workspaceUuid?: string): Promise<void> {
+      if (workspaceUuid === undefined) users.clear();
+      else users.delete(workspaceUuid);
       await port.deleteByPrefix(workspaceUuid === undefined ? WORKSPACE_PREFIX : workspaceKey(workspaceUuid, ''));
     },
   };

@@ -41,6 +41,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Starts a child process in the project's root (or `cwd`: another checkout, for a baseline), its stderr shown. */
 export function launch(command: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): ChildProcess {
   return spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
@@ -52,6 +53,35 @@ export async function stop(child: ChildProcess): Promise<void> {
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), 3000).unref();
   });
+}
+
+/**
+ * An autocannon run that also keeps every 2xx response time as measured (fractions of a millisecond), since
+ * autocannon's own histogram counts whole milliseconds; `percentile(latencies, 99)` reads them.
+ */
+export async function autocannonTimed(
+  options: AutocannonOptions,
+): Promise<{ result: AutocannonResult; latencies: Float64Array }> {
+  let latencies = new Float64Array(1 << 16);
+  let count = 0;
+  const run = autocannon(options);
+  run.on('response', (_client, status, _bytes, ms) => {
+    if (status < 200 || status > 299) return;
+    if (count === latencies.length) {
+      const grown = new Float64Array(latencies.length * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[count++] = ms;
+  });
+  const result = await run;
+  return { result, latencies: latencies.slice(0, count).sort() };
+}
+
+/** The p-th percentile (nearest rank) of sorted values; NaN for none. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 /** Polls until the URL answers 200 with the token; returns the milliseconds it took. */
