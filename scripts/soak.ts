@@ -2,7 +2,8 @@
  * `npm run soak [-- --duration 120 --window 20 --connections 16 --prefill 0 --full-scan]`: a bounded mixed load
  * against `npm start`'s server (a child process), printing per window the throughput, p50/p99, 5xx, the server's
  * resident memory and its CPU time per request (all its threads: robust to other load on the machine). Goal:
- * last-window throughput ≥ 0.9× the first, memory levelling off, zero 5xx (exit 1 otherwise). `--prefill <runs>`
+ * last-window throughput ≥ 0.95× the first (0.6× with `--full-scan`: a whole-table aggregate costs what the table
+ * holds, so its share grows as the workspaces fill), memory levelling off, zero 5xx (exit 1 otherwise). `--prefill <runs>`
  * first creates that many runs in each workspace (in batches of 1000), so the load starts from full workspaces: the
  * steady state without waiting for the load to fill them (its first window includes loading them into SQL).
  *
@@ -48,6 +49,9 @@ function readArgs(argv: string[]): Args {
 }
 
 /** An answer that takes longer than this counts as a failed request. */
+/** The last window's throughput against the first: the default mix, and with the whole-table aggregate. */
+const GOAL = 0.95;
+const FULL_SCAN_GOAL = 0.6;
 const REQUEST_TIMEOUT_MS = 30_000;
 const WORKSPACES = [
   '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
@@ -338,17 +342,18 @@ async function main(): Promise<void> {
   const last = windows[windows.length - 1];
   const fives = windows.reduce((sum, w) => sum + w.fives, 0);
   const ratio = last.rate / first.rate;
+  const goal = args.fullScan ? FULL_SCAN_GOAL : GOAL;
   // Memory moves in a sawtooth with garbage collection: the second half's range says whether it levelled off.
   const half = windows.slice(Math.floor(windows.length / 2)).map((w) => w.rss);
   const firstHalfMax = Math.max(...windows.slice(0, Math.floor(windows.length / 2)).map((w) => w.rss), 0);
   process.stdout.write(
-    `\nlast/first throughput ${ratio.toFixed(2)}× (goal ≥ 0.90); 5xx and failed ${fives} (goal 0); RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (second half ${Math.min(...half).toFixed(0)}-${Math.max(...half).toFixed(0)} MB, first half up to ${firstHalfMax.toFixed(0)} MB)\n`,
+    `\nlast/first throughput ${ratio.toFixed(2)}× (goal ≥ ${goal.toFixed(2)}); 5xx and failed ${fives} (goal 0); RSS ${first.rss.toFixed(0)} → ${last.rss.toFixed(0)} MB (second half ${Math.min(...half).toFixed(0)}-${Math.max(...half).toFixed(0)} MB, first half up to ${firstHalfMax.toFixed(0)} MB)\n`,
   );
   const steeringSeen = steered.limited > 0 && steered.broken > 0 && steered.refused === 0;
   process.stdout.write(
     `tenant steering its own workspace through /__mock: ${steered.rounds} rounds, it met its limit ${steered.limited} and its faults ${steered.broken} times, control refusals ${steered.refused} (goal 0); the other tenants' 429s ${othersLimited} and broken connections ${fives} (goal 0)\n`,
   );
-  process.exitCode = ratio >= 0.9 && fives === 0 && othersLimited === 0 && steeringSeen ? 0 : 1;
+  process.exitCode = ratio >= goal && fives === 0 && othersLimited === 0 && steeringSeen ? 0 : 1;
 }
 
 main().catch((error) => {
