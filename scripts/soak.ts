@@ -48,10 +48,10 @@ function readArgs(argv: string[]): Args {
   return args;
 }
 
-/** An answer that takes longer than this counts as a failed request. */
 /** The last window's throughput against the first: the default mix, and with the whole-table aggregate. */
 const GOAL = 0.95;
 const FULL_SCAN_GOAL = 0.6;
+/** An answer that takes longer than this counts as a failed request. */
 const REQUEST_TIMEOUT_MS = 30_000;
 const WORKSPACES = [
   '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b',
