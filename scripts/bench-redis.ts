@@ -13,15 +13,17 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../mocks/testing/redis-server';
 import {
   autocannonTimed,
+  cpuMs,
   freePort,
   launch,
+  median,
   percentile,
   stop,
   waitFor200,
@@ -97,16 +99,6 @@ function readArgs(argv: string[]): { baseline?: string } {
   return args;
 }
 
-/** Seconds of CPU (user + system) a process used so far, from /proc; 0 where /proc is missing. */
-function cpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
 /** Redis's own counters: CPU seconds, commands run (scripts' own included), scripts, reads of client sockets. */
 async function redisCounters(client: Redis) {
   const info = await client.info('all');
@@ -131,7 +123,7 @@ async function measure(
   redis: Redis,
 ): Promise<Sample> {
   const connections = Math.max(1, Math.floor(CONNECTIONS / replicas.length));
-  const cpuBefore = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid), 0);
+  const cpuBefore = replicas.reduce((sum, r) => sum + cpuMs(r.child.pid) / 1000, 0);
   const before = await redisCounters(redis);
   const runs = await Promise.all(
     replicas.map(({ origin }) =>
@@ -144,7 +136,7 @@ async function measure(
     ),
   );
   const after = await redisCounters(redis);
-  const cpu = replicas.reduce((sum, r) => sum + cpuSeconds(r.child.pid), 0) - cpuBefore;
+  const cpu = replicas.reduce((sum, r) => sum + cpuMs(r.child.pid) / 1000, 0) - cpuBefore;
   const latencies = Float64Array.from(runs.flatMap(({ latencies }) => [...latencies])).sort();
   const total = runs.reduce((sum, { result }) => sum + result.requests.total, 0);
   const perRequest = (n: number) => (total > 0 ? n / total : NaN);
@@ -164,7 +156,6 @@ async function measure(
   };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const loadAverage = () =>
   loadavg()
     .map((n) => n.toFixed(2))

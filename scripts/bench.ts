@@ -7,8 +7,20 @@
  * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { autocannon, BIN, freePort, launch, stop, waitFor200 as waitFor200With } from './lib/bench/processes';
+import { existsSync } from 'node:fs';
+import {
+  autocannon,
+  autocannonTimed,
+  BIN,
+  cpuMs,
+  freePort,
+  launch,
+  median,
+  percentile,
+  rssMb,
+  stop,
+  waitFor200 as waitFor200With,
+} from './lib/bench/processes';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -88,23 +100,21 @@ require('node:http').createServer((req, res) => {
 `;
 
 /** Requests, latencies and CPU time of one load run. */
-type Sample = { requests: number; seconds: number; latencies: number[]; cpuMs: number; errors: number; non2xx: number };
+type Sample = {
+  requests: number;
+  seconds: number;
+  /** 2xx response times, sorted. */ latencies: Float64Array;
+  cpuMs: number;
+  errors: number;
+  non2xx: number;
+};
 type Role = 'mock' | 'bare' | 'prism' | 'against';
 type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
-/** User + system CPU time of a process so far (Linux /proc; clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    .replace(/^.*\) /, '')
-    .split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** autocannon's histogram counts whole milliseconds: each response's time is kept here with its fraction. */
+/** One load run; each response's time is kept with its fraction (autocannon's histogram counts whole ms). */
 async function load(server: Server, workload: Workload, seconds: number): Promise<Sample> {
-  const latencies: number[] = [];
-  const cpuBefore = cpuMs(server.child.pid!);
-  const run = autocannon({
+  const cpuBefore = cpuMs(server.child.pid);
+  const { result, latencies } = await autocannonTimed({
     url: server.base + workload.path,
     connections: CONNECTIONS,
     duration: seconds,
@@ -115,13 +125,11 @@ async function load(server: Server, workload: Workload, seconds: number): Promis
       },
     ],
   });
-  run.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => latencies.push(ms));
-  const result = await run;
   return {
     requests: result.requests.total,
     seconds: result.duration,
     latencies,
-    cpuMs: cpuMs(server.child.pid!) - cpuBefore,
+    cpuMs: cpuMs(server.child.pid) - cpuBefore,
     errors: result.errors,
     non2xx: result.non2xx,
   };
@@ -142,16 +150,6 @@ async function measure(servers: Server[], workload: Workload): Promise<Sample[][
   return rounds;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 const rpsOf = (sample: Sample) => sample.requests / sample.seconds;
 
 /** One server's figures: medians over the rounds (a round the machine's other work disturbed moves none). */
@@ -169,8 +167,7 @@ type Row = {
 
 function toRow({ role, name }: Server, rounds: Sample[]): Row {
   const quantiles = rounds.map((sample) => {
-    const sorted = Float64Array.from(sample.latencies).sort();
-    return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99) };
+    return { p50: percentile(sample.latencies, 50), p99: percentile(sample.latencies, 99) };
   });
   const sum = (pick: (sample: Sample) => number) => rounds.reduce((total, sample) => total + pick(sample), 0);
   return {
@@ -269,11 +266,6 @@ async function startUp(command: string, args: string[]): Promise<number> {
     }
   }
   return samples.sort((a, b) => a - b)[1];
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
 }
 
 /**

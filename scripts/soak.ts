@@ -18,10 +18,10 @@
  * otherwise), while the steering tenant must meet its own limit and faults (else the check proves nothing).
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
+import { cpuMs, rssMb } from './lib/bench/processes';
 
 type Args = { duration: number; window: number; connections: number; prefill: number; fullScan: boolean };
 const OPTIONS = ['--duration', '--window', '--connections', '--prefill'];
@@ -88,18 +88,6 @@ async function startServer(): Promise<{ url: string; pid: number; stop(): Promis
         child.kill('SIGTERM');
       }),
   };
-}
-
-/** CPU time the server process has used (all its threads: the event loop, the SQL workers, GC), in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime, fields 14 and 15 of stat (11 and 12 after the command name), in clock ticks of 10 ms.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
 type Sample = { ms: number; status: number };
