@@ -1,7 +1,7 @@
 import type { Stage } from '../../context';
 import type { MockHooks } from '../../types';
 import { renderError } from '../finish';
-import { forgetJsonText } from '../serialise/json-text';
+import { forgetJsonText } from '../../json-text';
 
 /**
  * The caller's hooks around everything else: `beforeRequest` first on the way in (before authenticate; the body

@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { MockResponse } from '../../types';
-import { jsonText } from './json-text';
+import { jsonText } from '../../json-text';
 
 /** The status, headers and body text of a response: JSON body (if any) with its length; header names as given. */
 function render(response: MockResponse): { headers: Record<string, string | number>; text: string | undefined } {

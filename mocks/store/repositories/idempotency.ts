@@ -1,7 +1,7 @@
 import { STORE_LIMITS } from '../../limits';
 import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
-import { rememberJsonText } from '../../stages/serialise/json-text';
+import { rememberJsonText } from '../../json-text';
 import type { StoragePort, Write } from '../port';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
