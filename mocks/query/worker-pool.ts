@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
 import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
 import type { WorkerAnswer, WorkerMemory } from './worker/messages';
+import { OldestFirst } from '../store/oldest-first';
 
 export type PoolOptions = {
   source: QuerySource;
@@ -136,7 +137,7 @@ export class QueryWorkerPool {
   private dispatchTimer?: NodeJS.Timeout;
   private dispatchTimerAt = 0;
   /** Workspaces whose query was stopped at its budget, until when they are kept apart. */
-  private readonly suspects = new Map<string, number>();
+  private readonly suspects = new OldestFirst<number>();
   private readonly unsubscribe?: () => void;
   private nextId = 1;
   private closed = false;
@@ -640,9 +641,8 @@ export class QueryWorkerPool {
     // runs apart for a while, so its next runaway query cannot take other workspaces' databases down with it.
     const ranOver = slot.phase === 'running';
     if (ranOver) {
-      this.suspects.delete(job.workspace);
       this.suspects.set(job.workspace, this.options.now() + SUSPECT_MS);
-      if (this.suspects.size > MAX_SUSPECTS) this.suspects.delete(this.suspects.keys().next().value as string);
+      if (this.suspects.size > MAX_SUSPECTS) this.suspects.dropOldest();
     }
     this.retire(slot);
     this.finish(

@@ -48,4 +48,21 @@ describe('OldestFirst', () => {
     expect(keys.oldest()).toEqual(['k50000', 50_000]);
     expect(keys.get('k59999')).toBe(59_999);
   });
+
+  it('should drop its oldest key to make room, and forget every key when cleared', () => {
+    const keys = new OldestFirst<number>([
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+    ]);
+    keys.set('a', 4); // set again: the newest now
+    keys.dropOldest();
+    expect([...keys.keys()]).toEqual(['c', 'a']);
+    keys.clear();
+    expect(keys.size).toBe(0);
+    expect(keys.oldest()).toBeUndefined();
+    keys.dropOldest();
+    keys.set('d', 5);
+    expect(keys.oldest()).toEqual(['d', 5]);
+  });
 });

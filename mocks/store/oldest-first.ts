@@ -44,6 +44,18 @@ export class OldestFirst<V> {
     return this.#values.delete(key);
   }
 
+  /** Forgets every key. */
+  clear(): void {
+    this.#values.clear();
+    this.#compact();
+  }
+
+  /** Forgets the oldest key, if any (a bounded cache making room). */
+  dropOldest(): void {
+    const oldest = this.oldest();
+    if (oldest) this.delete(oldest[0]);
+  }
+
   /** The oldest key and its value. */
   oldest(): [string, V] | undefined {
     while (this.#head < this.#keys.length) {

@@ -9,6 +9,7 @@ export type RateLimitState = {
 
 import { RATE_LIMIT_HEADER_KEY as H } from '../../../spec/lib/constants';
 import type { StoragePort } from '../../store/port';
+import { OldestFirst } from '../../store/oldest-first';
 
 /** Buckets whose last count this process remembers (for `consumeAhead`), at most. */
 const KNOWN_BUCKETS = 4096;
@@ -29,11 +30,11 @@ export function createRateLimiter(options: {
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
   // Per bucket, what this process last counted in its window and how many of its counts are under way.
-  const known = new Map<string, { windowStart: number; remaining: number; underWay: number }>();
+  const known = new OldestFirst<{ windowStart: number; remaining: number; underWay: number }>();
   const remember = (bucket: string, windowStart: number, remaining: number) => {
     const entry = known.get(bucket);
     if (entry === undefined) {
-      if (known.size >= KNOWN_BUCKETS) known.delete(known.keys().next().value as string);
+      if (known.size >= KNOWN_BUCKETS) known.dropOldest();
       known.set(bucket, { windowStart, remaining, underWay: 0 });
     } else if (windowStart >= entry.windowStart) {
       entry.windowStart = windowStart;

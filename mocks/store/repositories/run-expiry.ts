@@ -1,6 +1,7 @@
 import { SEED_COUNTS } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
 import type { StoragePort, Write } from '../port';
+import { OldestFirst } from '../oldest-first';
 
 /** How often one process looks, per workspace, for created runs and batches past their age (at most). */
 const EXPIRY_CHECK_EVERY_MS = 1_000;
@@ -34,7 +35,7 @@ export function createRunExpiry(options: {
   ) => Promise<boolean>;
 }) {
   const { port } = options;
-  const dueAt = new Map<string, number>();
+  const dueAt = new OldestFirst<number>();
   const running = new Map<string, Promise<void>>();
 
   /**
@@ -115,9 +116,8 @@ export function createRunExpiry(options: {
       const now = options.now();
       const due = dueAt.get(workspaceUuid);
       if (due !== undefined && due > now) return undefined;
-      dueAt.delete(workspaceUuid);
       dueAt.set(workspaceUuid, now + Math.min(EXPIRY_CHECK_EVERY_MS, options.runTtlMs));
-      if (dueAt.size > EXPIRY_WORKSPACES_KEPT) dueAt.delete(dueAt.keys().next().value as string);
+      if (dueAt.size > EXPIRY_WORKSPACES_KEPT) dueAt.dropOldest();
       const check = expireAged(workspaceUuid, now - options.runTtlMs).finally(() => running.delete(workspaceUuid));
       running.set(workspaceUuid, check);
       return check;

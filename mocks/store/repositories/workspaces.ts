@@ -1,5 +1,6 @@
 import { markerKey, WORKSPACE_PREFIX, workspaceKey } from '../keys';
 import type { Read } from '../port';
+import { OldestFirst } from '../oldest-first';
 import { decodeEntry, decodeRow } from '../stored-form';
 import type { Collection, LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
 import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
@@ -12,7 +13,7 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
   const { port, readWorkspace } = slice;
   // The user is written with the seed and a reset seeds the same again, so once read it is remembered: a
   // create that names it costs no read.
-  const users = new Map<string, string>();
+  const users = new OldestFirst<string>();
 
   /** Reads of a whole workspace, in one consistent round trip. */
   const wholeReads = (workspaceUuid: string): Read[] => {
@@ -32,7 +33,7 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
       if (known !== undefined) return known;
       const { marker } = await readWorkspace(workspaceUuid, []);
       const user = slice.parseCached<{ userUuid: string }>(markerKey(workspaceUuid), marker).userUuid;
-      if (users.size >= KNOWN_USERS) users.delete(users.keys().next().value as string);
+      if (users.size >= KNOWN_USERS) users.dropOldest();
       users.set(workspaceUuid, user);
       return user;
     },
