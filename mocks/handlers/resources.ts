@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jsonResponse, type Ctx } from '../context';
+import { rememberJsonText } from '../json-text';
 import { undoOnFailure } from '../stages/all-or-nothing';
 import type { JsonRecord } from '../store/types';
 import { notFound } from './paging';
@@ -86,9 +87,12 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         updatedAt: now,
         deletedAt: null,
       };
-      await deps.store.addMcpServer(workspaceUuid, mcpServer);
+      const text = await deps.store.addMcpServer(workspaceUuid, mcpServer, ctx.withAnswer);
       undoOnFailure(ctx, () => deps.store.removeCreatedMcpServer(workspaceUuid, uuid));
-      return jsonResponse(201, { mcpServer });
+      // The answer's text is the stored one in its envelope: the server is serialised once.
+      const answer = { mcpServer };
+      rememberJsonText(answer, `{"mcpServer":${text}}`);
+      return jsonResponse(201, answer);
     },
 
     /**
