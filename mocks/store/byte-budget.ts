@@ -31,23 +31,15 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
     ledger.bytes += bytes;
     const { keys } = ledger;
     const dropped: [string, number][] = [];
-    for (
-      let oldest = keys.oldestKey();
-      oldest !== undefined && ledger.bytes > bytesPerOwner;
-      oldest = keys.oldestKey()
-    ) {
-      const size = keys.get(oldest) as number;
-      keys.delete(oldest);
-      ledger.bytes -= size;
-      dropped.push([oldest, size]);
+    for (let taken; ledger.bytes > bytesPerOwner && (taken = keys.takeOldest());) {
+      ledger.bytes -= taken[1];
+      dropped.push(taken);
     }
     // Keys past the port's count bound: forgotten, not released (the port drops them itself).
     const forgotten: [string, number][] = [];
-    for (let oldest = keys.oldestKey(); oldest !== undefined && keys.size > keysPerOwner; oldest = keys.oldestKey()) {
-      const size = keys.get(oldest) as number;
-      keys.delete(oldest);
-      ledger.bytes -= size;
-      forgotten.push([oldest, size]);
+    for (let taken; keys.size > keysPerOwner && (taken = keys.takeOldest());) {
+      ledger.bytes -= taken[1];
+      forgotten.push(taken);
     }
     const kept = ledger;
     return {

@@ -74,6 +74,17 @@ export class OldestFirst<V> {
     return undefined;
   }
 
+  /** Removes the oldest key and returns it with its value (what trimming a store from its front needs). */
+  takeOldest(): [string, V] | undefined {
+    const key = this.oldestKey();
+    if (key === undefined) return undefined;
+    const value = this.#values[this.#head] as V;
+    this.#turnOf.delete(key);
+    this.#keys[this.#head] = this.#values[this.#head] = undefined;
+    this.#head += 1;
+    return [key, value];
+  }
+
   /** The oldest key and its value. */
   oldest(): [string, V] | undefined {
     const key = this.oldestKey();

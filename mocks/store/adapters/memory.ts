@@ -224,7 +224,7 @@ function indexClaim(data: MemoryData, key: string, index: ClaimIndex): void {
   claims.set(key, true);
   for (let claimed = claims.oldestKey(); claimed !== undefined; claimed = claims.oldestKey()) {
     if (claims.size <= index.cap && data.live(claimed)) break;
-    claims.delete(claimed);
+    claims.takeOldest();
     if (claimed !== key) data.entries.delete(claimed);
   }
 }
@@ -242,7 +242,7 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       return reads.map((read) => readOne(data, read)) as ReadResults<R>;
     },
     async commit(writes: Write[], guards: Guard[] = []) {
-      if (!guards.every((guard) => data.holds(guard))) return false;
+      for (const guard of guards) if (!data.holds(guard)) return false;
       for (const write of writes) applyWrite(data, write);
       data.sweep();
       return true;
