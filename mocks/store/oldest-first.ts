@@ -15,6 +15,12 @@ export class OldestFirst<V> {
   #keys: (string | undefined)[] = [];
   #values: (V | undefined)[] = [];
   #head = 0;
+  /**
+   * The queue's end. The arrays keep the length they grew to: compacting writes the live slots to the front and
+   * empties the rest, never shortening them, so a full store at its cap does not grow them again (a grown copy
+   * of a queue of 10 000 keys is one more object for the young generation to copy).
+   */
+  #end = 0;
 
   constructor(entries: Iterable<[string, V]> = []) {
     for (const [key, value] of entries) this.set(key, value);
@@ -36,10 +42,16 @@ export class OldestFirst<V> {
   /** Sets the key's value and makes it the newest. */
   set(key: string, value: V): this {
     // Stale slots (keys set again or deleted, or passed by the head) go once they outnumber the live keys.
-    if (this.#keys.length >= 2 * this.#turnOf.size + 64) this.#compact();
-    this.#turnOf.set(key, this.#keys.length);
-    this.#keys.push(key);
-    this.#values.push(value);
+    if (this.#end >= 2 * this.#turnOf.size + 64) this.#compact();
+    this.#turnOf.set(key, this.#end);
+    if (this.#end === this.#keys.length) {
+      this.#keys.push(key);
+      this.#values.push(value);
+    } else {
+      this.#keys[this.#end] = key;
+      this.#values[this.#end] = value;
+    }
+    this.#end += 1;
     return this;
   }
 
@@ -54,7 +66,9 @@ export class OldestFirst<V> {
   /** Forgets every key. */
   clear(): void {
     this.#turnOf.clear();
-    this.#compact();
+    this.#keys = [];
+    this.#values = [];
+    this.#head = this.#end = 0;
   }
 
   /** Forgets the oldest key, if any (a bounded cache making room). */
@@ -65,7 +79,7 @@ export class OldestFirst<V> {
 
   /** The oldest key (no pair made: the loops that trim a store from its front ask for it once per key). */
   oldestKey(): string | undefined {
-    while (this.#head < this.#keys.length) {
+    while (this.#head < this.#end) {
       const key = this.#keys[this.#head] as string;
       if (this.#turnOf.get(key) === this.#head) return key;
       this.#keys[this.#head] = this.#values[this.#head] = undefined;
@@ -94,7 +108,7 @@ export class OldestFirst<V> {
   /** Oldest first, as they are when asked (keys set or deleted meanwhile do not change what is listed). */
   entries(): IterableIterator<[string, V]> {
     const live: [string, V][] = [];
-    for (let at = this.#head; at < this.#keys.length; at++) {
+    for (let at = this.#head; at < this.#end; at++) {
       const key = this.#keys[at] as string;
       if (this.#turnOf.get(key) === at) live.push([key, this.#values[at] as V]);
     }
@@ -103,7 +117,7 @@ export class OldestFirst<V> {
 
   keys(): IterableIterator<string> {
     const live: string[] = [];
-    for (let at = this.#head; at < this.#keys.length; at++) {
+    for (let at = this.#head; at < this.#end; at++) {
       const key = this.#keys[at] as string;
       if (this.#turnOf.get(key) === at) live.push(key);
     }
@@ -117,15 +131,15 @@ export class OldestFirst<V> {
   /** The live slots moved to the front, in order, and every key's turn renumbered (in place: no reordering). */
   #compact(): void {
     let to = 0;
-    for (let at = this.#head; at < this.#keys.length; at++) {
+    for (let at = this.#head; at < this.#end; at++) {
       const key = this.#keys[at] as string;
       if (this.#turnOf.get(key) !== at) continue;
       this.#keys[to] = key;
       this.#values[to] = this.#values[at];
       this.#turnOf.set(key, to++);
     }
-    this.#keys.length = to;
-    this.#values.length = to;
+    for (let at = to; at < this.#end; at++) this.#keys[at] = this.#values[at] = undefined;
+    this.#end = to;
     this.#head = 0;
   }
 }
