@@ -1,6 +1,6 @@
 import { createMemoryPort } from './adapters/memory';
 import { PendingCommit } from './pending-commit';
-import { createIdempotencyStore } from './repositories/idempotency';
+import { MAX_JOINT_COMMIT_TRIES, createIdempotencyStore } from './repositories/idempotency';
 import { createFailingPort } from '../testing/failing-port';
 
 const WORKSPACE = 'w1';
@@ -16,6 +16,7 @@ function setUp() {
   });
   const settled: boolean[] = [];
   const alone: string[] = [];
+  const readied: string[] = [];
   /** A part that writes `created:<name>`, on its own through a commit of its own. */
   const part = (name: string) => ({
     writes: [{ op: 'set' as const, key: `created:${name}`, value: name }],
@@ -25,6 +26,7 @@ function setUp() {
       return failing.port.commit([{ op: 'set', key: `created:${name}`, value: name }]);
     },
     settle: (applied: boolean) => settled.push(applied),
+    ready: async () => readied.push(name),
   });
   const claimNew = async (key: string) => {
     const found = await idempotency.claim(WORKSPACE, key, 'f');
@@ -32,7 +34,7 @@ function setUp() {
     return found.claim;
   };
   const read = (key: string) => failing.port.read([{ op: 'get', key }]).then(([value]) => value);
-  return { failing, idempotency, settled, alone, part, claimNew, read };
+  return { failing, idempotency, settled, alone, readied, part, claimNew, read };
 }
 
 describe('a create committed with its idempotent answer', () => {
@@ -62,19 +64,54 @@ describe('a create committed with its idempotent answer', () => {
     expect(settled).toEqual([false]);
   });
 
-  it('should still write what was created, on its own, when the claim was released meanwhile (no answer kept)', async () => {
-    const { idempotency, settled, alone, part, claimNew, read } = setUp();
+  it('should take the key again and keep both in one commit when the claim was released meanwhile', async () => {
+    const { idempotency, settled, alone, readied, part, claimNew, read } = setUp();
     const claim = await claimNew('k');
-    // The workspace's cap (2) releases the oldest claim, this one, while the request runs.
+    // The workspace's cap (2) releases the oldest claim, this one, while the request runs; nobody takes the key.
     await claimNew('k2');
     await claimNew('k3');
     const withAnswer = new PendingCommit();
     withAnswer.add(part('server'));
-    await idempotency.complete(WORKSPACE, 'k', claim, ANSWER, withAnswer);
-    expect(alone).toEqual(['server']);
+    expect(await idempotency.complete(WORKSPACE, 'k', claim, ANSWER, withAnswer)).toBeUndefined();
+    expect(alone).toEqual([]);
+    expect(readied).toEqual(['server']);
     expect(await read('created:server')).toBe('server');
     expect(settled).toEqual([true]);
-    expect(await idempotency.claim(WORKSPACE, 'k', 'f')).toMatchObject({ kind: 'new' });
+    expect(await idempotency.claim(WORKSPACE, 'k', 'f')).toMatchObject({ kind: 'done', response: { status: 201 } });
+  });
+
+  it('should apply nothing and tell what holds the key when another request took it meanwhile', async () => {
+    const { idempotency, settled, alone, part, claimNew, read } = setUp();
+    const claim = await claimNew('k');
+    await claimNew('k2');
+    await claimNew('k3');
+    const retry = await claimNew('k'); // the same request again, with the key free
+    const withAnswer = new PendingCommit();
+    withAnswer.add(part('server'));
+    expect(await idempotency.complete(WORKSPACE, 'k', claim, ANSWER, withAnswer)).toEqual({
+      kind: 'in-flight',
+      sameRequest: true,
+    });
+    expect(alone).toEqual([]);
+    expect(await read('created:server')).toBeNull();
+    expect(settled).toEqual([false]);
+    // The retry keeps its answer; the key is its own.
+    expect(await idempotency.complete(WORKSPACE, 'k', retry, ANSWER)).toBeUndefined();
+    expect(await idempotency.claim(WORKSPACE, 'k', 'other')).toMatchObject({ kind: 'done', sameRequest: false });
+  });
+
+  it('should give up, applying nothing, when the key keeps being released before the commit lands', async () => {
+    const { failing, idempotency, settled, part, claimNew, read } = setUp();
+    const claim = await claimNew('k');
+    const withAnswer = new PendingCommit();
+    withAnswer.add({ ...part('server'), guards: [{ key: 'never', is: 'present' }] });
+    await expect(idempotency.complete(WORKSPACE, 'k', claim, ANSWER, withAnswer)).rejects.toThrow(
+      `in ${MAX_JOINT_COMMIT_TRIES} tries`,
+    );
+    expect(failing.calls.filter((call) => call.method === 'commit')).toHaveLength(MAX_JOINT_COMMIT_TRIES);
+    withAnswer.drop(); // what the failed request's release does
+    expect(await read('created:server')).toBeNull();
+    expect(settled).toEqual([false]);
   });
 
   it('should apply nothing and settle every part as not applied when dropped', () => {

@@ -6,6 +6,8 @@ export type PendingPart = {
   guards: Guard[];
   /** The same write through its own path (its own commit, seeding a workspace reset meanwhile): true if applied. */
   alone: () => Promise<boolean>;
+  /** Makes the part's own guards hold again where they can (a workspace reset meanwhile is seeded again). */
+  ready: () => Promise<unknown>;
   /** Told once whether the part was applied, by either path (a byte ledger's reservation is kept or cancelled). */
   settle?: (applied: boolean) => void;
 };
@@ -13,9 +15,10 @@ export type PendingPart = {
 /**
  * Writes that wait to go into the store with a later one: a create under an `Idempotency-Key` is committed in
  * the same guarded commit as its kept answer, so the key's answer and what it created cost one trip through the
- * port and apply together or not at all. When the joint commit's guards do not all hold (the claim released
- * meanwhile by its lease or the workspace's cap, a workspace reset), each part is applied on its own, in the
- * order a request without the joint commit would have written it: the part first, then the answer alone.
+ * port and apply together or not at all. When the joint commit's guards do not all hold, the one that keeps the
+ * answer decides: it takes its key again (released meanwhile by its lease, the workspace's cap or a reset), has
+ * the parts make their own guards hold (`ready`) and commits again, or drops the parts when the key is another
+ * request's now. Only a key past its age applies the parts on their own (`applyAlone`): no answer is kept then.
  */
 export class PendingCommit {
   #parts: PendingPart[] = [];
@@ -40,6 +43,11 @@ export class PendingCommit {
     if (!(await port.commit(all, every))) return false;
     this.#settle(true);
     return true;
+  }
+
+  /** Has every part make its own guards hold again (before the joint commit is tried once more). */
+  async ready(): Promise<void> {
+    for (const part of this.#parts) await part.ready();
   }
 
   /** Applies each part on its own, in order (after a joint commit that did not happen). */

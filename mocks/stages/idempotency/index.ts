@@ -3,7 +3,7 @@ import { codePointLength } from '../../../spec/lib';
 import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
-import type { IdempotencyStore } from '../../store/repositories/idempotency';
+import type { HeldKey, IdempotencyStore } from '../../store/repositories/idempotency';
 import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
@@ -54,6 +54,21 @@ export function fingerprintRequest(req: MockRequest): string {
  * x-rules idempotency-replay, idempotency-key-reuse-422, idempotency-concurrent-409, idempotency-key-expiry,
  * idempotency-key-length, idempotency-no-multipart.
  */
+/** The answer to a request whose key another request holds: 422 for another request, 409 in flight, else the replay. */
+function answerOf(found: HeldKey): MockResponse {
+  if (!found.sameRequest) {
+    throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
+  }
+  if (found.kind === 'in-flight') {
+    throw new ApiError(
+      409,
+      'idempotency_key_in_use',
+      'Idempotency-Key: a request with this key is still running; retry later.',
+    );
+  }
+  return found.response;
+}
+
 export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLength }): Stage {
   const min = deps.keyLength.min ?? 0;
   const max = deps.keyLength.max ?? Infinity;
@@ -83,17 +98,7 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       if (found.kind === 'new') await deps.store.abandon(workspaceUuid, key, found.claim).catch(() => undefined);
       return uncounted();
     }
-    if (found.kind !== 'new' && !found.sameRequest) {
-      throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
-    }
-    if (found.kind === 'in-flight') {
-      throw new ApiError(
-        409,
-        'idempotency_key_in_use',
-        'Idempotency-Key: a request with this key is still running; retry later.',
-      );
-    }
-    if (found.kind === 'done') return found.response;
+    if (found.kind !== 'new') return answerOf(found);
     const claim = found.claim;
     // What the handler creates goes into the store with the answer, in one commit.
     const withAnswer = (ctx.withAnswer = new PendingCommit());
@@ -111,14 +116,20 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       await release();
       throw error;
     }
+    let holder;
     try {
-      if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response, withAnswer);
+      if (response.status < 400) holder = await deps.store.complete(workspaceUuid, key, claim, response, withAnswer);
       else await release();
     } catch (error) {
       await release();
       throw error;
     }
-    return response;
+    if (holder === undefined) return response;
+    // The claim was released meanwhile (its lease, the workspace's cap) and the key is another request's now:
+    // this one applied nothing of what it kept for the answer's commit, takes back any other write, and answers
+    // as a request with the key arriving now (409 while the other runs, its replay, or 422).
+    await rollBack(ctx);
+    return answerOf(holder);
   };
   // The first stage that may write: a request whose count is still under way waits for it (reads go on).
   const counted = async (ctx: Ctx, next: Next): Promise<MockResponse> => ((await mayWrite(ctx)) ? next() : uncounted());

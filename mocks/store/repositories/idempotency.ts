@@ -20,12 +20,32 @@ export type IdempotencyLookup =
   | { kind: 'new'; claim: Claim }
   | { kind: 'in-flight'; sameRequest: boolean }
   | { kind: 'done'; sameRequest: boolean; response: MockResponse };
+/** What holds a key another request has: in flight, or done with its answer. */
+export type HeldKey = Exclude<IdempotencyLookup, { kind: 'new' }>;
 
 /** Response headers worth replaying; rate-limit headers are not, they are fresh on every answer. */
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
 
 /** An in-flight key whose request never finishes (its process died) is released after this long at most. */
 const IN_FLIGHT_LEASE_MS = 10 * 60_000;
+/**
+ * A joint commit (the answer with what the request created) whose key keeps being released before it lands
+ * gives up after this many tries (500, never a create without its answer).
+ */
+export const MAX_JOINT_COMMIT_TRIES = 10;
+
+/** What a key's stored text says to a request with `fingerprint`. */
+function lookupOf(existing: string, fingerprint: string): HeldKey {
+  const found = JSON.parse(existing) as Entry;
+  const sameRequest = found.fingerprint === fingerprint;
+  if (!found.response) return { kind: 'in-flight', sameRequest };
+  const { status, headers, body, bodyText } = found.response;
+  return {
+    kind: 'done',
+    sameRequest,
+    response: { status, headers: { ...headers }, body: bodyText === undefined ? body : JSON.parse(bodyText) },
+  };
+}
 
 let owners = 0;
 
@@ -53,6 +73,36 @@ export function createIdempotencyStore(options: {
   const ownerPrefix = `${process.pid}.${Date.now().toString(36)}.`;
   const newOwner = () => ownerPrefix + ++owners;
 
+  const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
+  /** SET NX of the claim's text under its key, in the workspace's index: null when taken, else what holds the key. */
+  const take = (workspaceUuid: string, storageKey: string, text: string) =>
+    options.port.claim(storageKey, text, lease, { key: indexOf(workspaceUuid), cap: options.capPerWorkspace });
+
+  /**
+   * The parts `withAnswer` holds and the answer's writes in one commit guarded by the claim. Should the claim
+   * be gone (its lease, the workspace's cap, a reset), the key is taken again and the commit tried once more
+   * (after the parts made their own guards hold: a reset workspace is seeded again); should another request
+   * hold the key now, nothing is applied and what holds it is resolved.
+   */
+  const commitJointly = async (
+    workspaceUuid: string,
+    claim: Claim,
+    writes: Write[],
+    withAnswer: PendingCommit,
+  ): Promise<HeldKey | undefined> => {
+    const guard = [{ key: claim.storageKey, is: 'equals' as const, value: claim.text }];
+    for (let attempt = 0; attempt < MAX_JOINT_COMMIT_TRIES; attempt++) {
+      if (await withAnswer.commitWith(options.port, writes, guard)) return undefined;
+      const holder = await take(workspaceUuid, claim.storageKey, claim.text);
+      if (holder !== null && holder !== claim.text) {
+        withAnswer.drop();
+        return lookupOf(holder, claim.entry.fingerprint);
+      }
+      await withAnswer.ready();
+    }
+    throw new Error(`Idempotency-Key: its answer could not be kept in ${MAX_JOINT_COMMIT_TRIES} tries`);
+  };
+
   return {
     /**
      * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
@@ -61,27 +111,18 @@ export function createIdempotencyStore(options: {
     async claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup> {
       const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
       const text = JSON.stringify(entry);
-      const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
       const storageKey = keyOf(workspaceUuid, key);
-      const existing = await options.port.claim(storageKey, text, lease, {
-        key: indexOf(workspaceUuid),
-        cap: options.capPerWorkspace,
-      });
+      const existing = await take(workspaceUuid, storageKey, text);
       if (existing === null) return { kind: 'new', claim: { text, entry, storageKey } };
-      const found = JSON.parse(existing) as Entry;
-      const sameRequest = found.fingerprint === fingerprint;
-      if (!found.response) return { kind: 'in-flight', sameRequest };
-      const { status, headers, body, bodyText } = found.response;
-      return {
-        kind: 'done',
-        sameRequest,
-        response: { status, headers: { ...headers }, body: bodyText === undefined ? body : JSON.parse(bodyText) },
-      };
+      return lookupOf(existing, fingerprint);
     },
-    /** Stores a copy (later changes to the resource must not change what a replay answers), kept until the key expires. */
     /**
-     * With `withAnswer`, what the request wrote under the key goes into the store in the same commit as the
-     * answer (or, should the claim have been released meanwhile, on its own first, then the answer as before).
+     * Keeps the answer: a copy (later changes to the resource must not change what a replay answers), until the
+     * key expires. With `withAnswer`, what the request created goes into the store in the same commit as the
+     * answer, both or neither: the key's rule (one record per key) holds even when the claim was released
+     * meanwhile. Resolves undefined when the request's answer stands, or, when the key is another request's now
+     * (its claim released, then claimed by a retry), what holds it: the request applied nothing and answers
+     * as a request arriving now would (409 in flight, the replay, 422).
      */
     async complete(
       workspaceUuid: string,
@@ -89,7 +130,7 @@ export function createIdempotencyStore(options: {
       claim: Claim,
       response: MockResponse,
       withAnswer?: PendingCommit,
-    ): Promise<void> {
+    ): Promise<HeldKey | undefined> {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS)
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
@@ -97,9 +138,10 @@ export function createIdempotencyStore(options: {
       const ttlMs = entry.expiresAt - options.now();
       const guard = [{ key: storageKey, is: 'equals' as const, value: claim.text }];
       if (ttlMs <= 0) {
+        // The key's age is spent: the answer is not kept, what the request created is.
         await withAnswer?.applyAlone();
         await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], guard);
-        return;
+        return undefined;
       }
       // The body's JSON goes in as it is (the text the answer is sent with), not escaped as a string.
       const body = response.body === undefined ? '' : `,"body":${rememberJsonText(response.body)}`;
@@ -117,11 +159,12 @@ export function createIdempotencyStore(options: {
       let done = false;
       try {
         if (withAnswer && !withAnswer.empty) {
-          done = await withAnswer.commitWith(options.port, writes, guard);
-          if (done) return;
-          await withAnswer.applyAlone();
+          const holder = await commitJointly(workspaceUuid, claim, writes, withAnswer);
+          done = holder === undefined;
+          return holder;
         }
         done = await options.port.commit(writes, guard);
+        return undefined;
       } finally {
         if (!done) reservation.cancel();
       }
@@ -129,11 +172,12 @@ export function createIdempotencyStore(options: {
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
     async abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void> {
       const { storageKey } = claim;
-      budget.remove(workspaceUuid, key);
-      await options.port.commit(
+      const released = await options.port.commit(
         [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
         [{ key: storageKey, is: 'equals', value: claim.text }],
       );
+      // The key's bytes are forgotten only when this claim held it (another request's answer may be kept there).
+      if (released) budget.remove(workspaceUuid, key);
     },
     /** Forgets every key, or one workspace's (the control plane's reset). */
     async clear(workspaceUuid?: string): Promise<void> {

@@ -96,12 +96,13 @@ export function createWorkspaceSlice(options: {
 
   /**
    * The writes of one seeded workspace joined to a later commit (`PendingCommit`): announced, guarded by the
-   * workspace's marker, and applied through `commitWorkspace` when the joint commit does not happen.
+   * workspace's marker (seeded again by `ready` after a reset), or applied through `commitWorkspace` alone.
    */
   const pendingWorkspacePart = (workspaceUuid: string, changes: Write[]): PendingPart => ({
     writes: announce(workspaceUuid, changes),
     guards: [seededGuard(workspaceUuid)],
     alone: () => commitWorkspaces(new Map([[workspaceUuid, changes]])),
+    ready: () => ensureSeeded([workspaceUuid]),
   });
 
   return {
