@@ -5,6 +5,7 @@ import { startCheckedMock, type CallResult } from './testing/client';
 import { createGatedPort, keepsAnswerOf } from './testing/gated-port';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 import { createStoragePort } from './store/adapters';
+import { createMockControl } from './control/client';
 
 /**
  * A keyed create (`POST /ai/mcpServers` under an Idempotency-Key) against everything that can happen between its
@@ -40,14 +41,20 @@ async function expectOneServerForKey(mocks: Mock[], key: string, answers: CallRe
       for (const header of RATE_HEADERS) expect(answer.headers).toHaveProperty(header);
     }
   }
-  const created = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.mcpServer.uuid);
-  expect(new Set(created).size).toBeLessThanOrEqual(1);
+  const uuids = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.mcpServer.uuid);
+  expect(new Set(uuids).size).toBeLessThanOrEqual(1);
   const retry = await create(mocks[mocks.length - 1], key);
   expect(retry.status).toBe(201);
-  if (created.length > 0) expect(retry.body.mcpServer.uuid).toBe(created[0]);
+  if (uuids.length > 0) expect(retry.body.mcpServer.uuid).toBe(uuids[0]);
   const again = await create(mocks[0], key);
   expect(again.body).toEqual(retry.body);
   expect(await serversNamed(mocks[0], key)).toEqual([retry.body.mcpServer.uuid]);
+  // The control plane lists it once, and lists no server the store does not hold (a create taken back).
+  const created = await createMockControl({ url: mocks[0].mock.origin, token: 'mock-token-a' }).created();
+  const servers = new Set((await mocks[0].mock.store.list(WORKSPACE_A, 'mcpServers')).map((server) => server.uuid));
+  const listed = created.filter((entry) => entry.kind === 'mcpServer').map((entry) => entry.uuid);
+  expect(listed.filter((uuid) => uuid === retry.body.mcpServer.uuid)).toHaveLength(1);
+  expect(listed.filter((uuid) => !servers.has(uuid))).toEqual([]);
 }
 
 /** The workspace's keyed requests on other keys, enough to release the oldest claims by the workspace's cap. */
@@ -102,9 +109,9 @@ function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: 
       await expectOneServerForKey([held, other], 'evicted', [await first, second]);
     });
 
-    (clockRulesTheStore ? it : it.skip)(
-      'should keep one server per key when the claim outlived its lease while the request ran',
-      async () => {
+    // Redis ages its keys on its own clock: the lease is moved only where the test's clock rules the store.
+    if (clockRulesTheStore)
+      it('should keep one server per key when the claim outlived its lease while the request ran', async () => {
         const hold = gate.holdNext(keepsAnswerOf('leased'));
         const first = create(held, 'leased');
         await hold.reached;
@@ -112,8 +119,7 @@ function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: 
         const second = await create(other, 'leased');
         hold.release();
         await expectOneServerForKey([held, other], 'leased', [await first, second]);
-      },
-    );
+      });
 
     it('should leave no server without its answer when the claim was released and nobody took the key', async () => {
       const hold = gate.holdNext(keepsAnswerOf('released-free'));
@@ -152,16 +158,18 @@ suite(
   true,
 );
 
-let redis: RedisServer | undefined;
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+}, 600_000);
 afterAll(() => redis?.stop());
 
 suite(
   'a keyed create on two replicas sharing one Redis',
   async () => {
-    redis = await startRedisServer();
     const ports: StoragePort[] = [];
     const redisPort = async () => {
-      const port = await createStoragePort({ redisUrl: redis!.url, redisPrefix: 'idempotent-create:' });
+      const port = await createStoragePort({ redisUrl: redis.url, redisPrefix: 'idempotent-create:' });
       ports.push(port);
       return port;
     };
@@ -177,3 +185,32 @@ suite(
   },
   false,
 );
+
+describe('a keyed create refused by the rate limit counted ahead, on two replicas sharing one Redis', () => {
+  const LIMIT = 3;
+  let mocks: Mock[];
+  beforeAll(async () => {
+    const limited = { ...options, rateLimit: LIMIT, redisUrl: redis.url, redisPrefix: 'idempotent-create-429:' };
+    mocks = [await startCheckedMock(limited), await startCheckedMock(limited)];
+  });
+  afterAll(async () => {
+    for (const mock of mocks ?? []) await mock.close();
+  });
+
+  it('should answer 429 with its headers, create nothing, and leave the key free for the next window', async () => {
+    const [first, second] = mocks;
+    // The first replica counts once (it knows room is left); the second spends the rest of the window.
+    expect((await first.call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
+    for (let i = 1; i < LIMIT; i++)
+      expect((await second.call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
+    // Counted ahead on the first replica (its claim travels with the count): the count refuses it.
+    const refused = await create(first, 'refused');
+    expect([refused.status, refused.body.reason]).toEqual([429, 'rate_limited']);
+    for (const header of [...RATE_HEADERS, 'retry-after']) expect(refused.headers).toHaveProperty(header);
+    expect(await serversNamed(first, 'refused')).toEqual([]);
+    clock += 60_000;
+    const created = await create(second, 'refused');
+    expect(created.status).toBe(201);
+    expect(await serversNamed(first, 'refused')).toEqual([created.body.mcpServer.uuid]);
+  });
+});
