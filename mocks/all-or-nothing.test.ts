@@ -58,18 +58,28 @@ async function everything() {
 const runUuid = async () => (await call('POST', '/orchestration/runs', {})).body.run.uuid as string;
 
 describe('a write whose request fails afterwards is taken back, and its key freed', () => {
-  it.each<[string, string, () => Promise<string> | string, unknown, number]>([
+  // The commit that keeps the answer fails before the store applies it, or after (its answer lost on the way).
+  type Row = [string, string, () => Promise<string> | string, unknown, number];
+  const rows: Row[] = [
     ['createMcpServer', 'POST', () => '/ai/mcpServers', { name: 'once', description: 'd' }, 201],
     ['createRun', 'POST', () => '/orchestration/runs', { recordId: 'r1' }, 202],
     ['createBatch', 'POST', () => '/orchestration/batches', { recordIds: ['a', 'b', 'c'] }, 202],
     ['downloadRuns', 'POST', () => '/orchestration/runs/download', {}, 200],
     ['updateCurrentWorkspace', 'PUT', () => '/workspaceManagement/workspaces/current', { name: 'renamed' }, 200],
     ['cancelRun', 'POST', async () => `/orchestration/runs/${await runUuid()}/cancel`, undefined, 202],
-  ])('%s', async (operation, method, pathOf, body, status) => {
+  ];
+  it.each(
+    rows.flatMap(([operation, ...rest]) =>
+      (['before', 'after'] as const).map((when) => [operation, when, ...rest] as const),
+    ),
+  )('%s, the commit failing %s the store applied it', async (operation, when, method, pathOf, sent, status) => {
     const path = await pathOf();
-    const key = `fail-${operation}`;
+    const key = `fail-${operation}-${when}`;
+    // A body of its own per case (the same rename twice would change nothing the second time).
+    const body =
+      sent && typeof sent === 'object' && 'name' in sent ? { ...sent, name: `${String(sent.name)}-${when}` } : sent;
     const before = await everything();
-    failing.failNext(storesIdempotentAnswer);
+    failing.failNext(storesIdempotentAnswer, undefined, when);
     const failed = await call(method, path, body, key);
     expect([failed.status, failed.body.reason]).toEqual([503, 'store_unavailable']);
     expect(failing.failures()).toBeGreaterThan(0);

@@ -9,7 +9,7 @@ export type PortCall = { method: keyof StoragePort; args: unknown[] };
  * call it picks fails with StoreUnavailableError (or `error`), then the wrapper disarms.
  */
 export function createFailingPort(port: StoragePort) {
-  let armed: { pick: (call: PortCall) => boolean; error: () => Error } | undefined;
+  let armed: { pick: (call: PortCall) => boolean; error: () => Error; after: boolean } | undefined;
   let failures = 0;
   const calls: PortCall[] = [];
   const wrap =
@@ -18,10 +18,13 @@ export function createFailingPort(port: StoragePort) {
       const call = { method, args };
       calls.push(call);
       if (armed?.pick(call)) {
-        const error = armed.error();
+        const { error, after } = armed;
         armed = undefined;
         failures += 1;
-        return Promise.reject(error);
+        if (!after) return Promise.reject(error());
+        // Applied, then its answer lost (a connection dropped after the store ran the command).
+        const applied = (port[method] as (...a: unknown[]) => Promise<unknown>)(...args);
+        return applied.then(() => Promise.reject(error()));
       }
       return (port[method] as (...a: unknown[]) => Promise<unknown>)(...args);
     };
@@ -38,9 +41,16 @@ export function createFailingPort(port: StoragePort) {
   return {
     port: wrapped,
     calls,
-    /** Fails the next call `pick` chooses. */
-    failNext(pick: (call: PortCall) => boolean, error: () => Error = () => new StoreUnavailableError('injected')) {
-      armed = { pick, error };
+    /**
+     * Fails the next call `pick` chooses: before it reaches the store, or with `when: 'after'` once the store
+     * applied it (the caller cannot tell which).
+     */
+    failNext(
+      pick: (call: PortCall) => boolean,
+      error: () => Error = () => new StoreUnavailableError('injected'),
+      when: 'before' | 'after' = 'before',
+    ) {
+      armed = { pick, error, after: when === 'after' };
     },
     disarm() {
       armed = undefined;

@@ -14,7 +14,13 @@ type Entry = { fingerprint: string; expiresAt: number; owner: string; response?:
  * A request's hold on a key: the stored text (what complete and abandon guard on), what it says, and the key
  * it is stored under (the same string each time, so the store hashes it once).
  */
-export type Claim = { text: string; entry: Entry; storageKey: string };
+export type Claim = {
+  text: string;
+  entry: Entry;
+  storageKey: string;
+  /** The answer's text once `complete` tried to keep it: a commit that failed may still have applied it. */
+  answer?: string;
+};
 
 export type IdempotencyLookup =
   | { kind: 'new'; claim: Claim }
@@ -150,9 +156,11 @@ export function createIdempotencyStore(options: {
       // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
       // cap or the lease is not brought back), so nothing can fail after the answer is kept.
       const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
-      const writes: Write[] = reservation.released.includes(key)
-        ? [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }]
-        : [{ op: 'set', key: storageKey, value, ttlMs }];
+      const kept = !reservation.released.includes(key);
+      if (kept) claim.answer = value;
+      const writes: Write[] = kept
+        ? [{ op: 'set', key: storageKey, value, ttlMs }]
+        : [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }];
       for (const released of reservation.released)
         if (released !== key)
           writes.push({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) });
@@ -169,13 +177,19 @@ export function createIdempotencyStore(options: {
         if (!done) reservation.cancel();
       }
     },
-    /** A request that failed leaves no trace, so the client can retry it with the same key. */
+    /**
+     * A request that failed leaves no trace, so the client can retry it with the same key: its claim goes, or
+     * the answer it tried to keep, should the commit that failed have applied it (its writes are taken back).
+     */
     async abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void> {
       const { storageKey } = claim;
-      const released = await options.port.commit(
-        [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
-        [{ key: storageKey, is: 'equals', value: claim.text }],
-      );
+      const release = (held: string) =>
+        options.port.commit(
+          [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
+          [{ key: storageKey, is: 'equals', value: held }],
+        );
+      let released = await release(claim.text);
+      if (!released && claim.answer !== undefined) released = await release(claim.answer);
       // The key's bytes are forgotten only when this claim held it (another request's answer may be kept there).
       if (released) budget.remove(workspaceUuid, key);
     },
