@@ -16,6 +16,12 @@
  * a rate limit of 3, latency, a `reset` fault on half its requests, runs forced to `error`, then a reset of its
  * workspace, over and over. The mix's tenants must see none of it: no 429 and no broken connection (exit 1
  * otherwise), while the steering tenant must meet its own limit and faults (else the check proves nothing).
+ *
+ * The CPU per request is printed for the whole process and for its main thread alone (the event loop: what the
+ * rest, the SQL workers and V8's collector threads, leaves to it). `SOAK_NODE_OPTIONS` passes options to the server's
+ * Node alone, to see where that time goes, e.g. `SOAK_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/soak-prof
+ * --trace-gc'` (a profile per thread, written when the soak stops the server); the server's output is then shown
+ * on stderr instead of being dropped.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
@@ -64,7 +70,8 @@ const TOKENS = [...WORKSPACES.map((ws, i) => `soak-${i}=${ws}`), `${STEERING.tok
 
 async function startServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const root = path.join(__dirname, '..');
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+  const nodeOptions = (process.env.SOAK_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeOptions, '--require', 'tsx/cjs', 'mocks/server.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', MOCK_TOKENS: TOKENS, MOCK_RATE_LIMIT: '1000000000', MOCK_RUN_DURATION_MS: '500' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -78,7 +85,8 @@ async function startServer(): Promise<{ url: string; pid: number; stop(): Promis
     });
     child.once('exit', (code) => reject(new Error(`the mock exited (${code}) before listening`)));
   });
-  child.stdout!.resume();
+  if (nodeOptions.length > 0) child.stdout!.pipe(process.stderr);
+  else child.stdout!.resume();
   return {
     url,
     pid: child.pid!,
@@ -284,8 +292,9 @@ async function main(): Promise<void> {
       .join(' ')} on ${cpus().length} cores\n`,
   );
   if (args.prefill > 0) await prefill(base, args.prefill);
-  process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req\n');
+  process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req   main thread\n');
   let cpuAt = cpuMs(server.pid);
+  let mainAt = cpuMs(server.pid, server.pid);
   const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];
   let samples: Sample[] = [];
   let counter = 0;
@@ -300,11 +309,14 @@ async function main(): Promise<void> {
     const rate = samples.length / ((now - windowStarted) / 1000);
     const rss = rssMb(server.pid);
     const cpu = cpuMs(server.pid);
+    const main = cpuMs(server.pid, server.pid);
     const cpuPerRequest = samples.length > 0 ? (cpu - cpuAt) / samples.length : 0;
+    const mainPerRequest = samples.length > 0 ? (main - mainAt) / samples.length : 0;
     cpuAt = cpu;
+    mainAt = main;
     windows.push({ rate, p99: percentile(sorted, 99), fives: fives + failed, rss });
     process.stdout.write(
-      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)}\n`,
+      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)} ${mainPerRequest.toFixed(2).padStart(13)}\n`,
     );
     samples = [];
     windowStarted = now;

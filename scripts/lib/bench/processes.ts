@@ -95,11 +95,13 @@ export function median(values: number[]): number {
 
 /**
  * CPU time (user + system, every thread: the event loop, workers, GC) a process has used so far, in ms, from
- * Linux's /proc (fields 14 and 15 of `stat`, in clock ticks of 10 ms); 0 where it cannot be read.
+ * Linux's /proc (fields 14 and 15 of `stat`, in clock ticks of 10 ms); 0 where it cannot be read. With `thread`
+ * (a thread id of that process; the process's own id is its main thread), that thread's alone.
  */
-export function cpuMs(pid: number | undefined): number {
+export function cpuMs(pid: number | undefined, thread?: number): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
+    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
