@@ -17,8 +17,9 @@
  * workspace, over and over. The mix's tenants must see none of it: no 429 and no broken connection (exit 1
  * otherwise), while the steering tenant must meet its own limit and faults (else the check proves nothing).
  *
- * The CPU per request is printed for the whole process and for its main thread alone (the event loop: what the
- * rest, the SQL workers and V8's collector threads, leaves to it). `SOAK_NODE_OPTIONS` passes options to the server's
+ * The CPU per request is printed for the whole process and split by thread: the main thread (the event loop),
+ * the SQL workers (named `sql-worker` by mocks/query/sql-worker.ts) and the others (V8's collector and compiler
+ * helpers, libuv's pool). `SOAK_NODE_OPTIONS` passes options to the server's
  * Node alone, to see where that time goes, e.g. `SOAK_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/soak-prof
  * --trace-gc'` (a profile per thread, written when the soak stops the server); the server's output is then shown
  * on stderr instead of being dropped.
@@ -27,7 +28,7 @@ import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { cpuMs, rssMb } from './lib/bench/processes';
+import { cpuMs, rssMb, threadCpuMs } from './lib/bench/processes';
 
 type Args = { duration: number; window: number; connections: number; prefill: number; fullScan: boolean };
 const OPTIONS = ['--duration', '--window', '--connections', '--prefill'];
@@ -292,9 +293,11 @@ async function main(): Promise<void> {
       .join(' ')} on ${cpus().length} cores\n`,
   );
   if (args.prefill > 0) await prefill(base, args.prefill);
-  process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req   main thread\n');
+  process.stdout.write(
+    'window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req  (main    sql  other)\n',
+  );
   let cpuAt = cpuMs(server.pid);
-  let mainAt = cpuMs(server.pid, server.pid);
+  let threadsAt = threadCpuMs(server.pid);
   const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];
   let samples: Sample[] = [];
   let counter = 0;
@@ -309,14 +312,19 @@ async function main(): Promise<void> {
     const rate = samples.length / ((now - windowStarted) / 1000);
     const rss = rssMb(server.pid);
     const cpu = cpuMs(server.pid);
-    const main = cpuMs(server.pid, server.pid);
-    const cpuPerRequest = samples.length > 0 ? (cpu - cpuAt) / samples.length : 0;
-    const mainPerRequest = samples.length > 0 ? (main - mainAt) / samples.length : 0;
+    const threads = threadCpuMs(server.pid);
+    const split = { main: 0, sql: 0, other: 0 };
+    for (const [id, { name, ms }] of threads) {
+      const used = ms - (threadsAt.get(id)?.ms ?? 0);
+      split[id === server.pid ? 'main' : name === 'sql-worker' ? 'sql' : 'other'] += used;
+    }
+    const perRequest = (ms: number) => (samples.length > 0 ? ms / samples.length : 0);
+    const cpuPerRequest = perRequest(cpu - cpuAt);
     cpuAt = cpu;
-    mainAt = main;
+    threadsAt = threads;
     windows.push({ rate, p99: percentile(sorted, 99), fives: fives + failed, rss });
     process.stdout.write(
-      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)} ${mainPerRequest.toFixed(2).padStart(13)}\n`,
+      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)} ${[split.main, split.sql, split.other].map((ms) => perRequest(ms).toFixed(2).padStart(6)).join(' ')}\n`,
     );
     samples = [];
     windowStarted = now;

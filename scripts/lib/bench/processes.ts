@@ -1,6 +1,6 @@
 /** Helpers of the benchmark scripts: child processes on free loopback ports, readiness, autocannon runs. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -95,17 +95,40 @@ export function median(values: number[]): number {
 
 /**
  * CPU time (user + system, every thread: the event loop, workers, GC) a process has used so far, in ms, from
- * Linux's /proc (fields 14 and 15 of `stat`, in clock ticks of 10 ms); 0 where it cannot be read. With `thread`
- * (a thread id of that process; the process's own id is its main thread), that thread's alone.
+ * Linux's /proc (fields 14 and 15 of `stat`, in clock ticks of 10 ms); 0 where it cannot be read.
  */
-export function cpuMs(pid: number | undefined, thread?: number): number {
+export function cpuMs(pid: number | undefined): number {
   try {
-    const file = thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`;
-    const fields = readFileSync(file, 'utf8').split(') ')[1].split(' ');
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU time each thread of a process has used so far, in ms, with the thread's name (Linux's `comm`: `node` for
+ * Node's own threads, `sql-worker` for the mock's SQL workers); empty where /proc cannot be read.
+ */
+export function threadCpuMs(pid: number | undefined): Map<number, { name: string; ms: number }> {
+  const threads = new Map<number, { name: string; ms: number }>();
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const id of ids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${id}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      threads.set(Number(id), { name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // The thread ended in between.
+    }
+  }
+  return threads;
 }
 
 /** A process's resident set in MB, from /proc; 0 where it cannot be read. */
