@@ -145,6 +145,9 @@ function request(
   });
 }
 
+/** The mix's exports ask for the runs of a status created in this many last milliseconds. */
+const EXPORT_WINDOW_MS = 5_000;
+
 /** The latest batch each workspace's token created: the mix's SQL follows its progress. */
 const lastBatch = new Map<string, string>();
 
@@ -201,7 +204,7 @@ async function step(base: string, n: number, record: (s: Sample) => void, fullSc
   else if (pick === 14) {
     const exported = await call('POST', '/orchestration/runs/download', {
       statuses: ['success'],
-      createdAfter: new Date(Date.now() - 5_000).toISOString(),
+      createdAfter: new Date(Date.now() - EXPORT_WINDOW_MS).toISOString(),
     });
     if (typeof exported.body?.url === 'string') {
       const answer = await request(exported.body.url, 'GET', '', token);
@@ -242,6 +245,9 @@ async function prefill(base: string, runs: number): Promise<void> {
   process.stdout.write(
     `prefill: ${runs} runs in each of ${WORKSPACES.length} workspaces in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
   );
+  // The load starts once the prefill's runs are older than what the mix exports: created 15 000 a second, they
+  // would make its first exports hundreds of times larger than the load's own (a query far past its budget).
+  await new Promise((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS));
 }
 
 /** What the steering tenant met of its own settings (it must meet them: otherwise its steering did nothing). */
