@@ -37,10 +37,7 @@ type Job = {
   /** The rows' single column joined into one JSON array text by the worker (see QueryMessage). */
   jsonArray?: boolean;
   deadline: number;
-  /**
-   * Up to when its time in the queue has been accounted for: waiting for the worker that holds (or is loading) its
-   * workspace's database while that worker prepares data is the mock's own work, added back to the deadline.
-   */
+  /** Up to when its time in the queue has been accounted for (see `account`). */
   accountedUntil: number;
   /** Fresh loads after the worker reported its database out of date; bounded so a query cannot loop. */
   reloads: number;
@@ -273,8 +270,8 @@ export class QueryWorkerPool {
   /**
    * Moves a queued query's deadline by the time it waited for workers preparing data (loading a workspace,
    * catching one up, starting) since it was last accounted for: the worker holding or loading its workspace's
-   * database, or, for a workspace without one, every worker at once. That is the mock's own work, not charged to a query,
-   * as loading and catching up its own database are not once it runs. Tells whether they are preparing still.
+   * database, or, for a workspace without one, every worker at once. That is the mock's own work, not charged to
+   * a query, as loading and catching up its own database are not once it runs. Tells whether they still prepare.
    */
   private account(job: Job): 'preparing' | 'free' {
     const now = this.options.now();
@@ -318,10 +315,8 @@ export class QueryWorkerPool {
       // is small: a load's rows die young, and V8's default (up to 48 MiB) stays resident once a load grew it.
       resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
-    const slot: Slot = {
-      ...{ worker, ready: false, dead: false, startedAt: 0, hosted: new Map() },
-      prepared: { from: this.options.now() },
-    };
+    const prepared = { from: this.options.now() };
+    const slot: Slot = { worker, ready: false, dead: false, startedAt: 0, hosted: new Map(), prepared };
     worker.on('message', (message: Answer) => this.answer(slot, message));
     worker.on('error', () => undefined);
     worker.on('exit', () => {
@@ -470,7 +465,7 @@ export class QueryWorkerPool {
     if (!own) {
       const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
       // Its own database being loaded or caught up ends in time bounded by its data: moving would only load it
-      // again. Another workspace's load is waited for like a query (it may take longer than this one's budget).
+      // again. Another workspace's query or load: see moveFrom.
       if (busy?.phase === 'preparing' && busy.job?.workspace === workspace) return undefined;
       if (busy && !this.moveFrom(busy, workspace)) return undefined;
     }
