@@ -57,6 +57,12 @@ async function expectOneServerForKey(mocks: Mock[], key: string, answers: CallRe
   expect(listed.filter((uuid) => !servers.has(uuid))).toEqual([]);
 }
 
+async function resetWorkspace(mock: Mock) {
+  expect(await createMockControl({ url: mock.mock.origin, token: 'mock-token-a' }).reset()).toEqual({
+    reset: WORKSPACE_A,
+  });
+}
+
 /** The workspace's keyed requests on other keys, enough to release the oldest claims by the workspace's cap. */
 async function fillTheCap(mock: Mock, tag: string) {
   for (let i = 0; i < CAP; i++) expect((await create(mock, `${tag}-filler-${i}`)).status).toBe(201);
@@ -130,16 +136,20 @@ function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: 
       await expectOneServerForKey([held, other], 'released-free', [await first]);
     });
 
+    it('should forget the key with the workspace reset: the same key then creates anew, once', async () => {
+      const first = await create(held, 'after-reset');
+      expect(first.status).toBe(201);
+      await resetWorkspace(other);
+      expect(await serversNamed(held, 'after-reset')).toEqual([]);
+      await expectOneServerForKey([held, other], 'after-reset', []);
+      expect(await serversNamed(held, 'after-reset')).not.toEqual([first.body.mcpServer.uuid]);
+    });
+
     it('should leave no half-applied create when the workspace is reset between claim and commit', async () => {
       const hold = gate.holdNext(keepsAnswerOf('reset-between'));
       const first = create(held, 'reset-between');
       await hold.reached;
-      const reset = await fetch(`${other.mock.origin}/__mock/reset`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer mock-token-a', 'content-type': 'application/json' },
-        body: '{}',
-      });
-      expect(reset.status).toBe(200);
+      await resetWorkspace(other);
       hold.release();
       await expectOneServerForKey([held, other], 'reset-between', [await first]);
     });
