@@ -1,9 +1,12 @@
 import { createMemoryPort } from './adapters/memory';
-import { PendingCommit } from './pending-commit';
+import { createStore } from '.';
+import { PendingCommit, type PendingPart } from './pending-commit';
+import type { Guard } from './port';
 import { MAX_JOINT_COMMIT_TRIES, createIdempotencyStore } from './repositories/idempotency';
 import { createFailingPort } from '../testing/failing-port';
 
 const WORKSPACE = 'w1';
+const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const ANSWER = { status: 201, headers: { 'content-type': 'application/json' }, body: { ok: true } };
 
 function setUp() {
@@ -17,16 +20,18 @@ function setUp() {
   const settled: boolean[] = [];
   const alone: string[] = [];
   const readied: string[] = [];
-  /** A part that writes `created:<name>`, on its own through a commit of its own. */
-  const part = (name: string) => ({
-    writes: [{ op: 'set' as const, key: `created:${name}`, value: name }],
-    guards: [],
+  /** A part that writes `created:<name>` (guarded by `guards`), on its own through a commit of its own. */
+  const part = (name: string, guards: Guard[] = []): PendingPart => ({
+    take: () => ({
+      writes: [{ op: 'set' as const, key: `created:${name}`, value: name }],
+      guards,
+      settle: (applied: boolean) => void settled.push(applied),
+    }),
     alone: async () => {
       alone.push(name);
       return failing.port.commit([{ op: 'set', key: `created:${name}`, value: name }]);
     },
-    settle: (applied: boolean) => settled.push(applied),
-    ready: async () => readied.push(name),
+    ready: async () => void readied.push(name),
   });
   const claimNew = async (key: string) => {
     const found = await idempotency.claim(WORKSPACE, key, 'f');
@@ -76,7 +81,7 @@ describe('a create committed with its idempotent answer', () => {
     expect(alone).toEqual([]);
     expect(readied).toEqual(['server']);
     expect(await read('created:server')).toBe('server');
-    expect(settled).toEqual([true]);
+    expect(settled).toEqual([false, true]); // the try that did not apply, then the one that did
     expect(await idempotency.claim(WORKSPACE, 'k', 'f')).toMatchObject({ kind: 'done', response: { status: 201 } });
   });
 
@@ -104,24 +109,52 @@ describe('a create committed with its idempotent answer', () => {
     const { failing, idempotency, settled, part, claimNew, read } = setUp();
     const claim = await claimNew('k');
     const withAnswer = new PendingCommit();
-    withAnswer.add({ ...part('server'), guards: [{ key: 'never', is: 'present' }] });
+    withAnswer.add(part('server', [{ key: 'never', is: 'present' }]));
     await expect(idempotency.complete(WORKSPACE, 'k', claim, ANSWER, withAnswer)).rejects.toThrow(
       `in ${MAX_JOINT_COMMIT_TRIES} tries`,
     );
     expect(failing.calls.filter((call) => call.method === 'commit')).toHaveLength(MAX_JOINT_COMMIT_TRIES);
     withAnswer.drop(); // what the failed request's release does
     expect(await read('created:server')).toBeNull();
-    expect(settled).toEqual([false]);
+    expect(settled).toEqual(Array(MAX_JOINT_COMMIT_TRIES).fill(false));
   });
 
-  it('should apply nothing and settle every part as not applied when dropped', () => {
+  it('should apply nothing when dropped, and reserve nothing until a commit is tried', () => {
     const { settled, part } = setUp();
     const withAnswer = new PendingCommit();
     withAnswer.add(part('a'));
     withAnswer.add(part('b'));
     withAnswer.drop();
     withAnswer.drop();
-    expect(settled).toEqual([false, false]);
+    expect(settled).toEqual([]);
     expect(withAnswer.empty).toBe(true);
+  });
+});
+
+describe('keyed creates committed in another order than they were made', () => {
+  it('should keep the byte bound of created servers whatever order their joint commits land in', async () => {
+    const port = createMemoryPort({ now: () => 1_000 });
+    const budget = 5_000;
+    const store = createStore({ port, seed: 1, now: () => 1_000, limits: { mcpServerBytesPerWorkspace: budget } });
+    const idempotency = createIdempotencyStore({ port, ttlMs: 60_000, capPerWorkspace: 100, now: () => 1_000 });
+    const seeded = new Set((await store.list(WS, 'mcpServers')).map((server) => server.uuid));
+    const server = (uuid: string) => ({ uuid, name: uuid, description: 'x'.repeat(1_900) });
+    // Three requests make their servers (a, b, c) while none has committed; their commits land c, b, a.
+    const pending = [];
+    for (const name of ['a', 'b', 'c']) {
+      const found = await idempotency.claim(WS, name, 'f');
+      if (found.kind !== 'new') throw new Error('expected a new key');
+      const withAnswer = new PendingCommit();
+      await store.addMcpServer(WS, server(name), withAnswer);
+      pending.push({ name, claim: found.claim, withAnswer });
+    }
+    for (const { name, claim, withAnswer } of pending.reverse())
+      expect(await idempotency.complete(WS, name, claim, ANSWER, withAnswer)).toBeUndefined();
+    const created = (await store.list(WS, 'mcpServers')).filter((kept) => !seeded.has(kept.uuid));
+    const bytes = created.reduce((sum, kept) => sum + JSON.stringify(kept).length, 0);
+    expect(bytes).toBeLessThanOrEqual(budget);
+    // The last committed is kept; the bound released the oldest committed first.
+    expect(created.map((kept) => kept.uuid)).toContain('a');
+    expect(created.map((kept) => kept.uuid)).not.toContain('c');
   });
 });

@@ -1,15 +1,20 @@
 import type { Guard, StoragePort, Write } from './port';
 
+/** One try of a part in a joint commit: its writes and guards, told whether that try applied them. */
+export type PartTry = { writes: Write[]; guards: Guard[]; settle?: (applied: boolean) => void };
+
 /** One repository's share of a joint commit. */
 export type PendingPart = {
-  writes: Write[];
-  guards: Guard[];
+  /**
+   * The part's writes for one try of the joint commit, made just before it is sent: a byte ledger reserves then,
+   * so its order is the order commits land in (a reservation made when the request ran, committed later, let
+   * later requests release what it had not written yet and then wrote it past the bound).
+   */
+  take: () => PartTry;
   /** The same write through its own path (its own commit, seeding a workspace reset meanwhile): true if applied. */
   alone: () => Promise<boolean>;
   /** Makes the part's own guards hold again where they can (a workspace reset meanwhile is seeded again). */
   ready: () => Promise<unknown>;
-  /** Told once whether the part was applied, by either path (a byte ledger's reservation is kept or cancelled). */
-  settle?: (applied: boolean) => void;
 };
 
 /**
@@ -31,18 +36,27 @@ export class PendingCommit {
     this.#parts.push(part);
   }
 
-  /** The parts' writes after `writes`, under every guard, in one commit: false (nothing applied) when one fails. */
-  async commitWith(port: StoragePort, writes: Write[], guards: Guard[]): Promise<boolean> {
-    const parts = this.#parts;
-    const all = [...writes];
-    const every = [...guards];
-    for (const part of parts) {
-      for (const write of part.writes) all.push(write);
-      for (const guard of part.guards) every.push(guard);
+  /**
+   * `first` (the answer) and the parts after it, under every guard, in one commit: false (nothing applied) when
+   * one fails. The parts are taken in the same turn as the commit is sent, so nothing else reserves in between;
+   * each try is told whether it applied.
+   */
+  async commitWith(port: StoragePort, first: PartTry): Promise<boolean> {
+    const tries = [first, ...this.#parts.map((part) => part.take())];
+    const all: Write[] = [];
+    const every: Guard[] = [];
+    for (const one of tries) {
+      for (const write of one.writes) all.push(write);
+      for (const guard of one.guards) every.push(guard);
     }
-    if (!(await port.commit(all, every))) return false;
-    this.#settle(true);
-    return true;
+    let applied = false;
+    try {
+      applied = await port.commit(all, every);
+    } finally {
+      for (const one of tries) one.settle?.(applied);
+    }
+    if (applied) this.#parts = [];
+    return applied;
   }
 
   /** Has every part make its own guards hold again (before the joint commit is tried once more). */
@@ -54,26 +68,11 @@ export class PendingCommit {
   async applyAlone(): Promise<void> {
     const parts = this.#parts;
     this.#parts = [];
-    for (const [i, part] of parts.entries()) {
-      let applied;
-      try {
-        applied = await part.alone();
-      } catch (error) {
-        for (const unapplied of parts.slice(i)) unapplied.settle?.(false);
-        throw error;
-      }
-      part.settle?.(applied);
-    }
+    for (const part of parts) await part.alone();
   }
 
-  /** Applies nothing: the request failed before its parts were committed. */
+  /** Applies nothing: the request failed before its parts were committed (nothing of theirs is reserved). */
   drop(): void {
-    this.#settle(false);
-  }
-
-  #settle(applied: boolean): void {
-    const parts = this.#parts;
     this.#parts = [];
-    for (const part of parts) part.settle?.(applied);
   }
 }

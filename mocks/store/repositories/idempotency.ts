@@ -3,7 +3,7 @@ import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
 import { rememberJsonText } from '../../json-text';
 import type { StoragePort, Write } from '../port';
-import type { PendingCommit } from '../pending-commit';
+import type { PartTry, PendingCommit } from '../pending-commit';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
 type StoredResponse = { status: number; headers: Record<string, string>; body?: unknown; bodyText?: string };
@@ -93,12 +93,11 @@ export function createIdempotencyStore(options: {
   const commitJointly = async (
     workspaceUuid: string,
     claim: Claim,
-    writes: Write[],
+    keep: () => PartTry,
     withAnswer: PendingCommit,
   ): Promise<HeldKey | undefined> => {
-    const guard = [{ key: claim.storageKey, is: 'equals' as const, value: claim.text }];
     for (let attempt = 0; attempt < MAX_JOINT_COMMIT_TRIES; attempt++) {
-      if (await withAnswer.commitWith(options.port, writes, guard)) return undefined;
+      if (await withAnswer.commitWith(options.port, keep())) return undefined;
       const holder = await take(workspaceUuid, claim.storageKey, claim.text);
       if (holder !== null && holder !== claim.text) {
         withAnswer.drop();
@@ -154,28 +153,29 @@ export function createIdempotencyStore(options: {
       const value = `${claim.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
       // The byte bound: the oldest answers of the workspace go once its budget is spent, in the same guarded
       // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
-      // cap or the lease is not brought back), so nothing can fail after the answer is kept.
-      const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
-      const kept = !reservation.released.includes(key);
-      if (kept) claim.answer = value;
-      const writes: Write[] = kept
-        ? [{ op: 'set', key: storageKey, value, ttlMs }]
-        : [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }];
-      for (const released of reservation.released)
-        if (released !== key)
-          writes.push({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) });
+      // cap or the lease is not brought back), so nothing can fail after the answer is kept. Reserved for each
+      // try of the commit, in the same turn as it is sent: the ledger's order is the order answers land in.
+      const keep = (): PartTry => {
+        const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
+        const kept = !reservation.released.includes(key);
+        if (kept) claim.answer = value;
+        const writes: Write[] = kept
+          ? [{ op: 'set', key: storageKey, value, ttlMs }]
+          : [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }];
+        for (const released of reservation.released)
+          if (released !== key)
+            writes.push({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) });
+        return { writes, guards: guard, settle: (applied) => applied || reservation.cancel() };
+      };
+      if (withAnswer && !withAnswer.empty) return commitJointly(workspaceUuid, claim, keep, withAnswer);
+      const one = keep();
       let done = false;
       try {
-        if (withAnswer && !withAnswer.empty) {
-          const holder = await commitJointly(workspaceUuid, claim, writes, withAnswer);
-          done = holder === undefined;
-          return holder;
-        }
-        done = await options.port.commit(writes, guard);
-        return undefined;
+        done = await options.port.commit(one.writes, one.guards);
       } finally {
-        if (!done) reservation.cancel();
+        one.settle?.(done);
       }
+      return undefined;
     },
     /**
      * A request that failed leaves no trace, so the client can retry it with the same key: its claim goes, or

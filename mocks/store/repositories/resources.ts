@@ -129,32 +129,36 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
       const uuid = mcpServer.uuid as string;
       const servers = workspaceKey(workspaceUuid, 'mcpServers');
       const text = JSON.stringify(mcpServer);
-      // Its stored text is what it weighs (a character a byte, as the other byte budgets count).
-      const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, text.length);
-      const changes: Write[] = [
-        { op: 'hset', key: servers, field: uuid, value: text },
-        {
-          op: 'append',
-          key: workspaceKey(workspaceUuid, 'mcpServers-created'),
-          values: [uuid],
-          keepLast: limits.mcpServersPerWorkspace,
-          dropFrom: servers,
-        },
-      ];
-      for (const released of reservation.released) changes.push({ op: 'hdelete', key: servers, field: released });
+      /** Its writes, with the oldest created servers the byte budget releases for it (reserved now). */
+      const reserve = () => {
+        // Its stored text is what it weighs (a character a byte, as the other byte budgets count).
+        const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, text.length);
+        const changes: Write[] = [
+          { op: 'hset', key: servers, field: uuid, value: text },
+          {
+            op: 'append',
+            key: workspaceKey(workspaceUuid, 'mcpServers-created'),
+            values: [uuid],
+            keepLast: limits.mcpServersPerWorkspace,
+            dropFrom: servers,
+          },
+        ];
+        for (const released of reservation.released) changes.push({ op: 'hdelete', key: servers, field: released });
+        return { changes, settle: (applied: boolean) => applied || reservation.cancel() };
+      };
+      const alone = async () => {
+        const { changes, settle } = reserve();
+        let done = false;
+        try {
+          done = await commitWorkspace(workspaceUuid, changes);
+        } finally {
+          settle(done);
+        }
+        return done;
+      };
       // Under an Idempotency-Key, the server goes into the store with the key's answer (one commit).
-      if (withAnswer) {
-        const part = slice.pendingWorkspacePart(workspaceUuid, changes);
-        withAnswer.add({ ...part, settle: (applied) => applied || reservation.cancel() });
-        return text;
-      }
-      let done = false;
-      try {
-        await commitWorkspace(workspaceUuid, changes);
-        done = true;
-      } finally {
-        if (!done) reservation.cancel();
-      }
+      if (withAnswer) withAnswer.add(slice.pendingWorkspacePart(workspaceUuid, reserve, alone));
+      else await alone();
       return text;
     },
 

@@ -95,13 +95,20 @@ export function createWorkspaceSlice(options: {
   };
 
   /**
-   * The writes of one seeded workspace joined to a later commit (`PendingCommit`): announced, guarded by the
-   * workspace's marker (seeded again by `ready` after a reset), or applied through `commitWorkspace` alone.
+   * The writes of one seeded workspace joined to a later commit (`PendingCommit`), made by `make` for each try:
+   * announced, guarded by the workspace's marker (seeded again by `ready` after a reset); `alone` is the same
+   * write through its own commit.
    */
-  const pendingWorkspacePart = (workspaceUuid: string, changes: Write[]): PendingPart => ({
-    writes: announce(workspaceUuid, changes),
-    guards: [seededGuard(workspaceUuid)],
-    alone: () => commitWorkspaces(new Map([[workspaceUuid, changes]])),
+  const pendingWorkspacePart = (
+    workspaceUuid: string,
+    make: () => { changes: Write[]; settle?: (applied: boolean) => void },
+    alone: () => Promise<boolean>,
+  ): PendingPart => ({
+    take: () => {
+      const { changes, settle } = make();
+      return { writes: announce(workspaceUuid, changes), guards: [seededGuard(workspaceUuid)], settle };
+    },
+    alone,
     ready: () => ensureSeeded([workspaceUuid]),
   });
 
