@@ -1,5 +1,5 @@
 import { createMemoryPort } from './adapters/memory';
-import { createStore } from '.';
+import { createStore, type StoreLimits } from '.';
 import { PendingCommit, type PendingPart } from './pending-commit';
 import type { Guard } from './port';
 import { MAX_JOINT_COMMIT_TRIES, createIdempotencyStore } from './repositories/idempotency';
@@ -132,29 +132,45 @@ describe('a create committed with its idempotent answer', () => {
 });
 
 describe('keyed creates committed in another order than they were made', () => {
-  it('should keep the byte bound of created servers whatever order their joint commits land in', async () => {
+  /** Requests a, b and c make their servers while none has committed; their commits land c, b, then a. */
+  async function madeThenCommittedBackwards(limits: Partial<StoreLimits>) {
     const port = createMemoryPort({ now: () => 1_000 });
-    const budget = 5_000;
-    const store = createStore({ port, seed: 1, now: () => 1_000, limits: { mcpServerBytesPerWorkspace: budget } });
+    const store = createStore({ port, seed: 1, now: () => 1_000, limits });
     const idempotency = createIdempotencyStore({ port, ttlMs: 60_000, capPerWorkspace: 100, now: () => 1_000 });
     const seeded = new Set((await store.list(WS, 'mcpServers')).map((server) => server.uuid));
-    const server = (uuid: string) => ({ uuid, name: uuid, description: 'x'.repeat(1_900) });
-    // Three requests make their servers (a, b, c) while none has committed; their commits land c, b, a.
     const pending = [];
     for (const name of ['a', 'b', 'c']) {
       const found = await idempotency.claim(WS, name, 'f');
       if (found.kind !== 'new') throw new Error('expected a new key');
       const withAnswer = new PendingCommit();
-      await store.addMcpServer(WS, server(name), withAnswer);
+      await store.addMcpServer(WS, { uuid: name, name, description: 'x'.repeat(1_900) }, withAnswer);
       pending.push({ name, claim: found.claim, withAnswer });
     }
-    for (const { name, claim, withAnswer } of pending.reverse())
-      expect(await idempotency.complete(WS, name, claim, ANSWER, withAnswer)).toBeUndefined();
+    for (const { name, claim, withAnswer } of pending.reverse()) {
+      const answer = { ...ANSWER, body: { mcpServer: { uuid: name } } };
+      expect(await idempotency.complete(WS, name, claim, answer, withAnswer)).toBeUndefined();
+    }
     const created = (await store.list(WS, 'mcpServers')).filter((kept) => !seeded.has(kept.uuid));
+    return { store, idempotency, created };
+  }
+
+  it('should keep the byte bound of created servers whatever order their joint commits land in', async () => {
+    const budget = 5_000;
+    const { created } = await madeThenCommittedBackwards({ mcpServerBytesPerWorkspace: budget });
     const bytes = created.reduce((sum, kept) => sum + JSON.stringify(kept).length, 0);
     expect(bytes).toBeLessThanOrEqual(budget);
     // The last committed is kept; the bound released the oldest committed first.
-    expect(created.map((kept) => kept.uuid)).toContain('a');
-    expect(created.map((kept) => kept.uuid)).not.toContain('c');
+    expect(created.map((kept) => kept.uuid).sort()).toEqual(['a', 'b']);
+  });
+
+  it('should keep the count bound, list what it keeps, and replay the answer of a server it let go', async () => {
+    const { store, idempotency, created } = await madeThenCommittedBackwards({ mcpServersPerWorkspace: 2 });
+    expect(created.map((kept) => kept.uuid).sort()).toEqual(['a', 'b']);
+    const listed = (await store.listCreated([WS])).filter((entry) => entry.kind === 'mcpServer');
+    expect(listed.map((entry) => entry.uuid)).toEqual(['b', 'a']);
+    expect(await idempotency.claim(WS, 'c', 'f')).toMatchObject({
+      kind: 'done',
+      response: { status: 201, body: { mcpServer: { uuid: 'c' } } },
+    });
   });
 });
