@@ -115,6 +115,22 @@ function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: 
       await expectOneServerForKey([held, other], 'evicted', [await first, second]);
     });
 
+    it('should answer 409, writing nothing, when its released key is in flight for a retry as it commits', async () => {
+      const holdFirst = gate.holdNext(keepsAnswerOf('evicted-in-flight'));
+      const first = create(held, 'evicted-in-flight');
+      await holdFirst.reached;
+      await fillTheCap(other, 'evicted-in-flight');
+      const holdSecond = gate.holdNext(keepsAnswerOf('evicted-in-flight'));
+      // The retry runs on the replica whose commits the gate holds (the same process in memory).
+      const second = create(held, 'evicted-in-flight');
+      await holdSecond.reached;
+      holdFirst.release();
+      const lost = await first;
+      expect([lost.status, lost.body.reason]).toEqual([409, 'idempotency_key_in_use']);
+      holdSecond.release();
+      await expectOneServerForKey([held, other], 'evicted-in-flight', [lost, await second]);
+    });
+
     // Redis ages its keys on its own clock: the lease is moved only where the test's clock rules the store.
     if (clockRulesTheStore)
       it('should keep one server per key when the claim outlived its lease while the request ran', async () => {
