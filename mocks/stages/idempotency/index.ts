@@ -50,10 +50,6 @@ export function fingerprintRequest(req: MockRequest): string {
   return hash('sha256', `${req.method} ${req.path}\n${query}\n${body}`, 'base64');
 }
 
-/**
- * x-rules idempotency-replay, idempotency-key-reuse-422, idempotency-concurrent-409, idempotency-key-expiry,
- * idempotency-key-length, idempotency-no-multipart.
- */
 /** The answer to a request whose key another request holds: 422 for another request, 409 in flight, else the replay. */
 function answerOf(found: HeldKey): MockResponse {
   if (!found.sameRequest) {
@@ -69,6 +65,10 @@ function answerOf(found: HeldKey): MockResponse {
   return found.response;
 }
 
+/**
+ * x-rules idempotency-replay, idempotency-key-reuse-422, idempotency-concurrent-409, idempotency-key-expiry,
+ * idempotency-key-length, idempotency-no-multipart.
+ */
 export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLength }): Stage {
   const min = deps.keyLength.min ?? 0;
   const max = deps.keyLength.max ?? Infinity;
