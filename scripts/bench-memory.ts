@@ -1,14 +1,14 @@
 /**
- * `npm run bench:memory [-- --workspaces 3 --runs 100000 --redis --runs-only]`: bytes per kept run. A child process starts
+ * `npm run bench:memory [-- --workspaces 3 --runs 100000 --redis]`: bytes per kept run. A child process starts
  * the mock (`startMock`, its SQL engine in worker threads included), seeds each workspace and loads its SQL
  * database with one query over HTTP: the baseline, the empty mock of this same run. Then it adds `--runs` created
- * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, its log and span
- * rows, in commits of `--chunk` runs), queries each workspace again so its kept database follows, and measures
+ * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, whose log and span
+ * rows are derived from it, in commits of `--chunk` runs), queries each workspace again so its kept database follows, and measures
  * once more after a full garbage collection. Prints the resident set (all threads: the SQL workers' databases
  * included), the main thread's heap (its used bytes, and what it holds resident: the used bytes with the space
  * between them the collector keeps) and the SQL workers' WASM memories per run, beside the baseline. With
  * `--redis` the same again on a real redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per
- * run. With `--runs-only` the runs go in without their log and span rows: the difference is what those rows cost.
+ * run.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,20 +16,20 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { startMock } from '../mocks/app';
-import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
+import { createRunRecord } from '../mocks/store/runs';
 import { startRedisServer } from '../mocks/testing/redis-server';
 
-type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; runsOnly: boolean; child?: string };
+type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; child?: string };
 type Measure = { rss: number; heap: number; heapPhysical: number; wasm?: number; external: number; redis?: number };
 type Report = { base: Measure; filled: Measure; fillSeconds: number };
 
 function readArgs(argv: string[]): Args {
-  const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false, runsOnly: false };
+  const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false };
   for (let i = 0; i < argv.length; i++) {
     const option = argv[i];
     const [flag, inline] = option.split('=');
-    if (flag === '--redis' || flag === '--runs-only') {
-      args[flag === '--redis' ? 'redis' : 'runsOnly'] = true;
+    if (flag === '--redis') {
+      args.redis = true;
       continue;
     }
     const value = inline ?? argv[++i];
@@ -40,7 +40,7 @@ function readArgs(argv: string[]): Args {
     const number = Number(value);
     if (!['--workspaces', '--runs', '--chunk'].includes(flag) || !Number.isInteger(number) || number < 1)
       throw new Error(
-        `bench:memory: unknown or invalid option ${[option, inline === undefined ? value : undefined].filter(Boolean).join(' ')}; use --workspaces <n> --runs <n> --redis --runs-only`,
+        `bench:memory: unknown or invalid option ${[option, inline === undefined ? value : undefined].filter(Boolean).join(' ')}; use --workspaces <n> --runs <n> --redis`,
       );
     args[flag.slice(2) as 'workspaces' | 'runs' | 'chunk'] = number;
   }
@@ -142,8 +142,7 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
           recordId: `record-${done + i}`,
         }),
       );
-      const rows = args.runsOnly ? { logs: [], spans: [] } : createdRowsOf(runs, uuid);
-      await mock.store.addRuns(workspaceUuid, { runs, ...rows });
+      await mock.store.addRuns(workspaceUuid, { runs });
     }
     process.stderr.write(`  ${workspaceUuid}: ${args.runs} runs\n`);
   }
@@ -156,7 +155,6 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
 
 function runChild(args: Args, redisUrl?: string): Promise<Report> {
   const flags = ['--workspaces', args.workspaces, '--runs', args.runs, '--chunk', args.chunk].map(String);
-  if (args.runsOnly) flags.push('--runs-only');
   const child = spawn(
     process.execPath,
     ['--expose-gc', '--require', 'tsx/cjs', __filename, ...flags, '--child', redisUrl ?? 'memory'],
@@ -202,7 +200,7 @@ async function main() {
     .map((n) => n.toFixed(2))
     .join(' ');
   console.log(
-    `bench:memory: ${args.workspaces} workspaces × ${args.runs.toLocaleString('en')} runs${args.runsOnly ? ' (the runs alone, without their log and span rows)' : ''}, load average ${load} at start\n`,
+    `bench:memory: ${args.workspaces} workspaces × ${args.runs.toLocaleString('en')} runs, load average ${load} at start\n`,
   );
   console.log('| mode | memory | empty mock (MB) | with the runs (MB) | bytes per kept run |');
   console.log('|---|---|---:|---:|---:|');

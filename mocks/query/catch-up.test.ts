@@ -1,6 +1,6 @@
 import { createMemoryPort } from '../store/adapters/memory';
 import { createStore } from '../store';
-import { createRunRecord, createdRowsOf } from '../store/runs';
+import { createRunRecord } from '../store/runs';
 import type { RunRecord } from '../store/types';
 import { engineCountingLoads } from './test-tables';
 
@@ -28,7 +28,7 @@ describe('catching a kept database up is not charged to the query', () => {
       const runs: RunRecord[] = Array.from({ length: Math.min(1000, count - done) }, () =>
         createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: now(), durationMs: 600_000 }),
       );
-      await store.addRuns(WORKSPACE, { runs, ...createdRowsOf(runs, uuid) });
+      await store.addRuns(WORKSPACE, { runs });
     }
   };
   const statuses = async () =>

@@ -92,10 +92,12 @@ const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const MAX_RELOADS = 2;
 /**
  * A workspace with this many changes (or bytes) not yet applied to its kept database is caught up unasked: well
- * before the store forgets the versions in between (it keeps a workspace's last 1024) or the buffer its changes.
+ * before the store forgets the versions in between (it keeps a workspace's last 1024) or the buffer its changes,
+ * and in steps a query of the workspace waits behind briefly (the bytes of about 7 000 created runs, which the
+ * worker writes with their generated log and span rows in a few hundred ms).
  */
 const CATCH_UP_CHANGES = 256;
-const CATCH_UP_BYTES = MAX_BUFFERED_BYTES / 16;
+const CATCH_UP_BYTES = MAX_BUFFERED_BYTES / 48;
 /** The least a workspace waits for the busy worker holding its database before moving to another. */
 const AFFINITY_WAIT_MS = 100;
 /** Roughly what loading a row costs a worker (measured: about 8 s for 400 000 rows on a loaded 2-core machine). */
@@ -132,7 +134,11 @@ export class QueryWorkerPool {
   private readonly changes = new Map<string, BufferedChange>();
   /** Changes per workspace since a query of it last started: what its kept database has yet to apply. */
   private readonly pending = new Map<string, { changes: number; bytes: number }>();
-  private readonly catchingUp = new Set<string>();
+  /**
+   * Catch-ups run unasked, by workspace: their job, and since when it runs. Queries of the workspace queued behind
+   * a running one are not charged for it (bringing the tables up to date is the mock's own work).
+   */
+  private readonly catchingUp = new Map<string, { id: number; since?: number }>();
   private changeBytes = 0;
   private dispatchTimer?: NodeJS.Timeout;
   private dispatchTimerAt = 0;
@@ -177,10 +183,9 @@ export class QueryWorkerPool {
     this.pending.set(workspace, pending);
     if (pending.changes < CATCH_UP_CHANGES && pending.bytes < CATCH_UP_BYTES) return;
     if (this.catchingUp.has(workspace) || this.queues.has(workspace)) return;
-    this.catchingUp.add(workspace);
-    void this.run(workspace, 'SELECT 1')
-      .catch(() => undefined)
-      .finally(() => this.catchingUp.delete(workspace));
+    // `run` gives its job the next id.
+    this.catchingUp.set(workspace, { id: this.nextId });
+    void this.run(workspace, 'SELECT 1').catch(() => undefined);
   }
 
   /** Runs `sql` on the workspace's database; `options` carries bound parameters and other limits (the mock's own queries). */
@@ -241,8 +246,9 @@ export class QueryWorkerPool {
   private armQueueTimer(job: Job) {
     if (job.queueTimer) clearTimeout(job.queueTimer);
     job.queueTimer = undefined;
-    // With no worker ready the clock is stopped for queued queries: their timers start when one is.
-    if (this.unavailableSince !== undefined) return;
+    // With no worker ready, or behind their workspace's catch-up, the clock is stopped for queued queries: their
+    // timers start when a worker is ready, or the catch-up is done.
+    if (this.unavailableSince !== undefined || this.catchingUp.get(job.workspace)?.since !== undefined) return;
     job.queueTimer = setTimeout(
       () => this.dequeue(job, this.timeoutError(true)),
       Math.max(0, job.deadline - this.options.now()),
@@ -475,6 +481,8 @@ export class QueryWorkerPool {
         job.queueTimer = undefined;
         slot.phase = 'preparing';
         slot.startedAt = this.options.now();
+        const catchUp = this.catchingUp.get(workspace);
+        if (catchUp?.id === job.id) catchUp.since = slot.startedAt;
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
         if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
         void this.start(slot, job);
@@ -683,7 +691,21 @@ export class QueryWorkerPool {
     else this.running.delete(job.workspace);
   }
 
+  /** A catch-up ended: the queries of its workspace queued behind it are charged from now on, not for its time. */
+  private endCatchUp(job: Job) {
+    const catchUp = this.catchingUp.get(job.workspace);
+    if (catchUp?.id !== job.id) return;
+    this.catchingUp.delete(job.workspace);
+    if (catchUp.since === undefined) return;
+    const now = this.options.now();
+    for (const queued of this.queues.get(job.workspace) ?? []) {
+      queued.deadline += now - Math.max(catchUp.since, queued.deadline - this.options.timeoutMs);
+      this.armQueueTimer(queued);
+    }
+  }
+
   private settle(job: Job, error: ApiError | undefined, rows?: object[]) {
+    this.endCatchUp(job);
     if (job.queueTimer) clearTimeout(job.queueTimer);
     job.queueTimer = undefined;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
