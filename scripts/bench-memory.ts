@@ -2,13 +2,15 @@
  * `npm run bench:memory [-- --workspaces 3 --runs 100000 --redis]`: bytes per kept run. A child process starts
  * the mock (`startMock`, its SQL engine in worker threads included), seeds each workspace and loads its SQL
  * database with one query over HTTP: the baseline, the empty mock of this same run. Then it adds `--runs` created
- * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, whose log and span
- * rows are derived from it, in commits of `--chunk` runs), queries each workspace again so its kept database follows, and measures
- * once more after a full garbage collection. Prints the resident set (all threads: the SQL workers' databases
- * included), the main thread's heap (its used bytes, and what it holds resident: the used bytes with the space
- * between them the collector keeps) and the SQL workers' WASM memories per run, beside the baseline. With
- * `--redis` the same again on a real redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per
- * run.
+ * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, whose log and
+ * span rows are derived from it, in commits of `--chunk` runs), queries each workspace again so its kept
+ * database follows, and measures once more. Each measurement follows a full garbage collection of every thread
+ * (the SQL workers collect theirs once idle: sql-worker.ts) and 15 s without work, time V8 takes to give back the
+ * pages its collections freed; the resident set is also printed as measured at once after the fill. Prints the
+ * resident set (all threads: the SQL workers' databases included), the main thread's heap (its used bytes, and
+ * what it holds resident: the used bytes with the space between them the collector keeps) and the SQL workers'
+ * WASM memories per run, beside the baseline. With `--redis` the same again on a real redis-server
+ * (scripts/ensure-redis.sh), with Redis's own `used_memory` per run.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,7 +23,10 @@ import { startRedisServer } from '../mocks/testing/redis-server';
 
 type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; child?: string };
 type Measure = { rss: number; heap: number; heapPhysical: number; wasm?: number; external: number; redis?: number };
-type Report = { base: Measure; filled: Measure; fillSeconds: number };
+type Report = { base: Measure; filled: Measure; filledAtOnce: Measure; fillSeconds: number };
+
+/** How long the child waits before it measures (see `settled`): 15 s, past V8's memory reducer's first steps. */
+const SETTLE_MS = 15_000;
 
 function readArgs(argv: string[]): Args {
   const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false };
@@ -127,8 +132,16 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
     const redis = redisUrl ? await redisUsedMemory(redisUrl) : undefined;
     return { rss, heap: heapUsed, heapPhysical, wasm: wasmResident(), external, redis };
   };
+  /**
+   * Measures once V8 had time to give back the pages its collections freed (its memory reducer acts after a few
+   * seconds of little allocation): the resident set of what is kept, not of what filling it left behind.
+   */
+  const settled = async (): Promise<Measure> => {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    return measure();
+  };
   for (let i = 0; i < workspaces.length; i++) await query(i);
-  const base = await measure();
+  const base = await settled();
   const started = performance.now();
   const now = Date.now();
   for (const workspaceUuid of workspaces) {
@@ -148,9 +161,10 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
   }
   const fillSeconds = (performance.now() - started) / 1000;
   for (let i = 0; i < workspaces.length; i++) await query(i);
-  const filled = await measure();
+  const filledAtOnce = await measure();
+  const filled = await settled();
   // The process exits once it has reported: nothing to close gracefully.
-  return { base, filled, fillSeconds };
+  return { base, filled, filledAtOnce, fillSeconds };
 }
 
 function runChild(args: Args, redisUrl?: string): Promise<Report> {
@@ -176,8 +190,10 @@ function table(name: string, report: Report, runs: number): string {
   const { base, filled } = report;
   const row = (what: string, key: keyof Measure) =>
     `| ${name} | ${what} | ${mb(base[key] ?? 0)} | ${mb(filled[key] ?? 0)} | ${perRun((filled[key] ?? 0) - (base[key] ?? 0), runs)} |`;
+  const atOnce = `| ${name} | resident set (all threads), measured at once after the fill | ${mb(base.rss)} | ${mb(report.filledAtOnce.rss)} | ${perRun(report.filledAtOnce.rss - base.rss, runs)} |`;
   const rows = [
     row('resident set (all threads)', 'rss'),
+    atOnce,
     row('main heap (used)', 'heap'),
     row('main heap (resident)', 'heapPhysical'),
   ];
