@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
-import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
+import { createdRowTables, queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
 import type { WorkerAnswer, WorkerMemory } from './worker/messages';
 import { OldestFirst } from '../store/oldest-first';
 
@@ -114,8 +114,21 @@ const MAX_SUSPECTS = 10_000;
 const PREPARE_GUARD_MS = 30_000;
 
 const closedError = () => new ApiError(500, 'internal_error', 'The query engine is closed.');
+/** Rows a run entering the list of created runs adds: its entry, its created log and span rows (generated). */
+const ROWS_PER_LISTED_RUN = 1 + createdRowTables.length;
 const rowsIn = (ops: QueryOp[]) =>
-  ops.reduce((n, op) => n + ('rows' in op ? op.rows.length : 'uuids' in op ? op.uuids.length : 0), 0);
+  ops.reduce(
+    (n, op) =>
+      n +
+      ('rows' in op
+        ? op.rows.length
+        : op.op === 'track' && op.list === 'runs'
+          ? op.uuids.length * ROWS_PER_LISTED_RUN
+          : 'uuids' in op
+            ? op.uuids.length
+            : 0),
+    0,
+  );
 
 /**
  * sql.js workers, each keeping a database per workspace it served, kept current by the changes the store
@@ -513,7 +526,9 @@ export class QueryWorkerPool {
       if (ops === undefined || !kept) {
         const snapshot = await source.snapshot(job.workspace);
         if (!current()) return;
-        const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
+        const rows =
+          Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0) +
+          snapshot.created.runs.length * createdRowTables.length;
         this.makeRoom(slot, job.workspace, rows);
         await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
