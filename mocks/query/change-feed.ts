@@ -194,7 +194,7 @@ export function createQueryTablesReader(options: {
       const [versions, runTexts, batchTexts, logs, records, spans, runsCreated, batchesCreated] = values;
       return {
         version: versions.at(-1) ?? '',
-        tables: storedTables(workspaceUuid, runTexts, batchTexts, { logs, records, spans }, runsCreated),
+        tables: storedTables(workspaceUuid, runTexts, batchTexts, { logs, records, spans }),
         created: { runs: runsCreated, batches: batchesCreated },
       };
     },
@@ -215,16 +215,14 @@ export function createQueryTablesReader(options: {
 }
 
 /**
- * Stored texts as the engine's tables, converted a slice at a time as the engine sends them on. The runs go in
- * the order their rows are shown: those not listed as created, then the listed ones in the list's order (the
- * order their derived log and span rows follow, as after the writes that created them).
+ * Stored texts as the engine's tables, converted a slice at a time as the engine sends them on. (A created run's
+ * log and span rows are not among them: the engine generates them in the order of the list of created runs.)
  */
 function storedTables(
   workspaceUuid: string,
   runTexts: Record<string, string>,
   batchTexts: Record<string, string>,
   rows: { logs: string[]; records: string[]; spans: string[] },
-  listed: string[],
 ): QuerySnapshot['tables'] {
   // Converted lazily, so a large workspace never stalls the event loop.
   const lazy = <S, T>(texts: S[], convert: (text: S) => T) => ({
@@ -234,16 +232,8 @@ function storedTables(
   const runOf = ([uuid, text]: [string, string]) => decodeRun(text, workspaceUuid, uuid);
   const runTextOf = new Map(Object.entries(runTexts));
   const parseRow = (table: RowTable) => (text: string) => decodeRow(text, workspaceUuid, table);
-  const listedUuids = new Set(listed);
-  const runEntries = [
-    ...[...runTextOf].filter(([uuid]) => !listedUuids.has(uuid)),
-    ...listed.flatMap((uuid): [string, string][] => {
-      const text = runTextOf.get(uuid);
-      return text === undefined ? [] : [[uuid, text]];
-    }),
-  ];
   return {
-    runs: lazy(runEntries, (entry) => runQueryRow(runOf(entry))),
+    runs: lazy(Object.entries(runTexts), (entry) => runQueryRow(runOf(entry))),
     batches: lazy(Object.values(batchTexts), (text) => {
       const batch = JSON.parse(text) as BatchRecord;
       const needsRuns = !batch.fixedStatus && !batch.tally;
