@@ -115,6 +115,19 @@ describe('a write whose request fails afterwards is taken back, and its key free
     expect(batch.tally).toMatchObject({ runs: 2, cancelled: 1 });
   });
 
+  it('should write a keyed create and its kept answer in one commit', async () => {
+    const commits = () => failing.calls.filter((c) => c.method === 'commit').length;
+    await call('POST', '/ai/mcpServers', { name: 'warm', description: 'd' }, 'one-commit-0');
+    const before = commits();
+    const created = await call('POST', '/ai/mcpServers', { name: 'one', description: 'd' }, 'one-commit-1');
+    expect(created.status).toBe(201);
+    expect(commits() - before).toBe(1);
+    const joint = failing.calls.filter((c) => c.method === 'commit').at(-1)!.args[0] as { op: string; key: string }[];
+    expect(joint.map((w) => `${w.op} ${w.key.split(':').at(-1)}`)).toEqual(
+      expect.arrayContaining(['set one-commit-1', 'hset mcpServers', 'append mcpServers-created']),
+    );
+  });
+
   it('should take back nothing a later change made, and nothing of a request that succeeded', async () => {
     const first = await call('PUT', '/workspaceManagement/workspaces/current', { name: 'first' });
     expect(first.status).toBe(200);

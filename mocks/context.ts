@@ -3,6 +3,7 @@ import type { Caller, MockRequest, MockResponse } from './types';
 import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
 import type { Steering } from './store/repositories/settings';
+import type { PendingCommit } from './store/pending-commit';
 
 /** Where the request came from: the node request in the server, a plain object in unit tests. */
 export type RequestSource = {
@@ -45,6 +46,11 @@ export type Ctx = {
   signal?: AbortSignal;
   /** How to take back each write this request made, should it fail after it (stages/all-or-nothing). */
   undo?: (() => Promise<unknown>)[];
+  /**
+   * idempotency's result for a request that claimed its key: writes a handler joins to the commit that keeps
+   * the key's answer (one commit for both), dropped if the request fails first.
+   */
+  withAnswer?: PendingCommit;
   /** validate-request's result. */
   input?: ValidatedInput;
 };

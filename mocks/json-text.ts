@@ -22,9 +22,12 @@ export function jsonText(body: unknown): string {
   return pending;
 }
 
-/** The body's JSON text, kept for the serialiser of the answer it belongs to. */
-export function rememberJsonText(body: unknown): string {
-  const text = jsonText(body);
+/**
+ * The body's JSON text, kept for the serialiser of the answer it belongs to. `known` is that text when the
+ * caller has it already (made from parts serialised for the store): it must be exactly `JSON.stringify(body)`.
+ */
+export function rememberJsonText(body: unknown, known?: string): string {
+  const text = known ?? jsonText(body);
   if (isObject(body) && !Object.isFrozen(body)) pendingTexts.set(body, text);
   return text;
 }

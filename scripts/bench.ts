@@ -3,11 +3,15 @@
  * node:http server replaying the mock's own status, headers and body (and Prism for the GET) on loopback, in
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
  * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--memory` prints the memory
- * line alone; `--start` prints the start-up table alone. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
- * BENCH_POSTS (default 100000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change).
+ * line alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per
+ * request (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating
+ * rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
+ * BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose
+ * mock joins every table: the A/B of a change).
  */
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   autocannon,
   autocannonTimed,
@@ -17,6 +21,7 @@ import {
   launch,
   median,
   percentile,
+  ROOT,
   rssMb,
   stop,
   waitFor200 as waitFor200With,
@@ -26,6 +31,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+/** Requests per in-process measure (`--in-process`), after as many to warm up. */
+const IN_PROCESS = Number(process.env.BENCH_IN_PROCESS_REQUESTS ?? 20_000);
 /** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
 const AGAINST = process.env.BENCH_AGAINST;
 const PATH = '/mailboxManagement/suppressions';
@@ -356,8 +363,51 @@ async function startUpTable(): Promise<void> {
     process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
 }
 
+/** One in-process measure of a checkout (a child process of its own): its JavaScript's CPU per request. */
+async function inProcessSample(checkout: string, workload: 'get' | 'post'): Promise<number> {
+  const script = join(ROOT, 'scripts', 'lib', 'bench', 'in-process.ts');
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', script, checkout, workload, String(IN_PROCESS)], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { cpuUs?: number; non2xx?: number };
+  if (code !== 0 || result.cpuUs === undefined || result.non2xx !== 0)
+    throw new Error(`in-process run of ${checkout} failed (exit ${code}): ${out}`);
+  return result.cpuUs;
+}
+
+/**
+ * `--in-process`: the mock's own JavaScript per request of each workload (the listener driven without sockets),
+ * this checkout and BENCH_AGAINST's taking turns, a child process per measure; median and lowest of the rounds.
+ */
+async function inProcessTable(): Promise<void> {
+  const checkouts: [string, string][] = [
+    ['this checkout', ROOT],
+    ...(AGAINST ? [[AGAINST, resolve(AGAINST)] as [string, string]] : []),
+  ];
+  process.stdout.write(
+    `\nThe mock's JavaScript per request, in process (no sockets; ${IN_PROCESS} requests after as many to warm up, 10 at a time, ${ROUNDS} rounds taking turns)\n\n| workload | checkout | CPU per request, median (µs) | lowest (µs) |\n|---|---|---:|---:|\n`,
+  );
+  for (const workload of ['get', 'post'] as const) {
+    const samples: number[][] = checkouts.map(() => []);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = checkouts.map((_, i) => i);
+      if (round % 2 === 1) order.reverse();
+      for (const i of order) samples[i].push(await inProcessSample(checkouts[i][1], workload));
+    }
+    for (const [i, [name]] of checkouts.entries())
+      process.stdout.write(
+        `| ${workload === 'get' ? `GET /v1${PATH}` : WORKLOADS[1].name} | ${name} | ${fixed(median(samples[i]), 1)} | ${fixed(Math.min(...samples[i]), 1)} |\n`,
+      );
+  }
+}
+
 async function main(): Promise<void> {
   if (process.argv.includes('--start')) return startUpTable();
+  if (process.argv.includes('--in-process')) return inProcessTable();
   if (process.argv.includes('--memory')) return printMemoryAfterPosts();
   const os = await import('node:os');
   const load = os

@@ -11,6 +11,9 @@ import { OldestFirst } from './oldest-first';
  * gone from the port already, or go with the same write). Without it, small entries (an empty export, a short
  * answer) kept hundreds of thousands of ledger keys for a budget of megabytes: more memory than what they measured.
  */
+/** No key released (the usual reservation): one array shared by all, never written to. */
+const NONE: readonly string[] = Object.freeze([]);
+
 export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.POSITIVE_INFINITY) {
   const workspaces = new Map<string, { keys: OldestFirst<number>; bytes: number }>();
 
@@ -26,24 +29,21 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
     ledger.bytes -= previous ?? 0;
     ledger.keys.set(key, bytes);
     ledger.bytes += bytes;
+    const { keys } = ledger;
     const dropped: [string, number][] = [];
-    for (let first = ledger.keys.oldest(); first && ledger.bytes > bytesPerOwner; first = ledger.keys.oldest()) {
-      const [oldest, size] = first;
-      ledger.keys.delete(oldest);
-      ledger.bytes -= size;
-      dropped.push([oldest, size]);
+    for (let taken; ledger.bytes > bytesPerOwner && (taken = keys.takeOldest());) {
+      ledger.bytes -= taken[1];
+      dropped.push(taken);
     }
     // Keys past the port's count bound: forgotten, not released (the port drops them itself).
     const forgotten: [string, number][] = [];
-    for (let first = ledger.keys.oldest(); first && ledger.keys.size > keysPerOwner; first = ledger.keys.oldest()) {
-      const [oldest, size] = first;
-      ledger.keys.delete(oldest);
-      ledger.bytes -= size;
-      forgotten.push([oldest, size]);
+    for (let taken; keys.size > keysPerOwner && (taken = keys.takeOldest());) {
+      ledger.bytes -= taken[1];
+      forgotten.push(taken);
     }
     const kept = ledger;
     return {
-      released: dropped.map(([released]) => released),
+      released: dropped.length === 0 ? NONE : dropped.map(([released]) => released),
       cancel: () => {
         if (kept.keys.delete(key)) kept.bytes -= bytes;
         const restored = [...dropped, ...forgotten].filter(([released]) => released !== key);
@@ -57,7 +57,7 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
   return {
     reserve,
     /** Records `bytes` for `key`; returns the keys (oldest first) to release, possibly `key` itself. */
-    add(workspaceUuid: string, key: string, bytes: number): string[] {
+    add(workspaceUuid: string, key: string, bytes: number): readonly string[] {
       return reserve(workspaceUuid, key, bytes).released;
     },
     remove(workspaceUuid: string, key: string): void {

@@ -13,8 +13,10 @@ export const markerKey = (workspaceUuid: string) => workspaceKey(workspaceUuid, 
 
 /** The part of a workspace's key (`runs` of `ws:<uuid>:runs`), or undefined for a key of another workspace. */
 export function partOfKey(workspaceUuid: string, key: string): string | undefined {
-  const prefix = workspaceKey(workspaceUuid, '');
-  return key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
+  // Compared in place: no prefix built per call (every commit of a workspace asks for each of its writes).
+  const at = WORKSPACE_PREFIX.length + workspaceUuid.length;
+  if (!key.startsWith(WORKSPACE_PREFIX) || !key.startsWith(workspaceUuid, WORKSPACE_PREFIX.length)) return undefined;
+  return key.charCodeAt(at) === 58 /* : */ ? key.slice(at + 1) : undefined;
 }
 
 export const downloadKey = (id: string) => `${DOWNLOAD_PREFIX}:${id}`;

@@ -7,6 +7,7 @@ describe('OldestFirst', () => {
       fc.record({ set: fc.integer({ min: 0, max: 20 }), value: fc.integer() }),
       fc.record({ delete: fc.integer({ min: 0, max: 20 }) }),
       fc.constant({ dropOldest: true }),
+      fc.constant({ take: true }),
     );
     fc.assert(
       fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
@@ -20,6 +21,10 @@ describe('OldestFirst', () => {
             ours.set(`k${step.set}`, step.value);
           } else if ('delete' in step) {
             expect(ours.delete(`k${step.delete}`)).toBe(model.delete(`k${step.delete}`));
+          } else if ('take' in step) {
+            const first = model.entries().next();
+            expect(ours.takeOldest()).toEqual(first.done ? undefined : first.value);
+            if (!first.done) model.delete(first.value[0]);
           } else {
             const first = model.entries().next();
             expect(ours.oldest()).toEqual(first.done ? undefined : first.value);

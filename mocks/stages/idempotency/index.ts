@@ -4,6 +4,7 @@ import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
 import type { IdempotencyStore } from '../../store/repositories/idempotency';
+import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
 
@@ -94,9 +95,12 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     }
     if (found.kind === 'done') return found.response;
     const claim = found.claim;
+    // What the handler creates goes into the store with the answer, in one commit.
+    const withAnswer = (ctx.withAnswer = new PendingCommit());
     // All or nothing: a failed request, or an answer that cannot be kept, takes back its writes, then leaves
     // the key free for a retry (in that order, so a retry never sees them half applied).
     const release = async () => {
+      withAnswer.drop();
       await rollBack(ctx);
       await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
     };
@@ -108,7 +112,7 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       throw error;
     }
     try {
-      if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response);
+      if (response.status < 400) await deps.store.complete(workspaceUuid, key, claim, response, withAnswer);
       else await release();
     } catch (error) {
       await release();

@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors';
-import type { Ctx, Stage } from '../../context';
+import type { Ctx, Next, Stage } from '../../context';
 import type { MockResponse } from '../../types';
 import type { RateLimitState, RateLimiter } from './limiter';
 
@@ -34,14 +34,15 @@ export function rateLimit(deps: {
   // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
   // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.
   const refused = (ctx: Ctx, state: RateLimitState) => !state.allowed && !(ctx.identity && 'refusal' in ctx.identity);
-  return async (ctx, next) => {
+  const countFirst = async (ctx: Ctx, next: Next): Promise<MockResponse> => {
+    const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
+    ctx.rateLimit = state;
+    if (refused(ctx, state)) throw tooManyRequests(state);
+    return next();
+  };
+  return (ctx, next) => {
     const counting = deps.countAhead ? deps.limiter.consumeAhead(bucketOf(ctx), limitOf(ctx)) : undefined;
-    if (counting === undefined) {
-      const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
-      ctx.rateLimit = state;
-      if (refused(ctx, state)) throw tooManyRequests(state);
-      return next();
-    }
+    if (counting === undefined) return countFirst(ctx, next);
     // Counted while the request goes on (the count and the request's first reads share a round trip). A refusal
     // is answered as soon as it is known (429, or the 503 of a count that failed), without waiting for the rest
     // of the request (a latency, a hang): what the request still does is dropped, and it writes nothing.
@@ -50,19 +51,26 @@ export function rateLimit(deps: {
       () => false,
     );
     ctx.counting = mayGoOn;
-    const going = next().then(
-      (response) => ({ response }),
-      (error: unknown) => ({ error }),
-    );
-    // Whichever comes first: a refusal answers at once; an answer waits for its count.
-    const first = await Promise.race([mayGoOn, going.then(() => true)]);
-    if (!first || !(await mayGoOn)) {
-      const state = await counting; // a failed count throws its own error here
-      throw tooManyRequests(state);
-    }
-    const outcome = await going;
-    if ('error' in outcome) throw outcome.error;
-    return outcome.response;
+    // Whichever comes first: a refusal answers at once; an answer waits for its count. One promise settled by
+    // both, rather than a race of derived ones (this runs on every request).
+    return new Promise<MockResponse>((resolve, reject) => {
+      let may: boolean | undefined;
+      let outcome: { response: MockResponse } | { error: unknown } | undefined;
+      const settle = () => {
+        if (may === false) {
+          may = undefined; // answered once
+          counting.then((state) => reject(tooManyRequests(state)), reject); // a failed count rejects with its own error
+        } else if (may === true && outcome !== undefined) {
+          if ('response' in outcome) resolve(outcome.response);
+          else reject(outcome.error);
+        }
+      };
+      mayGoOn.then((verdict) => ((may = verdict), settle()));
+      next().then(
+        (response) => ((outcome = { response }), settle()),
+        (error: unknown) => ((outcome = { error }), settle()),
+      );
+    });
   };
 }
 

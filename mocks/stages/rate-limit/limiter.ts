@@ -87,7 +87,10 @@ export function createRateLimiter(options: {
       if (entry === undefined || entry.windowStart !== windowStartAt(options.now())) return undefined;
       if (entry.remaining - entry.underWay <= 0) return undefined;
       entry.underWay += 1;
-      return consume(bucket, limit).finally(() => (entry.underWay -= 1));
+      const counted = consume(bucket, limit);
+      const done = () => void (entry.underWay -= 1);
+      counted.then(done, done);
+      return counted;
     },
     /** Starts every bucket afresh, or one (the control plane's reset). */
     async clear(bucket?: string): Promise<void> {

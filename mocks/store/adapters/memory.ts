@@ -65,8 +65,8 @@ const SWEEP_EVERY_MS = 1_000;
 /** The adapter's data: keys with their values and ages, and the claim indexes, on the injected clock. */
 class MemoryData {
   readonly entries = new Map<string, Entry>();
-  /** Claim indexes: claimed key → time of the claim, in claim order. */
-  readonly indexes = new Map<string, OldestFirst<number>>();
+  /** Claim indexes: the claimed keys, in claim order. */
+  readonly indexes = new Map<string, OldestFirst<true>>();
   private sweptAt = 0;
 
   constructor(readonly now: () => number) {}
@@ -150,12 +150,17 @@ function removeFromList(data: MemoryData, key: string, values: string[], within?
 
 function applyWrite(data: MemoryData, write: Write): void {
   switch (write.op) {
-    case 'set':
-      data.entries.set(write.key, {
-        value: flat(write.value),
-        expiresAt: write.ttlMs === undefined ? undefined : data.now() + write.ttlMs,
-      });
+    case 'set': {
+      const expiresAt = write.ttlMs === undefined ? undefined : data.now() + write.ttlMs;
+      // A key written again keeps its entry (an idempotent answer replacing its claim): no new object to keep.
+      const entry = data.entries.get(write.key);
+      if (entry === undefined) data.entries.set(write.key, { value: flat(write.value), expiresAt });
+      else {
+        entry.value = flat(write.value);
+        entry.expiresAt = expiresAt;
+      }
       return;
+    }
     case 'delete':
       data.entries.delete(write.key);
       data.indexes.delete(write.key);
@@ -213,14 +218,13 @@ function refuseWhenFull(data: MemoryData, index: ClaimIndex): void {
   if (claims.size >= index.cap) throw new ClaimRefusedError(index);
 }
 
-function indexClaim(data: MemoryData, key: string, at: number, index: ClaimIndex): void {
+function indexClaim(data: MemoryData, key: string, index: ClaimIndex): void {
   let claims = data.indexes.get(index.key);
   if (!claims) data.indexes.set(index.key, (claims = new OldestFirst()));
-  claims.set(key, at);
-  for (let oldest = claims.oldest(); oldest; oldest = claims.oldest()) {
-    const [claimed] = oldest;
+  claims.set(key, true);
+  for (let claimed = claims.oldestKey(); claimed !== undefined; claimed = claims.oldestKey()) {
     if (claims.size <= index.cap && data.live(claimed)) break;
-    claims.delete(claimed);
+    claims.takeOldest();
     if (claimed !== key) data.entries.delete(claimed);
   }
 }
@@ -238,26 +242,28 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       return reads.map((read) => readOne(data, read)) as ReadResults<R>;
     },
     async commit(writes: Write[], guards: Guard[] = []) {
-      if (!guards.every((guard) => data.holds(guard))) return false;
+      for (const guard of guards) if (!data.holds(guard)) return false;
       for (const write of writes) applyWrite(data, write);
       data.sweep();
       return true;
     },
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
-      const count = Number(data.stringAt(key) ?? 0);
-      if (count >= limit) return { count, allowed: false };
       const entry = data.live(key);
-      entries.set(key, { value: String(count + 1), expiresAt: entry?.expiresAt ?? data.now() + ttlMs });
-      if (!entry) data.sweep();
+      const count = typeof entry?.value === 'string' ? Number(entry.value) : 0;
+      if (count >= limit) return { count, allowed: false };
+      if (entry) entry.value = String(count + 1);
+      else {
+        entries.set(key, { value: String(count + 1), expiresAt: data.now() + ttlMs });
+        data.sweep();
+      }
       return { count: count + 1, allowed: true };
     },
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
       const existing = data.stringAt(key);
       if (existing !== null) return existing;
       if (index?.whenFull === 'refuse') refuseWhenFull(data, index);
-      const at = data.now();
-      entries.set(key, { value, expiresAt: at + ttlMs });
-      if (index) indexClaim(data, key, at, index);
+      entries.set(key, { value, expiresAt: data.now() + ttlMs });
+      if (index) indexClaim(data, key, index);
       data.sweep();
       return null;
     },

@@ -3,14 +3,18 @@ import { createByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
 import { rememberJsonText } from '../../json-text';
 import type { StoragePort, Write } from '../port';
+import type { PendingCommit } from '../pending-commit';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
 type StoredResponse = { status: number; headers: Record<string, string>; body?: unknown; bodyText?: string };
 /** What a key holds: the request's fingerprint, when it expires, and once done the answer to replay. */
 type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
-/** A request's hold on a key: the stored text (what complete and abandon guard on) and what it says. */
-export type Claim = { text: string; entry: Entry };
+/**
+ * A request's hold on a key: the stored text (what complete and abandon guard on), what it says, and the key
+ * it is stored under (the same string each time, so the store hashes it once).
+ */
+export type Claim = { text: string; entry: Entry; storageKey: string };
 
 export type IdempotencyLookup =
   | { kind: 'new'; claim: Claim }
@@ -44,8 +48,10 @@ export function createIdempotencyStore(options: {
   );
   const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
   const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
-  // Identifies the request that claimed a key, so only it can complete or release that claim.
-  const newOwner = () => `${process.pid}.${Date.now().toString(36)}.${++owners}`;
+  // Identifies the request that claimed a key, so only it can complete or release that claim: the process (its
+  // id and start) and a count in it.
+  const ownerPrefix = `${process.pid}.${Date.now().toString(36)}.`;
+  const newOwner = () => ownerPrefix + ++owners;
 
   return {
     /**
@@ -56,11 +62,12 @@ export function createIdempotencyStore(options: {
       const entry: Entry = { fingerprint, expiresAt: options.now() + options.ttlMs, owner: newOwner() };
       const text = JSON.stringify(entry);
       const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
-      const existing = await options.port.claim(keyOf(workspaceUuid, key), text, lease, {
+      const storageKey = keyOf(workspaceUuid, key);
+      const existing = await options.port.claim(storageKey, text, lease, {
         key: indexOf(workspaceUuid),
         cap: options.capPerWorkspace,
       });
-      if (existing === null) return { kind: 'new', claim: { text, entry } };
+      if (existing === null) return { kind: 'new', claim: { text, entry, storageKey } };
       const found = JSON.parse(existing) as Entry;
       const sameRequest = found.fingerprint === fingerprint;
       if (!found.response) return { kind: 'in-flight', sameRequest };
@@ -72,15 +79,25 @@ export function createIdempotencyStore(options: {
       };
     },
     /** Stores a copy (later changes to the resource must not change what a replay answers), kept until the key expires. */
-    async complete(workspaceUuid: string, key: string, claim: Claim, response: MockResponse): Promise<void> {
+    /**
+     * With `withAnswer`, what the request wrote under the key goes into the store in the same commit as the
+     * answer (or, should the claim have been released meanwhile, on its own first, then the answer as before).
+     */
+    async complete(
+      workspaceUuid: string,
+      key: string,
+      claim: Claim,
+      response: MockResponse,
+      withAnswer?: PendingCommit,
+    ): Promise<void> {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS)
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
-      const { entry } = claim;
+      const { entry, storageKey } = claim;
       const ttlMs = entry.expiresAt - options.now();
-      const storageKey = keyOf(workspaceUuid, key);
       const guard = [{ key: storageKey, is: 'equals' as const, value: claim.text }];
       if (ttlMs <= 0) {
+        await withAnswer?.applyAlone();
         await options.port.commit([{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }], guard);
         return;
       }
@@ -91,22 +108,27 @@ export function createIdempotencyStore(options: {
       // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
       // cap or the lease is not brought back), so nothing can fail after the answer is kept.
       const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
-      const releases: Write[] = reservation.released
-        .filter((released) => released !== key)
-        .map((released) => ({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) }));
-      const kept = reservation.released.includes(key)
-        ? [{ op: 'delete' as const, key: storageKey, index: indexOf(workspaceUuid) }]
-        : [{ op: 'set' as const, key: storageKey, value, ttlMs }];
+      const writes: Write[] = reservation.released.includes(key)
+        ? [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }]
+        : [{ op: 'set', key: storageKey, value, ttlMs }];
+      for (const released of reservation.released)
+        if (released !== key)
+          writes.push({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) });
       let done = false;
       try {
-        done = await options.port.commit([...kept, ...releases], guard);
+        if (withAnswer && !withAnswer.empty) {
+          done = await withAnswer.commitWith(options.port, writes, guard);
+          if (done) return;
+          await withAnswer.applyAlone();
+        }
+        done = await options.port.commit(writes, guard);
       } finally {
         if (!done) reservation.cancel();
       }
     },
     /** A request that failed leaves no trace, so the client can retry it with the same key. */
     async abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void> {
-      const storageKey = keyOf(workspaceUuid, key);
+      const { storageKey } = claim;
       budget.remove(workspaceUuid, key);
       await options.port.commit(
         [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],

@@ -1,7 +1,7 @@
-import { approximateBytes } from '../../limits';
 import { createByteBudget } from '../byte-budget';
 import { workspaceKey } from '../keys';
 import type { Guard, Write } from '../port';
+import type { PendingCommit } from '../pending-commit';
 import type { Collection, EntryOf, FixedList, FixedListOf, JsonRecord, StoreLimits } from '../types';
 import { decodeEntry, encodeEntry } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
@@ -123,29 +123,39 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
 
     /**
      * Adds an MCP server created through the API; the oldest created ones go beyond the cap and the byte budget,
-     * in the same commit (nothing can fail once the server is stored).
+     * in the same commit (nothing can fail once the server is stored). Resolves the server's JSON text as stored.
      */
-    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord): Promise<void> {
+    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord, withAnswer?: PendingCommit): Promise<string> {
       const uuid = mcpServer.uuid as string;
       const servers = workspaceKey(workspaceUuid, 'mcpServers');
-      const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, approximateBytes(mcpServer));
+      const text = JSON.stringify(mcpServer);
+      // Its stored text is what it weighs (a character a byte, as the other byte budgets count).
+      const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, text.length);
+      const changes: Write[] = [
+        { op: 'hset', key: servers, field: uuid, value: text },
+        {
+          op: 'append',
+          key: workspaceKey(workspaceUuid, 'mcpServers-created'),
+          values: [uuid],
+          keepLast: limits.mcpServersPerWorkspace,
+          dropFrom: servers,
+        },
+      ];
+      for (const released of reservation.released) changes.push({ op: 'hdelete', key: servers, field: released });
+      // Under an Idempotency-Key, the server goes into the store with the key's answer (one commit).
+      if (withAnswer) {
+        const part = slice.pendingWorkspacePart(workspaceUuid, changes);
+        withAnswer.add({ ...part, settle: (applied) => applied || reservation.cancel() });
+        return text;
+      }
       let done = false;
       try {
-        await commitWorkspace(workspaceUuid, [
-          { op: 'hset', key: servers, field: uuid, value: JSON.stringify(mcpServer) },
-          {
-            op: 'append',
-            key: workspaceKey(workspaceUuid, 'mcpServers-created'),
-            values: [uuid],
-            keepLast: limits.mcpServersPerWorkspace,
-            dropFrom: servers,
-          },
-          ...reservation.released.map((released): Write => ({ op: 'hdelete', key: servers, field: released })),
-        ]);
+        await commitWorkspace(workspaceUuid, changes);
         done = true;
       } finally {
         if (!done) reservation.cancel();
       }
+      return text;
     },
 
     /** Takes back an MCP server this request created (its request failed after the write). */

@@ -2,6 +2,7 @@ import { seedWorkspace } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
 import { encodeEntry, encodeRow } from '../stored-form';
 import type { Guard, Read, ReadResults, StoragePort, Write } from '../port';
+import type { PendingPart } from '../pending-commit';
 
 /** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
 const PARSE_CACHE_SIZE = 256;
@@ -10,6 +11,9 @@ const PARSE_CACHE_SIZE = 256;
 export const HASH_COLLECTIONS = ['mcpServers', 'workflows', 'models', 'domains', 'envVars', 'runs', 'batches'] as const;
 /** Lists the API only reads, kept as one JSON value each. */
 export const FIXED_LISTS = ['suppressions', 'allocations', 'recipes'] as const;
+
+/** A commit on a workspace holds only while it is seeded (a reset meanwhile removed its marker). */
+const seededGuard = (workspaceUuid: string): Guard => ({ key: markerKey(workspaceUuid), is: 'present' });
 
 /** Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first. */
 export type WorkspaceReader = <const R extends readonly Read[]>(
@@ -82,10 +86,7 @@ export function createWorkspaceSlice(options: {
    */
   const commitWorkspaces = async (changes: Map<string, Write[]>, guards: Guard[] = []): Promise<boolean> => {
     const writes = [...changes].flatMap(([workspaceUuid, writes]) => announce(workspaceUuid, writes));
-    const markers = [...changes.keys()].map((workspaceUuid): Guard => ({
-      key: markerKey(workspaceUuid),
-      is: 'present',
-    }));
+    const markers = [...changes.keys()].map(seededGuard);
     if (await port.commit(writes, [...markers, ...guards])) return true;
     // A marker absent at the commit may be present now (another replica seeded the workspace meanwhile): the
     // commit is tried once more either way, and fails again only when one of the caller's guards does not hold.
@@ -93,9 +94,20 @@ export function createWorkspaceSlice(options: {
     return port.commit(writes, [...markers, ...guards]);
   };
 
+  /**
+   * The writes of one seeded workspace joined to a later commit (`PendingCommit`): announced, guarded by the
+   * workspace's marker, and applied through `commitWorkspace` when the joint commit does not happen.
+   */
+  const pendingWorkspacePart = (workspaceUuid: string, changes: Write[]): PendingPart => ({
+    writes: announce(workspaceUuid, changes),
+    guards: [seededGuard(workspaceUuid)],
+    alone: () => commitWorkspaces(new Map([[workspaceUuid, changes]])),
+  });
+
   return {
     port,
     seed,
+    pendingWorkspacePart,
     readWorkspace,
     ensureSeeded,
     commitWorkspaces,
