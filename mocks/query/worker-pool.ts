@@ -533,6 +533,7 @@ export class QueryWorkerPool {
         await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
         slot.hosted.set(job.workspace, { version: snapshot.version, rows, usedAt: now() });
+        this.dropApplied(job.workspace, versions);
         // One database per workspace: a copy left elsewhere would only fall behind and cost memory.
         for (const other of this.slots) {
           if (other === slot || !other.hosted.delete(job.workspace)) continue;
@@ -543,6 +544,7 @@ export class QueryWorkerPool {
         kept.version = version;
         kept.rows += rowsIn(ops);
         kept.usedAt = now();
+        if (ops.length > 0) this.dropApplied(job.workspace, versions);
       }
       // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
@@ -571,6 +573,20 @@ export class QueryWorkerPool {
         job,
         error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'The query tables could not be read.'),
       );
+    }
+  }
+
+  /**
+   * Forgets the workspace's buffered changes among `versions` (all at or before the version its database was just
+   * brought to): the one database of a workspace has them, so they would only hold memory until the buffer's
+   * bounds pushed them out (a copy of the workspace on another worker, rare and short-lived, then loads afresh).
+   */
+  private dropApplied(workspace: string, versions: string[]): void {
+    for (const version of versions) {
+      const change = this.changes.get(version);
+      if (change?.workspace !== workspace) continue;
+      this.changes.delete(version);
+      this.changeBytes -= change.bytes;
     }
   }
 
