@@ -16,12 +16,19 @@
  * a rate limit of 3, latency, a `reset` fault on half its requests, runs forced to `error`, then a reset of its
  * workspace, over and over. The mix's tenants must see none of it: no 429 and no broken connection (exit 1
  * otherwise), while the steering tenant must meet its own limit and faults (else the check proves nothing).
+ *
+ * The CPU per request is printed for the whole process and split by thread: the main thread (the event loop),
+ * the SQL workers (named `sql-worker` by mocks/query/sql-worker.ts) and the others (V8's collector and compiler
+ * helpers, libuv's pool). `SOAK_NODE_OPTIONS` passes options to the server's
+ * Node alone, to see where that time goes, e.g. `SOAK_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/soak-prof
+ * --trace-gc'` (a profile per thread, written when the soak stops the server); the server's output is then shown
+ * on stderr instead of being dropped.
  */
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
-import { cpuMs, rssMb } from './lib/bench/processes';
+import { cpuMs, rssMb, threadCpuMs } from './lib/bench/processes';
 
 type Args = { duration: number; window: number; connections: number; prefill: number; fullScan: boolean };
 const OPTIONS = ['--duration', '--window', '--connections', '--prefill'];
@@ -64,7 +71,8 @@ const TOKENS = [...WORKSPACES.map((ws, i) => `soak-${i}=${ws}`), `${STEERING.tok
 
 async function startServer(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const root = path.join(__dirname, '..');
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
+  const nodeOptions = (process.env.SOAK_NODE_OPTIONS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeOptions, '--require', 'tsx/cjs', 'mocks/server.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', MOCK_TOKENS: TOKENS, MOCK_RATE_LIMIT: '1000000000', MOCK_RUN_DURATION_MS: '500' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -78,7 +86,8 @@ async function startServer(): Promise<{ url: string; pid: number; stop(): Promis
     });
     child.once('exit', (code) => reject(new Error(`the mock exited (${code}) before listening`)));
   });
-  child.stdout!.resume();
+  if (nodeOptions.length > 0) child.stdout!.pipe(process.stderr);
+  else child.stdout!.resume();
   return {
     url,
     pid: child.pid!,
@@ -136,6 +145,9 @@ function request(
   });
 }
 
+/** The mix's exports ask for the runs of a status created in this many last milliseconds. */
+const EXPORT_WINDOW_MS = 5_000;
+
 /** The latest batch each workspace's token created: the mix's SQL follows its progress. */
 const lastBatch = new Map<string, string>();
 
@@ -192,7 +204,7 @@ async function step(base: string, n: number, record: (s: Sample) => void, fullSc
   else if (pick === 14) {
     const exported = await call('POST', '/orchestration/runs/download', {
       statuses: ['success'],
-      createdAfter: new Date(Date.now() - 5_000).toISOString(),
+      createdAfter: new Date(Date.now() - EXPORT_WINDOW_MS).toISOString(),
     });
     if (typeof exported.body?.url === 'string') {
       const answer = await request(exported.body.url, 'GET', '', token);
@@ -233,6 +245,9 @@ async function prefill(base: string, runs: number): Promise<void> {
   process.stdout.write(
     `prefill: ${runs} runs in each of ${WORKSPACES.length} workspaces in ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
   );
+  // The load starts once the prefill's runs are older than what the mix exports: created 15 000 a second, they
+  // would make its first exports hundreds of times larger than the load's own (a query far past its budget).
+  await new Promise((resolve) => setTimeout(resolve, EXPORT_WINDOW_MS));
 }
 
 /** What the steering tenant met of its own settings (it must meet them: otherwise its steering did nothing). */
@@ -284,8 +299,11 @@ async function main(): Promise<void> {
       .join(' ')} on ${cpus().length} cores\n`,
   );
   if (args.prefill > 0) await prefill(base, args.prefill);
-  process.stdout.write('window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req\n');
+  process.stdout.write(
+    'window   req/s    p50 ms   p99 ms   5xx   errors   rss MB   cpu ms/req  (main    sql  other)\n',
+  );
   let cpuAt = cpuMs(server.pid);
+  let threadsAt = threadCpuMs(server.pid);
   const windows: { rate: number; p99: number; fives: number; rss: number }[] = [];
   let samples: Sample[] = [];
   let counter = 0;
@@ -300,11 +318,19 @@ async function main(): Promise<void> {
     const rate = samples.length / ((now - windowStarted) / 1000);
     const rss = rssMb(server.pid);
     const cpu = cpuMs(server.pid);
-    const cpuPerRequest = samples.length > 0 ? (cpu - cpuAt) / samples.length : 0;
+    const threads = threadCpuMs(server.pid);
+    const split = { main: 0, sql: 0, other: 0 };
+    for (const [id, { name, ms }] of threads) {
+      const used = ms - (threadsAt.get(id)?.ms ?? 0);
+      split[id === server.pid ? 'main' : name === 'sql-worker' ? 'sql' : 'other'] += used;
+    }
+    const perRequest = (ms: number) => (samples.length > 0 ? ms / samples.length : 0);
+    const cpuPerRequest = perRequest(cpu - cpuAt);
     cpuAt = cpu;
+    threadsAt = threads;
     windows.push({ rate, p99: percentile(sorted, 99), fives: fives + failed, rss });
     process.stdout.write(
-      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)}\n`,
+      `${String(windows.length).padStart(6)} ${rate.toFixed(0).padStart(7)} ${percentile(sorted, 50).toFixed(1).padStart(9)} ${percentile(sorted, 99).toFixed(1).padStart(8)} ${String(fives).padStart(5)} ${String(failed).padStart(8)} ${rss.toFixed(1).padStart(8)} ${cpuPerRequest.toFixed(2).padStart(12)} ${[split.main, split.sql, split.other].map((ms) => perRequest(ms).toFixed(2).padStart(6)).join(' ')}\n`,
     );
     samples = [];
     windowStarted = now;

@@ -8,7 +8,7 @@ export const workspaceA = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 export const workspaceB = '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f';
 export const foreignMarker = 'SECRET-B';
 
-function tablesOf(workspaceUuid: string, tag: string, count: number): QueryTables {
+export function tablesOf(workspaceUuid: string, tag: string, count: number): QueryTables {
   const runs = Array.from({ length: count }, (_, i) => ({
     uuid: `${tag}-run-${i}`,
     workspaceUuid,

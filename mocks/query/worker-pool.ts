@@ -37,6 +37,8 @@ type Job = {
   /** The rows' single column joined into one JSON array text by the worker (see QueryMessage). */
   jsonArray?: boolean;
   deadline: number;
+  /** Up to when its time in the queue has been accounted for (see `account`). */
+  accountedUntil: number;
   /** Fresh loads after the worker reported its database out of date; bounded so a query cannot loop. */
   reloads: number;
   resolve(rows: object[]): void;
@@ -59,6 +61,13 @@ type Slot = {
    */
   phase?: 'preparing' | 'running';
   startedAt: number;
+  /** While preparing: the rows it loads or the changes it applies, once known. */
+  preparingRows?: number;
+  /**
+   * Its current preparation (no `until` yet) or its last one, its start included: what the queries waiting for it
+   * are not charged.
+   */
+  prepared?: { from: number; until?: number };
   timer?: NodeJS.Timeout;
   /** What this worker's databases hold, as far as this thread has told it: workspace → version. */
   hosted: Map<string, Hosted>;
@@ -147,11 +156,7 @@ export class QueryWorkerPool {
   private readonly changes = new Map<string, BufferedChange>();
   /** Changes per workspace since a query of it last started: what its kept database has yet to apply. */
   private readonly pending = new Map<string, { changes: number; bytes: number }>();
-  /**
-   * Catch-ups run unasked, by workspace: their job, and since when it runs. Queries of the workspace queued behind
-   * a running one are not charged for it (bringing the tables up to date is the mock's own work).
-   */
-  private readonly catchingUp = new Map<string, { id: number; since?: number }>();
+  private readonly catchingUp = new Set<string>();
   private changeBytes = 0;
   private dispatchTimer?: NodeJS.Timeout;
   private dispatchTimerAt = 0;
@@ -196,9 +201,10 @@ export class QueryWorkerPool {
     this.pending.set(workspace, pending);
     if (pending.changes < CATCH_UP_CHANGES && pending.bytes < CATCH_UP_BYTES) return;
     if (this.catchingUp.has(workspace) || this.queues.has(workspace)) return;
-    // `run` gives its job the next id.
-    this.catchingUp.set(workspace, { id: this.nextId });
-    void this.run(workspace, 'SELECT 1').catch(() => undefined);
+    this.catchingUp.add(workspace);
+    void this.run(workspace, 'SELECT 1')
+      .catch(() => undefined)
+      .finally(() => this.catchingUp.delete(workspace));
   }
 
   /** Runs `sql` on the workspace's database; `options` carries bound parameters and other limits (the mock's own queries). */
@@ -219,6 +225,7 @@ export class QueryWorkerPool {
         maxResultBytes: options.maxResultBytes ?? this.options.maxResultBytes,
         jsonArray: options.jsonArray,
         deadline: this.options.now() + this.options.timeoutMs,
+        accountedUntil: this.options.now(),
         reloads: 0,
         resolve,
         reject,
@@ -259,13 +266,44 @@ export class QueryWorkerPool {
   private armQueueTimer(job: Job) {
     if (job.queueTimer) clearTimeout(job.queueTimer);
     job.queueTimer = undefined;
-    // With no worker ready, or behind their workspace's catch-up, the clock is stopped for queued queries: their
-    // timers start when a worker is ready, or the catch-up is done.
-    if (this.unavailableSince !== undefined || this.catchingUp.get(job.workspace)?.since !== undefined) return;
-    job.queueTimer = setTimeout(
-      () => this.dequeue(job, this.timeoutError(true)),
-      Math.max(0, job.deadline - this.options.now()),
-    );
+    // With no worker ready the clock is stopped for queued queries: their timers start when one is.
+    if (this.unavailableSince !== undefined) return;
+    job.queueTimer = setTimeout(() => this.expireQueued(job), Math.max(0, job.deadline - this.options.now()));
+  }
+
+  /**
+   * A queued query at its deadline: ended, unless the time it waited for workers preparing data moves it (see
+   * `account`); while they still prepare, it is looked at again 100 ms later at the soonest.
+   */
+  private expireQueued(job: Job): void {
+    const now = this.options.now();
+    if (this.account(job) === 'preparing') job.deadline = Math.max(job.deadline, now + AFFINITY_WAIT_MS);
+    if (job.deadline > now) return this.armQueueTimer(job);
+    this.dequeue(job, this.timeoutError(true));
+  }
+
+  /**
+   * Moves a queued query's deadline by the time it waited for workers preparing data (loading a workspace,
+   * catching one up, starting) since it was last accounted for: the worker holding or loading its workspace's
+   * database, or, for a workspace without one, every worker at once. That is the mock's own work, not charged to
+   * a query, as loading and catching up its own database are not once it runs. Tells whether they still prepare.
+   */
+  private account(job: Job): 'preparing' | 'free' {
+    const now = this.options.now();
+    const live = this.slots.filter((slot) => !slot.dead);
+    const holders = live.filter((slot) => slot.hosted.has(job.workspace) || slot.job?.workspace === job.workspace);
+    const awaited = holders.length > 0 ? holders : live;
+    let from = job.accountedUntil;
+    let until = now;
+    for (const { prepared } of awaited) {
+      from = Math.max(from, prepared?.from ?? now);
+      until = Math.min(until, prepared?.until ?? now);
+    }
+    if (until > from) job.deadline += until - from;
+    job.accountedUntil = now;
+    return awaited.length > 0 && awaited.every((slot) => !slot.ready || slot.phase === 'preparing')
+      ? 'preparing'
+      : 'free';
   }
 
   /** Takes a job out of its queue and ends it; false when it was not queued (already running or done). */
@@ -292,7 +330,8 @@ export class QueryWorkerPool {
       // is small: a load's rows die young, and V8's default (up to 48 MiB) stays resident once a load grew it.
       resourceLimits: { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
     });
-    const slot: Slot = { worker, ready: false, dead: false, startedAt: 0, hosted: new Map() };
+    const prepared = { from: this.options.now() };
+    const slot: Slot = { worker, ready: false, dead: false, startedAt: 0, hosted: new Map(), prepared };
     worker.on('message', (message: Answer) => this.answer(slot, message));
     worker.on('error', () => undefined);
     worker.on('exit', () => {
@@ -311,6 +350,7 @@ export class QueryWorkerPool {
   private answer(slot: Slot, message: Answer) {
     if ('ready' in message) {
       slot.ready = true;
+      if (slot.prepared) slot.prepared.until = this.options.now();
       this.startFailures = 0;
       const since = this.unavailableSince;
       if (since !== undefined) {
@@ -332,6 +372,7 @@ export class QueryWorkerPool {
         const now = this.options.now();
         job.deadline += now - slot.startedAt;
         slot.phase = 'running';
+        if (slot.prepared) slot.prepared.until = now;
         slot.startedAt = now;
         if (slot.timer) clearTimeout(slot.timer);
         slot.timer = setTimeout(() => this.expire(slot), Math.max(0, job.deadline - now));
@@ -439,22 +480,33 @@ export class QueryWorkerPool {
     if (!own) {
       const busy = this.slots.find((slot) => !slot.dead && slot.job && slot.hosted.has(workspace));
       // Its own database being loaded or caught up ends in time bounded by its data: moving would only load it
-      // again. Another workspace's load is waited for like a query (it may take longer than this one's budget).
+      // again. Another workspace's query or load: see moveFrom.
       if (busy?.phase === 'preparing' && busy.job?.workspace === workspace) return undefined;
-      if (busy) {
-        const rows = busy.hosted.get(workspace)?.rows ?? 0;
-        const wait = Math.min(this.options.timeoutMs, Math.max(AFFINITY_WAIT_MS, rows * LOAD_MS_PER_ROW));
-        if (this.options.now() - busy.startedAt < wait) {
-          this.dispatchAt(busy.startedAt + wait);
-          return undefined;
-        }
-      }
+      if (busy && !this.moveFrom(busy, workspace)) return undefined;
     }
     // A suspect prefers a worker holding nobody else's data (the one its last runaway emptied, usually), and
     // otherwise takes the emptiest: kept apart where possible, never starved.
     const apart = suspect ? free.filter((slot) => [...slot.hosted.keys()].every((hosted) => hosted === workspace)) : [];
     const candidates = apart.length > 0 ? apart : free;
     return candidates.reduce((best, slot) => (this.hostedRows(slot) < this.hostedRows(best) ? slot : best));
+  }
+
+  /**
+   * Whether a workspace moves off its busy worker now, its database loaded afresh on a free one. Behind another
+   * workspace's load of a known size it moves only when loading its own would end first: otherwise the move costs
+   * a worker as long as the wait, and the workspace it then keeps waiting moves in turn, every large workspace
+   * loaded again and again. Behind a query (ended within its budget) or a load whose size is not known yet, it
+   * waits as long as loading its own would take, 100 ms at least (a query: one budget at most).
+   */
+  private moveFrom(busy: Slot, workspace: string): boolean {
+    const load = (rows: number) => rows * LOAD_MS_PER_ROW;
+    const own = load(busy.hosted.get(workspace)?.rows ?? 0);
+    const elapsed = this.options.now() - busy.startedAt;
+    if (busy.phase === 'preparing' && busy.preparingRows !== undefined) return own < load(busy.preparingRows) - elapsed;
+    const wait = Math.max(AFFINITY_WAIT_MS, busy.phase === 'running' ? Math.min(this.options.timeoutMs, own) : own);
+    if (elapsed >= wait) return true;
+    this.dispatchAt(busy.startedAt + wait);
+    return false;
   }
 
   /** Dispatches again at `at` (one timer, the earliest asked for). */
@@ -486,6 +538,8 @@ export class QueryWorkerPool {
         if (!slot) continue;
         const job = queue.shift();
         if (!job) continue;
+        // Before this worker starts preparing for it: the time it waited for earlier preparations is not charged.
+        this.account(job);
         // Served: to the back of the round, if it has more waiting.
         this.queues.delete(workspace);
         if (queue.length > 0) this.queues.set(workspace, queue);
@@ -493,9 +547,9 @@ export class QueryWorkerPool {
         if (job.queueTimer) clearTimeout(job.queueTimer);
         job.queueTimer = undefined;
         slot.phase = 'preparing';
+        slot.preparingRows = undefined;
         slot.startedAt = this.options.now();
-        const catchUp = this.catchingUp.get(workspace);
-        if (catchUp?.id === job.id) catchUp.since = slot.startedAt;
+        slot.prepared = { from: slot.startedAt };
         this.running.set(workspace, (this.running.get(workspace) ?? 0) + 1);
         if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
         void this.start(slot, job);
@@ -529,6 +583,7 @@ export class QueryWorkerPool {
         const rows =
           Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0) +
           snapshot.created.runs.length * createdRowTables.length;
+        this.notePreparing(slot, rows);
         this.makeRoom(slot, job.workspace, rows);
         await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
@@ -541,6 +596,7 @@ export class QueryWorkerPool {
         }
         ops = [];
       } else {
+        this.notePreparing(slot, rowsIn(ops));
         kept.version = version;
         kept.rows += rowsIn(ops);
         kept.usedAt = now();
@@ -588,6 +644,12 @@ export class QueryWorkerPool {
       this.changes.delete(version);
       this.changeBytes -= change.bytes;
     }
+  }
+
+  /** The size of what a worker prepares is known: workspaces waiting for it may now decide to move (moveFrom). */
+  private notePreparing(slot: Slot, rows: number): void {
+    slot.preparingRows = rows;
+    if (this.queues.size > 0) this.dispatchAt(this.options.now());
   }
 
   /** The changes that take a database from its version to `version`, or undefined when it must be loaded afresh. */
@@ -714,29 +776,17 @@ export class QueryWorkerPool {
     const job = slot.job;
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = undefined;
+    if (slot.phase === 'preparing' && slot.prepared) slot.prepared.until = this.options.now();
     slot.job = undefined;
     slot.phase = undefined;
+    slot.preparingRows = undefined;
     if (!job) return;
     const running = (this.running.get(job.workspace) ?? 1) - 1;
     if (running > 0) this.running.set(job.workspace, running);
     else this.running.delete(job.workspace);
   }
 
-  /** A catch-up ended: the queries of its workspace queued behind it are charged from now on, not for its time. */
-  private endCatchUp(job: Job) {
-    const catchUp = this.catchingUp.get(job.workspace);
-    if (catchUp?.id !== job.id) return;
-    this.catchingUp.delete(job.workspace);
-    if (catchUp.since === undefined) return;
-    const now = this.options.now();
-    for (const queued of this.queues.get(job.workspace) ?? []) {
-      queued.deadline += now - Math.max(catchUp.since, queued.deadline - this.options.timeoutMs);
-      this.armQueueTimer(queued);
-    }
-  }
-
   private settle(job: Job, error: ApiError | undefined, rows?: object[]) {
-    this.endCatchUp(job);
     if (job.queueTimer) clearTimeout(job.queueTimer);
     job.queueTimer = undefined;
     if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);

@@ -1,6 +1,6 @@
 /** Helpers of the benchmark scripts: child processes on free loopback ports, readiness, autocannon runs. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -104,6 +104,31 @@ export function cpuMs(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU time each thread of a process has used so far, in ms, with the thread's name (Linux's `comm`: `node` for
+ * Node's own threads, `sql-worker` for the mock's SQL workers); empty where /proc cannot be read.
+ */
+export function threadCpuMs(pid: number | undefined): Map<number, { name: string; ms: number }> {
+  const threads = new Map<number, { name: string; ms: number }>();
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return threads;
+  }
+  for (const id of ids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${id}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      threads.set(Number(id), { name, ms: (Number(fields[11]) + Number(fields[12])) * 10 });
+    } catch {
+      // The thread ended in between.
+    }
+  }
+  return threads;
 }
 
 /** A process's resident set in MB, from /proc; 0 where it cannot be read. */
