@@ -1,15 +1,16 @@
 /**
  * `npm run bench:catch-up`: what keeping a workspace's SQL database current costs the SQL worker per created run
  * (its CPU time, read from /proc), at several workspace sizes side by side in one run: the soak's writes (a run
- * alone, 20-run batches, each with its log and span rows, runs ending after 500 ms) with a query every few writes
- * (a dashboard's), so each query brings the database up to date with what was written since. The largest size is
- * the store's bound: every created run then also drops the oldest, from the store and from the database.
+ * alone, 20-run batches, each run's log and span rows derived from it, runs ending after 500 ms) with a query
+ * every few writes (a dashboard's), so each query brings the database up to date with what was written since.
+ * The largest size is the store's bound: every created run then also drops the oldest, from the store and from the
+ * database.
  * Environment: BENCH_SIZES (default 1000,30000,100000), BENCH_WRITES (default 300 batches per size).
  */
 import { createQueryEngine } from '../mocks/query';
 import { createStore } from '../mocks/store';
 import { createMemoryPort } from '../mocks/store/adapters/memory';
-import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
+import { createRunRecord } from '../mocks/store/runs';
 import type { BatchRecord, RunRecord } from '../mocks/store/types';
 import { threadCpuMs } from './lib/bench/processes';
 
@@ -57,7 +58,7 @@ async function main(): Promise<void> {
         }),
       );
       if (batch) batch.runUuids = runs.map((run) => run.uuid);
-      await store.addRuns(workspace, { runs, batch, ...createdRowsOf(runs, uuid) });
+      await store.addRuns(workspace, { runs, batch });
     };
     for (let done = 0; done < size; done += 1000) {
       await add(Math.min(1000, size - done), false);

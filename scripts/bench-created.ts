@@ -7,7 +7,7 @@
  */
 import { startMock } from '../mocks/app';
 import { WORKSPACE_A } from '../mocks/config';
-import { createdRowsOf, createRunRecord } from '../mocks/store/runs';
+import { createRunRecord } from '../mocks/store/runs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
 const PAGE = Number(process.env.BENCH_PAGE ?? 1000);
@@ -42,7 +42,7 @@ async function main() {
       const runs = Array.from({ length: Math.min(1000, RUNS - done) }, () =>
         createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE_A, createdAtMs: clock, durationMs: 1000 }),
       );
-      await mock.store.addRuns(WORKSPACE_A, { runs, ...createdRowsOf(runs, uuid) });
+      await mock.store.addRuns(WORKSPACE_A, { runs });
     }
     const origin = mock.url.replace(/\/v1$/, '');
     const paged = await measured(async () => {

@@ -1,14 +1,16 @@
 /**
- * `npm run bench:memory [-- --workspaces 3 --runs 100000 --redis --runs-only]`: bytes per kept run. A child process starts
+ * `npm run bench:memory [-- --workspaces 3 --runs 100000 --redis]`: bytes per kept run. A child process starts
  * the mock (`startMock`, its SQL engine in worker threads included), seeds each workspace and loads its SQL
  * database with one query over HTTP: the baseline, the empty mock of this same run. Then it adds `--runs` created
- * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, its log and span
- * rows, in commits of `--chunk` runs), queries each workspace again so its kept database follows, and measures
- * once more after a full garbage collection. Prints the resident set (all threads: the SQL workers' databases
- * included), the main thread's heap (its used bytes, and what it holds resident: the used bytes with the space
- * between them the collector keeps) and the SQL workers' WASM memories per run, beside the baseline. With
- * `--redis` the same again on a real redis-server (scripts/ensure-redis.sh), with Redis's own `used_memory` per
- * run. With `--runs-only` the runs go in without their log and span rows: the difference is what those rows cost.
+ * runs to each workspace through the store (as `POST /orchestration/runs` stores them: the run, whose log and
+ * span rows are derived from it, in commits of `--chunk` runs), queries each workspace again so its kept
+ * database follows, and measures once more. Each measurement follows a full garbage collection of every thread
+ * (the SQL workers collect theirs once idle: sql-worker.ts) and 15 s without work, time V8 takes to give back the
+ * pages its collections freed; the resident set is also printed as measured at once after the fill. Prints the
+ * resident set (all threads: the SQL workers' databases included), the main thread's heap (its used bytes, and
+ * what it holds resident: the used bytes with the space between them the collector keeps) and the SQL workers'
+ * WASM memories per run, beside the baseline. With `--redis` the same again on a real redis-server
+ * (scripts/ensure-redis.sh), with Redis's own `used_memory` per run.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -16,20 +18,23 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { startMock } from '../mocks/app';
-import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
+import { createRunRecord } from '../mocks/store/runs';
 import { startRedisServer } from '../mocks/testing/redis-server';
 
-type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; runsOnly: boolean; child?: string };
+type Args = { workspaces: number; runs: number; chunk: number; redis: boolean; child?: string };
 type Measure = { rss: number; heap: number; heapPhysical: number; wasm?: number; external: number; redis?: number };
-type Report = { base: Measure; filled: Measure; fillSeconds: number };
+type Report = { base: Measure; filled: Measure; filledAtOnce: Measure; fillSeconds: number };
+
+/** How long the child waits before it measures (see `settled`): 15 s, past V8's memory reducer's first steps. */
+const SETTLE_MS = 15_000;
 
 function readArgs(argv: string[]): Args {
-  const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false, runsOnly: false };
+  const args: Args = { workspaces: 3, runs: 100_000, chunk: 100, redis: false };
   for (let i = 0; i < argv.length; i++) {
     const option = argv[i];
     const [flag, inline] = option.split('=');
-    if (flag === '--redis' || flag === '--runs-only') {
-      args[flag === '--redis' ? 'redis' : 'runsOnly'] = true;
+    if (flag === '--redis') {
+      args.redis = true;
       continue;
     }
     const value = inline ?? argv[++i];
@@ -40,7 +45,7 @@ function readArgs(argv: string[]): Args {
     const number = Number(value);
     if (!['--workspaces', '--runs', '--chunk'].includes(flag) || !Number.isInteger(number) || number < 1)
       throw new Error(
-        `bench:memory: unknown or invalid option ${[option, inline === undefined ? value : undefined].filter(Boolean).join(' ')}; use --workspaces <n> --runs <n> --redis --runs-only`,
+        `bench:memory: unknown or invalid option ${[option, inline === undefined ? value : undefined].filter(Boolean).join(' ')}; use --workspaces <n> --runs <n> --redis`,
       );
     args[flag.slice(2) as 'workspaces' | 'runs' | 'chunk'] = number;
   }
@@ -127,8 +132,16 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
     const redis = redisUrl ? await redisUsedMemory(redisUrl) : undefined;
     return { rss, heap: heapUsed, heapPhysical, wasm: wasmResident(), external, redis };
   };
+  /**
+   * Measures once V8 had time to give back the pages its collections freed (its memory reducer acts after a few
+   * seconds of little allocation): the resident set of what is kept, not of what filling it left behind.
+   */
+  const settled = async (): Promise<Measure> => {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    return measure();
+  };
   for (let i = 0; i < workspaces.length; i++) await query(i);
-  const base = await measure();
+  const base = await settled();
   const started = performance.now();
   const now = Date.now();
   for (const workspaceUuid of workspaces) {
@@ -142,21 +155,20 @@ async function child(args: Args, redisUrl?: string): Promise<Report> {
           recordId: `record-${done + i}`,
         }),
       );
-      const rows = args.runsOnly ? { logs: [], spans: [] } : createdRowsOf(runs, uuid);
-      await mock.store.addRuns(workspaceUuid, { runs, ...rows });
+      await mock.store.addRuns(workspaceUuid, { runs });
     }
     process.stderr.write(`  ${workspaceUuid}: ${args.runs} runs\n`);
   }
   const fillSeconds = (performance.now() - started) / 1000;
   for (let i = 0; i < workspaces.length; i++) await query(i);
-  const filled = await measure();
+  const filledAtOnce = await measure();
+  const filled = await settled();
   // The process exits once it has reported: nothing to close gracefully.
-  return { base, filled, fillSeconds };
+  return { base, filled, filledAtOnce, fillSeconds };
 }
 
 function runChild(args: Args, redisUrl?: string): Promise<Report> {
   const flags = ['--workspaces', args.workspaces, '--runs', args.runs, '--chunk', args.chunk].map(String);
-  if (args.runsOnly) flags.push('--runs-only');
   const child = spawn(
     process.execPath,
     ['--expose-gc', '--require', 'tsx/cjs', __filename, ...flags, '--child', redisUrl ?? 'memory'],
@@ -178,8 +190,10 @@ function table(name: string, report: Report, runs: number): string {
   const { base, filled } = report;
   const row = (what: string, key: keyof Measure) =>
     `| ${name} | ${what} | ${mb(base[key] ?? 0)} | ${mb(filled[key] ?? 0)} | ${perRun((filled[key] ?? 0) - (base[key] ?? 0), runs)} |`;
+  const atOnce = `| ${name} | resident set (all threads), measured at once after the fill | ${mb(base.rss)} | ${mb(report.filledAtOnce.rss)} | ${perRun(report.filledAtOnce.rss - base.rss, runs)} |`;
   const rows = [
     row('resident set (all threads)', 'rss'),
+    atOnce,
     row('main heap (used)', 'heap'),
     row('main heap (resident)', 'heapPhysical'),
   ];
@@ -202,7 +216,7 @@ async function main() {
     .map((n) => n.toFixed(2))
     .join(' ');
   console.log(
-    `bench:memory: ${args.workspaces} workspaces × ${args.runs.toLocaleString('en')} runs${args.runsOnly ? ' (the runs alone, without their log and span rows)' : ''}, load average ${load} at start\n`,
+    `bench:memory: ${args.workspaces} workspaces × ${args.runs.toLocaleString('en')} runs, load average ${load} at start\n`,
   );
   console.log('| mode | memory | empty mock (MB) | with the runs (MB) | bytes per kept run |');
   console.log('|---|---|---:|---:|---:|');

@@ -11,7 +11,7 @@ import { ApiError } from '../mocks/errors';
 import { createQueryEngine } from '../mocks/query';
 import { createStore } from '../mocks/store';
 import { createMemoryPort } from '../mocks/store/adapters/memory';
-import { createRunRecord, createdRowsOf } from '../mocks/store/runs';
+import { createRunRecord } from '../mocks/store/runs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 200);
@@ -48,7 +48,7 @@ async function fill(store: ReturnType<typeof createStore>, workspaceUuid: string
         outcome: (done + i) % 10 === 0 ? 'error' : 'success',
       }),
     );
-    await store.addRuns(workspaceUuid, { runs: chunk, ...createdRowsOf(chunk, uuid) });
+    await store.addRuns(workspaceUuid, { runs: chunk });
   }
 }
 

@@ -38,7 +38,7 @@ describe('run export filters on the SQL engine', () => {
         outcome: i % 6 === 0 ? 'error' : 'success',
       }),
     );
-    await store.addRuns(WORKSPACE, { runs, logs: [], spans: [] });
+    await store.addRuns(WORKSPACE, { runs });
     for (const run of runs.filter((_, i) => i % 8 === 1))
       await store.update(WORKSPACE, 'runs', run.uuid, (current) =>
         requestRunCancel(current, clock) ? current : undefined,

@@ -43,7 +43,7 @@ function setup(outcome: 'success' | 'error' = 'success') {
       runUuids: runs.map((run) => run.uuid),
       ...(withTally ? { tally: tallyOf(runs) } : {}),
     };
-    await store.addRuns(WS, { runs, batch, logs: [], spans: [] });
+    await store.addRuns(WS, { runs, batch });
     return { batch, runs };
   };
   const getBatch = (uuid: string) => {

@@ -3,7 +3,6 @@ import { ApiError } from '../errors';
 import { STORE_LIMITS } from '../limits';
 import {
   createRunRecord,
-  createdRunRows,
   isTerminal,
   requestRunCancel,
   runFinishesAt,
@@ -27,17 +26,15 @@ export function runHandlers(deps: HandlerDeps): Handlers {
 
   const planOf = (ctx: Ctx) => deps.planRun?.(ctx) ?? { durationMs: deps.runDurationMs, outcome: 'success' as const };
 
-  /** A new run with its first log and span rows; stored by the caller, in one batch with its siblings. */
-  const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) => {
-    const run = createRunRecord({
+  /** A new run (its first log and span rows follow from it); stored by the caller, in one batch with its siblings. */
+  const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) =>
+    createRunRecord({
       uuid: nextUuid(),
       workspaceUuid,
       createdAtMs: deps.now(),
       durationMs: deps.runDurationMs,
       ...fields,
     });
-    return { run, ...createdRunRows(run, nextUuid) };
-  };
 
   const runResponse = (status: number, run: RunRecord, headers: Record<string, string> = {}) => {
     const view = viewRun(run, deps.now());
@@ -48,14 +45,14 @@ export function runHandlers(deps: HandlerDeps): Handlers {
     async createRun(ctx) {
       const workspaceUuid = ctx.caller.workspaceUuid;
       const body = ctx.req.body as JsonRecord;
-      const { run, log, span } = newRun(workspaceUuid, {
+      const run = newRun(workspaceUuid, {
         ...planOf(ctx),
         workflowUuid: (body.workflowUuid as string | undefined) ?? null,
         releaseUuid: (body.releaseUuid as string | undefined) ?? null,
         recordId: (body.recordId as string | undefined) ?? null,
         recordTitle: (body.recordTitle as string | undefined) ?? null,
       });
-      const added = { runs: [run], logs: [log], spans: [span] };
+      const added = { runs: [run] };
       await deps.store.addRuns(workspaceUuid, added);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
       if (body.waitUntilFinished === true) {
@@ -126,14 +123,13 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         outcome: plan.outcome,
         runUuids: [],
       };
-      const members = ((body.recordIds as string[] | undefined) ?? []).map((recordId) =>
+      const runs = ((body.recordIds as string[] | undefined) ?? []).map((recordId) =>
         newRun(workspaceUuid, { ...plan, workflowUuid, batchUuid: batch.uuid, parentBatchUuid: batch.uuid, recordId }),
       );
-      batch.runUuids = members.map((member) => member.run.uuid);
-      const runs = members.map((member) => member.run);
+      batch.runUuids = runs.map((run) => run.uuid);
       // Its status then follows its counts, never a walk over its runs (cancelRun keeps them).
       if (runs.length > 0) batch.tally = tallyOf(runs);
-      const added = { runs, batch, logs: members.map((m) => m.log), spans: members.map((m) => m.span) };
+      const added = { runs, batch };
       await deps.store.addRuns(workspaceUuid, added);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
       return jsonResponse(

@@ -1,10 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createStore } from '../store';
-import { createRunRecord, createdRowsOf } from '../store/runs';
+import { createRunRecord } from '../store/runs';
 import type { RunRecord } from '../store/types';
 import { engineCountingLoads } from './test-tables';
+import { QueryWorkerPool } from './worker-pool';
 
 const WORKSPACE = '4b1d2c3e-6f7a-4b8c-9d0e-2f3a4b5c6d7e';
+const OTHER = '5c2e3d4f-7a8b-4c9d-8e0f-3a4b5c6d7e8f';
 
 /**
  * Bringing a kept database up to date (the writes since its last query, statuses whose phase ended) is the mock's
@@ -28,7 +31,7 @@ describe('catching a kept database up is not charged to the query', () => {
       const runs: RunRecord[] = Array.from({ length: Math.min(1000, count - done) }, () =>
         createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: now(), durationMs: 600_000 }),
       );
-      await store.addRuns(WORKSPACE, { runs, ...createdRowsOf(runs, uuid) });
+      await store.addRuns(WORKSPACE, { runs });
     }
   };
   const statuses = async () =>
@@ -68,4 +71,53 @@ describe('catching a kept database up is not charged to the query', () => {
     expect(rows).toEqual([{ n: 33_000 }]);
     expect(loadsSoFar()).toBe(loads);
   }, 120_000);
+});
+
+describe('the buffer of changes', () => {
+  it('should forget the changes a database applied, and keep the others’ until their databases do', async () => {
+    const store = createStore({ port: createMemoryPort(), seed: 3, now: Date.now });
+    let loads = 0;
+    const source = store.querySource();
+    const pool = new QueryWorkerPool({
+      source: { ...source, snapshot: (workspace) => (loads++, source.snapshot(workspace)) },
+      ...{ workers: 1, timeoutMs: 10_000, perWorkspace: 1, cacheRows: 1e6, now: Date.now },
+      ...{ maxRows: 1000, maxResultBytes: 4 << 20, maxQueryMemoryBytes: 64 << 20, maxWorkerMemoryBytes: 1 << 30 },
+    });
+    const buffered = () => {
+      const { changes, changeBytes } = pool as unknown as {
+        changes: Map<string, { workspace: string; bytes: number }>;
+        changeBytes: number;
+      };
+      const workspaces = [...changes.values()].map((change) => change.workspace);
+      const bytes = [...changes.values()].reduce((n, change) => n + change.bytes, 0);
+      return {
+        [WORKSPACE]: workspaces.filter((w) => w === WORKSPACE).length,
+        [OTHER]: workspaces.filter((w) => w === OTHER).length,
+        bytes,
+        changeBytes,
+      };
+    };
+    const add = (workspaceUuid: string) =>
+      store.addRuns(workspaceUuid, {
+        runs: [createRunRecord({ uuid: randomUUID(), workspaceUuid, createdAtMs: Date.now(), durationMs: 1 })],
+      });
+    const count = async () => ((await pool.run(WORKSPACE, 'SELECT count(*) AS n FROM logs'))[0] as { n: number }).n;
+    try {
+      const seeded = await count();
+      await pool.run(OTHER, 'SELECT 1');
+      for (let i = 0; i < 3; i++) await Promise.all([add(WORKSPACE), add(OTHER)]);
+      expect(buffered()).toMatchObject({ [WORKSPACE]: 3 });
+      expect(await count()).toBe(seeded + 3);
+      // Applied: forgotten. The other workspace's, not applied yet: kept, and counted in the buffer's bytes.
+      const after = buffered();
+      expect(after[WORKSPACE]).toBe(0);
+      expect(after[OTHER]).toBe(3);
+      expect(after.changeBytes).toBe(after.bytes);
+      await add(WORKSPACE);
+      expect(await count()).toBe(seeded + 4);
+      expect(loads).toBe(2);
+    } finally {
+      await pool.close();
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { partOfKey, workspaceKey } from '../store/keys';
-import { batchQueryRow, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
+import { batchQueryRow, rowsOfListedRuns, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
 import type { Write } from '../store/port';
 import { decodeRow, decodeRun, type RowTable } from '../store/stored-form';
 import type { WorkspaceReader } from '../store/repositories/workspace-slice';
@@ -103,10 +103,6 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
   if (write.op === 'delete') return list ? { op: 'untrack', list } : { op: 'clear', table: part as 'runs' };
   if (write.op === 'append' && list) return { op: 'track', list, uuids: write.values, keepLast: write.keepLast };
   if (write.op === 'remove' && list) return { op: 'forget', list, uuids: write.values };
-  if (write.op === 'remove' && (part === 'logs' || part === 'spans')) {
-    const uuids = write.values.map((text) => (JSON.parse(text) as { uuid: string }).uuid);
-    return { op: 'remove', table: part, uuids };
-  }
   if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
     const rows = write.values.map((text) => decodeRow(text, workspaceUuid, part));
     return { op: 'append', table: part, rows, keepLast: write.keepLast };
@@ -150,17 +146,20 @@ export function createQueryTablesReader(options: {
       { op: 'list', key: workspaceKey(workspaceUuid, 'logs') },
       { op: 'list', key: workspaceKey(workspaceUuid, 'records') },
       { op: 'list', key: workspaceKey(workspaceUuid, 'spans') },
+      { op: 'list', key: workspaceKey(workspaceUuid, 'runs-created') },
     ] as const;
 
   const reader = {
     /** Rows for the SQL engine: one per entity, camelCase columns, booleans as 0/1, statuses as of now; one round trip. */
     async readQueryTables(workspaceUuid: string): Promise<QueryTablesRows> {
       const { values } = await readWorkspace(workspaceUuid, tableReads(workspaceUuid));
-      const [runTexts, batchTexts, logs, records, spans] = values;
+      const [runTexts, batchTexts, logs, records, spans, listed] = values;
       const now = options.now();
       const runs = new Map<string, RunRecord>();
       for (const run of sortRuns(Object.entries(runTexts).map(([uuid, text]) => decodeRun(text, workspaceUuid, uuid))))
         runs.set(run.uuid, run);
+      // The rows kept, then those the created runs show (derived from them, as the SQL tables show them).
+      const created = rowsOfListedRuns(listed, runs);
       return {
         runs: [...runs.values()].map((run) => {
           const view = viewRun(run, now);
@@ -171,9 +170,9 @@ export function createQueryTablesReader(options: {
           const { errorMessage: _ignored, ...row } = viewBatch(batch, now, runsOfBatch({ runs }, batch));
           return row;
         }),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
+        logs: [...logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')), ...created.logs],
         records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
+        spans: [...spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')), ...created.spans],
       };
     },
 
@@ -190,7 +189,6 @@ export function createQueryTablesReader(options: {
       const { values } = await readWorkspace(workspaceUuid, [
         { op: 'list', key: workspaceKey(workspaceUuid, VERSIONS_PART) },
         ...tableReads(workspaceUuid),
-        { op: 'list', key: workspaceKey(workspaceUuid, 'runs-created') },
         { op: 'list', key: workspaceKey(workspaceUuid, 'batches-created') },
       ] as const);
       const [versions, runTexts, batchTexts, logs, records, spans, runsCreated, batchesCreated] = values;
@@ -216,7 +214,10 @@ export function createQueryTablesReader(options: {
   return reader;
 }
 
-/** Stored texts as the engine's tables, converted a slice at a time as the engine sends them on. */
+/**
+ * Stored texts as the engine's tables, converted a slice at a time as the engine sends them on. (A created run's
+ * log and span rows are not among them: the engine generates them in the order of the list of created runs.)
+ */
 function storedTables(
   workspaceUuid: string,
   runTexts: Record<string, string>,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { createMemoryPort } from '../store/adapters/memory';
 import { createStore, type Store } from '../store';
-import { createRunRecord, createdRowsOf, requestRunCancel, tallyOf } from '../store/runs';
+import { createRunRecord, requestRunCancel, tallyOf } from '../store/runs';
 import type { BatchRecord, RunRecord } from '../store/types';
 import type { QueryEngine } from './index';
 import { engineCountingLoads } from './test-tables';
@@ -17,8 +17,8 @@ async function shownBy(store: Store, ws: string) {
   return {
     runs: (tables.runs as { uuid: string }[]).sort(byUuid),
     batches: (tables.batches as { uuid: string }[]).sort(byUuid),
-    logs: tables.logs.length,
-    spans: tables.spans.length,
+    logs: tables.logs,
+    spans: tables.spans,
   };
 }
 
@@ -27,8 +27,9 @@ async function queriedBy(engine: QueryEngine, ws: string) {
   return {
     runs: (await engine.query(ws, 'SELECT * FROM runs ORDER BY uuid')).rows,
     batches: (await engine.query(ws, 'SELECT * FROM batches ORDER BY uuid')).rows,
-    logs: ((await engine.query(ws, 'SELECT count(*) AS n FROM logs')).rows[0] as { n: number }).n,
-    spans: ((await engine.query(ws, 'SELECT count(*) AS n FROM spans')).rows[0] as { n: number }).n,
+    // In the order the tables keep them (no ORDER BY): the rows kept, then those the created runs derive.
+    logs: (await engine.query(ws, 'SELECT * FROM logs')).rows,
+    spans: (await engine.query(ws, 'SELECT * FROM spans')).rows,
   };
 }
 
@@ -52,13 +53,12 @@ describe('SQL tables kept in step with the store', () => {
   const uuid = () => `00000000-0000-4000-8000-${String(++serial).padStart(12, '0')}`;
   const newRun = (fields: Partial<RunRecord> = {}) =>
     createRunRecord({ uuid: uuid(), workspaceUuid: WORKSPACE, createdAtMs: clock, durationMs: 400, ...fields });
-  const rowsOf = (runs: RunRecord[]) => createdRowsOf(runs, uuid);
 
   it('should answer as the store shows at every moment of a run’s life, without reloading after writes', async () => {
     expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
     const loads = loadsSoFar();
     const runs = [newRun(), newRun({ outcome: 'error', durationMs: 1001 }), newRun({ durationMs: 0 })];
-    await store.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+    await store.addRuns(WORKSPACE, { runs });
     const batch: BatchRecord = {
       uuid: uuid(),
       workspaceUuid: WORKSPACE,
@@ -69,9 +69,9 @@ describe('SQL tables kept in step with the store', () => {
     };
     const members = [newRun({ batchUuid: batch.uuid }), newRun({ batchUuid: batch.uuid, outcome: 'error' })];
     batch.runUuids = members.map((run) => run.uuid);
-    await store.addRuns(WORKSPACE, { runs: members, batch, ...rowsOf(members) });
+    await store.addRuns(WORKSPACE, { runs: members, batch });
     const empty: BatchRecord = { ...batch, uuid: uuid(), runUuids: [], durationMs: 333, outcome: 'error' };
-    await store.addRuns(WORKSPACE, { runs: [], batch: empty, logs: [], spans: [] });
+    await store.addRuns(WORKSPACE, { runs: [], batch: empty });
     for (const step of [0, 1, 99, 100, 101, 250, 400, 1000, 1001, 5000]) {
       const at = clock;
       clock = at + step;
@@ -83,7 +83,7 @@ describe('SQL tables kept in step with the store', () => {
 
   it('should follow a cancel through cancelling to cancelled', async () => {
     const run = newRun({ durationMs: 10_000 });
-    await store.addRuns(WORKSPACE, { runs: [run], ...rowsOf([run]) });
+    await store.addRuns(WORKSPACE, { runs: [run] });
     clock += 100;
     await store.update(WORKSPACE, 'runs', run.uuid, (current) =>
       requestRunCancel(current, clock) ? current : undefined,
@@ -111,7 +111,7 @@ describe('SQL tables kept in step with the store', () => {
             if (step.kind === 'create') {
               const run = newRun({ durationMs: step.durationMs, outcome: step.error ? 'error' : 'success' });
               mine.push(run.uuid);
-              await store.addRuns(WORKSPACE, { runs: [run], ...rowsOf([run]) });
+              await store.addRuns(WORKSPACE, { runs: [run] });
             } else if (step.kind === 'cancel' && mine.length > 0) {
               await store.update(WORKSPACE, 'runs', mine[step.pick % mine.length], (current) =>
                 requestRunCancel(current, clock) ? current : undefined,
@@ -127,7 +127,7 @@ describe('SQL tables kept in step with the store', () => {
 
   it('should take back what a failed request added (its undo is a new version too)', async () => {
     const runs = [newRun(), newRun()];
-    const added = { runs, ...rowsOf(runs) };
+    const added = { runs };
     await store.addRuns(WORKSPACE, added);
     expect(await queried(WORKSPACE)).toEqual(await shown(WORKSPACE));
     await store.removeCreatedRuns(WORKSPACE, added);
@@ -158,7 +158,7 @@ describe('SQL tables kept in step with the store', () => {
       await count('runs');
       for (let i = 0; i < 6; i++) {
         const runs = [newRun(), newRun()];
-        await bounded.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+        await bounded.addRuns(WORKSPACE, { runs });
         const tables = await bounded.readQueryTables(WORKSPACE);
         expect([await count('runs'), await count('logs'), await count('spans')]).toEqual([
           tables.runs.length,
@@ -218,7 +218,7 @@ describe('SQL tables kept in step with the store', () => {
                   if (runs.length > 0) batch.tally = tallyOf(runs);
                 }
                 mine.push(...runs.map((run) => run.uuid));
-                await aging.addRuns(WORKSPACE, { runs, batch, ...rowsOf(runs) });
+                await aging.addRuns(WORKSPACE, { runs, batch });
               } else if (step.kind === 'cancel' && mine.length > 0) {
                 await aging.update(WORKSPACE, 'runs', mine[step.pick % mine.length], (current) =>
                   requestRunCancel(current, clock) ? current : undefined,
@@ -241,30 +241,38 @@ describe('SQL tables kept in step with the store', () => {
     }
   });
 
-  it('should keep as many of the newest rows as the store keeps after rows went by age from amid them', async () => {
-    // The rows' bound keeps the newest rows by count: a run gone by age leaves a gap among them (seeded rows
-    // before it, a younger run's after), which a bound counted in positions would cut into at the next append.
+  it('should show the seeded rows whole and the rows of the created runs still kept, after runs went by age', async () => {
+    // A created run's rows are derived from it: they go when it goes (by age, amid younger runs), never a
+    // seeded run's rows in their place (rows kept in one list bounded by count once pushed those out).
     const aging = createStore({
       port: createMemoryPort({ now: () => clock }),
       seed: 7,
       now: () => clock,
-      limits: { runTtlMs: 5_000, runsPerWorkspace: 6 },
+      limits: { runTtlMs: 5_000, runsPerWorkspace: 2 },
     });
     const { engine: agingEngine, loads } = engineCountingLoads(aging, { now: () => clock });
     const create = async () => {
       const runs = [newRun({ durationMs: 900 })];
-      await aging.addRuns(WORKSPACE, { runs, ...rowsOf(runs) });
+      await aging.addRuns(WORKSPACE, { runs });
+      return runs[0].uuid;
     };
     try {
-      await queriedBy(agingEngine, WORKSPACE);
+      const seeded = await queriedBy(agingEngine, WORKSPACE);
       await create();
       clock += 3_000;
-      await create();
+      const second = await create();
       clock += 2_500;
       expect(await queriedBy(agingEngine, WORKSPACE)).toEqual(await shownBy(aging, WORKSPACE));
-      await create();
-      expect(await queriedBy(agingEngine, WORKSPACE)).toEqual(await shownBy(aging, WORKSPACE));
-      expect((await shownBy(aging, WORKSPACE)).logs).toBe(6);
+      const third = await create();
+      const shown = await shownBy(aging, WORKSPACE);
+      expect(await queriedBy(agingEngine, WORKSPACE)).toEqual(shown);
+      for (const table of ['logs', 'spans'] as const) {
+        expect(shown[table].slice(0, seeded[table].length)).toEqual(seeded[table]);
+        expect(shown[table].slice(seeded[table].length).map((row) => (row as { runUuid: string }).runUuid)).toEqual([
+          second,
+          third,
+        ]);
+      }
       expect(loads()).toBe(1);
     } finally {
       await agingEngine.close();

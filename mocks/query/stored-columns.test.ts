@@ -1,7 +1,7 @@
 import initSqlJs from 'sql.js';
 import { createQueryEngine } from './index';
 import { createWorkspaceIndexes, createWorkspaceTables } from './worker/database';
-import { queryTableSchema } from './tables';
+import { queryDocumentedTable } from './test-tables';
 
 /**
  * The engine keeps some columns narrower than it shows them (instants of logs and spans as milliseconds, a run's
@@ -55,26 +55,6 @@ describe('columns kept narrower than shown', () => {
   const engine = createQueryEngine({ readTables: () => ({ runs, batches: [], logs, records: [], spans }) });
   afterAll(() => engine.close());
 
-  /** The same rows in a table of the documented columns and types, as SQLite itself keeps them. */
-  async function documented(table: 'runs' | 'logs' | 'spans', rows: Record<string, unknown>[], sql: string) {
-    const SQL = await initSqlJs();
-    const db = new SQL.Database();
-    const columns = queryTableSchema[table];
-    db.run(`CREATE TABLE ${table} (${columns.map(([c, t]) => `"${c}" ${t}`).join(', ')})`);
-    const insert = db.prepare(`INSERT INTO ${table} VALUES (${columns.map(() => '?').join(', ')})`);
-    for (const row of rows)
-      insert.run(
-        columns.map(([c]) => {
-          const value = row[c];
-          return typeof value === 'boolean' ? Number(value) : ((value ?? null) as string | number | null);
-        }),
-      );
-    insert.free();
-    const [result] = db.exec(sql);
-    db.close();
-    return result.values.map((row) => Object.fromEntries(result.columns.map((c, i) => [c, row[i]])));
-  }
-
   it.each([
     ['logs', 'SELECT uuid, createdAt, typeof(createdAt) AS t, createdAt > 5 AS gt FROM logs ORDER BY uuid'],
     ['spans', 'SELECT uuid, startedAt, endedAt, typeof(endedAt) AS t FROM spans ORDER BY uuid'],
@@ -82,7 +62,7 @@ describe('columns kept narrower than shown', () => {
     ['runs', "SELECT uuid FROM runs WHERE createdAt >= '2026' ORDER BY uuid"],
   ] as const)('should show the %s rows as a table of the documented types holds them: %s', async (table, sql) => {
     const { rows } = await engine.query(workspace, sql);
-    expect(rows).toEqual(await documented(table, { runs, logs, spans }[table], sql));
+    expect(rows).toEqual(await queryDocumentedTable(table, { runs, logs, spans }[table], sql));
   });
 
   it('should order and filter runs by createdAt through the view with its index (kept as milliseconds)', async () => {

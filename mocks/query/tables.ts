@@ -66,6 +66,13 @@ export const queryTableSchema: TableSchema = {
 
 export const queryTableNames = Object.keys(queryTableSchema) as TableName[];
 
+/**
+ * Tables of rows in which each created run (listed in `runs-created`) shows one row whose content follows from
+ * the run (mocks/store/runs.ts `createdRunRows`): the store keeps none of them; the engine generates them, narrow,
+ * as the run is listed, and removes them as it leaves the list.
+ */
+export const createdRowTables = ['logs', 'spans'] as const;
+
 /** Columns whose value moves with the clock: the engine computes them at query time from a row's timeline. */
 export const timedColumns: ReadonlySet<string> = new Set(['status', 'updatedAt', 'finishedAt']);
 /**
@@ -135,13 +142,17 @@ export type QueryOp =
   | { op: 'delete'; table: 'runs' | 'batches'; uuid: string }
   | { op: 'clear'; table: TableName }
   | { op: 'append'; table: 'logs' | 'spans' | 'records'; rows: object[]; keepLast?: number }
-  /** Created runs or batches, oldest first; beyond `keepLast` the oldest go, with their rows. */
+  /**
+   * Created runs or batches, oldest first; beyond `keepLast` the oldest go, with their rows. A listed run shows its
+   * created log and span rows (derived from it: mocks/store/runs.ts createdRunRows).
+   */
   | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number }
   | { op: 'untrack'; list: 'runs' | 'batches' }
-  /** These uuids leave the list of created runs or batches (their rows are deleted by their own ops). */
-  | { op: 'forget'; list: 'runs' | 'batches'; uuids: string[] }
-  /** The rows with these uuids leave a table of rows (the rows of runs removed by age, or taken back). */
-  | { op: 'remove'; table: 'logs' | 'spans'; uuids: string[] };
+  /**
+   * These uuids leave the list of created runs or batches (their rows are deleted by their own ops; a run's
+   * created log and span rows, derived from the list, go with it).
+   */
+  | { op: 'forget'; list: 'runs' | 'batches'; uuids: string[] };
 
 /** Rows handed over in slices (an array is one): a large table is converted and sent a chunk at a time. */
 export type RowSource = { readonly length: number; slice(start: number, end: number): object[] };

@@ -1,6 +1,7 @@
+import initSqlJs from 'sql.js';
 import type { Store } from '../store';
 import { createQueryEngine, type QueryEngine, type QueryEngineOptions } from './index';
-import type { QueryTables } from './tables';
+import { queryTableSchema, type QueryTables, type TableName } from './tables';
 
 /** Two workspaces' run data for query tests; every value of workspace B carries a marker no answer to A may hold. */
 export const workspaceA = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
@@ -100,4 +101,28 @@ export function engineCountingLoads(
     },
   });
   return { engine, loads: () => loads };
+}
+
+/**
+ * `sql` over the rows in a plain table of the documented columns and types, as SQLite itself keeps them: what the
+ * engine's narrower stored forms must answer alike.
+ */
+export async function queryDocumentedTable(table: TableName, rows: object[], sql: string) {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database();
+  const columns = queryTableSchema[table];
+  db.run(`CREATE TABLE ${table} (${columns.map(([c, t]) => `"${c}" ${t}`).join(', ')})`);
+  const insert = db.prepare(`INSERT INTO ${table} VALUES (${columns.map(() => '?').join(', ')})`);
+  for (const row of rows as Record<string, unknown>[])
+    insert.run(
+      columns.map(([c]) => {
+        // dictionary-lookup: `c` is a documented column, never request data
+        const value = row[c];
+        return typeof value === 'boolean' ? Number(value) : ((value ?? null) as string | number | null);
+      }),
+    );
+  insert.free();
+  const [result] = db.exec(sql);
+  db.close();
+  return (result?.values ?? []).map((row) => Object.fromEntries(result.columns.map((c, i) => [c, row[i]])));
 }

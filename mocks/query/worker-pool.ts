@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ApiError } from '../errors';
-import { queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
+import { createdRowTables, queryTableNames, type QueryOp, type QuerySnapshot, type QuerySource } from './tables';
 import type { WorkerAnswer, WorkerMemory } from './worker/messages';
 import { OldestFirst } from '../store/oldest-first';
 
@@ -101,10 +101,12 @@ const MAX_BUFFERED_BYTES = 32 * 1024 * 1024;
 const MAX_RELOADS = 2;
 /**
  * A workspace with this many changes (or bytes) not yet applied to its kept database is caught up unasked: well
- * before the store forgets the versions in between (it keeps a workspace's last 1024) or the buffer its changes.
+ * before the store forgets the versions in between (it keeps a workspace's last 1024) or the buffer its changes,
+ * and in steps a query of the workspace waits behind briefly (the bytes of about 7 000 created runs, which the
+ * worker writes with their generated log and span rows in a few hundred ms).
  */
 const CATCH_UP_CHANGES = 256;
-const CATCH_UP_BYTES = MAX_BUFFERED_BYTES / 16;
+const CATCH_UP_BYTES = MAX_BUFFERED_BYTES / 48;
 /** The least a workspace waits for the busy worker holding its database before moving to another. */
 const AFFINITY_WAIT_MS = 100;
 /** Roughly what loading a row costs a worker (measured: about 8 s for 400 000 rows on a loaded 2-core machine). */
@@ -121,8 +123,21 @@ const MAX_SUSPECTS = 10_000;
 const PREPARE_GUARD_MS = 30_000;
 
 const closedError = () => new ApiError(500, 'internal_error', 'The query engine is closed.');
+/** Rows a run entering the list of created runs adds: its entry, its created log and span rows (generated). */
+const ROWS_PER_LISTED_RUN = 1 + createdRowTables.length;
 const rowsIn = (ops: QueryOp[]) =>
-  ops.reduce((n, op) => n + ('rows' in op ? op.rows.length : 'uuids' in op ? op.uuids.length : 0), 0);
+  ops.reduce(
+    (n, op) =>
+      n +
+      ('rows' in op
+        ? op.rows.length
+        : op.op === 'track' && op.list === 'runs'
+          ? op.uuids.length * ROWS_PER_LISTED_RUN
+          : 'uuids' in op
+            ? op.uuids.length
+            : 0),
+    0,
+  );
 
 /**
  * sql.js workers, each keeping a database per workspace it served, kept current by the changes the store
@@ -565,12 +580,15 @@ export class QueryWorkerPool {
       if (ops === undefined || !kept) {
         const snapshot = await source.snapshot(job.workspace);
         if (!current()) return;
-        const rows = Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0);
+        const rows =
+          Object.values(snapshot.tables).reduce((n, t) => n + t.length, 0) +
+          snapshot.created.runs.length * createdRowTables.length;
         this.notePreparing(slot, rows);
         this.makeRoom(slot, job.workspace, rows);
         await this.loadInto(slot, job, snapshot, current);
         if (!current()) return;
         slot.hosted.set(job.workspace, { version: snapshot.version, rows, usedAt: now() });
+        this.dropApplied(job.workspace, versions);
         // One database per workspace: a copy left elsewhere would only fall behind and cost memory.
         for (const other of this.slots) {
           if (other === slot || !other.hosted.delete(job.workspace)) continue;
@@ -582,6 +600,7 @@ export class QueryWorkerPool {
         kept.version = version;
         kept.rows += rowsIn(ops);
         kept.usedAt = now();
+        if (ops.length > 0) this.dropApplied(job.workspace, versions);
       }
       // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
@@ -610,6 +629,20 @@ export class QueryWorkerPool {
         job,
         error instanceof ApiError ? error : new ApiError(500, 'internal_error', 'The query tables could not be read.'),
       );
+    }
+  }
+
+  /**
+   * Forgets the workspace's buffered changes among `versions` (all at or before the version its database was just
+   * brought to): the one database of a workspace has them, so they would only hold memory until the buffer's
+   * bounds pushed them out (a copy of the workspace on another worker, rare and short-lived, then loads afresh).
+   */
+  private dropApplied(workspace: string, versions: string[]): void {
+    for (const version of versions) {
+      const change = this.changes.get(version);
+      if (change?.workspace !== workspace) continue;
+      this.changes.delete(version);
+      this.changeBytes -= change.bytes;
     }
   }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import { createMemoryPort } from './adapters/memory';
 import { createRedisPort } from './adapters/redis';
-import { createRunRecord, createdRowsOf, tallyOf } from './runs';
+import { createRunRecord, tallyOf } from './runs';
 import { createFailingPort } from '../testing/failing-port';
 import { StoreUnavailableError, type Read, type StoragePort, type Write } from './port';
 import type { BatchRecord, RunRecord } from './types';
@@ -39,7 +39,7 @@ function created(at: number, count: number, batched = false) {
     batch.runUuids = runs.map((run) => run.uuid);
     if (runs.length > 0) batch.tally = tallyOf(runs);
   }
-  return { runs, batch, ...createdRowsOf(runs, randomUUID) };
+  return { runs, batch };
 }
 
 /** Counts the list items and hash fields a port is asked to read (what a check costs). */

@@ -41,9 +41,9 @@ export function createRunRecord(
   return { ...RUN_DEFAULTS, ...fields };
 }
 
-/** What a created run's log row says (its stored form leaves these fields out while they hold them). */
+/** What a created run's log row says (derived from the run, never kept: `createdRunRows`). */
 export const CREATED_LOG = { level: 'info', message: 'run created' } as const satisfies Partial<LogRow>;
-/** What a created run's span row says: no parent, end or duration yet (left out of its stored form alike). */
+/** What a created run's span row says: no parent, end or duration yet (derived from the run alike). */
 export const CREATED_SPAN = {
   parentSpanUuid: null,
   name: 'run',
@@ -51,17 +51,41 @@ export const CREATED_SPAN = {
   durationMs: null,
 } as const satisfies Partial<SpanRow>;
 
-/** The log and span rows a run gets when it is created (stored with it, in the same commit). */
-export function createdRunRows(run: RunRecord, nextUuid: () => string): { log: LogRow; span: SpanRow } {
+/** The variant digit of a created run's span uuid: the run's with its lowest bit flipped (8↔9, a↔b). */
+export const SPAN_VARIANT_DIGITS: ReadonlyMap<string, string> = new Map([
+  ['8', '9'],
+  ['9', '8'],
+  ['a', 'b'],
+  ['b', 'a'],
+]);
+
+/**
+ * The uuids of a created run's log and span rows, which follow from the run's: its version digit made `8` (a
+ * UUIDv8, RFC 9562 §5.8, never one of the mock's random v4 uuids), the span's variant digit flipped besides, so
+ * each is as unique as the run's. The SQL engine writes the same (mocks/query/worker/database.ts
+ * `createdRowsView`, proven equal in mocks/query/created-rows.test.ts).
+ */
+export const createdLogUuid = (runUuid: string) => `${runUuid.slice(0, 14)}8${runUuid.slice(15)}`;
+export const createdSpanUuid = (runUuid: string) => {
+  const variant = runUuid.slice(19, 20);
+  return `${runUuid.slice(0, 14)}8${runUuid.slice(15, 19)}${SPAN_VARIANT_DIGITS.get(variant) ?? variant}${runUuid.slice(20)}`;
+};
+
+/**
+ * The log and span rows a created run shows (the SQL tables and the workspace's snapshot), derived from the run
+ * wherever they are read: nothing of them is kept but the run.
+ */
+export function createdRunRows(run: RunRecord): { log: LogRow; span: SpanRow } {
   const createdAt = new Date(run.createdAtMs).toISOString();
   const { level, message } = CREATED_LOG;
   const { parentSpanUuid, name, endedAt, durationMs } = CREATED_SPAN;
+  const { uuid: runUuid, workspaceUuid } = run;
   return {
-    log: { uuid: nextUuid(), workspaceUuid: run.workspaceUuid, runUuid: run.uuid, level, message, createdAt },
+    log: { uuid: createdLogUuid(runUuid), workspaceUuid, runUuid, level, message, createdAt },
     span: {
-      uuid: nextUuid(),
-      workspaceUuid: run.workspaceUuid,
-      runUuid: run.uuid,
+      uuid: createdSpanUuid(runUuid),
+      workspaceUuid,
+      runUuid,
       parentSpanUuid,
       name,
       startedAt: createdAt,
@@ -78,10 +102,18 @@ export function millisecondsOfIso(value: unknown): number | undefined {
   return Number.isFinite(ms) && new Date(ms).toISOString() === value ? ms : undefined;
 }
 
-/** The rows of `createdRunRows` for several runs, as `store.addRuns` takes them. */
-export function createdRowsOf(runs: RunRecord[], nextUuid: () => string): { logs: LogRow[]; spans: SpanRow[] } {
-  const rows = runs.map((run) => createdRunRows(run, nextUuid));
+/** The rows of `createdRunRows` for several runs, in their order. */
+export function createdRowsOf(runs: RunRecord[]): { logs: LogRow[]; spans: SpanRow[] } {
+  const rows = runs.map((run) => createdRunRows(run));
   return { logs: rows.map((row) => row.log), spans: rows.map((row) => row.span) };
+}
+
+/**
+ * The log and span rows the created runs show, in the order of their `runs-created` list (after the rows kept,
+ * as the SQL tables show them); a listed uuid whose run is gone shows none.
+ */
+export function rowsOfListedRuns(listed: string[], runs: ReadonlyMap<string, RunRecord>) {
+  return createdRowsOf(listed.flatMap((uuid) => runs.get(uuid) ?? []));
 }
 
 /** When the run reaches its terminal status (x-rules async-poll-terminal: after that it never moves). */

@@ -43,7 +43,7 @@ describe('stored form of runs and rows', () => {
 
   it('gives the same text for the same record (compare-and-set and removal by text rely on it)', () => {
     expect(encodeRun({ ...linked }, WS, linked.uuid)).toBe(encodeRun(linked, WS, linked.uuid));
-    const { log, span } = createdRunRows(plain, uuid);
+    const { log, span } = createdRunRows(plain);
     for (const [row, table] of [
       [log, 'logs'],
       [span, 'spans'],
@@ -59,7 +59,7 @@ describe('stored form of runs and rows', () => {
   });
 
   it("leaves out what a created run's log and span rows say, keeps instants as milliseconds, and reads them back", () => {
-    const { log, span } = createdRunRows(plain, uuid);
+    const { log, span } = createdRunRows(plain);
     const logText = encodeRow(log, WS, 'logs');
     const spanText = encodeRow(span, WS, 'spans');
     expect(JSON.parse(logText)).toEqual({ uuid: log.uuid, runUuid: plain.uuid, createdAtMs: plain.createdAtMs });
@@ -91,7 +91,7 @@ describe('stored form of runs and rows', () => {
   });
 
   it('reads whole texts of older versions and rows of another workspace alike', () => {
-    const { log, span } = createdRunRows(plain, uuid);
+    const { log, span } = createdRunRows(plain);
     expect(decodeRow(JSON.stringify(log), WS, 'logs')).toEqual(log);
     expect(decodeRow(JSON.stringify(span), WS, 'spans')).toEqual(span);
     const foreign = { ...span, workspaceUuid: OTHER };

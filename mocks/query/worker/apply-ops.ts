@@ -1,5 +1,13 @@
-import type { QueryOp } from '../tables';
-import { createdTable, putRows, quoteName, storedName, type WorkspaceDb } from './database';
+import { createdRowTables, type QueryOp } from '../tables';
+import {
+  createdRowDelete,
+  createdRowInsert,
+  createdTable,
+  putRows,
+  quoteName,
+  storedName,
+  type WorkspaceDb,
+} from './database';
 
 /** The database can no longer follow the store's changes: it is dropped and loaded afresh. */
 export class Stale extends Error {}
@@ -9,19 +17,28 @@ type Row = Record<string, unknown>;
 /** Uuids deleted per statement (one pass over an unindexed column per chunk). */
 const CHUNK = 500;
 
-/** Mirrors an append to a list of created runs or batches: beyond `keepLast` the oldest go, with their rows. */
+/**
+ * Mirrors an append to a list of created runs or batches: a listed run's created log and span rows are generated
+ * from its row (which its own op wrote first); beyond `keepLast` the oldest go, with their rows.
+ */
 export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast: number | undefined): void {
   const created = createdTable(list);
-  const insert = wdb.db.prepare(`INSERT INTO ${created} (uuid) VALUES (?)`);
+  const statements = [
+    `INSERT INTO ${created} (uuid) VALUES (?)`,
+    ...(list === 'runs' ? createdRowTables.map(createdRowInsert) : []),
+  ].map((sql) => wdb.db.prepare(sql));
   try {
-    for (const uuid of uuids) insert.run([uuid]);
+    for (const uuid of uuids) for (const statement of statements) statement.run([uuid]);
   } finally {
-    insert.free();
+    for (const statement of statements) statement.free();
   }
   const count = (wdb.created.get(list) ?? 0) + uuids.length;
   wdb.created.set(list, count);
   if (keepLast === undefined || count <= keepLast) return;
   const oldest = `SELECT seq FROM ${created} ORDER BY seq LIMIT ?`;
+  if (list === 'runs')
+    for (const table of createdRowTables)
+      wdb.db.run(createdRowDelete(table, `SELECT uuid FROM ${created} WHERE seq IN (${oldest})`), [count - keepLast]);
   wdb.db.run(
     `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM ${created} WHERE seq IN (${oldest}))`,
     [count - keepLast],
@@ -39,8 +56,8 @@ function inChunks(uuids: string[], run: (placeholders: string, chunk: string[]) 
 }
 
 /**
- * Mirrors a removal from a list of created runs or batches (an age bound, or an undo): the list only; the rows go
- * by their own delete ops. One pass over the list per 500 uuids, as for rows (a lookup per uuid would scan it for
+ * Mirrors a removal from a list of created runs or batches (an age bound, or an undo): the list and the rows
+ * generated from a listed run; the runs and batches go by their own delete ops. One pass over the list per 500 uuids, as for rows (a lookup per uuid would scan it for
  * each: the list is indexed by position, not by uuid).
  */
 function forget(wdb: WorkspaceDb, list: string, uuids: string[]): void {
@@ -48,18 +65,9 @@ function forget(wdb: WorkspaceDb, list: string, uuids: string[]): void {
   inChunks(uuids, (placeholders, chunk) => {
     wdb.db.run(`DELETE FROM ${createdTable(list)} WHERE uuid IN (${placeholders})`, chunk);
     removed += wdb.db.getRowsModified();
+    if (list === 'runs') for (const table of createdRowTables) wdb.db.run(createdRowDelete(table, placeholders), chunk);
   });
   wdb.created.set(list, Math.max(0, (wdb.created.get(list) ?? 0) - removed));
-}
-
-/**
- * Deletes the rows with these uuids from a table of rows (logs, spans): one pass over the table per 500 uuids
- * (the column is not indexed; removals are rare and come in batches).
- */
-function removeRows(wdb: WorkspaceDb, table: string, uuids: string[]): void {
-  inChunks(uuids, (placeholders, chunk) =>
-    wdb.db.run(`DELETE FROM ${quoteName(storedName(table))} WHERE uuid IN (${placeholders})`, chunk),
-  );
 }
 
 /** A run of a batch whose status is derived from its runs changed: the database cannot follow (Stale). */
@@ -108,12 +116,11 @@ function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
       return track(wdb, op.list, op.uuids, op.keepLast);
     case 'untrack':
       db.run(`DELETE FROM ${createdTable(op.list)}`);
+      if (op.list === 'runs') for (const table of createdRowTables) db.run(createdRowDelete(table));
       wdb.created.set(op.list, 0);
       return;
     case 'forget':
       return forget(wdb, op.list, op.uuids);
-    case 'remove':
-      return removeRows(wdb, op.table, op.uuids);
   }
 }
 

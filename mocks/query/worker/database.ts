@@ -1,6 +1,7 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 import {
   NEVER,
+  createdRowTables,
   materialisedColumns,
   queryTableSchema,
   timedColumns,
@@ -9,7 +10,7 @@ import {
   type StoredColumnType,
 } from '../tables';
 import { RUN_STATUSES } from '../../../spec/lib/constants';
-import { derivesIso, millisecondsOfIso } from '../../store/runs';
+import { CREATED_LOG, CREATED_SPAN, SPAN_VARIANT_DIGITS, derivesIso, millisecondsOfIso } from '../../store/runs';
 
 /**
  * One workspace's database in the worker: every table is stored under `mock_<name>` and shown through a view of
@@ -120,6 +121,68 @@ function toSqlValue(value: unknown): SqlValue {
 }
 
 /**
+ * The mark of a row generated from a created run (1; NULL on a row the store keeps): such a row keeps only its
+ * run's uuid (which its index of lookups by run needs) and its instant; the view shows the rest as
+ * `createdRunRows` (mocks/store/runs.ts) derives it.
+ */
+const FROM_RUN = 'fromRun';
+
+/** The SQL of `createdLogUuid` and `createdSpanUuid` (mocks/store/runs.ts) over the run's uuid. */
+function createdUuidSql(table: string, runUuid: string): string {
+  const head = `substr(${runUuid}, 1, 14) || '8'`;
+  if (table === 'logs') return `${head} || substr(${runUuid}, 16)`;
+  const flips = [...SPAN_VARIANT_DIGITS].map(([from, to]) => `WHEN ${sqlText(from)} THEN ${sqlText(to)}`).join(' ');
+  const variant = `CASE substr(${runUuid}, 20, 1) ${flips} ELSE substr(${runUuid}, 20, 1) END`;
+  return `${head} || substr(${runUuid}, 16, 4) || ${variant} || substr(${runUuid}, 21)`;
+}
+
+/**
+ * How each documented column of a table of created rows follows from the run (`createdRunRows`): `uuid` from the
+ * run's, `runUuid` the run's, the fixed values a created row says, and the one instant, the run's creation. A
+ * column none of these covers is an error here, when the worker starts.
+ */
+const createdRows = new Map<string, { says: ReadonlyMap<string, string | null>; instant: string }>(
+  createdRowTables.map((table) => {
+    const says = new Map<string, string | null>(Object.entries(table === 'logs' ? CREATED_LOG : CREATED_SPAN));
+    const instants = documentedColumns(table)
+      .map(([c]) => c)
+      .filter((c) => isInstant(table, c) && !says.has(c));
+    const covered = new Set(['uuid', 'workspaceUuid', 'runUuid', ...says.keys(), ...instants]);
+    const missing = documentedColumns(table).filter(([c]) => !covered.has(c));
+    if (instants.length !== 1 || missing.length > 0)
+      throw new Error(`${table}: a created run's row does not say what ${missing.map(([c]) => c).join(', ')} holds`);
+    return [table, { says, instant: instants[0] }];
+  }),
+);
+
+/** The shown value of a column of a table of created rows: as kept, or as a generated row derives it. */
+function createdRowColumn(table: string, column: string, type: string): string | undefined {
+  const rows = createdRows.get(table);
+  if (!rows) return undefined;
+  const fromRun = (derived: string) =>
+    `CAST(CASE WHEN ${quoteName(FROM_RUN)} = 1 THEN ${derived} ELSE ${quoteName(column)} END AS ${type})`;
+  if (column === 'uuid') return fromRun(createdUuidSql(table, quoteName('runUuid')));
+  const says = rows.says.get(column);
+  // A value the row says that is NULL is kept as NULL: nothing to derive.
+  return typeof says === 'string' ? fromRun(sqlText(says)) : undefined;
+}
+
+/** Generates a created run's row in a table of created rows (the run's uuid bound as the parameter). */
+export function createdRowInsert(table: string): string {
+  const { instant } = createdRows.get(table) ?? { instant: '' };
+  const columns = ['runUuid', instant, `${instant}Ms`, FROM_RUN].map(quoteName).join(', ');
+  return (
+    `INSERT INTO ${quoteName(storedName(table))} (${columns}) ` +
+    `SELECT "uuid", "createdAt", "createdAtMs", 1 FROM ${quoteName(storedName('runs'))} WHERE "uuid" = ?`
+  );
+}
+
+/** Removes the generated rows of the runs `runUuids` selects (an SQL list or subquery) from a table of created rows. */
+export const createdRowDelete = (table: string, runUuids?: string) =>
+  `DELETE FROM ${quoteName(storedName(table))} WHERE ${quoteName(FROM_RUN)} = 1` +
+  (runUuids === undefined ? '' : ` AND "runUuid" IN (${runUuids})`);
+
+/**
  * The columns a table keeps: a timed table its documented columns (the timed ones materialised), its timeline,
  * `derived` and `nextAt` (when its shown values change next); other tables exactly as documented.
  */
@@ -134,10 +197,14 @@ export function storedColumns(table: string): Columns {
           ]
         : [[c, type]],
     );
+  if (createdRows.has(table)) return [...fixed, [FROM_RUN, 'INTEGER']];
   if (!isTimed(table)) return fixed;
   const kept = fixed.filter(([c]) => !isComputed(c));
   return [...kept, ...timelineColumns, ['derived', 'INTEGER'], ['nextAt', 'REAL']];
 }
+
+/** The columns a row's write sets: the stored ones but the mark of a row generated from a created run. */
+const writtenColumns = (table: string): Columns => storedColumns(table).filter(([c]) => c !== FROM_RUN);
 
 /** A timed column the view computes as it is read (see materialisedColumns). */
 const isComputed = (column: string) => timedColumns.has(column) && !materialisedColumns.has(column);
@@ -223,7 +290,8 @@ export function createWorkspaceTables(db: Database, workspace: string): void {
       if (isTimed(table) && isComputed(c))
         return `CAST(${timedExpression(c, CLOCK.now, CLOCK.nowIso)} AS ${type}) AS ${quoteName(c)}`;
       if (isInstant(table, c)) return `${instantExpression(c, type)} AS ${quoteName(c)}`;
-      return quoteName(c);
+      const created = createdRowColumn(table, c, type);
+      return created === undefined ? quoteName(c) : `${created} AS ${quoteName(c)}`;
     });
     db.run(`CREATE VIEW ${quoteName(table)} AS SELECT ${shown.join(', ')} FROM ${quoteName(stored)}`);
   }
@@ -249,7 +317,7 @@ export function createWorkspaceIndexes(db: Database): void {
 function upsertOf(wdb: WorkspaceDb, table: string): Statement {
   let statement = wdb.upserts.get(table);
   if (!statement) {
-    const names = storedColumns(table).map(([c]) => quoteName(c));
+    const names = writtenColumns(table).map(([c]) => quoteName(c));
     const updates = names.filter((n) => n !== '"uuid"').map((n) => `${n} = excluded.${n}`);
     statement = wdb.db.prepare(
       `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
@@ -263,8 +331,10 @@ function upsertOf(wdb: WorkspaceDb, table: string): Statement {
 function insertOf(wdb: WorkspaceDb, table: string): Statement {
   let statement = wdb.inserts.get(table);
   if (!statement) {
-    const placeholders = storedColumns(table).map(() => '?');
-    statement = wdb.db.prepare(`INSERT INTO ${quoteName(storedName(table))} VALUES (${placeholders.join(', ')})`);
+    const names = writtenColumns(table).map(([c]) => quoteName(c));
+    statement = wdb.db.prepare(
+      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    );
     wdb.inserts.set(table, statement);
   }
   return statement;
@@ -272,7 +342,7 @@ function insertOf(wdb: WorkspaceDb, table: string): Statement {
 
 /** Writes rows of a table (timed tables by uuid, replacing the row there), the workspace's own rows only. */
 export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, unknown>[]): void {
-  const columns = storedColumns(table);
+  const columns = writtenColumns(table);
   const statement = isTimed(table) ? upsertOf(wdb, table) : insertOf(wdb, table);
   for (const row of rows) {
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).

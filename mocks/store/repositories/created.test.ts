@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createStore, parseCreatedCursor, type CreatedEntry } from '..';
 import { createMemoryPort } from '../adapters/memory';
 import type { Read } from '../port';
-import { createdRowsOf, createRunRecord } from '../runs';
+import { createRunRecord } from '../runs';
 
 const A = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const B = '7c6d5e4f-3a2b-4c1d-8e9f-0a1b2c3d4e5f';
@@ -15,7 +15,7 @@ describe('the created listing, a page at a time', () => {
     const runs = Array.from({ length: count }, () =>
       createRunRecord({ uuid: randomUUID(), workspaceUuid, createdAtMs: (clock += 1), durationMs: 1000 }),
     );
-    await store.addRuns(workspaceUuid, { runs, ...createdRowsOf(runs, randomUUID) });
+    await store.addRuns(workspaceUuid, { runs });
     return runs.map((run) => run.uuid);
   };
   const pages = async (workspaceUuids: string[], limit: number, between?: () => Promise<unknown>) => {
@@ -83,7 +83,7 @@ describe('the created listing, a page at a time', () => {
       const runs = Array.from({ length: count }, () =>
         createRunRecord({ uuid: randomUUID(), workspaceUuid: A, createdAtMs: (clock += 1), durationMs: 1000 }),
       );
-      await capped.addRuns(A, { runs, ...createdRowsOf(runs, randomUUID) });
+      await capped.addRuns(A, { runs });
       return runs.map((run) => run.uuid);
     };
     const made = await add(10);

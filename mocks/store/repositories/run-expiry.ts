@@ -1,4 +1,3 @@
-import { SEED_COUNTS } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
 import type { StoragePort, Write } from '../port';
 import { OldestFirst } from '../oldest-first';
@@ -9,12 +8,6 @@ const EXPIRY_CHECK_EVERY_MS = 1_000;
 const EXPIRY_WINDOW_MAX = 512;
 /** Runs and batches removed by one check at most; the rest go at the next request (checked again at once). */
 const EXPIRY_BUDGET = 5_000;
-/**
- * Rows of logs (and of spans) looked at per removal step: the seeded rows, which lie before every created run's,
- * and a few rows per expired run (each created run writes one of each). Rows of an expired run not among them
- * (none, as the mock writes them) are left to the count bound.
- */
-const expiryRowWindow = (runs: number) => 2 * SEED_COUNTS.runs + 4 * runs;
 /** Workspaces whose next age check this process remembers; beyond, the oldest are forgotten (checked sooner). */
 const EXPIRY_WORKSPACES_KEPT = 10_000;
 
@@ -40,8 +33,8 @@ export function createRunExpiry(options: {
 
   /**
    * One removal step: reads the head of the created lists (in creation order, so the oldest are first), removes
-   * the leading entries past the age from their hash and their list, and the runs' log and span rows, in one
-   * guarded commit. Resolves whether more may be due (a full window past its age whole), and how many went.
+   * the leading entries past the age from their hash and their list (the runs' log and span rows, derived from
+   * the list, go with them), in one guarded commit. Resolves whether more may be due (a full window past its age whole), and how many went.
    */
   const removeStep = async (workspaceUuid: string, cutoff: number, window: number) => {
     const at = (part: string) => workspaceKey(workspaceUuid, part);
@@ -65,22 +58,9 @@ export function createRunExpiry(options: {
     const runs = aged(runUuids, 0);
     const batches = aged(batchUuids, runUuids.length);
     if (runs.length === 0 && batches.length === 0) return { removed: 0, more: false };
-    const rowWindow = expiryRowWindow(runs.length);
-    const [logs, spans] =
-      runs.length === 0
-        ? [[], []]
-        : await port.read([
-            { op: 'list', key: at('logs'), first: rowWindow },
-            { op: 'list', key: at('spans'), first: rowWindow },
-          ] as const);
-    const gone = new Set(runs);
-    const rowsOfGone = (rows: string[]) =>
-      rows.filter((text) => gone.has((JSON.parse(text) as { runUuid?: string }).runUuid ?? ''));
     const writes: Write[] = [
       ...runs.map((uuid): Write => ({ op: 'hdelete', key: at('runs'), field: uuid })),
       { op: 'remove', key: at('runs-created'), values: runs, within: runUuids.length },
-      { op: 'remove', key: at('logs'), values: rowsOfGone(logs), within: rowWindow },
-      { op: 'remove', key: at('spans'), values: rowsOfGone(spans), within: rowWindow },
       ...batches.map((uuid): Write => ({ op: 'hdelete', key: at('batches'), field: uuid })),
       { op: 'remove', key: at('batches-created'), values: batches, within: batchUuids.length },
     ];

@@ -1,11 +1,14 @@
 import { workspaceKey } from '../keys';
 import type { Write } from '../port';
-import type { BatchRecord, LogRow, RunRecord, SpanRow, StoreLimits } from '../types';
-import { decodeRun, encodeRow, encodeRun } from '../stored-form';
+import type { BatchRecord, RunRecord, StoreLimits } from '../types';
+import { decodeRun, encodeRun } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
 
-/** What one request creating runs adds: the runs, the batch they belong to, their first log and span rows. */
-export type AddedRuns = { runs: RunRecord[]; batch?: BatchRecord; logs: LogRow[]; spans: SpanRow[] };
+/**
+ * What one request creating runs adds: the runs and the batch they belong to. Their first log and span rows are
+ * not kept: every reader derives them from the runs in the `runs-created` list (`createdRunRows`).
+ */
+export type AddedRuns = { runs: RunRecord[]; batch?: BatchRecord };
 
 const sortRuns = (runs: RunRecord[]) =>
   runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
@@ -29,9 +32,6 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     return values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])]));
   };
 
-  const rowsOf = (workspaceUuid: string, rows: (LogRow | SpanRow)[], table: 'logs' | 'spans') =>
-    rows.map((row) => encodeRow(row, workspaceUuid, table));
-
   return {
     runsByUuid,
 
@@ -45,7 +45,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     /** The runs of a batch, read in one round trip. */
     runsOfBatch: (workspaceUuid: string, batch: BatchRecord) => runsByUuid(workspaceUuid, batch.runUuids),
 
-    /** Adds created runs (and the batch they belong to) with their first log and span rows, all or nothing. */
+    /** Adds created runs (and the batch they belong to), all or nothing; their rows follow from them. */
     async addRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
       const at = (part: string) => workspaceKey(workspaceUuid, part);
       // One key text for every run's write (a text per write would be kept as long as the write is).
@@ -67,16 +67,12 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
         const keepLast = limits.batchesPerWorkspace;
         writes.push({ op: 'append', key: at('batches-created'), values: [uuid], keepLast, dropFrom: at('batches') });
       }
-      // Rows of logs and spans are bounded with the runs (each created run writes one of each), oldest out first.
-      const keepLast = limits.runsPerWorkspace;
-      writes.push({ op: 'append', key: at('logs'), values: rowsOf(workspaceUuid, added.logs, 'logs'), keepLast });
-      writes.push({ op: 'append', key: at('spans'), values: rowsOf(workspaceUuid, added.spans, 'spans'), keepLast });
       await slice.commitWorkspace(workspaceUuid, writes);
     },
 
     /**
-     * Takes back what one `addRuns` added (its request failed after the write): the runs, their batch, their
-     * log and span rows. Runs the cap dropped to make room stay dropped.
+     * Takes back what one `addRuns` added (its request failed after the write): the runs and their batch (their
+     * log and span rows with them, derived from the list). Runs the cap dropped to make room stay dropped.
      */
     async removeCreatedRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
       const at = (part: string) => workspaceKey(workspaceUuid, part);
@@ -84,8 +80,6 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       const writes: Write[] = [
         ...uuids.map((uuid): Write => ({ op: 'hdelete', key: at('runs'), field: uuid })),
         { op: 'remove', key: at('runs-created'), values: uuids },
-        { op: 'remove', key: at('logs'), values: rowsOf(workspaceUuid, added.logs, 'logs') },
-        { op: 'remove', key: at('spans'), values: rowsOf(workspaceUuid, added.spans, 'spans') },
       ];
       if (added.batch) {
         writes.push({ op: 'hdelete', key: at('batches'), field: added.batch.uuid });

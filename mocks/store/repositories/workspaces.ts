@@ -1,6 +1,7 @@
 import { markerKey, WORKSPACE_PREFIX, workspaceKey } from '../keys';
 import type { Read } from '../port';
 import { OldestFirst } from '../oldest-first';
+import { rowsOfListedRuns } from '../runs';
 import { decodeEntry, decodeRow } from '../stored-form';
 import type { Collection, LogRow, RecordRow, SpanRow, WorkspaceState } from '../types';
 import { FIXED_LISTS, HASH_COLLECTIONS, type WorkspaceSlice } from './workspace-slice';
@@ -22,7 +23,7 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
       { op: 'get', key: at('workspace') },
       ...FIXED_LISTS.map((list): Read => ({ op: 'get', key: at(list) })),
       ...HASH_COLLECTIONS.map((collection): Read => ({ op: 'hgetall', key: at(collection) })),
-      ...(['logs', 'records', 'spans'] as const).map((rows): Read => ({ op: 'list', key: at(rows) })),
+      ...(['logs', 'records', 'spans', 'runs-created'] as const).map((rows): Read => ({ op: 'list', key: at(rows) })),
     ];
   };
 
@@ -47,7 +48,7 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
         string,
         string
       >[];
-      const [logs, records, spans] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
+      const [logs, records, spans, listed] = rest.slice(FIXED_LISTS.length + HASH_COLLECTIONS.length) as string[][];
       const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
       const hash = (collection: Collection, texts: Record<string, string>) =>
         new Map(
@@ -57,12 +58,14 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
         workspaceUuid,
         userUuid: (JSON.parse(marker) as { userUuid: string }).userUuid,
         workspace: parse(workspace as string | null, {}),
-        logs: logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')),
         records: records.map((text) => decodeRow<RecordRow>(text, workspaceUuid, 'records')),
-        spans: spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')),
       } as WorkspaceState;
       FIXED_LISTS.forEach((list, i) => Object.assign(state, { [list]: parse(lists[i], []) }));
       HASH_COLLECTIONS.forEach((collection, i) => Object.assign(state, { [collection]: hash(collection, hashes[i]) }));
+      // The rows kept, then those the created runs show (derived from them, as the SQL tables show them).
+      const created = rowsOfListedRuns(listed, state.runs);
+      state.logs = [...logs.map((text) => decodeRow<LogRow>(text, workspaceUuid, 'logs')), ...created.logs];
+      state.spans = [...spans.map((text) => decodeRow<SpanRow>(text, workspaceUuid, 'spans')), ...created.spans];
       return state;
     },
 
