@@ -6,10 +6,12 @@ import { createGatedPort, keepsAnswerOf } from './testing/gated-port';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 import { createStoragePort } from './store/adapters';
 import { createMockControl } from './control/client';
+import { loadContract } from '../spec/lib';
 
 /**
- * A keyed create (`POST /ai/mcpServers` under an Idempotency-Key) against everything that can happen between its
- * claim and the commit that keeps its answer with the server: a concurrent request with the key, the claim
+ * Every keyed create (an MCP server, a run, a batch under an Idempotency-Key; the list is checked against the
+ * contract's operations that take the key) against everything that can happen between its claim and the commit
+ * that keeps its answer with what it created: a concurrent request with the key, the claim
  * released by its lease or the workspace's cap, a workspace reset. Whatever happens, the key's rule holds: one
  * server per key, and every answer that says it was created is the key's answer (a retry replays it). On real
  * HTTP on loopback, in memory and on two replicas sharing a real Redis.
@@ -20,42 +22,81 @@ const RATE_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset
 
 let clock = Date.UTC(2026, 7, 1, 9, 0, 0);
 
-const create = (mock: Mock, key: string, body: unknown = { name: key, description: 'd' }) =>
-  mock.call('POST', '/ai/mcpServers', { body, headers: { 'idempotency-key': key } });
+/**
+ * How a keyed create is made and what it created is found: its request with a tag in its body (another tag is
+ * another request), the uuid its answer names, the records the tag's requests left in the store.
+ */
+type KeyedCreate = {
+  path: string;
+  body: (tag: string) => unknown;
+  uuidOf: (answer: CallResult) => string;
+  kind: 'mcpServer' | 'run' | 'batch';
+  records: (mock: Mock, tag: string) => Promise<string[]>;
+};
 
-/** The servers of workspace A named `name` (every server a key's requests created). */
-async function serversNamed(mock: Mock, name: string): Promise<string[]> {
-  const servers = await mock.mock.store.list(WORKSPACE_A, 'mcpServers');
-  return servers.filter((server) => server.name === name).map((server) => server.uuid as string);
-}
+const runsTagged = async (mock: Mock, tag: string) =>
+  (await mock.mock.store.list(WORKSPACE_A, 'runs')).filter((run) => run.recordId === tag);
+
+/** Every operation that creates a record under an Idempotency-Key, by operationId. */
+const KEYED_CREATES: Record<string, KeyedCreate> = {
+  createMcpServer: {
+    path: '/ai/mcpServers',
+    body: (tag) => ({ name: tag, description: 'd' }),
+    uuidOf: (answer) => answer.body.mcpServer.uuid,
+    kind: 'mcpServer',
+    records: async (mock, tag) =>
+      (await mock.mock.store.list(WORKSPACE_A, 'mcpServers'))
+        .filter((server) => server.name === tag)
+        .map((server) => server.uuid as string),
+  },
+  createRun: {
+    path: '/orchestration/runs',
+    body: (tag) => ({ recordId: tag }),
+    uuidOf: (answer) => answer.body.run.uuid,
+    kind: 'run',
+    records: async (mock, tag) => (await runsTagged(mock, tag)).map((run) => run.uuid),
+  },
+  createBatch: {
+    path: '/orchestration/batches',
+    body: (tag) => ({ recordIds: [tag] }),
+    uuidOf: (answer) => answer.body.batch.uuid,
+    kind: 'batch',
+    records: async (mock, tag) => {
+      // A batch and its runs are kept together: each run of the tag names a kept batch, each batch one run.
+      const runs = await runsTagged(mock, tag);
+      const batches = (await mock.mock.store.list(WORKSPACE_A, 'batches')).filter((batch) =>
+        runs.some((run) => run.batchUuid === batch.uuid),
+      );
+      expect(runs.map((run) => run.batchUuid).sort()).toEqual(batches.map((batch) => batch.uuid).sort());
+      return batches.map((batch) => batch.uuid);
+    },
+  },
+};
 
 /**
- * The key's rule after every request with it has answered: one server at most, any 201 names it, and a retry
- * (a request with the key, once more) replays it; when none was created, the retry creates it, once.
+ * The operations that take an Idempotency-Key and create nothing a retry could make twice: an update, a cancel
+ * and a read. The runs download keeps an export: its own commit is not joined to the key's answer yet.
  */
-async function expectOneServerForKey(mocks: Mock[], key: string, answers: CallResult[]) {
-  for (const answer of answers) {
-    if (answer.status >= 400) {
-      expect(typeof answer.body.errorMessage).toBe('string');
-      expect(typeof answer.body.reason).toBe('string');
-      for (const header of RATE_HEADERS) expect(answer.headers).toHaveProperty(header);
-    }
-  }
-  const uuids = answers.filter((answer) => answer.status === 201).map((answer) => answer.body.mcpServer.uuid);
-  expect(new Set(uuids).size).toBeLessThanOrEqual(1);
-  const retry = await create(mocks[mocks.length - 1], key);
-  expect(retry.status).toBe(201);
-  if (uuids.length > 0) expect(retry.body.mcpServer.uuid).toBe(uuids[0]);
-  const again = await create(mocks[0], key);
-  expect(again.body).toEqual(retry.body);
-  expect(await serversNamed(mocks[0], key)).toEqual([retry.body.mcpServer.uuid]);
-  // The control plane lists it once, and lists no server the store does not hold (a create taken back).
-  const created = await createMockControl({ url: mocks[0].mock.origin, token: 'mock-token-a' }).created();
-  const servers = new Set((await mocks[0].mock.store.list(WORKSPACE_A, 'mcpServers')).map((server) => server.uuid));
-  const listed = created.filter((entry) => entry.kind === 'mcpServer').map((entry) => entry.uuid);
-  expect(listed.filter((uuid) => uuid === retry.body.mcpServer.uuid)).toHaveLength(1);
-  expect(listed.filter((uuid) => !servers.has(uuid))).toEqual([]);
-}
+const NOT_COVERED: Record<string, string> = {
+  updateCurrentWorkspace: 'updates the one workspace in place',
+  cancelRun: 'records a cancel by compare-and-set; a second cancel finds it recorded',
+  executeQuery: 'reads only',
+  downloadRuns: "its export is saved on its own commit, not yet with the key's answer",
+};
+
+const keyedOperations = loadContract()
+  .operations.filter((operation) =>
+    operation.parameters.some((parameter) => parameter.in === 'header' && /^idempotency-key$/i.test(parameter.name)),
+  )
+  .map((operation) => operation.operationId);
+
+it('should know every operation of the contract that takes an Idempotency-Key', () => {
+  expect(keyedOperations).toContain('createMcpServer');
+  expect(keyedOperations.filter((id) => !(id in KEYED_CREATES) && !(id in NOT_COVERED))).toEqual([]);
+  expect(
+    [...Object.keys(KEYED_CREATES), ...Object.keys(NOT_COVERED)].filter((id) => !keyedOperations.includes(id)),
+  ).toEqual([]);
+});
 
 async function resetWorkspace(mock: Mock) {
   expect(await createMockControl({ url: mock.mock.origin, token: 'mock-token-a' }).reset()).toEqual({
@@ -63,112 +104,164 @@ async function resetWorkspace(mock: Mock) {
   });
 }
 
-/** The workspace's keyed requests on other keys, enough to release the oldest claims by the workspace's cap. */
-async function fillTheCap(mock: Mock, tag: string) {
-  for (let i = 0; i < CAP; i++) expect((await create(mock, `${tag}-filler-${i}`)).status).toBe(201);
-}
-
 type Setting = { held: Mock; other: Mock; gate: ReturnType<typeof createGatedPort>; close: () => Promise<void> };
 
-/** `clockRulesTheStore`: the store's ages follow the test's clock (memory; Redis keeps its own). */
-function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: boolean) {
-  describe(name, () => {
-    let held: Mock;
-    let other: Mock;
-    let gate: ReturnType<typeof createGatedPort>;
-    let close: () => Promise<void> = async () => undefined;
-    beforeAll(async () => {
-      ({ held, other, gate, close } = await setUp());
-    }, 600_000);
-    afterAll(() => close());
+/** The cases of one keyed create; `key` is both the Idempotency-Key and the tag its request's body carries. */
+function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTheStore: boolean) {
+  const keyOf = (name: string) => `${id}-${name}`;
+  const create = (mock: Mock, key: string, tag: string = key) =>
+    mock.call('POST', op.path, { body: op.body(tag), headers: { 'idempotency-key': key } });
 
-    it('should create one server for concurrent requests with one key: the others 409 or replay it', async () => {
-      const answers = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => create(i % 2 ? other : held, 'concurrent-same')),
-      );
-      expect(answers.map((answer) => answer.status).filter((status) => status !== 201 && status !== 409)).toEqual([]);
-      expect(answers.some((answer) => answer.status === 201)).toBe(true);
-      await expectOneServerForKey([held, other], 'concurrent-same', answers);
+  /**
+   * The key's rule after every request with it has answered: one record at most, any success names it, and a
+   * retry (a request with the key, once more) replays it; when none was created, the retry creates it, once.
+   */
+  async function expectOneRecordForKey(key: string, answers: CallResult[]) {
+    const { held, other } = setting();
+    for (const answer of answers) {
+      if (answer.status >= 400) {
+        expect(typeof answer.body.errorMessage).toBe('string');
+        expect(typeof answer.body.reason).toBe('string');
+        for (const header of RATE_HEADERS) expect(answer.headers).toHaveProperty(header);
+      }
+    }
+    const uuids = answers.filter((answer) => answer.status < 300).map(op.uuidOf);
+    expect(new Set(uuids).size).toBeLessThanOrEqual(1);
+    const retry = await create(other, key);
+    expect(retry.status).toBeLessThan(300);
+    if (uuids.length > 0) expect(op.uuidOf(retry)).toBe(uuids[0]);
+    const again = await create(held, key);
+    expect(again.body).toEqual(retry.body);
+    expect(await op.records(held, key)).toEqual([op.uuidOf(retry)]);
+    // The control plane lists it once, and lists no record the store does not hold (a create taken back).
+    const created = await createMockControl({ url: held.mock.origin, token: 'mock-token-a' }).created();
+    const listed = created.filter((entry) => entry.kind === op.kind).map((entry) => entry.uuid);
+    expect(listed.filter((uuid) => uuid === op.uuidOf(retry))).toHaveLength(1);
+    const collection = ({ mcpServer: 'mcpServers', run: 'runs', batch: 'batches' } as const)[op.kind];
+    const stored = new Set((await held.mock.store.list(WORKSPACE_A, collection)).map((entry) => entry.uuid));
+    expect(listed.filter((uuid) => !stored.has(uuid))).toEqual([]);
+  }
+
+  /** The workspace's keyed requests on other keys, enough to release the oldest claims by the workspace's cap. */
+  async function fillTheCap(mock: Mock, tag: string) {
+    for (let i = 0; i < CAP; i++) expect((await create(mock, `${tag}-filler-${i}`)).status).toBeLessThan(300);
+  }
+
+  describe(`${id} (POST ${op.path})`, () => {
+    it('should create one record for concurrent requests with one key: the others 409 or replay it', async () => {
+      const { held, other } = setting();
+      const key = keyOf('concurrent-same');
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => create(i % 2 ? other : held, key)));
+      expect(answers.map((answer) => answer.status).filter((status) => status >= 300 && status !== 409)).toEqual([]);
+      expect(answers.some((answer) => answer.status < 300)).toBe(true);
+      await expectOneRecordForKey(key, answers);
     });
 
     it('should answer 422 to another request with a key in flight or done, and create nothing for it', async () => {
-      const hold = gate.holdNext(keepsAnswerOf('reused'));
-      const first = create(held, 'reused');
+      const { held, other, gate } = setting();
+      const key = keyOf('reused');
+      const another = keyOf('another');
+      const hold = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
       await hold.reached;
-      const inFlight = await create(other, 'reused', { name: 'another', description: 'd' });
+      const inFlight = await create(other, key, another);
       hold.release();
-      const done = await create(held, 'reused', { name: 'another', description: 'd' });
+      const done = await create(held, key, another);
       for (const answer of [inFlight, done])
         expect([answer.status, answer.body.reason]).toEqual([422, 'idempotency_key_reused']);
-      await expectOneServerForKey([held, other], 'reused', [await first, inFlight, done]);
-      expect(await serversNamed(held, 'another')).toEqual([]);
+      await expectOneRecordForKey(key, [await first, inFlight, done]);
+      expect(await op.records(held, another)).toEqual([]);
     });
 
-    it('should keep one server per key when the workspace cap released the claim while the request ran', async () => {
-      const hold = gate.holdNext(keepsAnswerOf('evicted'));
-      const first = create(held, 'evicted');
+    it('should keep one record per key when the workspace cap released the claim while the request ran', async () => {
+      const { held, other, gate } = setting();
+      const key = keyOf('evicted');
+      const hold = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
       await hold.reached;
-      await fillTheCap(other, 'evicted');
+      await fillTheCap(other, key);
       // The key is free again: a retry claims it and runs.
-      const second = await create(other, 'evicted');
+      const second = await create(other, key);
       hold.release();
-      await expectOneServerForKey([held, other], 'evicted', [await first, second]);
+      await expectOneRecordForKey(key, [await first, second]);
     });
 
     it('should answer 409, writing nothing, when its released key is in flight for a retry as it commits', async () => {
-      const holdFirst = gate.holdNext(keepsAnswerOf('evicted-in-flight'));
-      const first = create(held, 'evicted-in-flight');
+      const { held, other, gate } = setting();
+      const key = keyOf('evicted-in-flight');
+      const holdFirst = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
       await holdFirst.reached;
-      await fillTheCap(other, 'evicted-in-flight');
-      const holdSecond = gate.holdNext(keepsAnswerOf('evicted-in-flight'));
+      await fillTheCap(other, key);
+      const holdSecond = gate.holdNext(keepsAnswerOf(key));
       // The retry runs on the replica whose commits the gate holds (the same process in memory).
-      const second = create(held, 'evicted-in-flight');
+      const second = create(held, key);
       await holdSecond.reached;
       holdFirst.release();
       const lost = await first;
       expect([lost.status, lost.body.reason]).toEqual([409, 'idempotency_key_in_use']);
       holdSecond.release();
-      await expectOneServerForKey([held, other], 'evicted-in-flight', [lost, await second]);
+      await expectOneRecordForKey(key, [lost, await second]);
     });
 
     // Redis ages its keys on its own clock: the lease is moved only where the test's clock rules the store.
     if (clockRulesTheStore)
-      it('should keep one server per key when the claim outlived its lease while the request ran', async () => {
-        const hold = gate.holdNext(keepsAnswerOf('leased'));
-        const first = create(held, 'leased');
+      it('should keep one record per key when the claim outlived its lease while the request ran', async () => {
+        const { held, other, gate } = setting();
+        const key = keyOf('leased');
+        const hold = gate.holdNext(keepsAnswerOf(key));
+        const first = create(held, key);
         await hold.reached;
         clock += 10 * 60_000 + 1;
-        const second = await create(other, 'leased');
+        const second = await create(other, key);
         hold.release();
-        await expectOneServerForKey([held, other], 'leased', [await first, second]);
+        await expectOneRecordForKey(key, [await first, second]);
       });
 
-    it('should leave no server without its answer when the claim was released and nobody took the key', async () => {
-      const hold = gate.holdNext(keepsAnswerOf('released-free'));
-      const first = create(held, 'released-free');
+    it('should leave no record without its answer when the claim was released and nobody took the key', async () => {
+      const { held, other, gate } = setting();
+      const key = keyOf('released-free');
+      const hold = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
       await hold.reached;
-      await fillTheCap(other, 'released-free');
+      await fillTheCap(other, key);
       hold.release();
-      await expectOneServerForKey([held, other], 'released-free', [await first]);
+      await expectOneRecordForKey(key, [await first]);
     });
 
     it('should forget the key with the workspace reset: the same key then creates anew, once', async () => {
-      const first = await create(held, 'after-reset');
-      expect(first.status).toBe(201);
+      const { held, other } = setting();
+      const key = keyOf('after-reset');
+      const first = await create(held, key);
+      expect(first.status).toBeLessThan(300);
       await resetWorkspace(other);
-      expect(await serversNamed(held, 'after-reset')).toEqual([]);
-      await expectOneServerForKey([held, other], 'after-reset', []);
-      expect(await serversNamed(held, 'after-reset')).not.toEqual([first.body.mcpServer.uuid]);
+      expect(await op.records(held, key)).toEqual([]);
+      await expectOneRecordForKey(key, []);
+      expect(await op.records(held, key)).not.toEqual([op.uuidOf(first)]);
     });
 
     it('should leave no half-applied create when the workspace is reset between claim and commit', async () => {
-      const hold = gate.holdNext(keepsAnswerOf('reset-between'));
-      const first = create(held, 'reset-between');
+      const { held, other, gate } = setting();
+      const key = keyOf('reset-between');
+      const hold = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
       await hold.reached;
       await resetWorkspace(other);
       hold.release();
-      await expectOneServerForKey([held, other], 'reset-between', [await first]);
+      await expectOneRecordForKey(key, [await first]);
     });
+  });
+}
+
+/** `clockRulesTheStore`: the store's ages follow the test's clock (memory; Redis keeps its own). */
+function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: boolean) {
+  describe(name, () => {
+    let setting: Setting;
+    beforeAll(async () => {
+      setting = await setUp();
+    }, 600_000);
+    afterAll(() => setting?.close());
+    for (const [id, op] of Object.entries(KEYED_CREATES)) cases(id, op, () => setting, clockRulesTheStore);
   });
 }
 
@@ -225,6 +318,9 @@ describe('a keyed create refused by the rate limit counted ahead, on two replica
 
   it('should answer 429 with its headers, create nothing, and leave the key free for the next window', async () => {
     const [first, second] = mocks;
+    const server = KEYED_CREATES.createMcpServer;
+    const create = (mock: Mock, key: string) =>
+      mock.call('POST', server.path, { body: server.body(key), headers: { 'idempotency-key': key } });
     // The first replica counts once (it knows room is left); the second spends the rest of the window.
     expect((await first.call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
     for (let i = 1; i < LIMIT; i++)
@@ -233,10 +329,10 @@ describe('a keyed create refused by the rate limit counted ahead, on two replica
     const refused = await create(first, 'refused');
     expect([refused.status, refused.body.reason]).toEqual([429, 'rate_limited']);
     for (const header of [...RATE_HEADERS, 'retry-after']) expect(refused.headers).toHaveProperty(header);
-    expect(await serversNamed(first, 'refused')).toEqual([]);
+    expect(await server.records(first, 'refused')).toEqual([]);
     clock += 60_000;
     const created = await create(second, 'refused');
     expect(created.status).toBe(201);
-    expect(await serversNamed(first, 'refused')).toEqual([created.body.mcpServer.uuid]);
+    expect(await server.records(first, 'refused')).toEqual([server.uuidOf(created)]);
   });
 });

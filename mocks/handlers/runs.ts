@@ -53,9 +53,12 @@ export function runHandlers(deps: HandlerDeps): Handlers {
         recordTitle: (body.recordTitle as string | undefined) ?? null,
       });
       const added = { runs: [run] };
-      await deps.store.addRuns(workspaceUuid, added);
+      const waits = body.waitUntilFinished === true;
+      // A run waited for is read back while it runs (a cancel on another replica moves its finish): it is
+      // stored now; otherwise it goes into the store with the key's answer.
+      await deps.store.addRuns(workspaceUuid, added, waits ? undefined : ctx.withAnswer);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
-      if (body.waitUntilFinished === true) {
+      if (waits) {
         // The run is read again after each wait: a cancel on another replica moves its finish.
         let current: RunRecord = run;
         // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
@@ -130,7 +133,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       // Its status then follows its counts, never a walk over its runs (cancelRun keeps them).
       if (runs.length > 0) batch.tally = tallyOf(runs);
       const added = { runs, batch };
-      await deps.store.addRuns(workspaceUuid, added);
+      await deps.store.addRuns(workspaceUuid, added, ctx.withAnswer);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
       return jsonResponse(
         202,

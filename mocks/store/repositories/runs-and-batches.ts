@@ -1,5 +1,6 @@
 import { workspaceKey } from '../keys';
 import type { Write } from '../port';
+import type { PendingCommit } from '../pending-commit';
 import type { BatchRecord, RunRecord, StoreLimits } from '../types';
 import { decodeRun, encodeRun } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
@@ -45,8 +46,11 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
     /** The runs of a batch, read in one round trip. */
     runsOfBatch: (workspaceUuid: string, batch: BatchRecord) => runsByUuid(workspaceUuid, batch.runUuids),
 
-    /** Adds created runs (and the batch they belong to), all or nothing; their rows follow from them. */
-    async addRuns(workspaceUuid: string, added: AddedRuns): Promise<void> {
+    /**
+     * Adds created runs (and the batch they belong to), all or nothing; their rows follow from them. Under an
+     * Idempotency-Key (`withAnswer`), they go into the store with the key's answer, in one commit.
+     */
+    async addRuns(workspaceUuid: string, added: AddedRuns, withAnswer?: PendingCommit): Promise<void> {
       const at = (part: string) => workspaceKey(workspaceUuid, part);
       // One key text for every run's write (a text per write would be kept as long as the write is).
       const runsKey = at('runs');
@@ -67,7 +71,10 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
         const keepLast = limits.batchesPerWorkspace;
         writes.push({ op: 'append', key: at('batches-created'), values: [uuid], keepLast, dropFrom: at('batches') });
       }
-      await slice.commitWorkspace(workspaceUuid, writes);
+      const alone = () => slice.commitWorkspace(workspaceUuid, writes);
+      if (withAnswer)
+        withAnswer.add(slice.pendingWorkspacePart(workspaceUuid, () => ({ changes: [...writes] }), alone));
+      else await alone();
     },
 
     /**
