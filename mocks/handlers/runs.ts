@@ -55,9 +55,10 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const added = { runs: [run] };
       const waits = body.waitUntilFinished === true;
       // A run waited for is read back while it runs (a cancel on another replica moves its finish): it is
-      // stored now; otherwise it goes into the store with the key's answer.
-      await deps.store.addRuns(workspaceUuid, added, waits ? undefined : ctx.withAnswer);
+      // stored now, and the key's answer is kept only while it is; otherwise it goes in with the answer.
+      const writes = await deps.store.addRuns(workspaceUuid, added, waits ? undefined : ctx.withAnswer);
       undoOnFailure(ctx, () => deps.store.removeCreatedRuns(workspaceUuid, added));
+      if (waits && ctx.withAnswer) deps.store.keepStoredRuns(workspaceUuid, [run.uuid], writes, ctx.withAnswer);
       if (waits) {
         // The run is read again after each wait: a cancel on another replica moves its finish.
         let current: RunRecord = run;

@@ -1,5 +1,5 @@
 import { workspaceKey } from '../keys';
-import type { Write } from '../port';
+import type { Guard, Write } from '../port';
 import type { PendingCommit } from '../pending-commit';
 import type { BatchRecord, RunRecord, StoreLimits } from '../types';
 import { decodeRun, encodeRun } from '../stored-form';
@@ -50,7 +50,7 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
      * Adds created runs (and the batch they belong to), all or nothing; their rows follow from them. Under an
      * Idempotency-Key (`withAnswer`), they go into the store with the key's answer, in one commit.
      */
-    async addRuns(workspaceUuid: string, added: AddedRuns, withAnswer?: PendingCommit): Promise<void> {
+    async addRuns(workspaceUuid: string, added: AddedRuns, withAnswer?: PendingCommit): Promise<Write[]> {
       const at = (part: string) => workspaceKey(workspaceUuid, part);
       // One key text for every run's write (a text per write would be kept as long as the write is).
       const runsKey = at('runs');
@@ -75,6 +75,31 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       if (withAnswer)
         withAnswer.add(slice.pendingWorkspacePart(workspaceUuid, () => ({ changes: [...writes] }), alone));
       else await alone();
+      return writes;
+    },
+
+    /**
+     * Runs stored when made (a run waited for is read back while it runs) kept with the key's answer: the
+     * answer's commit holds only while they are stored, and a workspace reset meanwhile stores them again (as
+     * `writes`, what `addRuns` wrote) before the commit is tried once more. Should the key be another request's
+     * by then, the request takes them back as any failed request does.
+     */
+    keepStoredRuns(workspaceUuid: string, uuids: string[], writes: Write[], withAnswer: PendingCommit): void {
+      const runsKey = workspaceKey(workspaceUuid, 'runs');
+      const guards = uuids.map((uuid): Guard => ({ key: runsKey, field: uuid, is: 'present' }));
+      const ready = async () => {
+        await slice.ensureSeeded([workspaceUuid]);
+        if ((await runsByUuid(workspaceUuid, uuids)).length < uuids.length)
+          await slice.commitWorkspace(workspaceUuid, writes);
+      };
+      withAnswer.add(
+        slice.pendingWorkspacePart(
+          workspaceUuid,
+          () => ({ changes: [], guards }),
+          async () => true,
+          ready,
+        ),
+      );
     },
 
     /**

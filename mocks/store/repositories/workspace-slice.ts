@@ -101,15 +101,16 @@ export function createWorkspaceSlice(options: {
    */
   const pendingWorkspacePart = (
     workspaceUuid: string,
-    make: () => { changes: Write[]; settle?: (applied: boolean) => void },
+    make: () => { changes: Write[]; guards?: Guard[]; settle?: (applied: boolean) => void },
     alone: () => Promise<boolean>,
+    ready: () => Promise<unknown> = () => ensureSeeded([workspaceUuid]),
   ): PendingPart => ({
     take: () => {
-      const { changes, settle } = make();
-      return { writes: announce(workspaceUuid, changes), guards: [seededGuard(workspaceUuid)], settle };
+      const { changes, guards = [], settle } = make();
+      return { writes: announce(workspaceUuid, changes), guards: [seededGuard(workspaceUuid), ...guards], settle };
     },
     alone,
-    ready: () => ensureSeeded([workspaceUuid]),
+    ready,
   });
 
   return {
