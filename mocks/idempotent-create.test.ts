@@ -31,9 +31,17 @@ type KeyedCreate = {
   path: string;
   body: (tag: string) => unknown;
   uuidOf: (answer: CallResult) => string;
-  kind: 'mcpServer' | 'run' | 'batch';
+  /** Its kind in the control plane's created listing (an export is not listed there). */
+  kind?: 'mcpServer' | 'run' | 'batch';
+  /** Told each answer to a request with its tag (what was created is found from the answers when unlisted). */
+  saw?: (tag: string, answer: CallResult) => void;
+  /** Set for what a workspace reset does not remove: forgets the tag's records (the key's are gone with it). */
+  forget?: (tag: string) => void;
   records: (mock: Mock, tag: string) => Promise<string[]>;
 };
+
+/** The export URLs answered to each tag's requests. */
+const exportsAnswered = new Map<string, string[]>();
 
 const runsTagged = async (mock: Mock, tag: string) =>
   (await mock.mock.store.list(WORKSPACE_A, 'runs')).filter((run) => run.recordId === tag);
@@ -84,12 +92,30 @@ const KEYED_CREATES: Record<string, KeyedCreate> = {
       return batches.map((batch) => batch.uuid);
     },
   },
+  downloadRuns: {
+    operationId: 'downloadRuns',
+    path: '/orchestration/runs/download',
+    body: (tag) => ({ recordId: tag }),
+    // The export's path (its origin is the replica that answered first: a replay names it too).
+    uuidOf: (answer) => new URL(answer.body.url).pathname,
+    saw: (tag, answer) => {
+      if (answer.status < 300) exportsAnswered.set(tag, [...(exportsAnswered.get(tag) ?? []), answer.body.url]);
+    },
+    // The exports any answer named that this mock still serves.
+    records: async (mock, tag) => {
+      const served: string[] = [];
+      for (const path of new Set((exportsAnswered.get(tag) ?? []).map((url) => new URL(url).pathname))) {
+        const headers = { authorization: 'Bearer mock-token-a' };
+        if ((await fetch(`${mock.mock.origin}${path}`, { headers })).status === 200) served.push(path);
+      }
+      return served;
+    },
+    // An export is the mock's, not the workspace's: a reset leaves it to its age, no longer the key's.
+    forget: (tag) => exportsAnswered.delete(tag),
+  },
 };
 
-/**
- * The operations that take an Idempotency-Key and create nothing a retry could make twice: an update, a cancel
- * and a read. The runs download keeps an export: its own commit is not joined to the key's answer yet.
- */
+/** The operations that take an Idempotency-Key and create nothing a retry could make twice. */
 const NOT_COVERED: Record<string, string> = {
   updateCurrentWorkspace: 'updates the one workspace in place',
   cancelRun: 'records a cancel by compare-and-set; a second cancel finds it recorded',
@@ -121,8 +147,11 @@ type Setting = { held: Mock; other: Mock; gate: ReturnType<typeof createGatedPor
 /** The cases of one keyed create; `key` is both the Idempotency-Key and the tag its request's body carries. */
 function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTheStore: boolean) {
   const keyOf = (name: string) => `${id}-${name}`;
-  const create = (mock: Mock, key: string, tag: string = key) =>
-    mock.call('POST', op.path, { body: op.body(tag), headers: { 'idempotency-key': key } });
+  const create = async (mock: Mock, key: string, tag: string = key) => {
+    const answer = await mock.call('POST', op.path, { body: op.body(tag), headers: { 'idempotency-key': key } });
+    op.saw?.(tag, answer);
+    return answer;
+  };
 
   /**
    * The key's rule after every request with it has answered: one record at most, any success names it, and a
@@ -146,6 +175,7 @@ function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTh
     expect(again.body).toEqual(retry.body);
     expect(await op.records(held, key)).toEqual([op.uuidOf(retry)]);
     // The control plane lists it once, and lists no record the store does not hold (a create taken back).
+    if (op.kind === undefined) return;
     const created = await createMockControl({ url: held.mock.origin, token: 'mock-token-a' }).created();
     const listed = created.filter((entry) => entry.kind === op.kind).map((entry) => entry.uuid);
     expect(listed.filter((uuid) => uuid === op.uuidOf(retry))).toHaveLength(1);
@@ -247,6 +277,7 @@ function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTh
       const first = await create(held, key);
       expect(first.status).toBeLessThan(300);
       await resetWorkspace(other);
+      op.forget?.(key);
       expect(await op.records(held, key)).toEqual([]);
       await expectOneRecordForKey(key, []);
       expect(await op.records(held, key)).not.toEqual([op.uuidOf(first)]);

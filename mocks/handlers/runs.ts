@@ -190,8 +190,11 @@ function downloadHandlers(deps: HandlerDeps): Handlers {
           );
         });
       const [{ json }] = rows as [{ json: string }];
-      const id = await deps.store.saveDownload({ workspaceUuid, createdAtMs: now, runsJson: json });
+      const download = { workspaceUuid, createdAtMs: now, runsJson: json };
+      const id = await deps.store.saveDownload(download);
       undoOnFailure(ctx, () => deps.store.removeDownload(id));
+      // Under an Idempotency-Key, its answer is kept only while the export is stored.
+      if (ctx.withAnswer) deps.store.keepStoredDownload(id, download, ctx.withAnswer);
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
     },
   };

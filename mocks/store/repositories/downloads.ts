@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createByteBudget } from '../byte-budget';
 import { DOWNLOAD_PREFIX, downloadKey } from '../keys';
 import type { StoragePort } from '../port';
+import type { PendingCommit } from '../pending-commit';
 import type { RunView } from '../runs';
 import type { StoreLimits } from '../types';
 
@@ -27,27 +28,47 @@ const INDEX = 'downloads';
 export function createDownloadRepository(port: StoragePort, limits: StoreLimits) {
   // Byte bound beside the port's count and age bounds: the oldest go once the budget is spent.
   const budget = createByteBudget(limits.downloadBytes, limits.downloads);
+  /** Keeps an export; resolves its id. */
+  async function saveDownload(download: Download | DownloadText, id: string = randomUUID()): Promise<string> {
+    const text = textOf(download);
+    // The oldest exports beyond the byte budget go first, so nothing can fail once this one is stored.
+    const reservation = budget.reserve(INDEX, id, text.length);
+    const releases = reservation.released.filter((released) => released !== id);
+    let released = releases.length === 0;
+    try {
+      if (!released)
+        released = await port.commit(releases.map((old) => ({ op: 'delete', key: downloadKey(old), index: INDEX })));
+      if (!reservation.released.includes(id))
+        await port.claim(downloadKey(id), text, limits.downloadTtlMs, { key: INDEX, cap: limits.downloads });
+    } catch (error) {
+      // Exports released already stay released (they were due to go); the ledger forgets only this one.
+      if (released) budget.remove(INDEX, id);
+      else reservation.cancel();
+      throw error;
+    }
+    return id;
+  }
+
   return {
-    /** Keeps an export; resolves its id. */
-    async saveDownload(download: Download | DownloadText): Promise<string> {
-      const id = randomUUID();
-      const text = textOf(download);
-      // The oldest exports beyond the byte budget go first, so nothing can fail once this one is stored.
-      const reservation = budget.reserve(INDEX, id, text.length);
-      const releases = reservation.released.filter((released) => released !== id);
-      let released = releases.length === 0;
-      try {
-        if (!released)
-          released = await port.commit(releases.map((old) => ({ op: 'delete', key: downloadKey(old), index: INDEX })));
-        if (!reservation.released.includes(id))
-          await port.claim(downloadKey(id), text, limits.downloadTtlMs, { key: INDEX, cap: limits.downloads });
-      } catch (error) {
-        // Exports released already stay released (they were due to go); the ledger forgets only this one.
-        if (released) budget.remove(INDEX, id);
-        else reservation.cancel();
-        throw error;
-      }
-      return id;
+    /** Keeps an export (under `id`, a new one unless given); resolves its id. */
+    saveDownload,
+
+    /**
+     * An export saved when made, kept with the key's answer: the answer's commit holds only while the export is
+     * stored, and one let go meanwhile (the bounds, a reset) is saved again under its id before the commit is
+     * tried once more. Should the key be another request's by then, the request takes it back as any failed
+     * request does.
+     */
+    keepStoredDownload(id: string, download: Download | DownloadText, withAnswer: PendingCommit): void {
+      const at = downloadKey(id);
+      withAnswer.add({
+        take: () => ({ writes: [], guards: [{ key: at, is: 'present' }] }),
+        alone: async () => true,
+        ready: async () => {
+          const [text] = await port.read([{ op: 'get', key: at }]);
+          if (text === null) await saveDownload(download, id);
+        },
+      });
     },
 
     /** Takes back an export this request saved (its request failed after the write). */
