@@ -1,5 +1,5 @@
 import type { StoragePort } from '../store/port';
-import type { PortCall } from './failing-port';
+import { interceptPort, type PortCall } from './failing-port';
 
 /** A call held at the gate: `reached` once it arrives (not yet passed on), `release` lets it through. */
 export type HeldCall = { reached: Promise<PortCall>; release: () => void };
@@ -11,28 +11,15 @@ export type HeldCall = { reached: Promise<PortCall>; release: () => void };
  */
 export function createGatedPort(port: StoragePort) {
   const gates: { pick: (call: PortCall) => boolean; arrive: (call: PortCall) => void; open: Promise<void> }[] = [];
-  const wrap =
-    <M extends 'read' | 'commit' | 'hit' | 'claim' | 'deleteByPrefix' | 'countByPrefix'>(method: M) =>
-    async (...args: unknown[]) => {
-      const call = { method, args };
-      const at = gates.findIndex((gate) => gate.pick(call));
-      if (at >= 0) {
-        const [gate] = gates.splice(at, 1);
-        gate.arrive(call);
-        await gate.open;
-      }
-      return (port[method] as (...a: unknown[]) => Promise<unknown>)(...args);
-    };
-  const gated = {
-    kind: port.kind,
-    read: wrap('read'),
-    commit: wrap('commit'),
-    hit: wrap('hit'),
-    claim: wrap('claim'),
-    deleteByPrefix: wrap('deleteByPrefix'),
-    countByPrefix: wrap('countByPrefix'),
-    close: () => port.close(),
-  } as StoragePort;
+  const gated = interceptPort(port, async (call, pass) => {
+    const at = gates.findIndex((gate) => gate.pick(call));
+    if (at >= 0) {
+      const [gate] = gates.splice(at, 1);
+      gate.arrive(call);
+      await gate.open;
+    }
+    return pass();
+  });
   return {
     port: gated,
     /** Holds the next call `pick` chooses until `release` is called. */
