@@ -5,6 +5,7 @@ import {
   createdTable,
   putRows,
   quoteName,
+  statementOf,
   storedName,
   type WorkspaceDb,
 } from './database';
@@ -26,24 +27,28 @@ export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast:
   const statements = [
     `INSERT INTO ${created} (uuid) VALUES (?)`,
     ...(list === 'runs' ? createdRowTables.map(createdRowInsert) : []),
-  ].map((sql) => wdb.db.prepare(sql));
-  try {
-    for (const uuid of uuids) for (const statement of statements) statement.run([uuid]);
-  } finally {
-    for (const statement of statements) statement.free();
-  }
+  ].map((sql) => statementOf(wdb, sql));
+  for (const uuid of uuids) for (const statement of statements) statement.run([uuid]);
   const count = (wdb.created.get(list) ?? 0) + uuids.length;
   wdb.created.set(list, count);
   if (keepLast === undefined || count <= keepLast) return;
-  const oldest = `SELECT seq FROM ${created} ORDER BY seq LIMIT ?`;
-  if (list === 'runs')
-    for (const table of createdRowTables)
-      wdb.db.run(createdRowDelete(table, `SELECT uuid FROM ${created} WHERE seq IN (${oldest})`), [count - keepLast]);
-  wdb.db.run(
-    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (SELECT uuid FROM ${created} WHERE seq IN (${oldest}))`,
-    [count - keepLast],
-  );
-  wdb.db.run(`DELETE FROM ${created} WHERE seq IN (${oldest})`, [count - keepLast]);
+  const excess = count - keepLast;
+  const oldest = statementOf(wdb, `SELECT seq, uuid FROM ${created} ORDER BY seq LIMIT ?`);
+  oldest.bind([excess]);
+  const gone: string[] = [];
+  let last = 0;
+  while (oldest.step()) {
+    const [seq, uuid] = oldest.get() as [number, string];
+    last = seq;
+    gone.push(uuid);
+  }
+  oldest.reset();
+  const drops = [
+    ...(list === 'runs' ? createdRowTables.map((table) => createdRowDelete(table, '?')) : []),
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid = ?`,
+  ].map((sql) => statementOf(wdb, sql));
+  for (const uuid of gone) for (const drop of drops) drop.run([uuid]);
+  statementOf(wdb, `DELETE FROM ${created} WHERE seq <= ?`).run([last]);
   wdb.created.set(list, keepLast);
 }
 

@@ -26,8 +26,8 @@ export type WorkspaceDb = {
   clockAt: number;
   /** Entries of each list of created runs or batches. */
   created: Map<string, number>;
-  upserts: Map<string, Statement>;
-  inserts: Map<string, Statement>;
+  /** Prepared statements by their text: a write compiles its SQL once per database, not once per change. */
+  statements: Map<string, Statement>;
 };
 
 type Columns = [column: string, type: StoredColumnType | string][];
@@ -314,36 +314,37 @@ export function createWorkspaceIndexes(db: Database): void {
   }
 }
 
-function upsertOf(wdb: WorkspaceDb, table: string): Statement {
-  let statement = wdb.upserts.get(table);
+/** The statement of `sql` on the workspace's database, prepared on first use and kept until the database closes. */
+export function statementOf(wdb: WorkspaceDb, sql: string): Statement {
+  let statement = wdb.statements.get(sql);
   if (!statement) {
-    const names = writtenColumns(table).map(([c]) => quoteName(c));
-    const updates = names.filter((n) => n !== '"uuid"').map((n) => `${n} = excluded.${n}`);
-    statement = wdb.db.prepare(
-      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')}) ` +
-        `ON CONFLICT ("uuid") DO UPDATE SET ${updates.join(', ')}`,
-    );
-    wdb.upserts.set(table, statement);
+    statement = wdb.db.prepare(sql);
+    wdb.statements.set(sql, statement);
   }
   return statement;
 }
 
-function insertOf(wdb: WorkspaceDb, table: string): Statement {
-  let statement = wdb.inserts.get(table);
-  if (!statement) {
+/** The same text for every workspace: built once per table. */
+const writeSql = new Map<string, string>();
+
+/** Writes a row of `table`: a timed table's replaces the row of its uuid, another table's is appended. */
+function writeOf(wdb: WorkspaceDb, table: string): Statement {
+  let sql = writeSql.get(table);
+  if (sql === undefined) {
     const names = writtenColumns(table).map(([c]) => quoteName(c));
-    statement = wdb.db.prepare(
-      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    );
-    wdb.inserts.set(table, statement);
+    const updates = names.filter((n) => n !== '"uuid"').map((n) => `${n} = excluded.${n}`);
+    sql =
+      `INSERT INTO ${quoteName(storedName(table))} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})` +
+      (isTimed(table) ? ` ON CONFLICT ("uuid") DO UPDATE SET ${updates.join(', ')}` : '');
+    writeSql.set(table, sql);
   }
-  return statement;
+  return statementOf(wdb, sql);
 }
 
 /** Writes rows of a table (timed tables by uuid, replacing the row there), the workspace's own rows only. */
 export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, unknown>[]): void {
   const columns = writtenColumns(table);
-  const statement = isTimed(table) ? upsertOf(wdb, table) : insertOf(wdb, table);
+  const statement = writeOf(wdb, table);
   for (const row of rows) {
     // Only the workspace's own rows ever enter its database (x-rules workspace-scoping).
     if (row.workspaceUuid !== wdb.workspace) continue;
@@ -352,6 +353,6 @@ export function putRows(wdb: WorkspaceDb, table: string, rows: Record<string, un
 }
 
 export function closeDb(wdb: WorkspaceDb): void {
-  for (const statement of [...wdb.upserts.values(), ...wdb.inserts.values()]) statement.free();
+  for (const statement of wdb.statements.values()) statement.free();
   wdb.db.close();
 }

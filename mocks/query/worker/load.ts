@@ -20,7 +20,7 @@ function beginLoad(open: () => Database, dbs: Map<string, WorkspaceDb>, loading:
   dbs.delete(workspace);
   const db = open();
   const entry: { wdb: WorkspaceDb; error?: unknown } = {
-    wdb: { db, workspace, clockAt: 0, created: new Map(), upserts: new Map(), inserts: new Map() },
+    wdb: { db, workspace, clockAt: 0, created: new Map(), statements: new Map() },
   };
   loading.set(workspace, entry);
   try {
