@@ -14,15 +14,50 @@ import { OldestFirst } from './oldest-first';
 /** No key released (the usual reservation): one array shared by all, never written to. */
 const NONE: readonly string[] = Object.freeze([]);
 
+/** One owner's keys, oldest first, with their sizes, and their sum. */
+type Ledger = { keys: OldestFirst<number>; bytes: number };
+
+/**
+ * What one reservation changed in its owner's ledger, to put it back should its write not happen. A class, not
+ * a closure per reservation: one is made on every keyed create (its answer, and the server it created).
+ */
+export class Reservation {
+  constructor(
+    /** The keys (oldest first) to release with the write, possibly its own key. */
+    readonly released: readonly string[],
+    private readonly ledger: Ledger,
+    private readonly key: string,
+    private readonly bytes: number,
+    private readonly previous: number | undefined,
+    private readonly dropped: [string, number][] | undefined,
+    private readonly forgotten: [string, number][] | undefined,
+  ) {}
+
+  /** Puts the ledger back as it was before (the write did not happen). */
+  cancel(): void {
+    const { ledger, key } = this;
+    if (ledger.keys.delete(key)) ledger.bytes -= this.bytes;
+    const restored = [...(this.dropped ?? []), ...(this.forgotten ?? [])].filter(([released]) => released !== key);
+    if (this.previous !== undefined) restored.push([key, this.previous]);
+    ledger.keys = new OldestFirst([...restored, ...ledger.keys]);
+    for (const [, size] of restored) ledger.bytes += size;
+  }
+
+  /** A write's outcome: the reservation stands when it applied, and is cancelled when it did not. */
+  settle(applied: boolean): void {
+    if (!applied) this.cancel();
+  }
+}
+
 export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.POSITIVE_INFINITY) {
-  const workspaces = new Map<string, { keys: OldestFirst<number>; bytes: number }>();
+  const workspaces = new Map<string, Ledger>();
 
   /**
    * Records `bytes` for `key`; `released` are the keys (oldest first) to release, possibly `key` itself. For a
    * write that may still fail, the releases go in the same guarded commit as the new key, and `cancel` puts the
    * ledger back when that commit does not happen.
    */
-  const reserve = (workspaceUuid: string, key: string, bytes: number) => {
+  const reserve = (workspaceUuid: string, key: string, bytes: number): Reservation => {
     let ledger = workspaces.get(workspaceUuid);
     if (!ledger) workspaces.set(workspaceUuid, (ledger = { keys: new OldestFirst(), bytes: 0 }));
     const previous = ledger.keys.get(key);
@@ -30,28 +65,19 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
     ledger.keys.set(key, bytes);
     ledger.bytes += bytes;
     const { keys } = ledger;
-    const dropped: [string, number][] = [];
+    let dropped: [string, number][] | undefined;
     for (let taken; ledger.bytes > bytesPerOwner && (taken = keys.takeOldest());) {
       ledger.bytes -= taken[1];
-      dropped.push(taken);
+      (dropped ??= []).push(taken);
     }
     // Keys past the port's count bound: forgotten, not released (the port drops them itself).
-    const forgotten: [string, number][] = [];
+    let forgotten: [string, number][] | undefined;
     for (let taken; keys.size > keysPerOwner && (taken = keys.takeOldest());) {
       ledger.bytes -= taken[1];
-      forgotten.push(taken);
+      (forgotten ??= []).push(taken);
     }
-    const kept = ledger;
-    return {
-      released: dropped.length === 0 ? NONE : dropped.map(([released]) => released),
-      cancel: () => {
-        if (kept.keys.delete(key)) kept.bytes -= bytes;
-        const restored = [...dropped, ...forgotten].filter(([released]) => released !== key);
-        if (previous !== undefined) restored.push([key, previous]);
-        kept.keys = new OldestFirst([...restored, ...kept.keys]);
-        for (const [, size] of restored) kept.bytes += size;
-      },
-    };
+    const released = dropped === undefined ? NONE : dropped.map(([key]) => key);
+    return new Reservation(released, ledger, key, bytes, previous, dropped, forgotten);
   };
 
   return {
@@ -72,3 +98,5 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
     },
   };
 }
+
+export type ByteBudget = ReturnType<typeof createByteBudget>;

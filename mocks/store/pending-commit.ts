@@ -1,7 +1,23 @@
 import type { Guard, StoragePort, Write } from './port';
 
 /** One try of a part in a joint commit: its writes and guards, told whether that try applied them. */
-export type PartTry = { writes: Write[]; guards: Guard[]; settle?: (applied: boolean) => void };
+export type PartTry = { writes: Write[]; guards: Guard[]; settle?(applied: boolean): void };
+
+/**
+ * A try that reserved bytes in a ledger for its writes: the reservation stands if the try applied, and is
+ * cancelled if it did not. A class, so a keyed create makes no closure per try.
+ */
+export class ReservedTry implements PartTry {
+  constructor(
+    readonly writes: Write[],
+    readonly guards: Guard[],
+    private readonly reservation: { settle(applied: boolean): void },
+  ) {}
+
+  settle(applied: boolean): void {
+    this.reservation.settle(applied);
+  }
+}
 
 /** One repository's share of a joint commit. */
 export type PendingPart = {
@@ -10,11 +26,11 @@ export type PendingPart = {
    * so its order is the order commits land in (a reservation made when the request ran, committed later, let
    * later requests release what it had not written yet and then wrote it past the bound).
    */
-  take: () => PartTry;
+  take(): PartTry;
   /** The same write through its own path (its own commit, seeding a workspace reset meanwhile): true if applied. */
-  alone: () => Promise<boolean>;
+  alone(): Promise<boolean>;
   /** Makes the part's own guards hold again where they can (a workspace reset meanwhile is seeded again). */
-  ready: () => Promise<unknown>;
+  ready(): Promise<unknown>;
 };
 
 /**

@@ -3,7 +3,7 @@ import { codePointLength } from '../../../spec/lib';
 import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
-import type { HeldKey, IdempotencyStore } from '../../store/repositories/idempotency';
+import type { Claim, HeldKey, IdempotencyStore } from '../../store/repositories/idempotency';
 import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
@@ -66,6 +66,22 @@ function answerOf(found: HeldKey): MockResponse {
 }
 
 /**
+ * All or nothing: a failed request, or an answer that cannot be kept, takes back its writes, then leaves the key
+ * free for a retry (in that order, so a retry never sees them half applied).
+ */
+async function release(
+  ctx: Ctx,
+  store: IdempotencyStore,
+  workspaceUuid: string,
+  key: string,
+  claim: Claim,
+): Promise<void> {
+  ctx.withAnswer?.drop();
+  await rollBack(ctx);
+  await store.abandon(workspaceUuid, key, claim).catch(() => undefined);
+}
+
+/**
  * x-rules idempotency-replay, idempotency-key-reuse-422, idempotency-concurrent-409, idempotency-key-expiry,
  * idempotency-key-length, idempotency-no-multipart.
  */
@@ -102,26 +118,19 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     const claim = found.claim;
     // What the handler creates goes into the store with the answer, in one commit.
     const withAnswer = (ctx.withAnswer = new PendingCommit());
-    // All or nothing: a failed request, or an answer that cannot be kept, takes back its writes, then leaves
-    // the key free for a retry (in that order, so a retry never sees them half applied).
-    const release = async () => {
-      withAnswer.drop();
-      await rollBack(ctx);
-      await deps.store.abandon(workspaceUuid, key, claim).catch(() => undefined);
-    };
     let response;
     try {
       response = await next();
     } catch (error) {
-      await release();
+      await release(ctx, deps.store, workspaceUuid, key, claim);
       throw error;
     }
     let holder;
     try {
       if (response.status < 400) holder = await deps.store.complete(workspaceUuid, key, claim, response, withAnswer);
-      else await release();
+      else await release(ctx, deps.store, workspaceUuid, key, claim);
     } catch (error) {
-      await release();
+      await release(ctx, deps.store, workspaceUuid, key, claim);
       throw error;
     }
     if (holder === undefined) return response;

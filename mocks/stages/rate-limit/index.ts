@@ -54,24 +54,60 @@ export function rateLimit(deps: {
     // Whichever comes first: a refusal answers at once; an answer waits for its count. One promise settled by
     // both, rather than a race of derived ones (this runs on every request).
     return new Promise<MockResponse>((resolve, reject) => {
-      let may: boolean | undefined;
-      let outcome: { response: MockResponse } | { error: unknown } | undefined;
-      const settle = () => {
-        if (may === false) {
-          may = undefined; // answered once
-          counting.then((state) => reject(tooManyRequests(state)), reject); // a failed count rejects with its own error
-        } else if (may === true && outcome !== undefined) {
-          if ('response' in outcome) resolve(outcome.response);
-          else reject(outcome.error);
-        }
-      };
-      mayGoOn.then((verdict) => ((may = verdict), settle()));
+      const answer = new CountedAhead(counting, resolve, reject);
+      mayGoOn.then((verdict) => answer.verdict(verdict));
       next().then(
-        (response) => ((outcome = { response }), settle()),
-        (error: unknown) => ((outcome = { error }), settle()),
+        (response) => answer.answered(response),
+        (error: unknown) => answer.failed(error),
       );
     });
   };
+}
+
+/**
+ * The answer of a request that went on while it was counted: its refusal as soon as the count refuses it (429,
+ * or the count's own error), else its answer once both are known. A class, not closures: one per request.
+ */
+class CountedAhead {
+  #may: boolean | undefined;
+  #answered = false;
+  #response: MockResponse | undefined;
+  #error: unknown;
+  #failed = false;
+
+  constructor(
+    private readonly counting: Promise<RateLimitState>,
+    private readonly resolve: (response: MockResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  verdict(may: boolean): void {
+    this.#may = may;
+    this.#settle();
+  }
+
+  answered(response: MockResponse): void {
+    this.#answered = true;
+    this.#response = response;
+    this.#settle();
+  }
+
+  failed(error: unknown): void {
+    this.#answered = this.#failed = true;
+    this.#error = error;
+    this.#settle();
+  }
+
+  #settle(): void {
+    if (this.#may === false) {
+      this.#may = undefined; // answered once
+      const { reject } = this;
+      this.counting.then((state) => reject(tooManyRequests(state)), reject); // a failed count rejects with its own error
+    } else if (this.#may === true && this.#answered) {
+      if (this.#failed) this.reject(this.#error);
+      else this.resolve(this.#response as MockResponse);
+    }
+  }
 }
 
 /**

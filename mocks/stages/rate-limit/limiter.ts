@@ -11,6 +11,9 @@ import { RATE_LIMIT_HEADER_KEY as H } from '../../../spec/lib/constants';
 import type { StoragePort } from '../../store/port';
 import { OldestFirst } from '../../store/oldest-first';
 
+/** What this process last counted of a bucket in its window, and how many of its counts are under way. */
+type KnownBucket = { windowStart: number; remaining: number; underWay: number };
+
 /** Buckets whose last count this process remembers (for `consumeAhead`), at most. */
 const KNOWN_BUCKETS = 4096;
 
@@ -30,7 +33,7 @@ export function createRateLimiter(options: {
   const windowStartAt = (now: number) => Math.floor(now / windowMs) * windowMs;
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
   // Per bucket, what this process last counted in its window and how many of its counts are under way.
-  const known = new OldestFirst<{ windowStart: number; remaining: number; underWay: number }>();
+  const known = new OldestFirst<KnownBucket>();
   const remember = (bucket: string, windowStart: number, remaining: number) => {
     const entry = known.get(bucket);
     if (entry === undefined) {
@@ -58,24 +61,29 @@ export function createRateLimiter(options: {
 
   /**
    * Counts one request; over the limit the request is refused and not counted further. `limit` is the
-   * bucket's own (a workspace's, control plane), else the limiter's.
+   * bucket's own (a workspace's, control plane), else the limiter's. `ahead`: the bucket whose count under way
+   * this is (`consumeAhead`), told when it is done.
    */
-  const consume = async (bucket: string, limit = options.limit): Promise<RateLimitState> => {
+  const consume = async (bucket: string, limit = options.limit, ahead?: KnownBucket): Promise<RateLimitState> => {
     const now = options.now();
     const windowStart = windowStartAt(now);
-    // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
-    const { count, allowed } = await options.port.hit(
-      keyOf(bucket, windowStart),
-      limit,
-      windowStart + windowMs - now + 1_000,
-    );
-    const state = stateOf(count, windowStart, now, allowed, limit);
-    remember(bucket, windowStart, state.remaining);
-    return state;
+    try {
+      // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
+      const { count, allowed } = await options.port.hit(
+        keyOf(bucket, windowStart),
+        limit,
+        windowStart + windowMs - now + 1_000,
+      );
+      const state = stateOf(count, windowStart, now, allowed, limit);
+      remember(bucket, windowStart, state.remaining);
+      return state;
+    } finally {
+      if (ahead) ahead.underWay -= 1;
+    }
   };
 
   return {
-    consume,
+    consume: (bucket: string, limit = options.limit): Promise<RateLimitState> => consume(bucket, limit),
     /**
      * `consume`, begun only when the bucket, as this process last counted it in this window, has room for one
      * more request beyond those being counted meanwhile: the caller may then go on with the request while it is
@@ -87,10 +95,7 @@ export function createRateLimiter(options: {
       if (entry === undefined || entry.windowStart !== windowStartAt(options.now())) return undefined;
       if (entry.remaining - entry.underWay <= 0) return undefined;
       entry.underWay += 1;
-      const counted = consume(bucket, limit);
-      const done = () => void (entry.underWay -= 1);
-      counted.then(done, done);
-      return counted;
+      return consume(bucket, limit, entry);
     },
     /** Starts every bucket afresh, or one (the control plane's reset). */
     async clear(bucket?: string): Promise<void> {

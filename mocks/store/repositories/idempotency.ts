@@ -1,9 +1,9 @@
 import { STORE_LIMITS } from '../../limits';
-import { createByteBudget } from '../byte-budget';
+import { createByteBudget, type ByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
 import { rememberJsonText } from '../../json-text';
-import type { StoragePort, Write } from '../port';
-import type { PartTry, PendingCommit } from '../pending-commit';
+import type { Guard, StoragePort, Write } from '../port';
+import { ReservedTry, type PartTry, type PendingCommit } from '../pending-commit';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
 type StoredResponse = { status: number; headers: Record<string, string>; body?: unknown; bodyText?: string };
@@ -56,6 +56,43 @@ function lookupOf(existing: string, fingerprint: string): HeldKey {
 let owners = 0;
 
 /**
+ * The answer's writes for each try of its commit. The byte bound: the oldest answers of the workspace go once
+ * its budget is spent, in the same guarded commit as this answer (only while the claim is still this request's:
+ * a key released meanwhile by the cap or the lease is not brought back), so nothing can fail after the answer is
+ * kept. Reserved for each try of the commit, in the same turn as it is sent: the ledger's order is the order
+ * answers land in. A class rather than closures: one is made on every keyed request.
+ */
+class AnswerTries {
+  constructor(
+    private readonly budget: ByteBudget,
+    private readonly workspaceUuid: string,
+    private readonly key: string,
+    private readonly claim: Claim,
+    private readonly value: string,
+    private readonly ttlMs: number,
+    private readonly index: string,
+    private readonly guards: Guard[],
+  ) {}
+
+  take(): PartTry {
+    const { claim, key, index } = this;
+    const { storageKey } = claim;
+    const reservation = this.budget.reserve(this.workspaceUuid, key, storageKey.length + this.value.length);
+    const kept = !reservation.released.includes(key);
+    if (kept) claim.answer = this.value;
+    const writes: Write[] = kept
+      ? [{ op: 'set', key: storageKey, value: this.value, ttlMs: this.ttlMs }]
+      : [{ op: 'delete', key: storageKey, index }];
+    for (const released of reservation.released)
+      if (released !== key) writes.push({ op: 'delete', key: keyOf(this.workspaceUuid, released), index });
+    return new ReservedTry(writes, this.guards, reservation);
+  }
+}
+
+/** Where a workspace's key is stored. */
+const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
+
+/**
  * Keys per workspace in the storage port, each expiring `ttlMs` after its first use (the store's own TTL: in
  * Redis, the key's expiry), at most `capPerWorkspace` per workspace (oldest released first). A key is claimed
  * atomically (SET NX), so of concurrent requests with one key, on any number of replicas, exactly one runs;
@@ -72,7 +109,6 @@ export function createIdempotencyStore(options: {
     options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace,
     options.capPerWorkspace,
   );
-  const keyOf = (workspaceUuid: string, key: string) => `idem:${workspaceUuid}:${key}`;
   const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
   // Identifies the request that claimed a key, so only it can complete or release that claim: the process (its
   // id and start) and a count in it.
@@ -93,11 +129,11 @@ export function createIdempotencyStore(options: {
   const commitJointly = async (
     workspaceUuid: string,
     claim: Claim,
-    keep: () => PartTry,
+    keep: AnswerTries,
     withAnswer: PendingCommit,
   ): Promise<HeldKey | undefined> => {
     for (let attempt = 0; attempt < MAX_JOINT_COMMIT_TRIES; attempt++) {
-      if (await withAnswer.commitWith(options.port, keep())) return undefined;
+      if (await withAnswer.commitWith(options.port, keep.take())) return undefined;
       const holder = await take(workspaceUuid, claim.storageKey, claim.text);
       if (holder !== null && holder !== claim.text) {
         withAnswer.drop();
@@ -141,7 +177,7 @@ export function createIdempotencyStore(options: {
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
       const { entry, storageKey } = claim;
       const ttlMs = entry.expiresAt - options.now();
-      const guard = [{ key: storageKey, is: 'equals' as const, value: claim.text }];
+      const guard: Guard[] = [{ key: storageKey, is: 'equals', value: claim.text }];
       if (ttlMs <= 0) {
         // The key's age is spent: the answer is not kept, what the request created is.
         await withAnswer?.applyAlone();
@@ -151,24 +187,10 @@ export function createIdempotencyStore(options: {
       // The body's JSON goes in as it is (the text the answer is sent with), not escaped as a string.
       const body = response.body === undefined ? '' : `,"body":${rememberJsonText(response.body)}`;
       const value = `${claim.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
-      // The byte bound: the oldest answers of the workspace go once its budget is spent, in the same guarded
-      // commit as this answer (only while the claim is still this request's: a key released meanwhile by the
-      // cap or the lease is not brought back), so nothing can fail after the answer is kept. Reserved for each
-      // try of the commit, in the same turn as it is sent: the ledger's order is the order answers land in.
-      const keep = (): PartTry => {
-        const reservation = budget.reserve(workspaceUuid, key, storageKey.length + value.length);
-        const kept = !reservation.released.includes(key);
-        if (kept) claim.answer = value;
-        const writes: Write[] = kept
-          ? [{ op: 'set', key: storageKey, value, ttlMs }]
-          : [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }];
-        for (const released of reservation.released)
-          if (released !== key)
-            writes.push({ op: 'delete', key: keyOf(workspaceUuid, released), index: indexOf(workspaceUuid) });
-        return { writes, guards: guard, settle: (applied) => applied || reservation.cancel() };
-      };
+      // Its writes with the byte bound's releases, reserved for each try of the commit (`AnswerTries`).
+      const keep = new AnswerTries(budget, workspaceUuid, key, claim, value, ttlMs, indexOf(workspaceUuid), guard);
       if (withAnswer && !withAnswer.empty) return commitJointly(workspaceUuid, claim, keep, withAnswer);
-      const one = keep();
+      const one = keep.take();
       let done = false;
       try {
         done = await options.port.commit(one.writes, one.guards);

@@ -1,7 +1,7 @@
-import { createByteBudget } from '../byte-budget';
+import { createByteBudget, type ByteBudget, type Reservation } from '../byte-budget';
 import { workspaceKey } from '../keys';
 import type { Guard, Write } from '../port';
-import type { PendingCommit } from '../pending-commit';
+import type { PartTry, PendingCommit, PendingPart } from '../pending-commit';
 import type { Collection, EntryOf, FixedList, FixedListOf, JsonRecord, StoreLimits } from '../types';
 import { decodeEntry, encodeEntry } from '../stored-form';
 import type { WorkspaceSlice } from './workspace-slice';
@@ -126,39 +126,11 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
      * in the same commit (nothing can fail once the server is stored). Resolves the server's JSON text as stored.
      */
     async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord, withAnswer?: PendingCommit): Promise<string> {
-      const uuid = mcpServer.uuid as string;
-      const servers = workspaceKey(workspaceUuid, 'mcpServers');
       const text = JSON.stringify(mcpServer);
-      /** Its writes, with the oldest created servers the byte budget releases for it (reserved now). */
-      const reserve = () => {
-        // Its stored text is what it weighs (a character a byte, as the other byte budgets count).
-        const reservation = mcpServerBudget.reserve(workspaceUuid, uuid, text.length);
-        const changes: Write[] = [
-          { op: 'hset', key: servers, field: uuid, value: text },
-          {
-            op: 'append',
-            key: workspaceKey(workspaceUuid, 'mcpServers-created'),
-            values: [uuid],
-            keepLast: limits.mcpServersPerWorkspace,
-            dropFrom: servers,
-          },
-        ];
-        for (const released of reservation.released) changes.push({ op: 'hdelete', key: servers, field: released });
-        return { changes, settle: (applied: boolean) => applied || reservation.cancel() };
-      };
-      const alone = async () => {
-        const { changes, settle } = reserve();
-        let done = false;
-        try {
-          done = await commitWorkspace(workspaceUuid, changes);
-        } finally {
-          settle(done);
-        }
-        return done;
-      };
+      const part = new McpServerWrite(slice, mcpServerBudget, limits, workspaceUuid, mcpServer.uuid as string, text);
       // Under an Idempotency-Key, the server goes into the store with the key's answer (one commit).
-      if (withAnswer) withAnswer.add(slice.pendingWorkspacePart(workspaceUuid, reserve, alone));
-      else await alone();
+      if (withAnswer) withAnswer.add(part);
+      else await part.alone();
       return text;
     },
 
@@ -171,4 +143,60 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
       ]);
     },
   };
+}
+
+/**
+ * A created MCP server's write, with the oldest created servers the byte budget releases for it (reserved for
+ * each try, in the turn it is sent). A class rather than closures: one is made on every create.
+ */
+class McpServerWrite implements PendingPart {
+  constructor(
+    private readonly slice: WorkspaceSlice,
+    private readonly budget: ByteBudget,
+    private readonly limits: StoreLimits,
+    private readonly workspaceUuid: string,
+    private readonly uuid: string,
+    /** Its stored text, which is also what it weighs (a character a byte, as the other byte budgets count). */
+    private readonly text: string,
+  ) {}
+
+  take(): PartTry {
+    const { changes, reservation } = this.#reserve();
+    return this.slice.workspaceTry(this.workspaceUuid, changes, [], reservation);
+  }
+
+  /** The same write in its own commit (no Idempotency-Key, or a key past its age). */
+  async alone(): Promise<boolean> {
+    const { changes, reservation } = this.#reserve();
+    let done = false;
+    try {
+      done = await this.slice.commitWorkspace(this.workspaceUuid, changes);
+    } finally {
+      reservation.settle(done);
+    }
+    return done;
+  }
+
+  /** Its writes, with the oldest created servers the byte budget releases for it (reserved now). */
+  #reserve(): { changes: Write[]; reservation: Reservation } {
+    const { workspaceUuid, uuid } = this;
+    const reservation = this.budget.reserve(workspaceUuid, uuid, this.text.length);
+    const servers = workspaceKey(workspaceUuid, 'mcpServers');
+    const changes: Write[] = [
+      { op: 'hset', key: servers, field: uuid, value: this.text },
+      {
+        op: 'append',
+        key: workspaceKey(workspaceUuid, 'mcpServers-created'),
+        values: [uuid],
+        keepLast: this.limits.mcpServersPerWorkspace,
+        dropFrom: servers,
+      },
+    ];
+    for (const released of reservation.released) changes.push({ op: 'hdelete', key: servers, field: released });
+    return { changes, reservation };
+  }
+
+  ready(): Promise<unknown> {
+    return this.slice.ensureSeeded([this.workspaceUuid]);
+  }
 }

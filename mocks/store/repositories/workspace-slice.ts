@@ -2,7 +2,8 @@ import { seedWorkspace } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
 import { encodeEntry, encodeRow } from '../stored-form';
 import type { Guard, Read, ReadResults, StoragePort, Write } from '../port';
-import type { PendingPart } from '../pending-commit';
+import { ReservedTry, type PartTry, type PendingPart } from '../pending-commit';
+import type { Reservation } from '../byte-budget';
 
 /** Parsed values of unchanged JSON texts are reused (the hot read paths); at most this many are kept. */
 const PARSE_CACHE_SIZE = 256;
@@ -95,19 +96,34 @@ export function createWorkspaceSlice(options: {
   };
 
   /**
-   * The writes of one seeded workspace joined to a later commit (`PendingCommit`), made by `make` for each try:
-   * announced, guarded by the workspace's marker (seeded again by `ready` after a reset); `alone` is the same
-   * write through its own commit.
+   * One try of the writes of one seeded workspace in a later commit (`PendingCommit`): announced, guarded by the
+   * workspace's marker (seeded again by `ensureSeeded` after a reset); with a byte reservation, that stands only
+   * if the try applied.
+   */
+  const workspaceTry = (
+    workspaceUuid: string,
+    changes: Write[],
+    guards: Guard[] = [],
+    reservation?: Reservation,
+  ): PartTry => {
+    const writes = announce(workspaceUuid, changes);
+    const every = [seededGuard(workspaceUuid), ...guards];
+    return reservation ? new ReservedTry(writes, every, reservation) : { writes, guards: every };
+  };
+
+  /**
+   * The writes of one seeded workspace joined to a later commit, made by `make` for each try (`workspaceTry`);
+   * `alone` is the same write through its own commit.
    */
   const pendingWorkspacePart = (
     workspaceUuid: string,
-    make: () => { changes: Write[]; guards?: Guard[]; settle?: (applied: boolean) => void },
+    make: () => { changes: Write[]; guards?: Guard[] },
     alone: () => Promise<boolean>,
     ready: () => Promise<unknown> = () => ensureSeeded([workspaceUuid]),
   ): PendingPart => ({
     take: () => {
-      const { changes, guards = [], settle } = make();
-      return { writes: announce(workspaceUuid, changes), guards: [seededGuard(workspaceUuid), ...guards], settle };
+      const { changes, guards } = make();
+      return workspaceTry(workspaceUuid, changes, guards);
     },
     alone,
     ready,
@@ -117,6 +133,7 @@ export function createWorkspaceSlice(options: {
     port,
     seed,
     pendingWorkspacePart,
+    workspaceTry,
     readWorkspace,
     ensureSeeded,
     commitWorkspaces,
