@@ -58,7 +58,8 @@ export class PendingCommit {
    * each try is told whether it applied.
    */
   async commitWith(port: StoragePort, first: PartTry): Promise<boolean> {
-    const tries = [first, ...this.#parts.map((part) => part.take())];
+    const tries = [first];
+    for (const part of this.#parts) tries.push(part.take());
     const all: Write[] = [];
     const every: Guard[] = [];
     for (const one of tries) {

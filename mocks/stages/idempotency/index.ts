@@ -108,8 +108,10 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     const workspaceUuid = ctx.caller.workspaceUuid;
     const fingerprint = fingerprintRequest(req);
     // The claim travels with the request's count when that is still under way (one round trip for both); a
-    // refused request takes its claim back before the rate-limit stage answers it.
-    const [found, may] = await Promise.all([deps.store.claim(workspaceUuid, key, fingerprint), mayWrite(ctx)]);
+    // refused request takes its claim back before the rate-limit stage answers it (the count never rejects: a
+    // failed count is a refusal).
+    const found = await deps.store.claim(workspaceUuid, key, fingerprint);
+    const may = ctx.counting === undefined || (await ctx.counting);
     if (!may) {
       if (found.kind === 'new') await deps.store.abandon(workspaceUuid, key, found.claim).catch(() => undefined);
       return uncounted();
