@@ -5,8 +5,29 @@
 export const WORKSPACE_PREFIX = 'ws:';
 export const DOWNLOAD_PREFIX = 'download';
 
+/** Workspaces whose keys are remembered at once, at most (all are forgotten when one more comes). */
+const WORKSPACES_KEYED = 4096;
+/**
+ * Each workspace's keys as made once: every request names a few (its parts, its seed marker), and a key made
+ * afresh is a text to join, flatten and hash again before the store can look it up.
+ */
+const keysOf = new Map<string, Map<string, string>>();
+
 /** The key of one part of a workspace's state (`runs`, `logs`, `runs-created`, …). */
-export const workspaceKey = (workspaceUuid: string, part: string) => `${WORKSPACE_PREFIX}${workspaceUuid}:${part}`;
+export function workspaceKey(workspaceUuid: string, part: string): string {
+  let keys = keysOf.get(workspaceUuid);
+  if (keys === undefined) {
+    if (keysOf.size >= WORKSPACES_KEYED) keysOf.clear();
+    keysOf.set(workspaceUuid, (keys = new Map()));
+  }
+  let key = keys.get(part);
+  if (key === undefined) {
+    key = `${WORKSPACE_PREFIX}${workspaceUuid}:${part}`;
+    key.charCodeAt(0); // kept flat (a joined text is a tree of parts until read)
+    keys.set(part, key);
+  }
+  return key;
+}
 
 /** The seed marker: present once the workspace is seeded; it holds the seed and the workspace's user. */
 export const markerKey = (workspaceUuid: string) => workspaceKey(workspaceUuid, 'seeded');

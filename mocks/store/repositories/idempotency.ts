@@ -66,7 +66,6 @@ class AnswerTries {
   constructor(
     private readonly budget: ByteBudget,
     private readonly workspaceUuid: string,
-    private readonly key: string,
     private readonly claim: Claim,
     private readonly value: string,
     private readonly ttlMs: number,
@@ -75,16 +74,17 @@ class AnswerTries {
   ) {}
 
   take(): PartTry {
-    const { claim, key, index } = this;
+    const { claim, index } = this;
     const { storageKey } = claim;
-    const reservation = this.budget.reserve(this.workspaceUuid, key, storageKey.length + this.value.length);
-    const kept = !reservation.released.includes(key);
+    // The ledger names answers by their storage key, the string the store keeps for them anyway.
+    const reservation = this.budget.reserve(this.workspaceUuid, storageKey, storageKey.length + this.value.length);
+    const kept = !reservation.released.includes(storageKey);
     if (kept) claim.answer = this.value;
     const writes: Write[] = kept
       ? [{ op: 'set', key: storageKey, value: this.value, ttlMs: this.ttlMs }]
       : [{ op: 'delete', key: storageKey, index }];
     for (const released of reservation.released)
-      if (released !== key) writes.push({ op: 'delete', key: keyOf(this.workspaceUuid, released), index });
+      if (released !== storageKey) writes.push({ op: 'delete', key: released, index });
     return new ReservedTry(writes, this.guards, reservation);
   }
 }
@@ -188,7 +188,7 @@ export function createIdempotencyStore(options: {
       const body = response.body === undefined ? '' : `,"body":${rememberJsonText(response.body)}`;
       const value = `${claim.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
       // Its writes with the byte bound's releases, reserved for each try of the commit (`AnswerTries`).
-      const keep = new AnswerTries(budget, workspaceUuid, key, claim, value, ttlMs, indexOf(workspaceUuid), guard);
+      const keep = new AnswerTries(budget, workspaceUuid, claim, value, ttlMs, indexOf(workspaceUuid), guard);
       if (withAnswer && !withAnswer.empty) return commitJointly(workspaceUuid, claim, keep, withAnswer);
       const one = keep.take();
       let done = false;
@@ -213,7 +213,7 @@ export function createIdempotencyStore(options: {
       let released = await release(claim.text);
       if (!released && claim.answer !== undefined) released = await release(claim.answer);
       // The key's bytes are forgotten only when this claim held it (another request's answer may be kept there).
-      if (released) budget.remove(workspaceUuid, key);
+      if (released) budget.remove(workspaceUuid, storageKey);
     },
     /** Forgets every key, or one workspace's (the control plane's reset). */
     async clear(workspaceUuid?: string): Promise<void> {
