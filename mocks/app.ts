@@ -124,6 +124,7 @@ export async function createMockApp(options: MockOptions, originOf: () => string
       max: contract.constants.idempotencyKeyMaxLength,
     },
     steering: settings.steering,
+    steeringKnown: settings.steeringKnown,
     sleep,
     pickFault: (ctx) => pickFault(ctx),
     handlers: createHandlers({

@@ -36,6 +36,8 @@ export type PipelineDeps = AuthenticateDeps &
     idempotencyKeyLength: KeyLength;
     /** The control plane's settings for a workspace (or for none): read from the store, cached briefly. */
     steering: (workspaceUuid: string | undefined) => Promise<Steering>;
+    /** The same settings when they are known without waiting (cached), if the source can tell. */
+    steeringKnown?: (workspaceUuid: string | undefined) => Steering | undefined;
     sleep: (ms: number) => Promise<void>;
     handlers: Handlers;
     prism: PrismResponder;

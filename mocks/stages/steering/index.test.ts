@@ -25,6 +25,23 @@ describe('steering stage', () => {
     expect([asked, next.calls, ctx.steering?.rateLimit]).toEqual([[workspace], 1, workspace ? 2 : 10]);
   });
 
+  it('should take settings known already without asking for them, and ask when they are not', async () => {
+    const known = steer(DEFAULTS, 'ws-a', { rateLimit: 3 });
+    const asked: (string | undefined)[] = [];
+    const stage = loadSteering({
+      steering: async (uuid) => (asked.push(uuid), steer(DEFAULTS, uuid, undefined)),
+      steeringKnown: (uuid) => (uuid === 'ws-a' ? known : undefined),
+    });
+    const ctx = makeCtx();
+    ctx.identity = { caller: { workspaceUuid: 'ws-a', via: 'token' } };
+    await stage(ctx, okNext());
+    expect([ctx.steering, asked]).toEqual([known, []]);
+    const other = makeCtx();
+    other.identity = { caller: { workspaceUuid: 'ws-b', via: 'token' } };
+    await stage(other, okNext());
+    expect([other.steering?.rateLimit, asked]).toEqual([10, ['ws-b']]);
+  });
+
   it('should pass an unreachable store on (answered 503 by finish), never steer by a guess', async () => {
     const stage = loadSteering({ steering: () => Promise.reject(new StoreUnavailableError('down')) });
     const next = okNext();

@@ -6,10 +6,22 @@ import type { Steering } from '../../store/repositories/settings';
  * the store, through its short cache, so every replica steers the request alike: its rate limit, faults,
  * latency, and how the runs it creates end. An unreachable store is answered 503 like any other read.
  */
-export function loadSteering(deps: { steering: (workspaceUuid: string | undefined) => Promise<Steering> }): Stage {
-  return async (ctx, next) => {
+export function loadSteering(deps: {
+  steering: (workspaceUuid: string | undefined) => Promise<Steering>;
+  /** The settings when they are known without waiting (read and cached already), if the source can tell. */
+  steeringKnown?: (workspaceUuid: string | undefined) => Steering | undefined;
+}): Stage {
+  return (ctx, next) => {
     const caller = ctx.identity && 'caller' in ctx.identity ? ctx.identity.caller : undefined;
-    ctx.steering = await deps.steering(caller?.workspaceUuid);
-    return next();
+    // Known already (the usual case): no turn waited, no promise of this stage's own.
+    const known = deps.steeringKnown?.(caller?.workspaceUuid);
+    if (known !== undefined) {
+      ctx.steering = known;
+      return next();
+    }
+    return deps.steering(caller?.workspaceUuid).then((steering) => {
+      ctx.steering = steering;
+      return next();
+    });
   };
 }

@@ -47,6 +47,22 @@ describe('settings in the store', () => {
     expect((await settings.steering('ws-a')).rateLimit).toBe(100);
   });
 
+  it('should tell the settings without waiting only once read, and as steering resolves them until they change', async () => {
+    const settings = createSettingsRepository({ port: createMemoryPort(), initial: DEFAULTS, cacheMs: 60 });
+    expect(settings.steeringKnown('ws-a')).toBeUndefined();
+    const read = settings.steering('ws-a');
+    expect(settings.steeringKnown('ws-a')).toBeUndefined(); // still being read
+    expect(settings.steeringKnown('ws-a')).toBeUndefined();
+    const steering = await read;
+    expect(settings.steeringKnown('ws-a')).toBe(steering);
+    await settings.save({ workspaces: { 'ws-a': { rateLimit: 7 } } });
+    expect(settings.steeringKnown('ws-a')).toBeUndefined();
+    expect((await settings.steering('ws-a')).rateLimit).toBe(7);
+    expect(settings.steeringKnown('ws-a')?.rateLimit).toBe(7);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(settings.steeringKnown('ws-a')).toBeUndefined(); // expired: read again
+  });
+
   it('should read an entry in use again in the background before it expires, serving it meanwhile', async () => {
     const port = createMemoryPort();
     let reads = 0;

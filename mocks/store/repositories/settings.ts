@@ -42,31 +42,48 @@ export function createSettingsRepository(options: {
     return steer(parse<Defaults>(defaultsText) ?? initial, workspaceUuid, parse<WorkspaceSettings>(ownText));
   };
 
+  /** The cached entry of a workspace while it is fresh; past half its life it is read anew in the background. */
+  const fresh = (workspaceUuid: string | undefined, key: string, started: number) => {
+    const hit = cache.get(key);
+    if (!hit || hit.until <= started) return undefined;
+    // Past half its life, the entry is read anew in the background while it still serves: a workspace in
+    // steady use never waits for its settings, and what it is served was read less than `cacheMs` ago.
+    if (!hit.refreshing && hit.until - started < cacheMs / 2) {
+      hit.refreshing = true;
+      const value = readSteering(workspaceUuid);
+      value.then(
+        (settled) => cache.get(key) === hit && cache.set(key, { until: started + cacheMs, value, settled }),
+        () => undefined, // kept until it expires; the next request after that reads it again
+      );
+    }
+    return hit;
+  };
+
   return {
     /** The settings one request of this workspace (or of no workspace) is steered by: cached, see above. */
     steering(workspaceUuid: string | undefined): Promise<Steering> {
       const key = workspaceUuid ?? '';
       const started = Date.now();
-      const hit = cache.get(key);
-      if (hit && hit.until > started) {
-        // Past half its life, the entry is read anew in the background while it still serves: a workspace in
-        // steady use never waits for its settings, and what it is served was read less than `cacheMs` ago.
-        if (!hit.refreshing && hit.until - started < cacheMs / 2) {
-          hit.refreshing = true;
-          const value = readSteering(workspaceUuid);
-          value.then(
-            () => cache.get(key) === hit && cache.set(key, { until: started + cacheMs, value }),
-            () => undefined, // kept until it expires; the next request after that reads it again
-          );
-        }
-        return hit.value;
-      }
+      const hit = fresh(workspaceUuid, key, started);
+      if (hit) return hit.value;
       if (cache.size >= cap) cache.clear();
       const value = readSteering(workspaceUuid);
-      cache.set(key, { until: started + cacheMs, value });
-      // A failed read (store unreachable) is not kept: the next request asks again.
-      value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+      const entry: CachedSteering = { until: started + cacheMs, value };
+      cache.set(key, entry);
+      value.then(
+        (settled) => void (entry.settled = settled),
+        // A failed read (store unreachable) is not kept: the next request asks again.
+        () => cache.get(key)?.value === value && cache.delete(key),
+      );
       return value;
+    },
+
+    /**
+     * The settings `steering` would resolve, when the cache holds them read already (the usual case): a request
+     * then takes them without waiting a turn. Undefined when they are still to be read.
+     */
+    steeringKnown(workspaceUuid: string | undefined): Steering | undefined {
+      return fresh(workspaceUuid, workspaceUuid ?? '', Date.now())?.settled;
     },
 
     async defaults(): Promise<Defaults> {
@@ -117,7 +134,9 @@ export function createSettingsRepository(options: {
 
 export type SettingsRepository = ReturnType<typeof createSettingsRepository>;
 
-type SteeringCache = Map<string, { until: number; value: Promise<Steering>; refreshing?: boolean }>;
+/** One workspace's settings as cached: the read's promise, and its value once read. */
+type CachedSteering = { until: number; value: Promise<Steering>; settled?: Steering; refreshing?: boolean };
+type SteeringCache = Map<string, CachedSteering>;
 const caches = new WeakMap<StoragePort, SteeringCache>();
 function cacheOf(port: StoragePort): SteeringCache {
   let cache = caches.get(port);
