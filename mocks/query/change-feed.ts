@@ -101,7 +101,8 @@ function opOf(workspaceUuid: string, write: Write, runs: Map<string, RunRecord>)
   if (write.op === 'hdelete' && (part === 'runs' || part === 'batches'))
     return { op: 'delete', table: part, uuid: write.field };
   if (write.op === 'delete') return list ? { op: 'untrack', list } : { op: 'clear', table: part as 'runs' };
-  if (write.op === 'append' && list) return { op: 'track', list, uuids: write.values, keepLast: write.keepLast };
+  if (write.op === 'append' && list)
+    return { op: 'track', list, uuids: write.values, keepLast: write.keepLast, trimTo: write.trimTo };
   if (write.op === 'remove' && list) return { op: 'forget', list, uuids: write.values };
   if (write.op === 'append' && (part === 'logs' || part === 'spans' || part === 'records')) {
     const rows = write.values.map((text) => decodeRow(text, workspaceUuid, part));

@@ -144,33 +144,40 @@ describe('SQL tables kept in step with the store', () => {
     expect(other).toEqual(await shown(OTHER));
   });
 
-  it('should drop the same rows the store drops when its bounds are reached, without reloading', async () => {
-    const bounded = createStore({
-      port: createMemoryPort({ now: () => clock }),
-      seed: 7,
-      now: () => clock,
-      limits: { runsPerWorkspace: 3 },
-    });
-    const { engine: boundedEngine, loads } = engineCountingLoads(bounded, { now: () => clock });
-    try {
-      const count = async (table: string) =>
-        ((await boundedEngine.query(WORKSPACE, `SELECT count(*) AS n FROM ${table}`)).rows[0] as { n: number }).n;
-      await count('runs');
-      for (let i = 0; i < 6; i++) {
-        const runs = [newRun(), newRun()];
-        await bounded.addRuns(WORKSPACE, { runs });
-        const tables = await bounded.readQueryTables(WORKSPACE);
-        expect([await count('runs'), await count('logs'), await count('spans')]).toEqual([
-          tables.runs.length,
-          tables.logs.length,
-          tables.spans.length,
-        ]);
+  // 3: cut to the bound, one at a time; 300: cut 1 % below it (trimmedTo), many at a time.
+  it.each([3, 300])(
+    'should drop the same rows the store drops when its bound of %i runs is reached, without reloading',
+    async (bound) => {
+      const bounded = createStore({
+        port: createMemoryPort({ now: () => clock }),
+        seed: 7,
+        now: () => clock,
+        limits: { runsPerWorkspace: bound },
+      });
+      const { engine: boundedEngine, loads } = engineCountingLoads(bounded, { now: () => clock });
+      try {
+        const count = async (table: string) =>
+          ((await boundedEngine.query(WORKSPACE, `SELECT count(*) AS n FROM ${table}`)).rows[0] as { n: number }).n;
+        const seeded = await count('runs');
+        const perStep = Math.max(2, Math.ceil(bound / 7));
+        for (let i = 0; i < 12; i++) {
+          const runs = Array.from({ length: perStep }, () => newRun());
+          await bounded.addRuns(WORKSPACE, { runs });
+          const tables = await bounded.readQueryTables(WORKSPACE);
+          expect(tables.runs.length - seeded).toBeLessThanOrEqual(bound);
+          expect([await count('runs'), await count('logs'), await count('spans')]).toEqual([
+            tables.runs.length,
+            tables.logs.length,
+            tables.spans.length,
+          ]);
+        }
+        expect(await queriedBy(boundedEngine, WORKSPACE)).toEqual(await shownBy(bounded, WORKSPACE));
+        expect(loads()).toBe(1);
+      } finally {
+        await boundedEngine.close();
       }
-      expect(loads()).toBe(1);
-    } finally {
-      await boundedEngine.close();
-    }
-  });
+    },
+  );
 
   it('should drop the same runs, batches and rows the store removes by age, without reloading', async () => {
     const runTtlMs = 5_000;

@@ -143,10 +143,11 @@ export type QueryOp =
   | { op: 'clear'; table: TableName }
   | { op: 'append'; table: 'logs' | 'spans' | 'records'; rows: object[]; keepLast?: number }
   /**
-   * Created runs or batches, oldest first; beyond `keepLast` the oldest go, with their rows. A listed run shows its
+   * Created runs or batches, oldest first; beyond `keepLast` the oldest go (down to `trimTo`, as the store's
+   * list), with their rows. A listed run shows its
    * created log and span rows (derived from it: mocks/store/runs.ts createdRunRows).
    */
-  | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number }
+  | { op: 'track'; list: 'runs' | 'batches'; uuids: string[]; keepLast?: number; trimTo?: number }
   | { op: 'untrack'; list: 'runs' | 'batches' }
   /**
    * These uuids leave the list of created runs or batches (their rows are deleted by their own ops; a run's

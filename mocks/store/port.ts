@@ -37,10 +37,12 @@ export type Write =
   | { op: 'hset'; key: string; field: string; value: string }
   | { op: 'hdelete'; key: string; field: string }
   /**
-   * Appends to a list, keeping at most the `keepLast` newest items (count bound). With `dropFrom`, the items
+   * Appends to a list, keeping at most the `keepLast` newest items (count bound). With `trimTo` (at most
+   * `keepLast`), a list grown past `keepLast` is cut to its `trimTo` newest: a large list is trimmed in steps,
+   * so what mirrors it drops many items at once rather than one per append. With `dropFrom`, the items
    * trimmed off are also removed as fields of that hash: a list of ids then bounds the entries of a collection.
    */
-  | { op: 'append'; key: string; values: string[]; keepLast?: number; dropFrom?: string }
+  | { op: 'append'; key: string; values: string[]; keepLast?: number; trimTo?: number; dropFrom?: string }
   /**
    * Removes every occurrence of these items from a list: the undo of an append (a request that failed). With
    * `within`, only the first `within` items are looked at, so removing the oldest items of a long list costs

@@ -20,9 +20,17 @@ const CHUNK = 500;
 
 /**
  * Mirrors an append to a list of created runs or batches: a listed run's created log and span rows are generated
- * from its row (which its own op wrote first); beyond `keepLast` the oldest go, with their rows.
+ * from its row (which its own op wrote first); beyond `keepLast` the oldest go, down to `trimTo` (the store's
+ * rule), with their rows: one statement per table for all of them, each removing the rows of the list's oldest
+ * entries (positions up to the last that goes).
  */
-export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast: number | undefined): void {
+export function track(
+  wdb: WorkspaceDb,
+  list: string,
+  uuids: string[],
+  keepLast: number | undefined,
+  trimTo = keepLast,
+): void {
   const created = createdTable(list);
   const statements = [
     `INSERT INTO ${created} (uuid) VALUES (?)`,
@@ -31,25 +39,18 @@ export function track(wdb: WorkspaceDb, list: string, uuids: string[], keepLast:
   for (const uuid of uuids) for (const statement of statements) statement.run([uuid]);
   const count = (wdb.created.get(list) ?? 0) + uuids.length;
   wdb.created.set(list, count);
-  if (keepLast === undefined || count <= keepLast) return;
-  const excess = count - keepLast;
-  const oldest = statementOf(wdb, `SELECT seq, uuid FROM ${created} ORDER BY seq LIMIT ?`);
-  oldest.bind([excess]);
-  const gone: string[] = [];
-  let last = 0;
-  while (oldest.step()) {
-    const [seq, uuid] = oldest.get() as [number, string];
-    last = seq;
-    gone.push(uuid);
-  }
-  oldest.reset();
+  if (keepLast === undefined || trimTo === undefined || count <= keepLast) return;
+  const kept = Math.min(trimTo, keepLast);
+  const last = wdb.db.exec(`SELECT seq FROM ${created} ORDER BY seq LIMIT 1 OFFSET ?`, [count - kept - 1])[0]
+    ?.values[0]?.[0];
+  const oldest = `SELECT uuid FROM ${created} WHERE seq <= ?`;
   const drops = [
-    ...(list === 'runs' ? createdRowTables.map((table) => createdRowDelete(table, '?')) : []),
-    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid = ?`,
-  ].map((sql) => statementOf(wdb, sql));
-  for (const uuid of gone) for (const drop of drops) drop.run([uuid]);
-  statementOf(wdb, `DELETE FROM ${created} WHERE seq <= ?`).run([last]);
-  wdb.created.set(list, keepLast);
+    ...(list === 'runs' ? createdRowTables.map((table) => createdRowDelete(table, oldest)) : []),
+    `DELETE FROM ${quoteName(storedName(list))} WHERE uuid IN (${oldest})`,
+    `DELETE FROM ${created} WHERE seq <= ?`,
+  ];
+  for (const sql of drops) statementOf(wdb, sql).run([last as number]);
+  wdb.created.set(list, kept);
 }
 
 /** `run(sql, chunk)` once per chunk of uuids, with as many placeholders as the chunk holds. */
@@ -118,7 +119,7 @@ function applyOp(wdb: WorkspaceDb, op: QueryOp): void {
       return keepNewest(wdb, op.table, op.keepLast);
     }
     case 'track':
-      return track(wdb, op.list, op.uuids, op.keepLast);
+      return track(wdb, op.list, op.uuids, op.keepLast, op.trimTo);
     case 'untrack':
       db.run(`DELETE FROM ${createdTable(op.list)}`);
       if (op.list === 'runs') for (const table of createdRowTables) db.run(createdRowDelete(table));

@@ -1,4 +1,4 @@
-import { ClaimRefusedError, type Read, type StoragePort } from '../port';
+import { ClaimRefusedError, type Read, type StoragePort, type Write } from '../port';
 
 type PortOf = () => StoragePort;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -117,6 +117,31 @@ function describeLists(portOf: PortOf): void {
     await portOf().commit([{ op: 'append', key: 'l', values: ['4', '5'], keepLast: 4 }]);
     await portOf().commit([{ op: 'append', key: 'l', values: [] }]);
     expect(await portOf().read([{ op: 'list', key: 'l' }])).toEqual([['2', '3', '4', '5']]);
+  });
+
+  it('should cut a list grown past its bound to its trimTo newest, and drop their hash entries', async () => {
+    const append = (values: string[]): Write => ({
+      op: 'append',
+      key: 'l',
+      values,
+      keepLast: 4,
+      trimTo: 2,
+      dropFrom: 'h',
+    });
+    await portOf().commit([{ op: 'hset', key: 'h', field: '1', value: 'one' }, append(['1', '2', '3', '4'])]);
+    expect(await portOf().read([{ op: 'list', key: 'l' }])).toEqual([['1', '2', '3', '4']]);
+    await portOf().commit([append(['5'])]);
+    expect(
+      await portOf().read([
+        { op: 'list', key: 'l' },
+        { op: 'hgetall', key: 'h' },
+      ]),
+    ).toEqual([['4', '5'], {}]);
+    await portOf().commit([append(['6', '7'])]);
+    expect(await portOf().read([{ op: 'list', key: 'l' }])).toEqual([['4', '5', '6', '7']]);
+    // A trimTo above the bound is the bound.
+    await portOf().commit([{ op: 'append', key: 'l', values: ['8'], keepLast: 4, trimTo: 9 }]);
+    expect(await portOf().read([{ op: 'list', key: 'l' }])).toEqual([['5', '6', '7', '8']]);
   });
 
   it('should remove given items from a list, every occurrence, leaving the others in order', async () => {

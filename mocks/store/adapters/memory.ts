@@ -179,7 +179,7 @@ function applyWrite(data: MemoryData, write: Write): void {
       const list = data.listFor(write.key);
       list.push(write.values);
       if (write.keepLast === undefined || list.length <= write.keepLast) return;
-      const dropped = list.dropFront(list.length - write.keepLast);
+      const dropped = list.dropFront(list.length - Math.min(write.trimTo ?? write.keepLast, write.keepLast));
       const hash = write.dropFrom === undefined ? undefined : data.hashAt(write.dropFrom);
       for (const field of dropped) hash?.delete(field);
       return;

@@ -46,6 +46,7 @@ for _, w in ipairs(spec.w) do
     for i = 1, #values, 1000 do redis.call('RPUSH', key, unpack(values, i, math.min(i + 999, #values))) end
     if w[4] ~= '' then
       local over = redis.call('LLEN', key) - tonumber(w[4])
+      if over > 0 and w[6] ~= '' then over = over + tonumber(w[4]) - math.min(tonumber(w[6]), tonumber(w[4])) end
       if over > 0 then
         if w[5] ~= '' then
           local dropped = redis.call('LRANGE', key, 0, over - 1)
@@ -336,6 +337,7 @@ function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => strin
           w.values,
           w.keepLast === undefined ? '' : String(w.keepLast),
           w.dropFrom === undefined ? '' : ref(w.dropFrom),
+          w.trimTo === undefined ? '' : String(w.trimTo),
         ];
       case 'remove':
         if (w.values.length === 0 || w.within === 0) return ['noop', ref(w.key)];

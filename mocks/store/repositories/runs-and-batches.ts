@@ -15,6 +15,13 @@ const sortRuns = (runs: RunRecord[]) =>
   runs.sort((a, b) => a.createdAtMs - b.createdAtMs || (a.uuid < b.uuid ? -1 : a.uuid > b.uuid ? 1 : 0));
 
 /**
+ * Where a full list of created runs or batches is cut to: 1 % below its bound, so the store and the SQL engine
+ * drop the oldest hundreds at a time (a run dropped alone costs the SQL engine about half of writing one; many at
+ * once, much less each). Small bounds are kept exactly.
+ */
+export const trimmedTo = (keepLast: number) => keepLast - Math.floor(keepLast / 100);
+
+/**
  * Runs and batches created through the API: added all or nothing with their rows, bounded by count (the
  * `runs-created` and `batches-created` lists, oldest out with their hash entries in the same commit) and by age
  * (`run-expiry.ts`), and taken back whole when their request fails.
@@ -63,13 +70,22 @@ export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) 
       if (added.runs.length > 0) {
         const values = added.runs.map((run) => run.uuid);
         const keepLast = limits.runsPerWorkspace;
-        writes.push({ op: 'append', key: at('runs-created'), values, keepLast, dropFrom: runsKey });
+        const trimTo = trimmedTo(keepLast);
+        writes.push({ op: 'append', key: at('runs-created'), values, keepLast, trimTo, dropFrom: runsKey });
       }
       if (added.batch) {
         const { uuid } = added.batch;
         writes.push({ op: 'hset', key: at('batches'), field: uuid, value: JSON.stringify(added.batch) });
         const keepLast = limits.batchesPerWorkspace;
-        writes.push({ op: 'append', key: at('batches-created'), values: [uuid], keepLast, dropFrom: at('batches') });
+        const trimTo = trimmedTo(keepLast);
+        writes.push({
+          op: 'append',
+          key: at('batches-created'),
+          values: [uuid],
+          keepLast,
+          trimTo,
+          dropFrom: at('batches'),
+        });
       }
       const alone = () => slice.commitWorkspace(workspaceUuid, writes);
       if (withAnswer)
