@@ -11,15 +11,23 @@ import type { PrismResponder } from '../../prism';
  */
 export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Stage {
   const handlers = new Map(Object.entries(deps.handlers));
-  return async (from) => {
-    const ctx = admitted(from);
-    const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
-    const operationId = ctx.route.operation.operationId;
-    const handler = handlers.get(operationId);
-    if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences)))
-      return handler(ctx);
+  const byPrism = async (ctx: AdmittedCtx, preferences: Preferences | undefined) => {
     const response = await deps.prism.respond(ctx, preferences ?? {});
     return preferences?.dynamic ? { ...response, body: tidyDynamicBody(response.body) } : response;
+  };
+  // A plain stage: the handler's own promise is the answer (an async wrapper would add one, and turns, per request).
+  return (from) => {
+    try {
+      const ctx = admitted(from);
+      const preferences = ctx.req.headers.prefer ? parsePrefer(ctx.req.headers.prefer) : undefined;
+      const operationId = ctx.route.operation.operationId;
+      const handler = handlers.get(operationId);
+      if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences)))
+        return Promise.resolve(handler(ctx)); // an async handler's promise as it is
+      return byPrism(ctx, preferences);
+    } catch (error) {
+      return Promise.reject(error); // a plain handler's throw too
+    }
   };
 }
 

@@ -26,13 +26,19 @@ export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'
     ctx.bodyRead = true;
     return Buffer.alloc(0);
   }
-  if (Number(ctx.req.headers['content-length']) > limits.bytes) throw tooLarge(limits.bytes);
-  const read =
-    readArrived(ctx.source.body, limits.bytes, declaredLength(ctx.req.headers)) ??
-    (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
+  const read = bodyArrived(ctx, limits) ?? (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
   if (read instanceof ApiError) throw read;
   ctx.bodyRead = true;
   return read;
+}
+
+/**
+ * An announced body that has arrived whole, or its refusal (413 for a declared length over `bytes`: nothing is
+ * read); undefined when it is still to be read as it comes.
+ */
+function bodyArrived(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'>): Buffer | ApiError | undefined {
+  if (Number(ctx.req.headers['content-length']) > limits.bytes) return tooLarge(limits.bytes);
+  return readArrived(ctx.source.body, limits.bytes, declaredLength(ctx.req.headers));
 }
 
 /** JSON text → its value, its shape checked in one pass before parsing (depth, array items). */
@@ -59,19 +65,37 @@ export function isJson(contentType: string | undefined): boolean {
  * ignores one (no 413 its responses do not declare); a large or slow one is left unread and the connection closed.
  */
 export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
-  const read = async (ctx: Ctx) => {
-    const { req } = ctx;
+  /** The body read (or its refusal) given to the request: an operation without a body ignores both. */
+  const accept = (ctx: Ctx, read: Buffer | ApiError): void => {
     if (ctx.route?.operation.requestBody === undefined) {
-      await readRequestBody(ctx, limits).catch(() => undefined);
+      if (!(read instanceof ApiError)) ctx.bodyRead = true;
       return;
     }
-    req.rawBody = await readRequestBody(ctx, limits);
-    if (req.rawBody.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(req.rawBody, limits);
+    if (read instanceof ApiError) throw read;
+    ctx.bodyRead = true;
+    const { req } = ctx;
+    req.rawBody = read;
+    if (read.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(read, limits);
   };
   return (ctx, next) => {
-    if (announcesBody(ctx.req.headers)) return read(ctx).then(next);
-    ctx.bodyRead = true;
-    return next();
+    if (!announcesBody(ctx.req.headers)) {
+      ctx.bodyRead = true;
+      return next();
+    }
+    // A body that has arrived whole (the usual small one) is taken at once: no turn waited, no promise made.
+    const arrived = bodyArrived(ctx, limits);
+    if (arrived !== undefined) {
+      try {
+        accept(ctx, arrived);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return next();
+    }
+    return readStream(ctx.source.body, limits.bytes, limits.timeoutMs).then((read) => {
+      accept(ctx, read);
+      return next();
+    });
   };
 }
 
