@@ -89,7 +89,11 @@ async function main(): Promise<void> {
   const { createMockApp } = require(join(checkout, 'mocks', 'app')) as typeof import('../../../mocks/app');
   const app = await createMockApp({ rateLimit: 1e9 }, () => 'http://127.0.0.1:4010');
   const listener = app.listener as unknown as (req: unknown, res: unknown) => void;
-  const one = () => new Promise<number>((resolve) => listener(request(), response(resolve)));
+  // Each request starts from a turn of the event loop of its own, as one read from a socket does in the server.
+  // Started from the promise chain of the one before (every request of the run in one chain of microtasks), the
+  // requests' streams' nextTick callbacks waited for the whole run to end: every request was kept alive until
+  // then (80 000 of them at the end of a run of 40 000), which the collector copied as if the mock kept them.
+  const one = () => new Promise<number>((resolve) => setImmediate(() => listener(request(), response(resolve))));
   const run = async (n: number) => {
     let left = n;
     let non2xx = 0;
