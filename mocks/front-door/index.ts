@@ -100,6 +100,7 @@ function requestContext(req: IncomingMessage, res: ServerResponse, origin: strin
   // Node's own headers object (no prototype's keys to skip): read in place, no pair made per header.
   const sent = req.headers;
   for (const name in sent) {
+    // dictionary-lookup: the names are the object's own keys, as listed by the loop
     const value = sent[name];
     if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
