@@ -6,7 +6,21 @@ import type { RateLimitState, RateLimiter } from './limiter';
 /** Workspaces share one bucket however many tokens they have; callers without a credential count per address. */
 export function rateLimitKey(ctx: Ctx): string {
   const caller = ctx.identity && 'caller' in ctx.identity ? ctx.identity.caller : undefined;
-  return caller ? `workspace:${caller.workspaceUuid}` : `address:${ctx.source.remoteAddress}`;
+  return caller ? workspaceBucket(caller.workspaceUuid) : `address:${ctx.source.remoteAddress}`;
+}
+
+/** Workspaces whose bucket names are remembered at once, at most (all are forgotten when one more comes). */
+const WORKSPACE_BUCKETS = 4096;
+const bucketNames = new Map<string, string>();
+
+/** A workspace's bucket name, made once: every request of the workspace is counted under it. */
+function workspaceBucket(workspaceUuid: string): string {
+  let bucket = bucketNames.get(workspaceUuid);
+  if (bucket === undefined) {
+    if (bucketNames.size >= WORKSPACE_BUCKETS) bucketNames.clear();
+    bucketNames.set(workspaceUuid, (bucket = `workspace:${workspaceUuid}`));
+  }
+  return bucket;
 }
 
 /** The API's limit for this request: its workspace's own (control plane), else the defaults' (the limiter's). */

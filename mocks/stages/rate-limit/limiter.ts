@@ -12,7 +12,13 @@ import type { StoragePort } from '../../store/port';
 import { OldestFirst } from '../../store/oldest-first';
 
 /** What this process last counted of a bucket in its window, and how many of its counts are under way. */
-type KnownBucket = { windowStart: number; remaining: number; underWay: number };
+type KnownBucket = {
+  windowStart: number;
+  remaining: number;
+  underWay: number;
+  /** The key of its counter in that window (made once per window, not per request). */
+  key: string;
+};
 
 /** Buckets whose last count this process remembers (for `consumeAhead`), at most. */
 const KNOWN_BUCKETS = 4096;
@@ -34,14 +40,15 @@ export function createRateLimiter(options: {
   const keyOf = (bucket: string, windowStart: number) => `rl:${bucket}:${windowStart}`;
   // Per bucket, what this process last counted in its window and how many of its counts are under way.
   const known = new OldestFirst<KnownBucket>();
-  const remember = (bucket: string, windowStart: number, remaining: number) => {
+  const remember = (bucket: string, windowStart: number, remaining: number, key: string) => {
     const entry = known.get(bucket);
     if (entry === undefined) {
       if (known.size >= KNOWN_BUCKETS) known.dropOldest();
-      known.set(bucket, { windowStart, remaining, underWay: 0 });
+      known.set(bucket, { windowStart, remaining, underWay: 0, key });
     } else if (windowStart >= entry.windowStart) {
       entry.windowStart = windowStart;
       entry.remaining = remaining;
+      entry.key = key;
     }
   };
 
@@ -69,13 +76,10 @@ export function createRateLimiter(options: {
     const windowStart = windowStartAt(now);
     try {
       // The counter outlives its window by a second, so a replica whose clock lags a little still finds it.
-      const { count, allowed } = await options.port.hit(
-        keyOf(bucket, windowStart),
-        limit,
-        windowStart + windowMs - now + 1_000,
-      );
+      const key = ahead?.windowStart === windowStart ? ahead.key : keyOf(bucket, windowStart);
+      const { count, allowed } = await options.port.hit(key, limit, windowStart + windowMs - now + 1_000);
       const state = stateOf(count, windowStart, now, allowed, limit);
-      remember(bucket, windowStart, state.remaining);
+      remember(bucket, windowStart, state.remaining, key);
       return state;
     } finally {
       if (ahead) ahead.underWay -= 1;
