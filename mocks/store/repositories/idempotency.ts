@@ -2,7 +2,7 @@ import { STORE_LIMITS } from '../../limits';
 import { createByteBudget, type ByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
 import { rememberJsonText } from '../../json-text';
-import type { Guard, StoragePort, Write } from '../port';
+import type { ClaimIndex, Guard, StoragePort, Write } from '../port';
 import { ReservedTry, type PartTry, type PendingCommit } from '../pending-commit';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
@@ -54,6 +54,9 @@ function lookupOf(existing: string, fingerprint: string): HeldKey {
 }
 
 let owners = 0;
+
+/** Workspaces whose claim index is remembered at once, at most (all are forgotten when one more comes). */
+const INDEXES_KEPT = 4096;
 
 /**
  * The answer's writes for each try of its commit. The byte bound: the oldest answers of the workspace go once
@@ -109,7 +112,17 @@ export function createIdempotencyStore(options: {
     options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace,
     options.capPerWorkspace,
   );
-  const indexOf = (workspaceUuid: string) => `idem-index:${workspaceUuid}`;
+  // Each workspace's claim index, made once (its key is joined and hashed once, not on every claim).
+  const indexes = new Map<string, ClaimIndex>();
+  const indexFor = (workspaceUuid: string): ClaimIndex => {
+    let index = indexes.get(workspaceUuid);
+    if (index === undefined) {
+      if (indexes.size >= INDEXES_KEPT) indexes.clear();
+      indexes.set(workspaceUuid, (index = { key: `idem-index:${workspaceUuid}`, cap: options.capPerWorkspace }));
+    }
+    return index;
+  };
+  const indexOf = (workspaceUuid: string) => indexFor(workspaceUuid).key;
   // Identifies the request that claimed a key, so only it can complete or release that claim: the process (its
   // id and start) and a count in it.
   const ownerPrefix = `${process.pid}.${Date.now().toString(36)}.`;
@@ -118,7 +131,7 @@ export function createIdempotencyStore(options: {
   const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
   /** SET NX of the claim's text under its key, in the workspace's index: null when taken, else what holds the key. */
   const take = (workspaceUuid: string, storageKey: string, text: string) =>
-    options.port.claim(storageKey, text, lease, { key: indexOf(workspaceUuid), cap: options.capPerWorkspace });
+    options.port.claim(storageKey, text, lease, indexFor(workspaceUuid));
 
   /**
    * The parts `withAnswer` holds and the answer's writes in one commit guarded by the claim. Should the claim
