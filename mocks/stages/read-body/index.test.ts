@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { readBody, type BodyLimits } from '.';
 
@@ -77,6 +77,22 @@ describe('read-body stage', () => {
       await readBody(limits)(ctx, okNext());
       expect(ctx.req.body).toEqual({ a: [1] });
       expect(ctx.bodyRead).toBe(true);
+    });
+
+    it('should take a body pushed as the stage runs (Node parses it after the request event) without waiting for its events', async () => {
+      const body = new Readable({ read() {} });
+      const ctx = makeCtx({ method: 'POST', headers: { 'content-length': '9' } });
+      ctx.source = { remoteAddress: '127.0.0.1', body };
+      ctx.route = takesBody;
+      const read = readBody(limits)(ctx, okNext());
+      body.push('{"a":[1]}'); // the rest of the packet, parsed once the listener returns; the stream never ends
+      await read;
+      expect([ctx.req.body, ctx.bodyRead, body.listenerCount('data'), body.listenerCount('end')]).toEqual([
+        { a: [1] },
+        true,
+        0,
+        0,
+      ]);
     });
 
     it('should wait for the rest of a body that has arrived in part', async () => {

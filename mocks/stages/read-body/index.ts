@@ -92,9 +92,19 @@ export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
       }
       return next();
     }
-    return readStream(ctx.source.body, limits.bytes, limits.timeoutMs).then((read) => {
-      accept(ctx, read);
-      return next();
+    // The stages before this one may all have run inside Node's parse of the packet that carries the body too
+    // (none of them waited for anything): the parser pushes that body once the request's listener returns. One
+    // turn later it is looked for again, before the stream is waited for (with its events and its timer).
+    return Promise.resolve(ctx).then((later) => {
+      const arrivedNow = bodyArrived(later, limits);
+      if (arrivedNow !== undefined) {
+        accept(later, arrivedNow);
+        return next();
+      }
+      return readStream(later.source.body, limits.bytes, limits.timeoutMs).then((read) => {
+        accept(later, read);
+        return next();
+      });
     });
   };
 }
