@@ -7,7 +7,8 @@
  * request (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating
  * rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
  * BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose
- * mock joins every table: the A/B of a change).
+ * mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g.
+ * `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime setting).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -201,11 +202,13 @@ const pairedRatio = (a: Row, b: Row) => median(a.rounds.map((sample, i) => rpsOf
 /** The mock as `npm start` runs it, one node process (its CPU time is read from its own /proc entry). */
 function startMock(role: Role, name: string, port: number, cwd?: string): Server {
   const env = { PORT: String(port), MOCK_RATE_LIMIT: '1000000000' };
+  // BENCH_MOCK_FLAGS: node flags for this checkout's mock only (the A/B of a runtime setting, with BENCH_AGAINST=.).
+  const flags = role === 'mock' ? (process.env.BENCH_MOCK_FLAGS ?? '').split(/\s+/).filter(Boolean) : [];
   return {
     role,
-    name,
+    name: flags.length > 0 ? `${name}, ${flags.join(' ')}` : name,
     base: `http://127.0.0.1:${port}/v1`,
-    child: launch(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], env, cwd),
+    child: launch(process.execPath, [...flags, '--require', 'tsx/cjs', 'mocks/server.ts'], env, cwd),
   };
 }
 
