@@ -9,6 +9,7 @@ import {
   type Write,
 } from '../port';
 import { OldestFirst } from '../oldest-first';
+import { FamilyMap } from './family-map';
 
 /**
  * A list trimmed from its front in constant time (a head offset, compacted once half the array is dropped), so a
@@ -64,7 +65,8 @@ const SWEEP_EVERY_MS = 1_000;
 
 /** The adapter's data: keys with their values and ages, and the claim indexes, on the injected clock. */
 class MemoryData {
-  readonly entries = new Map<string, Entry>();
+  /** By family too, so the keys under a prefix are found without looking at every key (`deleteByPrefix`). */
+  readonly entries = new FamilyMap<Entry>();
   /** Claim indexes: the claimed keys, in claim order. */
   readonly indexes = new Map<string, OldestFirst<true>>();
   private sweptAt = 0;
@@ -269,13 +271,13 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
     },
     async deleteByPrefix(prefix: string) {
       let deleted = 0;
-      for (const key of [...entries.keys()]) if (key.startsWith(prefix) && entries.delete(key)) deleted += 1;
+      for (const key of entries.keysWithPrefix(prefix)) if (entries.delete(key)) deleted += 1;
       for (const key of [...indexes.keys()]) if (key.startsWith(prefix)) indexes.delete(key);
       return deleted;
     },
     async countByPrefix(prefix: string) {
       let count = 0;
-      for (const key of entries.keys()) if (key.startsWith(prefix) && data.live(key)) count += 1;
+      for (const key of entries.keysWithPrefix(prefix)) if (data.live(key)) count += 1;
       return count;
     },
     async close() {
