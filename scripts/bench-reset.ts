@@ -2,10 +2,11 @@
  * `npx tsx scripts/bench-reset.ts`: what removing one workspace's keys by prefix (`deleteByPrefix`, as a reset of
  * a workspace does for its state, its idempotency answers and its rate limit's counters) costs the memory
  * adapter while other tenants hold many keys, beside a scan of every key (how the adapter found them before) on
- * the same keys in the same run. Environment: BENCH_OTHER_KEYS (default 10000,100000,1000000), BENCH_OWN_KEYS
+ * the same keys in the same run; then the pause of one bulk sweep of expired keys (a batch of keys, going on
+ * where the last stopped) beside a pass over every key (the sweep before). Environment: BENCH_OTHER_KEYS (default 10000,100000,1000000), BENCH_OWN_KEYS
  * (default 100).
  */
-import { createMemoryPort } from '../mocks/store/adapters/memory';
+import { createMemoryPort, MemoryData } from '../mocks/store/adapters/memory';
 
 const OTHERS = (process.env.BENCH_OTHER_KEYS ?? '10000,100000,1000000').split(',').map(Number);
 const OWN = Number(process.env.BENCH_OWN_KEYS ?? 100);
@@ -46,7 +47,29 @@ async function main(): Promise<void> {
     rows.push(`| ${others.toLocaleString('en')} | ${a.toFixed(3)} | ${b.toFixed(2)} | ${(b / a).toFixed(0)}× |`);
     await port.close();
   }
-  process.stdout.write(`deleteByPrefix of one workspace's ${OWN} keys, median of ${ROUNDS}\n${rows.join('\n')}\n`);
+  process.stdout.write(`deleteByPrefix of one workspace's ${OWN} keys, median of ${ROUNDS}\n${rows.join('\n')}\n\n`);
+  const sweeps = ['| keys held | one sweep (ms) | a pass over every key (ms) |', '|---:|---:|---:|'];
+  for (const held of OTHERS) {
+    let now = 0;
+    const data = new MemoryData(() => now);
+    for (let i = 0; i < held; i++) data.entries.set(`idem:other-${i % 1000}:key-${i}`, { value: 'v', expiresAt: 1e12 });
+    const batch: number[] = [];
+    const pass: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      now += 1_000;
+      let started = performance.now();
+      data.sweep();
+      batch.push(performance.now() - started);
+      started = performance.now();
+      for (const [key, entry] of data.entries)
+        if (entry.expiresAt !== undefined && entry.expiresAt <= now) data.entries.delete(key);
+      pass.push(performance.now() - started);
+    }
+    sweeps.push(`| ${held.toLocaleString('en')} | ${median(batch).toFixed(2)} | ${median(pass).toFixed(2)} |`);
+  }
+  process.stdout.write(
+    `The bulk sweep of expired keys (none expired: the pause is the looking), median of ${ROUNDS}\n${sweeps.join('\n')}\n`,
+  );
 }
 
 void main();
