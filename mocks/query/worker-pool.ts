@@ -597,10 +597,11 @@ export class QueryWorkerPool {
         ops = [];
       } else {
         this.notePreparing(slot, rowsIn(ops));
+        // The versions just applied: those after the database's (found from the end, where it usually is).
+        if (ops.length > 0) this.dropApplied(job.workspace, versions.slice(versions.lastIndexOf(kept.version) + 1));
         kept.version = version;
         kept.rows += rowsIn(ops);
         kept.usedAt = now();
-        if (ops.length > 0) this.dropApplied(job.workspace, versions);
       }
       // The worker applies the changes and refreshes statuses first, then reports `started`. Reading the versions,
       // loading and catching up are the mock's own work: the budget's timer starts there, the query's deadline
