@@ -67,7 +67,8 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
       const mcpServer: JsonRecord = {
         uuid,
         workspaceUuid,
-        userUuid: ctx.caller.sub ?? (await deps.store.userUuid(workspaceUuid)),
+        userUuid:
+          ctx.caller.sub ?? deps.store.userUuidKnown(workspaceUuid) ?? (await deps.store.userUuid(workspaceUuid)),
         name: body.name ?? null,
         description: body.description ?? null,
         actions: (body.actions as JsonRecord[] | undefined) ?? [],
@@ -87,7 +88,10 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
         updatedAt: now,
         deletedAt: null,
       };
-      const text = await deps.store.addMcpServer(workspaceUuid, mcpServer, ctx.withAnswer);
+      // Under a key the server joins the answer's commit: nothing to wait for.
+      const text = ctx.withAnswer
+        ? deps.store.joinMcpServer(workspaceUuid, mcpServer, ctx.withAnswer)
+        : await deps.store.addMcpServer(workspaceUuid, mcpServer);
       undoOnFailure(ctx, () => deps.store.removeCreatedMcpServer(workspaceUuid, uuid));
       // The answer's text is the stored one in its envelope: the server is serialised once.
       const answer = { mcpServer };

@@ -59,6 +59,12 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
     throw new Error(`${what}: too many concurrent changes`);
   };
 
+  const joinMcpServer = (workspaceUuid: string, mcpServer: JsonRecord, withAnswer: PendingCommit): string => {
+    const text = JSON.stringify(mcpServer);
+    withAnswer.add(new McpServerWrite(slice, mcpServerBudget, limits, workspaceUuid, mcpServer.uuid as string, text));
+    return text;
+  };
+
   return {
     suppressions: (workspaceUuid: string) => readList(workspaceUuid, 'suppressions'),
     allocations: (workspaceUuid: string) => readList(workspaceUuid, 'allocations'),
@@ -126,13 +132,17 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
      * in the same commit (nothing can fail once the server is stored). Resolves the server's JSON text as stored.
      */
     async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord, withAnswer?: PendingCommit): Promise<string> {
+      if (withAnswer) return joinMcpServer(workspaceUuid, mcpServer, withAnswer);
       const text = JSON.stringify(mcpServer);
-      const part = new McpServerWrite(slice, mcpServerBudget, limits, workspaceUuid, mcpServer.uuid as string, text);
-      // Under an Idempotency-Key, the server goes into the store with the key's answer (one commit).
-      if (withAnswer) withAnswer.add(part);
-      else await part.alone();
+      await new McpServerWrite(slice, mcpServerBudget, limits, workspaceUuid, mcpServer.uuid as string, text).alone();
       return text;
     },
+
+    /**
+     * `addMcpServer` under an Idempotency-Key: the server goes into the store with the key's answer (one commit,
+     * `withAnswer`), so there is nothing to wait for here. Returns the server's JSON text as it will be stored.
+     */
+    joinMcpServer,
 
     /** Takes back an MCP server this request created (its request failed after the write). */
     async removeCreatedMcpServer(workspaceUuid: string, uuid: string): Promise<void> {

@@ -28,6 +28,11 @@ export function createWorkspaceRepository(slice: WorkspaceSlice, now: () => numb
   };
 
   return {
+    /** The user the workspace's static tokens act as, when it is known without a read (read once already). */
+    userUuidKnown(workspaceUuid: string): string | undefined {
+      return users.get(workspaceUuid);
+    },
+
     /** The user the workspace's static tokens act as. */
     async userUuid(workspaceUuid: string): Promise<string> {
       const known = users.get(workspaceUuid);
