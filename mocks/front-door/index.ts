@@ -97,9 +97,9 @@ function throwing(error: ApiError): Stage {
 
 function requestContext(req: IncomingMessage, res: ServerResponse, origin: string): Ctx {
   const headers = safeDict<string>();
-  // Node's own headers object (no prototype's keys to skip): read in place, no pair made per header.
+  // Node's own headers object, read by its own keys (no pair made per header; never an inherited key).
   const sent = req.headers;
-  for (const name in sent) {
+  for (const name of Object.keys(sent)) {
     // dictionary-lookup: the names are the object's own keys, as listed by the loop
     const value = sent[name];
     if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
