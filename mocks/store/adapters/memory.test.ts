@@ -52,4 +52,26 @@ describe('the memory adapter’s bulk sweep', () => {
     expect(sizes).toEqual([15_005, 5_005, 5, 5]);
     expect(data.entries.keysWithPrefix('idem:')).toEqual([]);
   });
+
+  it('should start a pass over the keys at most every 5 s, whatever their number', () => {
+    let now = 1_000_000;
+    const data = new MemoryData(() => now);
+    const expireSoon = (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) data.entries.set(`idem:ws:k${i}`, { value: 'v', expiresAt: now + 10 });
+    };
+    expireSoon(0, 100);
+    now += 1_000;
+    data.sweep(); // a whole pass: 100 keys
+    expect(data.entries.size).toBe(0);
+    expireSoon(100, 100);
+    now += 1_000;
+    const left: number[] = [];
+    for (; left.length < 41; now += 100) {
+      data.sweep();
+      left.push(data.entries.size);
+    }
+    // 1.0 to 4.9 s after the last pass began: nothing; at 5 s, the next pass.
+    expect(left.slice(0, 40)).toEqual(Array(40).fill(100));
+    expect(left[40]).toBe(0);
+  });
 });
