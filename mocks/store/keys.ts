@@ -5,21 +5,32 @@
 export const WORKSPACE_PREFIX = 'ws:';
 export const DOWNLOAD_PREFIX = 'download';
 
-/** Workspaces whose keys are remembered at once, at most (all are forgotten when one more comes). */
-const WORKSPACES_KEYED = 4096;
+/** Workspaces a `perWorkspace` value is remembered for at once, at most (all are forgotten when one more comes). */
+const WORKSPACES_REMEMBERED = 4096;
+
 /**
- * Each workspace's keys as made once: every request names a few (its parts, its seed marker), and a key made
- * afresh is a text to join, flatten and hash again before the store can look it up.
+ * `make(workspaceUuid)`, made once per workspace and remembered (for at most 4 096 workspaces at once): the keys
+ * and names every request of a workspace uses. A text made afresh is joined, flattened and hashed again before a
+ * map can look it up; one made once is hashed once.
  */
-const keysOf = new Map<string, Map<string, string>>();
+export function perWorkspace<V>(make: (workspaceUuid: string) => V): (workspaceUuid: string) => V {
+  const made = new Map<string, V>();
+  return (workspaceUuid) => {
+    let value = made.get(workspaceUuid);
+    if (value === undefined) {
+      if (made.size >= WORKSPACES_REMEMBERED) made.clear();
+      made.set(workspaceUuid, (value = make(workspaceUuid)));
+    }
+    return value;
+  };
+}
+
+/** Each workspace's keys as made once (`perWorkspace`): every request names a few (its parts, its seed marker). */
+const keysOf = perWorkspace(() => new Map<string, string>());
 
 /** The key of one part of a workspace's state (`runs`, `logs`, `runs-created`, …). */
 export function workspaceKey(workspaceUuid: string, part: string): string {
-  let keys = keysOf.get(workspaceUuid);
-  if (keys === undefined) {
-    if (keysOf.size >= WORKSPACES_KEYED) keysOf.clear();
-    keysOf.set(workspaceUuid, (keys = new Map()));
-  }
+  const keys = keysOf(workspaceUuid);
   let key = keys.get(part);
   if (key === undefined) {
     key = `${WORKSPACE_PREFIX}${workspaceUuid}:${part}`;

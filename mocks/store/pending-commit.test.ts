@@ -143,7 +143,7 @@ describe('keyed creates committed in another order than they were made', () => {
       const found = await idempotency.claim(WS, name, 'f');
       if (found.kind !== 'new') throw new Error('expected a new key');
       const withAnswer = new PendingCommit();
-      await store.addMcpServer(WS, { uuid: name, name, description: 'x'.repeat(1_900) }, withAnswer);
+      store.joinMcpServer(WS, { uuid: name, name, description: 'x'.repeat(1_900) }, withAnswer);
       pending.push({ name, claim: found.claim, withAnswer });
     }
     for (const { name, claim, withAnswer } of pending.reverse()) {

@@ -2,6 +2,7 @@ import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockResponse } from '../../types';
 import type { RateLimitState, RateLimiter } from './limiter';
+import { perWorkspace } from '../../store/keys';
 
 /** Workspaces share one bucket however many tokens they have; callers without a credential count per address. */
 export function rateLimitKey(ctx: Ctx): string {
@@ -9,19 +10,8 @@ export function rateLimitKey(ctx: Ctx): string {
   return caller ? workspaceBucket(caller.workspaceUuid) : `address:${ctx.source.remoteAddress}`;
 }
 
-/** Workspaces whose bucket names are remembered at once, at most (all are forgotten when one more comes). */
-const WORKSPACE_BUCKETS = 4096;
-const bucketNames = new Map<string, string>();
-
 /** A workspace's bucket name, made once: every request of the workspace is counted under it. */
-function workspaceBucket(workspaceUuid: string): string {
-  let bucket = bucketNames.get(workspaceUuid);
-  if (bucket === undefined) {
-    if (bucketNames.size >= WORKSPACE_BUCKETS) bucketNames.clear();
-    bucketNames.set(workspaceUuid, (bucket = `workspace:${workspaceUuid}`));
-  }
-  return bucket;
-}
+const workspaceBucket = perWorkspace((workspaceUuid) => `workspace:${workspaceUuid}`);
 
 /** The API's limit for this request: its workspace's own (control plane), else the defaults' (the limiter's). */
 export const apiRateLimit = (ctx: Ctx): number | undefined => ctx.steering?.rateLimit;

@@ -3,6 +3,7 @@ import { createByteBudget, type ByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
 import { rememberJsonText } from '../../json-text';
 import type { ClaimIndex, Guard, StoragePort, Write } from '../port';
+import { perWorkspace } from '../keys';
 import { ReservedTry, type PartTry, type PendingCommit } from '../pending-commit';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
@@ -54,9 +55,6 @@ function lookupOf(existing: string, fingerprint: string): HeldKey {
 }
 
 let owners = 0;
-
-/** Workspaces whose claim index is remembered at once, at most (all are forgotten when one more comes). */
-const INDEXES_KEPT = 4096;
 
 /**
  * The answer's writes for each try of its commit. The byte bound: the oldest answers of the workspace go once
@@ -113,15 +111,10 @@ export function createIdempotencyStore(options: {
     options.capPerWorkspace,
   );
   // Each workspace's claim index, made once (its key is joined and hashed once, not on every claim).
-  const indexes = new Map<string, ClaimIndex>();
-  const indexFor = (workspaceUuid: string): ClaimIndex => {
-    let index = indexes.get(workspaceUuid);
-    if (index === undefined) {
-      if (indexes.size >= INDEXES_KEPT) indexes.clear();
-      indexes.set(workspaceUuid, (index = { key: `idem-index:${workspaceUuid}`, cap: options.capPerWorkspace }));
-    }
-    return index;
-  };
+  const indexFor = perWorkspace((workspaceUuid): ClaimIndex => ({
+    key: `idem-index:${workspaceUuid}`,
+    cap: options.capPerWorkspace,
+  }));
   const indexOf = (workspaceUuid: string) => indexFor(workspaceUuid).key;
   // Identifies the request that claimed a key, so only it can complete or release that claim: the process (its
   // id and start) and a count in it.

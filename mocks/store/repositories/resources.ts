@@ -131,8 +131,7 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
      * Adds an MCP server created through the API; the oldest created ones go beyond the cap and the byte budget,
      * in the same commit (nothing can fail once the server is stored). Resolves the server's JSON text as stored.
      */
-    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord, withAnswer?: PendingCommit): Promise<string> {
-      if (withAnswer) return joinMcpServer(workspaceUuid, mcpServer, withAnswer);
+    async addMcpServer(workspaceUuid: string, mcpServer: JsonRecord): Promise<string> {
       const text = JSON.stringify(mcpServer);
       await new McpServerWrite(slice, mcpServerBudget, limits, workspaceUuid, mcpServer.uuid as string, text).alone();
       return text;
