@@ -30,8 +30,8 @@ export const STORE_LIMITS = {
   idempotencyBytesPerWorkspace: 16 * 1024 * 1024,
   /** Created MCP servers per workspace (oldest created out first). */
   mcpServerBytesPerWorkspace: 32 * 1024 * 1024,
-  /** Run downloads in all, and one export at most (larger → 400 download_too_large). */
-  downloadBytes: 64 * 1024 * 1024,
+  /** Run downloads per workspace, and one export at most (larger → 400 download_too_large). */
+  downloadBytesPerWorkspace: 64 * 1024 * 1024,
   downloadBytesEach: 16 * 1024 * 1024,
 } as const;
 

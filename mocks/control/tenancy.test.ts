@@ -73,6 +73,25 @@ describe('control plane tenancy, without an admin token configured', () => {
     expect(await a().created()).toEqual([]);
   });
 
+  it("should take the caller's downloads with its reset, and leave another tenant's", async () => {
+    const exported = async (token: string) => {
+      const made = await m.call('POST', '/orchestration/runs/download', { body: {}, token });
+      expect(made.status).toBe(200);
+      return new URL(made.body.url as string).pathname;
+    };
+    const fetched = (path: string, token: string) =>
+      fetch(`${m.mock.origin}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const mine = await exported('mock-token-a');
+    const theirs = await exported('mock-token-b');
+    expect((await fetched(mine, 'mock-token-a')).status).toBe(200);
+    await a().reset();
+    const gone = await fetched(mine, 'mock-token-a');
+    expect(gone.status).toBe(404);
+    expect(await gone.json()).toMatchObject({ reason: 'not_found' });
+    expect((await fetched(theirs, 'mock-token-b')).status).toBe(200);
+    expect((await fetched(theirs, 'mock-token-a')).status).toBe(404);
+  });
+
   it.each([
     ['a full reset', (c: ReturnType<typeof a>) => c.resetAll()],
     ["another workspace's reset", (c: ReturnType<typeof a>) => c.reset('mock-token-b')],

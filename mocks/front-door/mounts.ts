@@ -83,8 +83,10 @@ function downloadsPipeline(deps: MountDeps) {
       if (ctx.req.method !== 'GET' && ctx.req.method !== 'HEAD')
         throw methodNotAllowed(ctx.req.method, ctx.req.path, ['GET', 'HEAD']);
       await readRequestBody(ctx, deps.api.bodyLimits);
-      const download = await deps.store.downloadAnswer(id);
-      if (!download || download.workspaceUuid !== ctx.caller?.workspaceUuid)
+      const caller = ctx.caller?.workspaceUuid;
+      const download = caller === undefined ? undefined : await deps.store.downloadAnswer(caller, id);
+      // Its keys are the workspace's own; the text's owner is checked too (defence in depth).
+      if (!download || download.workspaceUuid !== caller)
         throw new ApiError(404, 'not_found', 'No such download for this workspace (downloads live one hour).');
       // The kept text as it is (never parsed here), written in chunks by serialise.
       const response = jsonResponse(200, undefined, {

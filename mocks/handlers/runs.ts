@@ -192,7 +192,7 @@ function downloadHandlers(deps: HandlerDeps): Handlers {
       const [{ json }] = rows as [{ json: string }];
       const download = { workspaceUuid, createdAtMs: now, runsJson: json };
       const id = await deps.store.saveDownload(download);
-      undoOnFailure(ctx, () => deps.store.removeDownload(id));
+      undoOnFailure(ctx, () => deps.store.removeDownload(workspaceUuid, id));
       // Under an Idempotency-Key, its answer is kept only while the export is stored.
       if (ctx.withAnswer) deps.store.keepStoredDownload(id, download, ctx.withAnswer);
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });

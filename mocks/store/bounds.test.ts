@@ -25,7 +25,7 @@ describe('store bounds (count, bytes, age)', () => {
       port: createMemoryPort({ now: () => now }),
       seed: 1,
       now: () => now,
-      limits: { downloadBytes: 10_000, downloadTtlMs: 1000 },
+      limits: { downloadBytesPerWorkspace: 10_000, downloadTtlMs: 1000 },
     });
     const ids: string[] = [];
     for (let i = 0; i < 30; i++)
@@ -36,11 +36,53 @@ describe('store bounds (count, bytes, age)', () => {
           createdAtMs: now,
         }),
       );
-    expect(store.downloadBytes()).toBeLessThanOrEqual(10_000);
-    expect(await store.getDownload(ids[0])).toBeUndefined();
-    expect(await store.getDownload(ids[29])).toBeDefined();
+    expect(store.downloadBytes(WS)).toBeLessThanOrEqual(10_000);
+    expect(await store.getDownload(WS, ids[0])).toBeUndefined();
+    expect(await store.getDownload(WS, ids[29])).toBeDefined();
     now = 1001;
-    expect(await store.getDownload(ids[29])).toBeUndefined();
+    expect(await store.getDownload(WS, ids[29])).toBeUndefined();
+  });
+
+  describe.each([
+    ['bytes', { downloadBytesPerWorkspace: 10_000 }, 'x'.repeat(1000)],
+    ['count', { downloadsPerWorkspace: 5 }, 'x'],
+  ])('downloads bounded per workspace by %s', (_bound, limits, recordId) => {
+    const OTHER = '7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f';
+    const save = (store: ReturnType<typeof createStore>, workspaceUuid: string) =>
+      store.saveDownload({ workspaceUuid, runs: [{ recordId } as never], createdAtMs: 0 });
+
+    it("should never release another workspace's downloads, however many one workspace makes", async () => {
+      const store = createStore({ port: createMemoryPort({ now: () => 0 }), seed: 1, now: () => 0, limits });
+      const theirs = await save(store, OTHER);
+      const mine: string[] = [];
+      for (let i = 0; i < 50; i++) mine.push(await save(store, WS));
+      expect(await store.getDownload(OTHER, theirs)).toBeDefined();
+      expect(await store.getDownload(WS, mine[0])).toBeUndefined();
+      expect(await store.getDownload(WS, mine[49])).toBeDefined();
+    });
+
+    it("should forget a reset workspace's downloads, its claim index and its bytes, and no other's", async () => {
+      const port = createMemoryPort({ now: () => 0 });
+      const store = createStore({ port, seed: 1, now: () => 0, limits });
+      const theirs = await save(store, OTHER);
+      const mine = await save(store, WS);
+      await store.reset(WS);
+      expect(await store.getDownload(WS, mine)).toBeUndefined();
+      expect(store.downloadBytes(WS)).toBe(0);
+      expect(await port.countByPrefix(`downloads:${WS}`)).toBe(0);
+      expect(await store.getDownload(OTHER, theirs)).toBeDefined();
+      // After the reset the workspace has its whole budget again: a new export is kept.
+      const again = await save(store, WS);
+      expect(await store.getDownload(WS, again)).toBeDefined();
+    });
+
+    it('should not find a download under another workspace', async () => {
+      const store = createStore({ port: createMemoryPort({ now: () => 0 }), seed: 1, now: () => 0, limits });
+      const mine = await save(store, WS);
+      expect(await store.getDownload(OTHER, mine)).toBeUndefined();
+      expect(await store.downloadAnswer(OTHER, mine)).toBeUndefined();
+      expect((await store.downloadAnswer(WS, mine))?.workspaceUuid).toBe(WS);
+    });
   });
 
   it('should keep created MCP servers within the byte budget of the workspace, every seeded one kept', async () => {

@@ -96,6 +96,11 @@ export function createByteBudget(bytesPerOwner: number, keysPerOwner = Number.PO
     bytes(workspaceUuid: string): number {
       return workspaces.get(workspaceUuid)?.bytes ?? 0;
     },
+    /** Forgets an owner's keys, or every owner's (their store was reset: what it measured is gone). */
+    clear(workspaceUuid?: string): void {
+      if (workspaceUuid === undefined) workspaces.clear();
+      else workspaces.delete(workspaceUuid);
+    },
   };
 }
 

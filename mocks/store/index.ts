@@ -23,9 +23,9 @@ export const DEFAULT_STORE_LIMITS: StoreLimits = {
   batchesPerWorkspace: 10_000,
   runTtlMs: 24 * 60 * 60 * 1000,
   mcpServersPerWorkspace: 1_000,
-  downloads: 1_000,
+  downloadsPerWorkspace: 1_000,
   downloadTtlMs: 60 * 60 * 1000,
-  downloadBytes: STORE_LIMITS.downloadBytes,
+  downloadBytesPerWorkspace: STORE_LIMITS.downloadBytesPerWorkspace,
   mcpServerBytesPerWorkspace: STORE_LIMITS.mcpServerBytesPerWorkspace,
 };
 
@@ -60,20 +60,22 @@ export function createStore(options: {
   });
   const workspaces = createWorkspaceRepository(slice, now);
   const downloads = createDownloadRepository(port, limits);
+  const resources = createResourceRepository(slice, limits);
   return {
     port,
     ...workspaces,
-    ...createResourceRepository(slice, limits),
+    ...resources,
     ...createRunRepository(slice, limits),
     ...createFixtureRepository(slice),
     ...createCreatedListing(slice, now),
     ...downloads,
     ...createQueryTablesReader({ readWorkspace: slice.readWorkspace, now, feed }),
 
-    /** Back to the seed: one workspace, or every workspace and download. */
+    /** Back to the seed: one workspace with its downloads, or every workspace and download. */
     async reset(workspaceUuid?: string): Promise<void> {
       await workspaces.forgetWorkspace(workspaceUuid);
-      if (workspaceUuid === undefined) await downloads.clearDownloads();
+      resources.forgetMcpServerBytes(workspaceUuid);
+      await downloads.clearDownloads(workspaceUuid);
     },
   };
 }

@@ -4,6 +4,8 @@
  */
 export const WORKSPACE_PREFIX = 'ws:';
 export const DOWNLOAD_PREFIX = 'download';
+/** Each workspace's claim index of downloads (`downloads:<uuid>`). */
+export const DOWNLOAD_INDEX_PREFIX = 'downloads:';
 
 /** Workspaces a `perWorkspace` value is remembered for at once, at most (all are forgotten when one more comes). */
 const WORKSPACES_REMEMBERED = 4096;
@@ -51,4 +53,5 @@ export function partOfKey(workspaceUuid: string, key: string): string | undefine
   return key.charCodeAt(at) === 58 /* : */ ? key.slice(at + 1) : undefined;
 }
 
-export const downloadKey = (id: string) => `${DOWNLOAD_PREFIX}:${id}`;
+/** Where a workspace's export is stored: under the workspace, so one is found only by its owner and reset with it. */
+export const downloadKey = (workspaceUuid: string, id: string) => `${DOWNLOAD_PREFIX}:${workspaceUuid}:${id}`;

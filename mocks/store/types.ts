@@ -143,10 +143,10 @@ export type StoreLimits = {
    */
   runTtlMs: number;
   mcpServersPerWorkspace: number;
-  /** Downloads kept at once (oldest out first), each for this long, and their bytes in all. */
-  downloads: number;
+  /** Downloads kept at once per workspace (its oldest out first), each for this long, and their bytes per workspace. */
+  downloadsPerWorkspace: number;
   downloadTtlMs: number;
-  downloadBytes: number;
+  downloadBytesPerWorkspace: number;
   /** Bytes of created MCP servers per workspace (oldest created out first). */
   mcpServerBytesPerWorkspace: number;
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createByteBudget } from '../byte-budget';
-import { DOWNLOAD_PREFIX, downloadKey } from '../keys';
-import type { StoragePort } from '../port';
+import { DOWNLOAD_INDEX_PREFIX, DOWNLOAD_PREFIX, downloadKey, perWorkspace } from '../keys';
+import type { ClaimIndex, StoragePort } from '../port';
 import type { PendingCommit } from '../pending-commit';
 import type { RunView } from '../runs';
 import type { StoreLimits } from '../types';
@@ -21,28 +21,41 @@ const textOf = (download: Download | DownloadText) =>
   ('runsJson' in download ? download.runsJson : JSON.stringify(download.runs)) +
   '}';
 
-/** The claim index of downloads: at most `limits.downloads` live at once, the oldest released first. */
-const INDEX = 'downloads';
+/** A workspace's claim index of downloads: at most `limits.downloadsPerWorkspace` live, the oldest released first. */
+const indexOf = (workspaceUuid: string) => `${DOWNLOAD_INDEX_PREFIX}${workspaceUuid}`;
 
-/** Run exports: kept for `downloadTtlMs`, at most `downloads` of them and `downloadBytes` in all (oldest out first). */
+/**
+ * Run exports, each workspace's apart: kept for `downloadTtlMs`, at most `downloadsPerWorkspace` of them and
+ * `downloadBytesPerWorkspace` per workspace (its oldest out first), stored under the workspace's own keys. One
+ * tenant's exports never release another's, a download is found only under its owner's credential, and a reset
+ * of a workspace takes its downloads with it.
+ */
 export function createDownloadRepository(port: StoragePort, limits: StoreLimits) {
-  // Byte bound beside the port's count and age bounds: the oldest go once the budget is spent.
-  const budget = createByteBudget(limits.downloadBytes, limits.downloads);
+  // Byte bound beside the port's count and age bounds: the workspace's oldest go once its budget is spent.
+  const budget = createByteBudget(limits.downloadBytesPerWorkspace, limits.downloadsPerWorkspace);
+  const indexFor = perWorkspace((workspaceUuid): ClaimIndex => ({
+    key: indexOf(workspaceUuid),
+    cap: limits.downloadsPerWorkspace,
+  }));
   /** Keeps an export; resolves its id. */
   async function saveDownload(download: Download | DownloadText, id: string = randomUUID()): Promise<string> {
+    const { workspaceUuid } = download;
     const text = textOf(download);
+    const index = indexFor(workspaceUuid);
     // The oldest exports beyond the byte budget go first, so nothing can fail once this one is stored.
-    const reservation = budget.reserve(INDEX, id, text.length);
+    const reservation = budget.reserve(workspaceUuid, id, text.length);
     const releases = reservation.released.filter((released) => released !== id);
     let released = releases.length === 0;
     try {
       if (!released)
-        released = await port.commit(releases.map((old) => ({ op: 'delete', key: downloadKey(old), index: INDEX })));
+        released = await port.commit(
+          releases.map((old) => ({ op: 'delete', key: downloadKey(workspaceUuid, old), index: index.key })),
+        );
       if (!reservation.released.includes(id))
-        await port.claim(downloadKey(id), text, limits.downloadTtlMs, { key: INDEX, cap: limits.downloads });
+        await port.claim(downloadKey(workspaceUuid, id), text, limits.downloadTtlMs, index);
     } catch (error) {
       // Exports released already stay released (they were due to go); the ledger forgets only this one.
-      if (released) budget.remove(INDEX, id);
+      if (released) budget.remove(workspaceUuid, id);
       else reservation.cancel();
       throw error;
     }
@@ -60,7 +73,7 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
      * request does.
      */
     keepStoredDownload(id: string, download: Download | DownloadText, withAnswer: PendingCommit): void {
-      const at = downloadKey(id);
+      const at = downloadKey(download.workspaceUuid, id);
       withAnswer.add({
         take: () => ({ writes: [], guards: [{ key: at, is: 'present' }] }),
         alone: async () => true,
@@ -72,25 +85,29 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
     },
 
     /** Takes back an export this request saved (its request failed after the write). */
-    async removeDownload(id: string): Promise<void> {
-      budget.remove(INDEX, id);
-      await port.commit([{ op: 'delete', key: downloadKey(id), index: INDEX }]);
+    async removeDownload(workspaceUuid: string, id: string): Promise<void> {
+      budget.remove(workspaceUuid, id);
+      await port.commit([{ op: 'delete', key: downloadKey(workspaceUuid, id), index: indexOf(workspaceUuid) }]);
     },
 
-    /** Bytes of downloads this process keeps (tests, the soak report). */
-    downloadBytes: () => budget.bytes(INDEX),
+    /** Bytes of a workspace's downloads this process keeps (tests, diagnostics). */
+    downloadBytes: (workspaceUuid: string) => budget.bytes(workspaceUuid),
 
-    async getDownload(id: string): Promise<Download | undefined> {
-      const [text] = await port.read([{ op: 'get', key: downloadKey(id) }]);
+    /** A workspace's export (another workspace's is not found). */
+    async getDownload(workspaceUuid: string, id: string): Promise<Download | undefined> {
+      const [text] = await port.read([{ op: 'get', key: downloadKey(workspaceUuid, id) }]);
       return text === null ? undefined : (JSON.parse(text) as Download);
     },
 
     /**
-     * An export's owner and its answer's text (`{"runs":[…]}`), read without parsing its runs: the cost on this
-     * thread does not grow with the export.
+     * A workspace's export as its answer's text (`{"runs":[…]}`), read without parsing its runs: the cost on
+     * this thread does not grow with the export. Another workspace's export is not found (its keys are apart).
      */
-    async downloadAnswer(id: string): Promise<{ workspaceUuid: string; text: string } | undefined> {
-      const [text] = await port.read([{ op: 'get', key: downloadKey(id) }]);
+    async downloadAnswer(
+      workspaceUuid: string,
+      id: string,
+    ): Promise<{ workspaceUuid: string; text: string } | undefined> {
+      const [text] = await port.read([{ op: 'get', key: downloadKey(workspaceUuid, id) }]);
       if (text === null) return undefined;
       const at = text.indexOf(RUNS_FIELD);
       const head = at < 0 ? undefined : (JSON.parse(text.slice(0, at) + '}') as { workspaceUuid?: unknown });
@@ -101,9 +118,17 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
       return { workspaceUuid: download.workspaceUuid, text: JSON.stringify({ runs: download.runs }) };
     },
 
-    /** Forgets every download (a reset of the whole mock). */
-    async clearDownloads(): Promise<void> {
-      await port.deleteByPrefix(DOWNLOAD_PREFIX);
+    /** Forgets every download, or one workspace's (a reset), with the workspace's claim index and ledger. */
+    async clearDownloads(workspaceUuid?: string): Promise<void> {
+      if (workspaceUuid === undefined) {
+        await port.deleteByPrefix(`${DOWNLOAD_PREFIX}:`);
+        await port.deleteByPrefix(DOWNLOAD_INDEX_PREFIX);
+        budget.clear();
+        return;
+      }
+      await port.deleteByPrefix(downloadKey(workspaceUuid, ''));
+      await port.deleteByPrefix(indexOf(workspaceUuid));
+      budget.clear(workspaceUuid);
     },
   };
 }

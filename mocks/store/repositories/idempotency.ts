@@ -225,6 +225,7 @@ export function createIdempotencyStore(options: {
     async clear(workspaceUuid?: string): Promise<void> {
       await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem:' : `idem:${workspaceUuid}:`);
       await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem-index:' : `idem-index:${workspaceUuid}`);
+      budget.clear(workspaceUuid);
     },
     /** Bytes of answers kept for a workspace by this process. */
     bytes(workspaceUuid: string): number {

@@ -143,6 +143,11 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
      */
     joinMcpServer,
 
+    /** Forgets the bytes of a workspace's created MCP servers, or every workspace's (their reset removed them). */
+    forgetMcpServerBytes(workspaceUuid?: string): void {
+      mcpServerBudget.clear(workspaceUuid);
+    },
+
     /** Takes back an MCP server this request created (its request failed after the write). */
     async removeCreatedMcpServer(workspaceUuid: string, uuid: string): Promise<void> {
       mcpServerBudget.remove(workspaceUuid, uuid);
