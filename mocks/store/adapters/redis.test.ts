@@ -79,3 +79,110 @@ describe('redis port writes', () => {
     }
   });
 });
+
+describe('redis port: a reset by prefix through the families, not a scan of every key', () => {
+  const A = 'ws-a';
+  const B = 'ws-b';
+  /** What one tenant keeps: its workspace's hash and list, idempotent answers, a claim index, a rate-limit window. */
+  const fill = async (port: StoragePort, ws: string) => {
+    await port.commit([
+      { op: 'hset', key: `ws:${ws}:runs`, field: 'r1', value: '{}' },
+      { op: 'append', key: `ws:${ws}:runs-created`, values: ['r1'], keepLast: 10 },
+    ]);
+    for (let i = 0; i < 3; i++)
+      await port.claim(`idem:${ws}:k${i}`, 'claimed', 60_000, { key: `idem-index:${ws}`, cap: 2 });
+    await port.commit([{ op: 'set', key: `idem:${ws}:k2`, value: 'answer', ttlMs: 60_000 }]);
+    await port.hit(`rl:workspace:${ws}:1`, 10, 60_000);
+  };
+  const resetOf = async (port: StoragePort, ws: string) => {
+    for (const prefix of [`ws:${ws}:`, `idem:${ws}:`, `idem-index:${ws}`, `rl:workspace:${ws}:`])
+      await port.deleteByPrefix(prefix);
+  };
+  const scans = async (client: import('ioredis').default) =>
+    Number(/cmdstat_scan:calls=(\d+)/.exec(await client.info('commandstats'))?.[1] ?? 0);
+
+  it("should delete one tenant's keys without a scan, and leave the other tenant's", async () => {
+    const { default: Redis } = await import('ioredis');
+    const prefix = `test:${randomUUID()}:`;
+    const port = await createRedisPort({ url: redis.url, prefix });
+    const raw = new Redis(redis.url);
+    try {
+      await fill(port, A);
+      await fill(port, B);
+      // The cap of 2 released k0: it is gone from its family too.
+      expect(await raw.zrange(`${prefix}|family|idem:${A}:`, 0, -1)).toEqual([
+        `${prefix}idem:${A}:k1`,
+        `${prefix}idem:${A}:k2`,
+      ]);
+      const before = await scans(raw);
+      await resetOf(port, A);
+      expect(await scans(raw)).toBe(before);
+      expect(await port.countByPrefix(`ws:${A}:`)).toBe(0);
+      expect(await port.countByPrefix(`idem:${A}:`)).toBe(0);
+      expect(await port.countByPrefix(`idem-index:${A}`)).toBe(0);
+      expect(await port.countByPrefix(`rl:workspace:${A}:`)).toBe(0);
+      expect(await port.countByPrefix(`ws:${B}:`)).toBe(2);
+      expect(await port.countByPrefix(`idem:${B}:`)).toBe(2);
+      expect(await port.countByPrefix(`idem-index:${B}`)).toBe(1);
+      expect(await port.countByPrefix(`rl:workspace:${B}:`)).toBe(1);
+      // An emptied family is forgotten; the others stay named.
+      const named = await raw.smembers(`${prefix}|families`);
+      expect(named).not.toContain(`ws:${A}:`);
+      expect(named).toContain(`ws:${B}:`);
+      // A key written again after the reset is found by the next one.
+      await fill(port, A);
+      await resetOf(port, A);
+      expect(await port.countByPrefix(`ws:${A}:`)).toBe(0);
+      expect(await port.deleteByPrefix('')).toBe(6);
+      expect(await port.countByPrefix('')).toBe(0);
+    } finally {
+      raw.disconnect();
+      await port.close();
+    }
+  });
+
+  it('should forget expired keys of a family as it is written, and keys its writes removed', async () => {
+    const { default: Redis } = await import('ioredis');
+    const prefix = `test:${randomUUID()}:`;
+    const port = await createRedisPort({ url: redis.url, prefix });
+    const raw = new Redis(redis.url);
+    try {
+      await port.commit([{ op: 'set', key: 'idem:w:short', value: 'v', ttlMs: 30 }]);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      await port.commit([
+        { op: 'set', key: 'idem:w:long', value: 'v', ttlMs: 60_000 },
+        { op: 'hset', key: 'idem:w:gone', field: 'f', value: 'v' },
+      ]);
+      await port.commit([{ op: 'hdelete', key: 'idem:w:gone', field: 'f' }]);
+      expect(await raw.zrange(`${prefix}|family|idem:w:`, 0, -1)).toEqual([`${prefix}idem:w:long`]);
+    } finally {
+      raw.disconnect();
+      await port.close();
+    }
+  });
+
+  it('should adopt the keys of a Redis written before families were kept, once, then reset without a scan', async () => {
+    const { default: Redis } = await import('ioredis');
+    const prefix = `test:${randomUUID()}:`;
+    const raw = new Redis(redis.url);
+    try {
+      // As an earlier mock left them: keys alone, no family, no layout mark.
+      await raw.hset(`${prefix}ws:${A}:runs`, 'r1', '{}');
+      await raw.set(`${prefix}idem:${A}:k`, 'v', 'PX', 60_000);
+      await raw.hset(`${prefix}ws:${B}:runs`, 'r1', '{}');
+      const port = await createRedisPort({ url: redis.url, prefix });
+      try {
+        const before = await scans(raw);
+        await resetOf(port, A);
+        expect(await scans(raw)).toBe(before);
+        expect(await raw.exists(`${prefix}ws:${A}:runs`, `${prefix}idem:${A}:k`)).toBe(0);
+        expect(await raw.exists(`${prefix}ws:${B}:runs`)).toBe(1);
+        expect(await port.countByPrefix('')).toBe(1);
+      } finally {
+        await port.close();
+      }
+    } finally {
+      raw.disconnect();
+    }
+  });
+});

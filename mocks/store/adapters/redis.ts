@@ -11,13 +11,50 @@ import {
   type StoragePort,
   type Write,
 } from '../port';
+import { familyOf } from './family-map';
+
+/**
+ * Every key the port writes is kept in its family's sorted set (`familyOf`: `ws:<uuid>:`, `idem:<uuid>:`…),
+ * scored by when it expires (`inf` without an expiry), and the family's name in one set of every family. A
+ * workspace's reset then deletes what its families hold instead of scanning every key of the Redis (a scan costs
+ * what all the tenants keep: 0.5 ms per 1000 keys). Written in the script that writes the key, so a key and its
+ * entry are never apart: a key gone is taken out, expired entries go as the family is written.
+ */
+const TRACK = `
+local function now_ms()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+-- ttl: the key's time to live when the caller knows it (-1 none, -2 gone), else read. An entry's score only
+-- rises (a key whose expiry moved earlier keeps its entry a while longer: a reset then deletes nothing for it).
+-- A key new to its family makes the family drop its expired keys, and be named.
+local function track(key, family, families, name, now, ttl)
+  ttl = ttl or redis.call('PTTL', key)
+  if ttl == -2 then
+    redis.call('ZREM', family, key)
+    return
+  end
+  local score = 'inf'
+  if ttl ~= -1 then score = now + ttl end
+  if redis.call('ZADD', family, 'GT', score, key) == 1 then
+    redis.call('ZREMRANGEBYSCORE', family, '-inf', '(' .. now)
+    redis.call('SADD', families, name)
+  end
+end
+-- A key only added to (HSET, RPUSH) keeps its time to live: kept without one already, there is nothing to do.
+local function track_grown(key, family, families, name, now)
+  if redis.call('ZSCORE', family, key) ~= 'inf' then track(key, family, families, name, now) end
+end
+`;
 
 /**
  * Guarded batch: every guard is checked, then every write applied, inside one script (Redis runs a script
  * alone, so no other client's command falls between the check and the writes). ARGV[1] is JSON; keys are
- * referenced by their position in KEYS.
+ * referenced by their position in KEYS. Each written key is then kept in its family (`spec.f`: the key, its
+ * family's set, the family's name, and what the commit left of its time to live: `g` when it only added to the
+ * key, milliseconds (-1 none) when it set the key last, '' when it must be read; `spec.r`: the set of families).
  */
-const COMMIT = `
+const COMMIT = `${TRACK}
 local spec = cjson.decode(ARGV[1])
 for _, g in ipairs(spec.g) do
   local current
@@ -90,60 +127,103 @@ for _, w in ipairs(spec.w) do
     redis.call('PEXPIRE', key, w[3])
   end
 end
+if #spec.f > 0 then
+  local now = now_ms()
+  for _, f in ipairs(spec.f) do
+    if f[4] == 'g' then track_grown(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now)
+    elseif f[4] == '' then track(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now)
+    else track(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now, tonumber(f[4])) end
+  end
+end
 return 1
 `;
 
-/** Fixed-window counter: refuses at the limit without counting further; the first hit starts the window's TTL. */
-const HIT = `
+/**
+ * Fixed-window counter: refuses at the limit without counting further; the first hit starts the window's TTL
+ * (and keeps the key in its family: KEYS[2], KEYS[3], ARGV[3]).
+ */
+const HIT = `${TRACK}
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count >= tonumber(ARGV[1]) then return {count, 0} end
 count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if count == 1 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  track(KEYS[1], KEYS[2], KEYS[3], ARGV[3], now_ms(), tonumber(ARGV[2]))
+end
 return {count, 1}
 `;
 
 /**
- * SET NX PX, answering the value already there; with an index (a sorted set by claim time) it stays capped. With
- * ARGV[4] = 'refuse', a full index (after forgetting members whose key is gone) refuses the claim: 0.
+ * SET NX PX, answering the value already there; with an index (KEYS[4], a sorted set by claim time) it stays
+ * capped. With ARGV[4] = 'refuse', a full index (after forgetting members whose key is gone) refuses the claim: 0.
+ * The claimed key is kept in its family (KEYS[2], KEYS[3], ARGV[5]) and the index in its own (KEYS[5], ARGV[6]);
+ * the index's claims share the claimed key's family, so a claim released by the cap leaves it with its key.
  */
-const CLAIM = `
+const CLAIM = `${TRACK}
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-if #KEYS > 1 and ARGV[4] == 'refuse' then
-  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
-    for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
-      if redis.call('EXISTS', member) == 0 then redis.call('ZREM', KEYS[2], member) end
+if #KEYS > 3 and ARGV[4] == 'refuse' then
+  if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[3]) then
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+      if redis.call('EXISTS', member) == 0 then redis.call('ZREM', KEYS[4], member) end
     end
-    if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
+    if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[3]) then return 0 end
   end
-  local time = redis.call('TIME')
+  local now = now_ms()
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('ZADD', KEYS[2], tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000), KEYS[1])
+  redis.call('ZADD', KEYS[4], now, KEYS[1])
   -- The index lives as long as its longest claim (claims whose key is gone are forgotten when it is full).
-  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+  if redis.call('PTTL', KEYS[4]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[4], ARGV[2]) end
+  track(KEYS[1], KEYS[2], KEYS[3], ARGV[5], now, tonumber(ARGV[2]))
+  track(KEYS[4], KEYS[5], KEYS[3], ARGV[6], now, -1)
   return false
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-if #KEYS > 1 then
-  local time = redis.call('TIME')
-  local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  redis.call('ZADD', KEYS[2], now, KEYS[1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]))
-  local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
+local now = now_ms()
+if #KEYS > 3 then
+  redis.call('ZADD', KEYS[4], now, KEYS[1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[2]))
+  local count = redis.call('ZCARD', KEYS[4])
+  -- An index with this claim alone is new (or was emptied): it joins its family then, once.
+  if count == 1 then track(KEYS[4], KEYS[5], KEYS[3], ARGV[6], now, -1) end
+  local over = count - tonumber(ARGV[3])
   if over > 0 then
-    local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
-    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
-    for _, key in ipairs(oldest) do redis.call('DEL', key) end
+    local oldest = redis.call('ZRANGE', KEYS[4], 0, over - 1)
+    redis.call('ZREMRANGEBYRANK', KEYS[4], 0, over - 1)
+    for _, key in ipairs(oldest) do
+      redis.call('DEL', key)
+      redis.call('ZREM', KEYS[2], key)
+    end
   end
-  redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  redis.call('PEXPIRE', KEYS[4], ARGV[2])
 end
+track(KEYS[1], KEYS[2], KEYS[3], ARGV[5], now, tonumber(ARGV[2]))
 return false
+`;
+
+/** Forgets a family's name once its set is empty (in a script: a key written meanwhile names it again). */
+const FORGET_FAMILY = `
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
+return 0
+`;
+
+/**
+ * Keeps keys written before families were kept (a Redis of an earlier mock) in their families: KEYS are the
+ * keys, then each one's family set, then the set of families; ARGV their family names.
+ */
+const ADOPT = `${TRACK}
+local n = #ARGV
+local now = now_ms()
+for i = 1, n do track(KEYS[i], KEYS[n + i], KEYS[2 * n + 1], ARGV[i], now) end
+return n
 `;
 
 type Scripted = Redis & {
   mockCommit(...args: (string | number)[]): Promise<number>;
-  mockHit(key: string, limit: number, ttlMs: number): Promise<[number, number]>;
+  mockHit(...args: (string | number)[]): Promise<[number, number]>;
   mockClaim(...args: (string | number)[]): Promise<string | number | null>;
+  mockForgetFamily(family: string, families: string, name: string): Promise<number>;
+  mockAdopt(...args: (string | number)[]): Promise<number>;
 };
 
 export type RedisPortOptions = {
@@ -207,6 +287,9 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
   const client = await connect(options);
   const at = (key: string) => prefix + key;
   const batch = writesPerTick(client);
+  const families = familiesOf(client, prefix);
+  await families.adopt();
+  client.on('ready', () => void families.adopt());
 
   return {
     kind: 'redis',
@@ -239,7 +322,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     },
 
     async commit(writes: Write[], guards: Guard[] = []) {
-      const { keys, spec } = commitSpec(writes, guards, at);
+      const { keys, spec } = commitSpec(writes, guards, at, families);
       batch();
       try {
         return (await client.mockCommit(keys.length, ...keys, JSON.stringify(spec))) === 1;
@@ -251,7 +334,15 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
       batch();
       try {
-        const [count, allowed] = await client.mockHit(at(key), limit, Math.max(1, Math.ceil(ttlMs)));
+        const name = familyOf(key);
+        const [count, allowed] = await client.mockHit(
+          at(key),
+          families.keyOf(name),
+          families.names,
+          limit,
+          Math.max(1, Math.ceil(ttlMs)),
+          name,
+        );
         return { count, allowed: allowed === 1 };
       } catch (error) {
         return unavailable(error);
@@ -263,9 +354,14 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
       let claimed: string | number | null;
       batch();
       try {
-        claimed = index
-          ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap, index.whenFull ?? '')
-          : await client.mockClaim(1, at(key), value, ttl);
+        const name = familyOf(key);
+        const kept = [at(key), families.keyOf(name), families.names];
+        if (index) {
+          const indexFamily = familyOf(index.key);
+          const indexKeys = [at(index.key), families.keyOf(indexFamily)];
+          const args = [value, ttl, index.cap, index.whenFull ?? '', name, indexFamily];
+          claimed = await client.mockClaim(5, ...kept, ...indexKeys, ...args);
+        } else claimed = await client.mockClaim(3, ...kept, value, ttl, '', '', name);
       } catch (error) {
         return unavailable(error);
       }
@@ -275,14 +371,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
 
     async deleteByPrefix(keyPrefix: string) {
       try {
-        let deleted = 0;
-        for await (const keys of client.scanStream({
-          match: `${globEscape(at(keyPrefix))}*`,
-          count: 500,
-        }) as AsyncIterable<string[]>) {
-          if (keys.length > 0) deleted += await client.unlink(...keys);
-        }
-        return deleted;
+        return await families.deleteByPrefix(keyPrefix);
       } catch (error) {
         return unavailable(error);
       }
@@ -291,11 +380,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async countByPrefix(keyPrefix: string) {
       try {
         let count = 0;
-        for await (const keys of client.scanStream({
-          match: `${globEscape(at(keyPrefix))}*`,
-          count: 500,
-        }) as AsyncIterable<string[]>)
-          count += keys.length;
+        for await (const keys of scanOwn(client, prefix, keyPrefix)) count += keys.length;
         return count;
       } catch (error) {
         return unavailable(error);
@@ -310,19 +395,31 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
 }
 
 /** A guarded batch as the commit script reads it: the keys it touches, and guards and writes naming them by position. */
-function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => string) {
+function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => string, families: Families) {
   const keys: string[] = [];
   const positions = new Map<string, number>();
-  const ref = (key: string) => {
-    let position = positions.get(key);
-    if (position === undefined) positions.set(key, (position = keys.push(at(key))));
+  const refFull = (full: string) => {
+    let position = positions.get(full);
+    if (position === undefined) positions.set(full, (position = keys.push(full)));
     return position;
   };
-  const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms)));
+  const ref = (key: string) => refFull(at(key));
+  // The keys the writes may create, change or remove, each kept in its family once written, with what the writes
+  // left of its time to live: 'g' while every write only added to it (HSET, RPUSH: it stays as it was), the
+  // milliseconds of a SET written last (-1: none), '' when the script must read it.
+  const written = new Map<string, string>();
+  const wrote = (key: string, ttl: string) =>
+    written.set(key, ttl === 'g' && (written.get(key) ?? 'g') !== 'g' ? '' : ttl);
+  const ms = (milliseconds: number) => String(Math.max(1, Math.ceil(milliseconds)));
   const writeOf = (w: Write) => {
+    // An append keeps its newest item at least, unless its bound is 0.
+    const grown = w.op === 'hset' || (w.op === 'append' && (w.keepLast ?? 1) > 0 && (w.trimTo ?? 1) > 0);
+    wrote(w.key, grown ? 'g' : w.op === 'set' ? (w.ttlMs === undefined ? '-1' : ms(w.ttlMs)) : '');
+    if (w.op === 'delete' && w.index !== undefined) wrote(w.index, '');
+    if (w.op === 'append' && w.dropFrom !== undefined) wrote(w.dropFrom, '');
     switch (w.op) {
       case 'set':
-        return ['set', ref(w.key), w.value, w.ttlMs === undefined ? '' : seconds(w.ttlMs)];
+        return ['set', ref(w.key), w.value, w.ttlMs === undefined ? '' : ms(w.ttlMs)];
       case 'delete':
         return ['delete', ref(w.key), w.index === undefined ? '' : ref(w.index)];
       case 'hset':
@@ -348,14 +445,103 @@ function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => strin
           w.within === undefined ? '' : String(Math.max(1, Math.floor(w.within))),
         ];
       case 'expire':
-        return ['expire', ref(w.key), seconds(w.ttlMs)];
+        return ['expire', ref(w.key), ms(w.ttlMs)];
     }
   };
-  const spec = {
-    g: guards.map((g) => [ref(g.key), g.field ?? '', g.is, g.is === 'equals' ? g.value : '']),
-    w: writes.map(writeOf),
+  const g = guards.map((guard) => [
+    ref(guard.key),
+    guard.field ?? '',
+    guard.is,
+    guard.is === 'equals' ? guard.value : '',
+  ]);
+  const w = writes.map(writeOf);
+  const f = [...written].map(([key, ttl]) => {
+    const name = familyOf(key);
+    return [ref(key), refFull(families.keyOf(name)), name, ttl];
+  });
+  return { keys, spec: { g, w, f, r: f.length > 0 ? refFull(families.names) : 0 } };
+}
+
+/** Keys under this port's prefix that start with `keyPrefix`, a page at a time (not the port's own bookkeeping). */
+async function* scanOwn(client: Redis, prefix: string, keyPrefix: string): AsyncIterable<string[]> {
+  const internal = prefix + INTERNAL;
+  for await (const keys of client.scanStream({
+    match: `${globEscape(prefix + keyPrefix)}*`,
+    count: 500,
+  }) as AsyncIterable<string[]>)
+    yield keyPrefix === '' ? keys.filter((key) => !key.startsWith(internal)) : keys;
+}
+
+/** The port's own keys (the families, the layout mark) begin with this, which no key of the mock does. */
+const INTERNAL = '|';
+/** Marks a Redis whose keys are all kept in families (after `adopt`). */
+const LAYOUT = 'families-1';
+
+type Families = ReturnType<typeof familiesOf>;
+
+/**
+ * The port's families in Redis (see TRACK): where each family's set is, the set of their names, a reset by
+ * prefix through them, and the adoption of keys written before families were kept. Until a Redis is known to
+ * keep every key in a family (its layout mark, set once its keys are adopted), a reset scans as before.
+ */
+function familiesOf(client: Scripted, prefix: string) {
+  const names = `${prefix}${INTERNAL}families`;
+  const layout = `${prefix}${INTERNAL}layout`;
+  const keyOf = (name: string) => `${prefix}${INTERNAL}family|${name}`;
+  let kept = false;
+  let adopting: Promise<void> | undefined;
+
+  const adoptAll = async () => {
+    if ((await client.get(layout)) !== LAYOUT) {
+      for await (const keys of scanOwn(client, prefix, '')) {
+        if (keys.length === 0) continue;
+        const of = keys.map((key) => familyOf(key.slice(prefix.length)));
+        await client.mockAdopt(2 * keys.length + 1, ...keys, ...of.map(keyOf), names, ...of);
+      }
+      await client.set(layout, LAYOUT);
+    }
+    kept = true;
   };
-  return { keys, spec };
+
+  /** Deletes the keys starting with `keyPrefix` that its families hold (a family is a prefix of its keys). */
+  const fromFamilies = async (keyPrefix: string) => {
+    const full = prefix + keyPrefix;
+    let deleted = 0;
+    for (const name of await client.smembers(names)) {
+      const whole = name.startsWith(keyPrefix);
+      if (!whole && !keyPrefix.startsWith(name)) continue;
+      const family = keyOf(name);
+      for await (const page of client.zscanStream(family, { count: 500 }) as AsyncIterable<string[]>) {
+        const members = page.filter((member, i) => i % 2 === 0 && (whole || member.startsWith(full)));
+        if (members.length === 0) continue;
+        const [gone] = await Promise.all([client.unlink(...members), client.zrem(family, ...members)]);
+        deleted += gone;
+      }
+      await client.mockForgetFamily(family, names, name);
+    }
+    return deleted;
+  };
+
+  const byScan = async (keyPrefix: string) => {
+    let deleted = 0;
+    for await (const keys of scanOwn(client, prefix, keyPrefix))
+      if (keys.length > 0) deleted += await client.unlink(...keys);
+    return deleted;
+  };
+
+  return {
+    names,
+    keyOf,
+    /** Once per Redis (its mark says so after): every key kept in its family. Retried when Redis is back. */
+    adopt(): Promise<void> {
+      if (kept || client.status !== 'ready') return Promise.resolve();
+      adopting ??= adoptAll()
+        .catch(() => undefined)
+        .finally(() => (adopting = undefined));
+      return adopting;
+    },
+    deleteByPrefix: (keyPrefix: string) => (kept ? fromFamilies(keyPrefix) : byScan(keyPrefix)),
+  };
 }
 
 /** A connected client with the port's scripts; unreachable at start, it connects once Redis is up. */
@@ -383,8 +569,10 @@ async function connect(options: RedisPortOptions): Promise<Scripted> {
     lastError = '';
   });
   client.defineCommand('mockCommit', { lua: COMMIT });
-  client.defineCommand('mockHit', { numberOfKeys: 1, lua: HIT });
+  client.defineCommand('mockHit', { numberOfKeys: 3, lua: HIT });
   client.defineCommand('mockClaim', { lua: CLAIM });
+  client.defineCommand('mockForgetFamily', { numberOfKeys: 2, lua: FORGET_FAMILY });
+  client.defineCommand('mockAdopt', { lua: ADOPT });
   // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
   await client.connect().catch(() => undefined);
   return client;
