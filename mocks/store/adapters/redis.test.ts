@@ -4,6 +4,7 @@ import { startRedisServer, type RedisServer } from '../../testing/redis-server';
 import type { StoragePort } from '../port';
 import { StoreUnavailableError } from '../port';
 import { describeStoragePort } from './contract';
+import { familyOf } from './family-map';
 import { createRedisPort } from './redis';
 
 let redis: RedisServer;
@@ -138,6 +139,25 @@ describe('redis port: a reset by prefix through the families, not a scan of ever
     } finally {
       raw.disconnect();
       await port.close();
+    }
+  });
+
+  it('should find the family of a key in its script as familyOf does, whatever the prefix and the key', async () => {
+    const { default: Redis } = await import('ioredis');
+    const keys = ['plain', 'one:', 'a:b', 'a:b:c:d', ':lead', '::', 'é:ü:x', 'rl:workspace:w:1'];
+    for (const prefix of [`test:${randomUUID()}:`, `tést·${randomUUID()}|`]) {
+      const port = await createRedisPort({ url: redis.url, prefix });
+      const raw = new Redis(redis.url);
+      try {
+        await port.commit(keys.map((key) => ({ op: 'set' as const, key, value: 'v' })));
+        expect((await raw.smembers(`${prefix}|families`)).sort()).toEqual([...new Set(keys.map(familyOf))].sort());
+        for (const key of keys)
+          expect(await raw.zscore(`${prefix}|family|${familyOf(key)}`, `${prefix}${key}`)).toBe('inf');
+        expect(await port.deleteByPrefix('')).toBe(keys.length);
+      } finally {
+        raw.disconnect();
+        await port.close();
+      }
     }
   });
 

@@ -11,24 +11,36 @@ import {
   type StoragePort,
   type Write,
 } from '../port';
-import { familyOf } from './family-map';
 
 /**
  * Every key the port writes is kept in its family's sorted set (`familyOf`: `ws:<uuid>:`, `idem:<uuid>:`…),
  * scored by when it expires (`inf` without an expiry), and the family's name in one set of every family. A
  * workspace's reset then deletes what its families hold instead of scanning every key of the Redis (a scan costs
  * what all the tenants keep: 0.5 ms per 1000 keys). Written in the script that writes the key, so a key and its
- * entry are never apart: a key gone is taken out, expired entries go as the family is written.
+ * entry are never apart: a key gone is taken out, expired entries go as the family is written. The script finds
+ * a key's family from the key itself (`prefixLength`: the bytes of the port's prefix, then the key as the port
+ * names it; `familyOf` of family-map.ts), so a write sends nothing more for it. Redis 6.2 or later (`ZADD GT`).
  */
-const TRACK = `
+const track = (prefixLength: number) => `
+local PREFIX_LENGTH = ${Math.floor(prefixLength)}
 local function now_ms()
   local time = redis.call('TIME')
   return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 end
+-- familyOf (family-map.ts) of the key without the port's prefix: up to its second colon, or its only one, or ''.
+local function family_of(key)
+  local rest = string.sub(key, PREFIX_LENGTH + 1)
+  local first = string.find(rest, ':', 1, true)
+  if not first then return '' end
+  local second = string.find(rest, ':', first + 1, true)
+  return string.sub(rest, 1, second or first)
+end
 -- ttl: the key's time to live when the caller knows it (-1 none, -2 gone), else read. An entry's score only
 -- rises (a key whose expiry moved earlier keeps its entry a while longer: a reset then deletes nothing for it).
 -- A key new to its family makes the family drop its expired keys, and be named.
-local function track(key, family, families, name, now, ttl)
+local function track(key, now, ttl)
+  local head, name = string.sub(key, 1, PREFIX_LENGTH), family_of(key)
+  local family = head .. '|family|' .. name
   ttl = ttl or redis.call('PTTL', key)
   if ttl == -2 then
     redis.call('ZREM', family, key)
@@ -38,23 +50,24 @@ local function track(key, family, families, name, now, ttl)
   if ttl ~= -1 then score = now + ttl end
   if redis.call('ZADD', family, 'GT', score, key) == 1 then
     redis.call('ZREMRANGEBYSCORE', family, '-inf', '(' .. now)
-    redis.call('SADD', families, name)
+    redis.call('SADD', head .. '|families', name)
   end
 end
 -- A key only added to (HSET, RPUSH) keeps its time to live: kept without one already, there is nothing to do.
-local function track_grown(key, family, families, name, now)
-  if redis.call('ZSCORE', family, key) ~= 'inf' then track(key, family, families, name, now) end
+local function track_grown(key, now)
+  local family = string.sub(key, 1, PREFIX_LENGTH) .. '|family|' .. family_of(key)
+  if redis.call('ZSCORE', family, key) ~= 'inf' then track(key, now) end
 end
 `;
 
 /**
  * Guarded batch: every guard is checked, then every write applied, inside one script (Redis runs a script
  * alone, so no other client's command falls between the check and the writes). ARGV[1] is JSON; keys are
- * referenced by their position in KEYS. Each written key is then kept in its family (`spec.f`: the key, its
- * family's set, the family's name, and what the commit left of its time to live: `g` when it only added to the
- * key, milliseconds (-1 none) when it set the key last, '' when it must be read; `spec.r`: the set of families).
+ * referenced by their position in KEYS. Each written key is then kept in its family (`spec.f`: the key, and
+ * what the commit left of its time to live: `g` when it only added to the key, milliseconds (-1 none) when it set
+ * the key last, '' when it must be read).
  */
-const COMMIT = `${TRACK}
+const commit = (prefixLength: number) => `${track(prefixLength)}
 local spec = cjson.decode(ARGV[1])
 for _, g in ipairs(spec.g) do
   local current
@@ -130,9 +143,9 @@ end
 if #spec.f > 0 then
   local now = now_ms()
   for _, f in ipairs(spec.f) do
-    if f[4] == 'g' then track_grown(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now)
-    elseif f[4] == '' then track(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now)
-    else track(KEYS[f[1]], KEYS[f[2]], KEYS[spec.r], f[3], now, tonumber(f[4])) end
+    if f[2] == 'g' then track_grown(KEYS[f[1]], now)
+    elseif f[2] == '' then track(KEYS[f[1]], now)
+    else track(KEYS[f[1]], now, tonumber(f[2])) end
   end
 end
 return 1
@@ -140,64 +153,63 @@ return 1
 
 /**
  * Fixed-window counter: refuses at the limit without counting further; the first hit starts the window's TTL
- * (and keeps the key in its family: KEYS[2], KEYS[3], ARGV[3]).
+ * (and keeps the key in its family).
  */
-const HIT = `${TRACK}
+const hit = (prefixLength: number) => `${track(prefixLength)}
 local count = tonumber(redis.call('GET', KEYS[1]) or '0')
 if count >= tonumber(ARGV[1]) then return {count, 0} end
 count = redis.call('INCR', KEYS[1])
 if count == 1 then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  track(KEYS[1], KEYS[2], KEYS[3], ARGV[3], now_ms(), tonumber(ARGV[2]))
+  track(KEYS[1], now_ms(), tonumber(ARGV[2]))
 end
 return {count, 1}
 `;
 
 /**
- * SET NX PX, answering the value already there; with an index (KEYS[4], a sorted set by claim time) it stays
- * capped. With ARGV[4] = 'refuse', a full index (after forgetting members whose key is gone) refuses the claim: 0.
- * The claimed key is kept in its family (KEYS[2], KEYS[3], ARGV[5]) and the index in its own (KEYS[5], ARGV[6]);
- * the index's claims share the claimed key's family, so a claim released by the cap leaves it with its key.
+ * SET NX PX, answering the value already there; with an index (a sorted set by claim time) it stays capped. With
+ * ARGV[4] = 'refuse', a full index (after forgetting members whose key is gone) refuses the claim: 0. The claimed
+ * key and the index are kept in their families, and a claim the cap releases leaves its family with its key.
  */
-const CLAIM = `${TRACK}
+const claim = (prefixLength: number) => `${track(prefixLength)}
 local existing = redis.call('GET', KEYS[1])
 if existing then return existing end
-if #KEYS > 3 and ARGV[4] == 'refuse' then
-  if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[3]) then
-    for _, member in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
-      if redis.call('EXISTS', member) == 0 then redis.call('ZREM', KEYS[4], member) end
+if #KEYS > 1 and ARGV[4] == 'refuse' then
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then
+    for _, member in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+      if redis.call('EXISTS', member) == 0 then redis.call('ZREM', KEYS[2], member) end
     end
-    if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[3]) then return 0 end
+    if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
   end
   local now = now_ms()
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('ZADD', KEYS[4], now, KEYS[1])
+  redis.call('ZADD', KEYS[2], now, KEYS[1])
   -- The index lives as long as its longest claim (claims whose key is gone are forgotten when it is full).
-  if redis.call('PTTL', KEYS[4]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[4], ARGV[2]) end
-  track(KEYS[1], KEYS[2], KEYS[3], ARGV[5], now, tonumber(ARGV[2]))
-  track(KEYS[4], KEYS[5], KEYS[3], ARGV[6], now, -1)
+  if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+  track(KEYS[1], now, tonumber(ARGV[2]))
+  track(KEYS[2], now, -1)
   return false
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local now = now_ms()
-if #KEYS > 3 then
-  redis.call('ZADD', KEYS[4], now, KEYS[1])
-  redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now - tonumber(ARGV[2]))
-  local count = redis.call('ZCARD', KEYS[4])
-  -- An index with this claim alone is new (or was emptied): it joins its family then, once.
-  if count == 1 then track(KEYS[4], KEYS[5], KEYS[3], ARGV[6], now, -1) end
+if #KEYS > 1 then
+  redis.call('ZADD', KEYS[2], now, KEYS[1])
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]))
+  local count = redis.call('ZCARD', KEYS[2])
+  -- An index holding this claim alone is new (or was emptied): it joins its family then, once.
+  if count == 1 then track(KEYS[2], now, -1) end
   local over = count - tonumber(ARGV[3])
   if over > 0 then
-    local oldest = redis.call('ZRANGE', KEYS[4], 0, over - 1)
-    redis.call('ZREMRANGEBYRANK', KEYS[4], 0, over - 1)
+    local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
+    redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
     for _, key in ipairs(oldest) do
       redis.call('DEL', key)
-      redis.call('ZREM', KEYS[2], key)
+      track(key, now, -2)
     end
   end
-  redis.call('PEXPIRE', KEYS[4], ARGV[2])
+  redis.call('PEXPIRE', KEYS[2], ARGV[2])
 end
-track(KEYS[1], KEYS[2], KEYS[3], ARGV[5], now, tonumber(ARGV[2]))
+track(KEYS[1], now, tonumber(ARGV[2]))
 return false
 `;
 
@@ -207,20 +219,16 @@ if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) 
 return 0
 `;
 
-/**
- * Keeps keys written before families were kept (a Redis of an earlier mock) in their families: KEYS are the
- * keys, then each one's family set, then the set of families; ARGV their family names.
- */
-const ADOPT = `${TRACK}
-local n = #ARGV
+/** Keeps keys written before families were kept (a Redis of an earlier mock) in their families. */
+const adopt = (prefixLength: number) => `${track(prefixLength)}
 local now = now_ms()
-for i = 1, n do track(KEYS[i], KEYS[n + i], KEYS[2 * n + 1], ARGV[i], now) end
-return n
+for _, key in ipairs(KEYS) do track(key, now) end
+return #KEYS
 `;
 
 type Scripted = Redis & {
   mockCommit(...args: (string | number)[]): Promise<number>;
-  mockHit(...args: (string | number)[]): Promise<[number, number]>;
+  mockHit(key: string, limit: number, ttlMs: number): Promise<[number, number]>;
   mockClaim(...args: (string | number)[]): Promise<string | number | null>;
   mockForgetFamily(family: string, families: string, name: string): Promise<number>;
   mockAdopt(...args: (string | number)[]): Promise<number>;
@@ -284,7 +292,8 @@ function writesPerTick(client: Redis): () => void {
  */
 export async function createRedisPort(options: RedisPortOptions): Promise<StoragePort> {
   const prefix = options.prefix ?? 'mock:';
-  const client = await connect(options);
+  // Bytes, as the scripts count (a prefix may have characters beyond ASCII).
+  const client = await connect(options, Buffer.byteLength(prefix));
   const at = (key: string) => prefix + key;
   const batch = writesPerTick(client);
   const families = familiesOf(client, prefix);
@@ -322,7 +331,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     },
 
     async commit(writes: Write[], guards: Guard[] = []) {
-      const { keys, spec } = commitSpec(writes, guards, at, families);
+      const { keys, spec } = commitSpec(writes, guards, at);
       batch();
       try {
         return (await client.mockCommit(keys.length, ...keys, JSON.stringify(spec))) === 1;
@@ -334,15 +343,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
       batch();
       try {
-        const name = familyOf(key);
-        const [count, allowed] = await client.mockHit(
-          at(key),
-          families.keyOf(name),
-          families.names,
-          limit,
-          Math.max(1, Math.ceil(ttlMs)),
-          name,
-        );
+        const [count, allowed] = await client.mockHit(at(key), limit, Math.max(1, Math.ceil(ttlMs)));
         return { count, allowed: allowed === 1 };
       } catch (error) {
         return unavailable(error);
@@ -354,14 +355,9 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
       let claimed: string | number | null;
       batch();
       try {
-        const name = familyOf(key);
-        const kept = [at(key), families.keyOf(name), families.names];
-        if (index) {
-          const indexFamily = familyOf(index.key);
-          const indexKeys = [at(index.key), families.keyOf(indexFamily)];
-          const args = [value, ttl, index.cap, index.whenFull ?? '', name, indexFamily];
-          claimed = await client.mockClaim(5, ...kept, ...indexKeys, ...args);
-        } else claimed = await client.mockClaim(3, ...kept, value, ttl, '', '', name);
+        claimed = index
+          ? await client.mockClaim(2, at(key), at(index.key), value, ttl, index.cap, index.whenFull ?? '')
+          : await client.mockClaim(1, at(key), value, ttl);
       } catch (error) {
         return unavailable(error);
       }
@@ -395,15 +391,14 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
 }
 
 /** A guarded batch as the commit script reads it: the keys it touches, and guards and writes naming them by position. */
-function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => string, families: Families) {
+function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => string) {
   const keys: string[] = [];
   const positions = new Map<string, number>();
-  const refFull = (full: string) => {
-    let position = positions.get(full);
-    if (position === undefined) positions.set(full, (position = keys.push(full)));
+  const ref = (key: string) => {
+    let position = positions.get(key);
+    if (position === undefined) positions.set(key, (position = keys.push(at(key))));
     return position;
   };
-  const ref = (key: string) => refFull(at(key));
   // The keys the writes may create, change or remove, each kept in its family once written, with what the writes
   // left of its time to live: 'g' while every write only added to it (HSET, RPUSH: it stays as it was), the
   // milliseconds of a SET written last (-1: none), '' when the script must read it.
@@ -455,11 +450,8 @@ function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => strin
     guard.is === 'equals' ? guard.value : '',
   ]);
   const w = writes.map(writeOf);
-  const f = [...written].map(([key, ttl]) => {
-    const name = familyOf(key);
-    return [ref(key), refFull(families.keyOf(name)), name, ttl];
-  });
-  return { keys, spec: { g, w, f, r: f.length > 0 ? refFull(families.names) : 0 } };
+  const f = [...written].map(([key, ttl]) => [ref(key), ttl]);
+  return { keys, spec: { g, w, f } };
 }
 
 /** Keys under this port's prefix that start with `keyPrefix`, a page at a time (not the port's own bookkeeping). */
@@ -477,8 +469,6 @@ const INTERNAL = '|';
 /** Marks a Redis whose keys are all kept in families (after `adopt`). */
 const LAYOUT = 'families-1';
 
-type Families = ReturnType<typeof familiesOf>;
-
 /**
  * The port's families in Redis (see TRACK): where each family's set is, the set of their names, a reset by
  * prefix through them, and the adoption of keys written before families were kept. Until a Redis is known to
@@ -495,8 +485,7 @@ function familiesOf(client: Scripted, prefix: string) {
     if ((await client.get(layout)) !== LAYOUT) {
       for await (const keys of scanOwn(client, prefix, '')) {
         if (keys.length === 0) continue;
-        const of = keys.map((key) => familyOf(key.slice(prefix.length)));
-        await client.mockAdopt(2 * keys.length + 1, ...keys, ...of.map(keyOf), names, ...of);
+        await client.mockAdopt(keys.length, ...keys);
       }
       await client.set(layout, LAYOUT);
     }
@@ -545,7 +534,7 @@ function familiesOf(client: Scripted, prefix: string) {
 }
 
 /** A connected client with the port's scripts; unreachable at start, it connects once Redis is up. */
-async function connect(options: RedisPortOptions): Promise<Scripted> {
+async function connect(options: RedisPortOptions, prefixLength: number): Promise<Scripted> {
   const client = new Redis(options.url, {
     lazyConnect: true,
     // Not ioredis's auto-pipelining: it sends one batch at a time and holds every later command until the batch
@@ -568,11 +557,11 @@ async function connect(options: RedisPortOptions): Promise<Scripted> {
     if (lastError) process.stderr.write('mock: redis: connected again\n');
     lastError = '';
   });
-  client.defineCommand('mockCommit', { lua: COMMIT });
-  client.defineCommand('mockHit', { numberOfKeys: 3, lua: HIT });
-  client.defineCommand('mockClaim', { lua: CLAIM });
+  client.defineCommand('mockCommit', { lua: commit(prefixLength) });
+  client.defineCommand('mockHit', { numberOfKeys: 1, lua: hit(prefixLength) });
+  client.defineCommand('mockClaim', { lua: claim(prefixLength) });
   client.defineCommand('mockForgetFamily', { numberOfKeys: 2, lua: FORGET_FAMILY });
-  client.defineCommand('mockAdopt', { lua: ADOPT });
+  client.defineCommand('mockAdopt', { lua: adopt(prefixLength) });
   // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
   await client.connect().catch(() => undefined);
   return client;
