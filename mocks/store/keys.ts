@@ -4,7 +4,7 @@
  */
 export const WORKSPACE_PREFIX = 'ws:';
 export const DOWNLOAD_PREFIX = 'download';
-/** Each workspace's claim index of downloads (`downloads:<uuid>`). */
+/** Each workspace's claim index of downloads (`downloads:<uuid>:`). */
 export const DOWNLOAD_INDEX_PREFIX = 'downloads:';
 
 /** Workspaces a `perWorkspace` value is remembered for at once, at most (all are forgotten when one more comes). */

@@ -11,6 +11,7 @@ import {
   type StoragePort,
   type Write,
 } from '../port';
+import { familyOf } from './family-map';
 
 /**
  * Every key the port writes is kept in its family's sorted set (`familyOf`: `ws:<uuid>:`, `idem:<uuid>:`…),
@@ -187,7 +188,7 @@ if #KEYS > 1 and ARGV[4] == 'refuse' then
   -- The index lives as long as its longest claim (claims whose key is gone are forgotten when it is full).
   if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[2]) then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
   track(KEYS[1], now, tonumber(ARGV[2]))
-  track(KEYS[2], now, -1)
+  track(KEYS[2], now)
   return false
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -195,10 +196,7 @@ local now = now_ms()
 if #KEYS > 1 then
   redis.call('ZADD', KEYS[2], now, KEYS[1])
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[2]))
-  local count = redis.call('ZCARD', KEYS[2])
-  -- An index holding this claim alone is new (or was emptied): it joins its family then, once.
-  if count == 1 then track(KEYS[2], now, -1) end
-  local over = count - tonumber(ARGV[3])
+  local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[3])
   if over > 0 then
     local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
     redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
@@ -208,13 +206,31 @@ if #KEYS > 1 then
     end
   end
   redis.call('PEXPIRE', KEYS[2], ARGV[2])
+  track(KEYS[2], now, tonumber(ARGV[2]))
 end
 track(KEYS[1], now, tonumber(ARGV[2]))
 return false
 `;
 
-/** Forgets a family's name once its set is empty (in a script: a key written meanwhile names it again). */
-const FORGET_FAMILY = `
+/**
+ * Deletes keys of a family (ARGV) with their entries, in one script: a key written again meanwhile by another
+ * client is either deleted with its entry or, written after, kept with one (never live without an entry).
+ */
+const DROP_MEMBERS = `
+local gone = 0
+for _, key in ipairs(ARGV) do
+  gone = gone + redis.call('DEL', key)
+  redis.call('ZREM', KEYS[1], key)
+end
+return gone
+`;
+
+/**
+ * A family's entries expired by ARGV[2] go, and its name once its set is empty (a key written meanwhile names
+ * it again); KEYS: the family's set, the set of families; ARGV[1]: its name.
+ */
+const PRUNE_FAMILY = `
+if ARGV[2] ~= '' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[2]) end
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('SREM', KEYS[2], ARGV[1]) end
 return 0
 `;
@@ -230,7 +246,8 @@ type Scripted = Redis & {
   mockCommit(...args: (string | number)[]): Promise<number>;
   mockHit(key: string, limit: number, ttlMs: number): Promise<[number, number]>;
   mockClaim(...args: (string | number)[]): Promise<string | number | null>;
-  mockForgetFamily(family: string, families: string, name: string): Promise<number>;
+  mockDropMembers(family: string, ...members: string[]): Promise<number>;
+  mockPruneFamily(family: string, families: string, name: string, before: string): Promise<number>;
   mockAdopt(...args: (string | number)[]): Promise<number>;
 };
 
@@ -296,6 +313,15 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
   const client = await connect(options, Buffer.byteLength(prefix));
   const at = (key: string) => prefix + key;
   const batch = writesPerTick(client);
+  // A Redis too old for the scripts is a start-up error when reachable now, else said when it is reached.
+  const tooOld = client.status === 'ready' ? await tooOldFor(client) : undefined;
+  if (tooOld) {
+    client.disconnect();
+    throw new Error(tooOld);
+  }
+  client.on('ready', () => {
+    void tooOldFor(client).then((message) => message && process.stderr.write(`mock: redis: ${message}\n`));
+  });
   const families = familiesOf(client, prefix);
   await families.adopt();
   client.on('ready', () => void families.adopt());
@@ -384,6 +410,7 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
     },
 
     async close() {
+      families.stop();
       await client.quit().catch(() => undefined);
       client.disconnect();
     },
@@ -454,6 +481,15 @@ function commitSpec(writes: Write[], guards: Guard[], at: (key: string) => strin
   return { keys, spec: { g, w, f } };
 }
 
+/** Why this Redis cannot serve the scripts (they need 6.2: `ZADD GT`), or undefined (also when it cannot tell). */
+async function tooOldFor(client: Redis): Promise<string | undefined> {
+  const found = /redis_version:(\d+)\.(\d+)/.exec(await client.info('server').catch(() => ''));
+  if (!found) return undefined;
+  const [major, minor] = [Number(found[1]), Number(found[2])];
+  if (major > 6 || (major === 6 && minor >= 2)) return undefined;
+  return `MOCK_REDIS_URL: Redis 6.2 or later is needed (the mock's scripts use ZADD GT); found ${found[1]}.${found[2]}`;
+}
+
 /** Keys under this port's prefix that start with `keyPrefix`, a page at a time (not the port's own bookkeeping). */
 async function* scanOwn(client: Redis, prefix: string, keyPrefix: string): AsyncIterable<string[]> {
   const internal = prefix + INTERNAL;
@@ -468,6 +504,9 @@ async function* scanOwn(client: Redis, prefix: string, keyPrefix: string): Async
 const INTERNAL = '|';
 /** Marks a Redis whose keys are all kept in families (after `adopt`). */
 const LAYOUT = 'families-1';
+/** The families whose expired entries one sweep drops, and how often a sweep runs. */
+const FAMILIES_PER_SWEEP = 200;
+const SWEEP_MS = 1_000;
 
 /**
  * The port's families in Redis (see TRACK): where each family's set is, the set of their names, a reset by
@@ -492,21 +531,32 @@ function familiesOf(client: Scripted, prefix: string) {
     kept = true;
   };
 
+  /**
+   * The families whose keys may begin with `keyPrefix`: a prefix reaching its second colon has one
+   * (`familyOf`), read without looking at any other; a shorter one (a reset of every workspace) those of the set
+   * of families, read a page at a time.
+   */
+  async function* familiesUnder(keyPrefix: string): AsyncIterable<string> {
+    if (keyPrefix.split(':').length > 2) {
+      yield familyOf(keyPrefix);
+      return;
+    }
+    for await (const page of client.sscanStream(names, { count: 500 }) as AsyncIterable<string[]>)
+      for (const name of page) if (name.startsWith(keyPrefix) || keyPrefix.startsWith(name)) yield name;
+  }
+
   /** Deletes the keys starting with `keyPrefix` that its families hold (a family is a prefix of its keys). */
   const fromFamilies = async (keyPrefix: string) => {
     const full = prefix + keyPrefix;
     let deleted = 0;
-    for (const name of await client.smembers(names)) {
+    for await (const name of familiesUnder(keyPrefix)) {
       const whole = name.startsWith(keyPrefix);
-      if (!whole && !keyPrefix.startsWith(name)) continue;
       const family = keyOf(name);
       for await (const page of client.zscanStream(family, { count: 500 }) as AsyncIterable<string[]>) {
         const members = page.filter((member, i) => i % 2 === 0 && (whole || member.startsWith(full)));
-        if (members.length === 0) continue;
-        const [gone] = await Promise.all([client.unlink(...members), client.zrem(family, ...members)]);
-        deleted += gone;
+        if (members.length > 0) deleted += await client.mockDropMembers(family, ...members);
       }
-      await client.mockForgetFamily(family, names, name);
+      await client.mockPruneFamily(family, names, name, '');
     }
     return deleted;
   };
@@ -517,6 +567,27 @@ function familiesOf(client: Scripted, prefix: string) {
       if (keys.length > 0) deleted += await client.unlink(...keys);
     return deleted;
   };
+
+  // The sweep: every family's expired entries go, FAMILIES_PER_SWEEP families at a time, going on where the
+  // last sweep stopped, so a family nobody writes any more does not keep the entries of keys Redis expired.
+  let cursor = '0';
+  let sweeping = false;
+  const sweep = async () => {
+    if (!kept || sweeping || client.status !== 'ready') return;
+    sweeping = true;
+    try {
+      const [next, page] = await client.sscan(names, cursor, 'COUNT', FAMILIES_PER_SWEEP);
+      const now = String(Date.now());
+      await Promise.all(page.map((name) => client.mockPruneFamily(keyOf(name), names, name, now)));
+      cursor = next;
+    } catch {
+      // Redis away: the next sweep tries again.
+    } finally {
+      sweeping = false;
+    }
+  };
+  const timer = setInterval(() => void sweep(), SWEEP_MS);
+  timer.unref();
 
   return {
     names,
@@ -529,7 +600,14 @@ function familiesOf(client: Scripted, prefix: string) {
         .finally(() => (adopting = undefined));
       return adopting;
     },
-    deleteByPrefix: (keyPrefix: string) => (kept ? fromFamilies(keyPrefix) : byScan(keyPrefix)),
+    deleteByPrefix(keyPrefix: string): Promise<number> {
+      if (kept) return fromFamilies(keyPrefix);
+      void this.adopt(); // an adoption that failed is tried again (this reset scans meanwhile)
+      return byScan(keyPrefix);
+    },
+    /** One batch of the sweep now (tests). */
+    sweep,
+    stop: () => clearInterval(timer),
   };
 }
 
@@ -560,7 +638,8 @@ async function connect(options: RedisPortOptions, prefixLength: number): Promise
   client.defineCommand('mockCommit', { lua: commit(prefixLength) });
   client.defineCommand('mockHit', { numberOfKeys: 1, lua: hit(prefixLength) });
   client.defineCommand('mockClaim', { lua: claim(prefixLength) });
-  client.defineCommand('mockForgetFamily', { numberOfKeys: 2, lua: FORGET_FAMILY });
+  client.defineCommand('mockDropMembers', { numberOfKeys: 1, lua: DROP_MEMBERS });
+  client.defineCommand('mockPruneFamily', { numberOfKeys: 2, lua: PRUNE_FAMILY });
   client.defineCommand('mockAdopt', { lua: adopt(prefixLength) });
   // Unreachable at start: the mock still starts, answers 503 and serves once Redis is up.
   await client.connect().catch(() => undefined);

@@ -22,7 +22,8 @@ const textOf = (download: Download | DownloadText) =>
   '}';
 
 /** A workspace's claim index of downloads: at most `limits.downloadsPerWorkspace` live, the oldest released first. */
-const indexOf = (workspaceUuid: string) => `${DOWNLOAD_INDEX_PREFIX}${workspaceUuid}`;
+/** Ends with a colon: its own family, and a prefix no other workspace's index begins with (`team` and `team-2`). */
+const indexOf = (workspaceUuid: string) => `${DOWNLOAD_INDEX_PREFIX}${workspaceUuid}:`;
 
 /**
  * Run exports, each workspace's apart: kept for `downloadTtlMs`, at most `downloadsPerWorkspace` of them and

@@ -112,7 +112,8 @@ export function createIdempotencyStore(options: {
   );
   // Each workspace's claim index, made once (its key is joined and hashed once, not on every claim).
   const indexFor = perWorkspace((workspaceUuid): ClaimIndex => ({
-    key: `idem-index:${workspaceUuid}`,
+    // Its own family (`idem-index:<uuid>:`), and a prefix no other workspace's index begins with.
+    key: `idem-index:${workspaceUuid}:`,
     cap: options.capPerWorkspace,
   }));
   const indexOf = (workspaceUuid: string) => indexFor(workspaceUuid).key;
@@ -224,7 +225,7 @@ export function createIdempotencyStore(options: {
     /** Forgets every key, or one workspace's (the control plane's reset). */
     async clear(workspaceUuid?: string): Promise<void> {
       await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem:' : `idem:${workspaceUuid}:`);
-      await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem-index:' : `idem-index:${workspaceUuid}`);
+      await options.port.deleteByPrefix(workspaceUuid === undefined ? 'idem-index:' : `idem-index:${workspaceUuid}:`);
       budget.clear(workspaceUuid);
     },
     /** Bytes of answers kept for a workspace by this process. */
