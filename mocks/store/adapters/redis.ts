@@ -18,7 +18,7 @@ import { familyOf } from './family-map';
  * scored by when it expires (`inf` without an expiry), and the family's name in one set of every family. A
  * workspace's reset then deletes what its families hold instead of scanning every key of the Redis (a scan costs
  * what all the tenants keep: 0.5 ms per 1000 keys). Written in the script that writes the key, so a key and its
- * entry are never apart: a key gone is taken out, expired entries go as the family is written. The script finds
+ * entry are never apart: a key gone is taken out; expired entries go by a sweep (familiesOf). The script finds
  * a key's family from the key itself (`prefixLength`: the bytes of the port's prefix, then the key as the port
  * names it; `familyOf` of family-map.ts), so a write sends nothing more for it. Redis 6.2 or later (`ZADD GT`).
  */
@@ -38,7 +38,7 @@ local function family_of(key)
 end
 -- ttl: the key's time to live when the caller knows it (-1 none, -2 gone), else read. An entry's score only
 -- rises (a key whose expiry moved earlier keeps its entry a while longer: a reset then deletes nothing for it).
--- A key new to its family makes the family drop its expired keys, and be named.
+-- A key new to its family names the family (the sweep drops expired entries: familiesOf).
 local function track(key, now, ttl)
   local head, name = string.sub(key, 1, PREFIX_LENGTH), family_of(key)
   local family = head .. '|family|' .. name
@@ -49,10 +49,7 @@ local function track(key, now, ttl)
   end
   local score = 'inf'
   if ttl ~= -1 then score = now + ttl end
-  if redis.call('ZADD', family, 'GT', score, key) == 1 then
-    redis.call('ZREMRANGEBYSCORE', family, '-inf', '(' .. now)
-    redis.call('SADD', head .. '|families', name)
-  end
+  if redis.call('ZADD', family, 'GT', score, key) == 1 then redis.call('SADD', head .. '|families', name) end
 end
 -- A key only added to (HSET, RPUSH) keeps its time to live: kept without one already, there is nothing to do.
 local function track_grown(key, now)
