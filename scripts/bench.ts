@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: per workload (a GET of a list; a create with a new Idempotency-Key), this mock beside a bare
- * node:http server replaying the mock's own status, headers and body (and Prism for the GET) on loopback, in
+ * node:http server replaying the mock's own status, headers and body (and Prism for the GET; for the create, the
+ * least a keyed create does written inline on node:http, `lib/bench/least-create.ts`) on loopback, in
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
  * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--memory` prints the memory
  * line alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per
@@ -116,7 +117,7 @@ type Sample = {
   errors: number;
   non2xx: number;
 };
-type Role = 'mock' | 'bare' | 'prism' | 'against';
+type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least';
 type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
 /** One load run; each response's time is kept with its fraction (autocannon's histogram counts whole ms). */
@@ -213,7 +214,12 @@ function startMock(role: Role, name: string, port: number, cwd?: string): Server
 }
 
 async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
-  const [mockPort, prismPort, barePort] = await Promise.all([freePort(), freePort(), freePort()]);
+  const [mockPort, prismPort, barePort, leastPort] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
   const mock = startMock('mock', 'this mock (`npm start`)', mockPort);
   // The same mock from another checkout (an earlier commit), measured in the same rounds: the A/B of a change.
   const against = AGAINST ? startMock('against', `the mock at ${AGAINST}`, await freePort(), AGAINST) : undefined;
@@ -247,11 +253,26 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
         ANSWERS: JSON.stringify(answers),
       }),
     };
-    children.push(bare.child);
-    await Promise.all([waitFor200(bare.base + PATH), waitFor200(prism.base + PATH)]);
+    // The least a keyed create must do, inline on node:http: the floor beside the mock's keyed create.
+    const least: Server = {
+      role: 'least',
+      name: 'the least a keyed create does, inline on `node:http` (`scripts/lib/bench/least-create.ts`)',
+      base: `http://127.0.0.1:${leastPort}/v1`,
+      child: launch(process.execPath, ['--require', 'tsx/cjs', 'scripts/lib/bench/least-create.ts'], {
+        PORT: String(leastPort),
+      }),
+    };
+    children.push(bare.child, least.child);
+    await Promise.all([waitFor200(bare.base + PATH), waitFor200(prism.base + PATH), waitFor200(least.base + PATH)]);
     const tables: { workload: Workload; rows: Row[] }[] = [];
     for (const workload of WORKLOADS) {
-      const servers = [mock, bare, ...(workload.prism ? [prism] : []), ...(against ? [against] : [])];
+      const servers = [
+        mock,
+        bare,
+        ...(workload.prism ? [prism] : []),
+        ...(workload.keyed ? [least] : []),
+        ...(against ? [against] : []),
+      ];
       const samples = await measure(servers, workload);
       tables.push({ workload, rows: servers.map((server, i) => toRow(server, samples[i])) });
     }
@@ -441,6 +462,11 @@ async function main(): Promise<void> {
       );
     if (prism)
       process.stdout.write(`mock / prism: ${fixed(pairedRatio(mock, prism), 2)}× req/s (target ≥ 3×, aim 5×)\n`);
+    const least = rows.find((row) => row.role === 'least');
+    if (least)
+      process.stdout.write(
+        `the least a keyed create does / bare node:http: ${fixed(pairedRatio(least, bare), 2)}× req/s, ${fixed(bare.cpuUs / least.cpuUs, 2)}× CPU per request (the floor of the 0.7× target: what is left for everything the mock does beyond it)\n`,
+      );
   }
   if (process.argv.includes('--throughput')) return;
   await startUpTable();
