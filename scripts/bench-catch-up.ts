@@ -7,6 +7,7 @@
  * database.
  * Environment: BENCH_SIZES (default 1000,30000,100000), BENCH_WRITES (default 300 batches per size).
  */
+import { nextTimeOrderedUuid } from '../mocks/handlers/resources';
 import { createQueryEngine } from '../mocks/query';
 import { createStore } from '../mocks/store';
 import { createMemoryPort } from '../mocks/store/adapters/memory';
@@ -18,8 +19,9 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000,30000,100000').split(',').map(Nu
 const WRITES = Number(process.env.BENCH_WRITES ?? 300);
 const QUERY_EVERY = 5;
 
+/** The mock's own uuids for runs and batches (time-ordered, as `POST /orchestration/runs` makes them). */
+const uuid = () => nextTimeOrderedUuid(Date.now());
 let serial = 0;
-const uuid = () => `00000000-0000-4000-8000-${(++serial).toString(16).padStart(12, '0')}`;
 
 /** CPU time so far of the SQL workers (threads named by mocks/query/sql-worker.ts) and of this main thread. */
 function cpu(): { sql: number; main: number } {
@@ -53,7 +55,7 @@ async function main(): Promise<void> {
           workspaceUuid: workspace,
           createdAtMs: now,
           durationMs: 500,
-          recordId: `record-${serial}-${i}`,
+          recordId: `record-${++serial}-${i}`,
           batchUuid: batch?.uuid ?? null,
         }),
       );

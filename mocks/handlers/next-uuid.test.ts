@@ -1,5 +1,5 @@
 import { CONTRACT_UUID_PATTERN } from '../../spec/lib/schemas';
-import { nextUuid } from './resources';
+import { nextTimeOrderedUuid, nextUuid } from './resources';
 
 describe('nextUuid', () => {
   // 2 000 uuids: the pool of random bytes (256 uuids) is refilled several times.
@@ -36,5 +36,34 @@ describe('nextUuid', () => {
       for (const count of counts[at].values()) expect(count).toBeGreaterThan(150);
     }
     expect([...counts[14].keys()]).toEqual(['4']);
+  });
+});
+
+describe('nextTimeOrderedUuid', () => {
+  const rule = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  const contract = new RegExp(CONTRACT_UUID_PATTERN);
+  const msOf = (uuid: string) => parseInt(uuid.slice(0, 8) + uuid.slice(9, 13), 16);
+
+  it('should make version 7 uuids inside the contract rule, in the order made, across and within milliseconds', () => {
+    const made: string[] = [];
+    // 3 000 in one millisecond (within the count's room from any start), then one a millisecond.
+    for (let i = 0; i < 2_000; i++) made.push(nextTimeOrderedUuid(1_700_000_000_000));
+    for (let i = 1; i <= 1_000; i++) made.push(nextTimeOrderedUuid(1_700_000_000_000 + i));
+    for (const uuid of made) {
+      expect(uuid).toMatch(rule);
+      expect(uuid).toMatch(contract);
+    }
+    expect(new Set(made).size).toBe(made.length);
+    expect([...made].sort()).toEqual(made);
+    expect(msOf(made[0])).toBe(1_700_000_000_000);
+    expect(msOf(made[made.length - 1])).toBe(1_700_000_001_000);
+  });
+
+  it('should stay unique however many are made in one millisecond, or when the clock goes back', () => {
+    const made = new Set<string>();
+    for (let i = 0; i < 10_000; i++) made.add(nextTimeOrderedUuid(5));
+    for (let i = 0; i < 1_000; i++) made.add(nextTimeOrderedUuid(4));
+    expect(made.size).toBe(11_000);
+    for (const uuid of made) expect(uuid).toMatch(rule);
   });
 });

@@ -15,7 +15,7 @@ import {
 import type { Ctx } from '../context';
 import { TERMINAL_STATUSES, type BatchRecord, type JsonRecord, type RunRecord } from '../store/types';
 import { notFound } from './paging';
-import { nextUuid, trackChange } from './resources';
+import { nextTimeOrderedUuid, trackChange } from './resources';
 import { undoOnFailure } from '../stages/all-or-nothing';
 import type { HandlerDeps, Handlers } from './types';
 
@@ -27,14 +27,16 @@ export function runHandlers(deps: HandlerDeps): Handlers {
   const planOf = (ctx: Ctx) => deps.planRun?.(ctx) ?? { durationMs: deps.runDurationMs, outcome: 'success' as const };
 
   /** A new run (its first log and span rows follow from it); stored by the caller, in one batch with its siblings. */
-  const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) =>
-    createRunRecord({
-      uuid: nextUuid(),
+  const newRun = (workspaceUuid: string, fields: Partial<RunRecord>) => {
+    const createdAtMs = fields.createdAtMs ?? deps.now();
+    return createRunRecord({
+      uuid: nextTimeOrderedUuid(createdAtMs),
       workspaceUuid,
-      createdAtMs: deps.now(),
+      createdAtMs,
       durationMs: deps.runDurationMs,
       ...fields,
     });
+  };
 
   const runResponse = (status: number, run: RunRecord, headers: Record<string, string> = {}) => {
     const view = viewRun(run, deps.now());
@@ -118,11 +120,12 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       const workflowUuid = (body.workflowUuid as string | undefined) ?? null;
       const plan = planOf(ctx);
       // Its runs end as the plan says, and the batch follows them (a batch without runs ends so itself).
+      const createdAtMs = deps.now();
       const batch: BatchRecord = {
-        uuid: nextUuid(),
+        uuid: nextTimeOrderedUuid(createdAtMs),
         workspaceUuid,
         workflowUuid,
-        createdAtMs: deps.now(),
+        createdAtMs,
         durationMs: plan.durationMs,
         outcome: plan.outcome,
         runUuids: [],

@@ -10,6 +10,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
+import { RATE_LIMIT_HEADER_KEY as HEADER, RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib/constants';
 
 const validate = new Ajv2020().compile({
   type: 'object',
@@ -29,10 +30,16 @@ const canonical = (value: unknown): string => {
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 };
-const EXPOSE =
-  'RateLimit, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, X-RateLimit-Limit, ' +
-  'X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Deprecation, Sunset, WWW-Authenticate, Allow, ' +
-  'Content-Disposition';
+const EXPOSE = [
+  ...RATE_LIMIT_HEADER_NAMES,
+  'Retry-After',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'WWW-Authenticate',
+  'Allow',
+  'Content-Disposition',
+].join(', ');
 
 createServer((req, res) => {
   const workspace = workspaces.get(req.headers.authorization ?? '');
@@ -86,14 +93,14 @@ createServer((req, res) => {
       ['content-type', 'application/json'],
       ['access-control-allow-origin', '*'],
       ['access-control-expose-headers', EXPOSE],
-      ['ratelimit', `"workspace";r=${remaining};t=${reset}`],
-      ['ratelimit-limit', '1000000000'],
-      ['ratelimit-remaining', remaining],
-      ['ratelimit-reset', reset],
-      ['ratelimit-policy', '1000000000;w=60'],
-      ['x-ratelimit-limit', '1000000000'],
-      ['x-ratelimit-remaining', remaining],
-      ['x-ratelimit-reset', reset],
+      [HEADER.rateLimit, `"workspace";r=${remaining};t=${reset}`],
+      [HEADER.limit, '1000000000'],
+      [HEADER.remaining, remaining],
+      [HEADER.reset, reset],
+      [HEADER.policy, '1000000000;w=60'],
+      [HEADER.legacyLimit, '1000000000'],
+      [HEADER.legacyRemaining, remaining],
+      [HEADER.legacyReset, reset],
       ['content-length', String(Buffer.byteLength(text))],
     ]);
     res.end(text);
