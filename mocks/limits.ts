@@ -31,7 +31,7 @@ export const STORE_LIMITS = {
   /** Created MCP servers per workspace (oldest created out first). */
   mcpServerBytesPerWorkspace: 32 * 1024 * 1024,
   /** Run downloads per workspace, and one export at most (larger → 400 download_too_large). */
-  downloadBytesPerWorkspace: 64 * 1024 * 1024,
+  downloadBytesPerWorkspace: 32 * 1024 * 1024,
   downloadBytesEach: 16 * 1024 * 1024,
 } as const;
 
