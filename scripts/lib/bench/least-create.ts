@@ -10,7 +10,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
-import { RATE_LIMIT_HEADER_KEY as HEADER, RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib/constants';
+import { EXPOSED_HEADERS } from '../../../mocks/stages/cors';
+import { RATE_LIMIT_HEADER_KEY as HEADER } from '../../../spec/lib/constants';
 
 const validate = new Ajv2020().compile({
   type: 'object',
@@ -30,16 +31,7 @@ const canonical = (value: unknown): string => {
       .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 };
-const EXPOSE = [
-  ...RATE_LIMIT_HEADER_NAMES,
-  'Retry-After',
-  'Location',
-  'Deprecation',
-  'Sunset',
-  'WWW-Authenticate',
-  'Allow',
-  'Content-Disposition',
-].join(', ');
+const EXPOSE = EXPOSED_HEADERS.join(', ');
 
 createServer((req, res) => {
   const workspace = workspaces.get(req.headers.authorization ?? '');
