@@ -587,8 +587,6 @@ function familiesOf(client: Scripted, prefix: string) {
   timer.unref();
 
   return {
-    names,
-    keyOf,
     /** Once per Redis (its mark says so after): every key kept in its family. Retried when Redis is back. */
     adopt(): Promise<void> {
       if (kept || client.status !== 'ready') return Promise.resolve();
@@ -602,8 +600,6 @@ function familiesOf(client: Scripted, prefix: string) {
       void this.adopt(); // an adoption that failed is tried again (this reset scans meanwhile)
       return byScan(keyPrefix);
     },
-    /** One batch of the sweep now (tests). */
-    sweep,
     stop: () => clearInterval(timer),
   };
 }
