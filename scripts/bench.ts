@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: per workload (a GET of a list; a create with a new Idempotency-Key), this mock beside a bare
  * node:http server replaying the mock's own status, headers and body (and Prism for the GET; for the create, the
- * least a keyed create does written inline on node:http, `lib/bench/least-create.ts`) on loopback, in
+ * least a keyed create does written inline on node:http, `lib/bench/least-create.ts`, and the bare server again
+ * with BENCH_WORK_US µs of busy loop per request: the work a handler may do within 0.7×) on loopback, in
  * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
  * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--memory` prints the memory
  * line alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per
  * request (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating
  * rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
- * BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose
+ * BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose
  * mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g.
  * `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime setting).
  */
@@ -33,6 +34,14 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+/**
+ * The keyed create's work budget: the bare server again, with this many µs of busy loop per request each, so the
+ * table shows how much work of its own a server may do per request and keep 0.7× the bare server's req/s.
+ */
+const WORK_US = (process.env.BENCH_WORK_US ?? '8,12,16')
+  .split(',')
+  .filter((value) => value.trim() !== '')
+  .map(Number);
 /** Requests per in-process measure (`--in-process`), after as many to warm up. */
 const IN_PROCESS = Number(process.env.BENCH_IN_PROCESS_REQUESTS ?? 20_000);
 /** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
@@ -99,9 +108,15 @@ async function answerOf(base: string, workload: Workload): Promise<Answer> {
  */
 const BARE_SERVER = `
 const answers = new Map(JSON.parse(process.env.ANSWERS));
+const workMs = Number(process.env.WORK_US ?? 0) / 1000;
 require('node:http').createServer((req, res) => {
   const answer = answers.get(req.method + ' ' + req.url);
-  const send = () => { res.writeHead(answer.status, answer.headers); res.end(answer.body); };
+  const send = () => {
+    // WORK_US: a busy loop that long per request, the CPU a handler's own work would take (the work budget rows).
+    if (workMs > 0) for (const until = performance.now() + workMs; performance.now() < until; );
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  };
   if (req.method === 'GET') return send();
   req.on('data', () => {});
   req.on('end', send);
@@ -117,7 +132,7 @@ type Sample = {
   errors: number;
   non2xx: number;
 };
-type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least';
+type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least' | 'budget';
 type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
 /** One load run; each response's time is kept with its fraction (autocannon's histogram counts whole ms). */
@@ -262,15 +277,30 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
         PORT: String(leastPort),
       }),
     };
-    children.push(bare.child, least.child);
-    await Promise.all([waitFor200(bare.base + PATH), waitFor200(prism.base + PATH), waitFor200(least.base + PATH)]);
+    // The same bare server with a busy loop per request: what the 0.7× target leaves for a handler's own work.
+    const budgets: Server[] = [];
+    for (const us of WORK_US) {
+      const port = await freePort();
+      budgets.push({
+        role: 'budget',
+        name: `bare \`node:http\` with ${us} µs of busy loop per request`,
+        base: `http://127.0.0.1:${port}/v1`,
+        child: launch(process.execPath, ['-e', BARE_SERVER], {
+          PORT: String(port),
+          ANSWERS: JSON.stringify(answers),
+          WORK_US: String(us),
+        }),
+      });
+    }
+    children.push(bare.child, least.child, ...budgets.map((server) => server.child));
+    await Promise.all([bare, prism, least, ...budgets].map((server) => waitFor200(server.base + PATH)));
     const tables: { workload: Workload; rows: Row[] }[] = [];
     for (const workload of WORKLOADS) {
       const servers = [
         mock,
         bare,
         ...(workload.prism ? [prism] : []),
-        ...(workload.keyed ? [least] : []),
+        ...(workload.keyed ? [least, ...budgets] : []),
         ...(against ? [against] : []),
       ];
       const samples = await measure(servers, workload);
@@ -465,7 +495,11 @@ async function main(): Promise<void> {
     const least = rows.find((row) => row.role === 'least');
     if (least)
       process.stdout.write(
-        `the least a keyed create does / bare node:http: ${fixed(pairedRatio(least, bare), 2)}× req/s, ${fixed(bare.cpuUs / least.cpuUs, 2)}× CPU per request (the floor of the 0.7× target: what is left for everything the mock does beyond it)\n`,
+        `the least a keyed create does / bare node:http: ${fixed(pairedRatio(least, bare), 2)}× req/s, ${fixed(bare.cpuUs / least.cpuUs, 2)}× CPU per request (the floor of the 0.7× target: what is left for everything the mock does beyond it); the mock / the least keyed create: ${fixed(pairedRatio(mock, least), 2)}× req/s\n`,
+      );
+    for (const budget of rows.filter((row) => row.role === 'budget'))
+      process.stdout.write(
+        `${budget.name} / bare node:http: ${fixed(pairedRatio(budget, bare), 2)}× req/s (the work per request a 0.7× target leaves)\n`,
       );
   }
   if (process.argv.includes('--throughput')) return;

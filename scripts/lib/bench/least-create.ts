@@ -2,12 +2,12 @@
  * The least a create with an Idempotency-Key must do, written inline on `node:http` with nothing around it: the
  * floor beside which `npm run bench` puts the mock's keyed create. Per request: the credential looked up, a
  * rate-limit count and its headers, the body read and parsed, validated (ajv, compiled once), the request's
- * fingerprint (sha256 of the method, path and canonical JSON), the key claimed in a Map (a replay or a 422 when
+ * fingerprint (one-shot sha256 of the method, path and canonical JSON, as the mock hashes it), the key claimed in a Map (a replay or a 422 when
  * held), the record made and kept, the answer kept for replays, the answer written. Nothing the mock adds is here:
  * no pipeline, no shared-store port, no all-or-nothing, no byte bounds, no control-plane steering, no SQL mirror.
  * Run by scripts/bench.ts: `node --require tsx/cjs scripts/lib/bench/least-create.ts` with PORT.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import { EXPOSED_HEADERS } from '../../../mocks/stages/cors';
@@ -47,12 +47,11 @@ createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {
-    const body = JSON.parse(Buffer.concat(chunks).toString()) as { name?: string; description?: string };
+    const text0 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    const body = JSON.parse(text0.toString()) as { name?: string; description?: string };
     if (!validate(body)) return res.writeHead(400).end();
     const at = `${workspace}:${String(req.headers['idempotency-key'])}`;
-    const fingerprint = createHash('sha256')
-      .update(`POST ${req.url}\n[]\n${canonical(body)}`)
-      .digest('base64');
+    const fingerprint = hash('sha256', `POST ${req.url}\n[]\n${canonical(body)}`, 'base64');
     const held = keys.get(at);
     if (held && held.fingerprint !== fingerprint) return res.writeHead(422).end();
     let text = held?.text;
