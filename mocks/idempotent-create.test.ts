@@ -142,10 +142,20 @@ async function resetWorkspace(mock: Mock) {
   });
 }
 
-type Setting = { held: Mock; other: Mock; gate: ReturnType<typeof createGatedPort>; close: () => Promise<void> };
+type Setting = {
+  held: Mock;
+  other: Mock;
+  gate: ReturnType<typeof createGatedPort>;
+  /** The in-flight lease of a claim on `key` passes, on the clock that ages the store's keys. */
+  passLease: (key: string) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+/** A claim's in-flight lease (the idempotency store's, for the TTL these mocks keep keys). */
+const LEASE_MS = 10 * 60_000;
 
 /** The cases of one keyed create; `key` is both the Idempotency-Key and the tag its request's body carries. */
-function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTheStore: boolean) {
+function cases(id: string, op: KeyedCreate, setting: () => Setting) {
   const keyOf = (name: string) => `${id}-${name}`;
   const create = async (mock: Mock, key: string, tag: string = key) => {
     const answer = await mock.call('POST', op.path, { body: op.body(tag), headers: { 'idempotency-key': key } });
@@ -246,19 +256,17 @@ function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTh
       await expectOneRecordForKey(key, [lost, await second]);
     });
 
-    // Redis ages its keys on its own clock: the lease is moved only where the test's clock rules the store.
-    if (clockRulesTheStore)
-      it('should keep one record per key when the claim outlived its lease while the request ran', async () => {
-        const { held, other, gate } = setting();
-        const key = keyOf('leased');
-        const hold = gate.holdNext(keepsAnswerOf(key));
-        const first = create(held, key);
-        await hold.reached;
-        clock += 10 * 60_000 + 1;
-        const second = await create(other, key);
-        hold.release();
-        await expectOneRecordForKey(key, [await first, second]);
-      });
+    it('should keep one record per key when the claim outlived its lease while the request ran', async () => {
+      const { held, other, gate, passLease } = setting();
+      const key = keyOf('leased');
+      const hold = gate.holdNext(keepsAnswerOf(key));
+      const first = create(held, key);
+      await hold.reached;
+      await passLease(key);
+      const second = await create(other, key);
+      hold.release();
+      await expectOneRecordForKey(key, [await first, second]);
+    });
 
     it('should leave no record without its answer when the claim was released and nobody took the key', async () => {
       const { held, other, gate } = setting();
@@ -296,58 +304,65 @@ function cases(id: string, op: KeyedCreate, setting: () => Setting, clockRulesTh
   });
 }
 
-/** `clockRulesTheStore`: the store's ages follow the test's clock (memory; Redis keeps its own). */
-function suite(name: string, setUp: () => Promise<Setting>, clockRulesTheStore: boolean) {
+function suite(name: string, setUp: () => Promise<Setting>) {
   describe(name, () => {
     let setting: Setting;
     beforeAll(async () => {
       setting = await setUp();
     }, 600_000);
     afterAll(() => setting?.close());
-    for (const [id, op] of Object.entries(KEYED_CREATES)) cases(id, op, () => setting, clockRulesTheStore);
+    for (const [id, op] of Object.entries(KEYED_CREATES)) cases(id, op, () => setting);
   });
 }
 
 // Runs end as they are made: a run waited for answers at once on the test's frozen clock.
 const options = { idempotencyCapPerWorkspace: CAP, now: () => clock, runDurationMs: 0 };
 
-suite(
-  'a keyed create in memory',
-  async () => {
-    const gate = createGatedPort(createMemoryPort({ now: () => clock }));
-    const held = await startCheckedMock({ ...options, storagePort: gate.port });
-    return { held, other: held, gate, close: () => held.close() };
-  },
-  true,
-);
+suite('a keyed create in memory', async () => {
+  const gate = createGatedPort(createMemoryPort({ now: () => clock }));
+  const held = await startCheckedMock({ ...options, storagePort: gate.port });
+  // The memory store ages its keys on the test's clock.
+  const passLease = async () => void (clock += LEASE_MS + 1);
+  return { held, other: held, gate, passLease, close: () => held.close() };
+});
 
 let redis: RedisServer;
+/** The two replicas' key prefix in Redis. */
+const PREFIX = 'idempotent-create:';
 beforeAll(async () => {
   redis = await startRedisServer();
 }, 600_000);
 afterAll(() => redis?.stop());
 
-suite(
-  'a keyed create on two replicas sharing one Redis',
-  async () => {
-    const ports: StoragePort[] = [];
-    const redisPort = async () => {
-      const port = await createStoragePort({ redisUrl: redis.url, redisPrefix: 'idempotent-create:' });
-      ports.push(port);
-      return port;
-    };
-    const gate = createGatedPort(await redisPort());
-    const held = await startCheckedMock({ ...options, storagePort: gate.port });
-    const other = await startCheckedMock({ ...options, storagePort: await redisPort() });
-    const close = async () => {
-      await held.close();
-      await other.close();
-      for (const port of ports) await port.close();
-    };
-    return { held, other, gate, close };
-  },
-  false,
-);
+suite('a keyed create on two replicas sharing one Redis', async () => {
+  const ports: StoragePort[] = [];
+  const redisPort = async () => {
+    const port = await createStoragePort({ redisUrl: redis.url, redisPrefix: PREFIX });
+    ports.push(port);
+    return port;
+  };
+  const gate = createGatedPort(await redisPort());
+  const held = await startCheckedMock({ ...options, storagePort: gate.port });
+  const other = await startCheckedMock({ ...options, storagePort: await redisPort() });
+  // Redis ages its keys on its own clock: the claim's key expires there, as its lease ending would expire it
+  // (the replicas' clock moves with it, so what they compute from it agrees).
+  const { default: Redis } = await import('ioredis');
+  const raw = new Redis(redis.url, { lazyConnect: true });
+  await raw.connect();
+  const passLease = async (key: string) => {
+    const stored = `${PREFIX}idem:${WORKSPACE_A}:${key}`;
+    expect(await raw.pexpire(stored, 1)).toBe(1);
+    while ((await raw.exists(stored)) === 1) await new Promise((resolve) => setTimeout(resolve, 2));
+    clock += LEASE_MS + 1;
+  };
+  const close = async () => {
+    await held.close();
+    await other.close();
+    for (const port of ports) await port.close();
+    raw.disconnect();
+  };
+  return { held, other, gate, passLease, close };
+});
 
 describe('a keyed create refused by the rate limit counted ahead, on two replicas sharing one Redis', () => {
   const LIMIT = 3;
