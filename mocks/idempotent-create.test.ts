@@ -6,6 +6,7 @@ import { createGatedPort, keepsAnswerOf } from './testing/gated-port';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
 import { createStoragePort } from './store/adapters';
 import { createMockControl } from './control/client';
+import { IN_FLIGHT_LEASE_MS } from './store/repositories/idempotency';
 import { loadContract } from '../spec/lib';
 
 /**
@@ -151,8 +152,6 @@ type Setting = {
   close: () => Promise<void>;
 };
 
-/** A claim's in-flight lease (the idempotency store's, for the TTL these mocks keep keys). */
-const LEASE_MS = 10 * 60_000;
 
 /** The cases of one keyed create; `key` is both the Idempotency-Key and the tag its request's body carries. */
 function cases(id: string, op: KeyedCreate, setting: () => Setting) {
@@ -322,7 +321,7 @@ suite('a keyed create in memory', async () => {
   const gate = createGatedPort(createMemoryPort({ now: () => clock }));
   const held = await startCheckedMock({ ...options, storagePort: gate.port });
   // The memory store ages its keys on the test's clock.
-  const passLease = async () => void (clock += LEASE_MS + 1);
+  const passLease = async () => void (clock += IN_FLIGHT_LEASE_MS + 1);
   return { held, other: held, gate, passLease, close: () => held.close() };
 });
 
@@ -353,7 +352,7 @@ suite('a keyed create on two replicas sharing one Redis', async () => {
     const stored = `${PREFIX}idem:${WORKSPACE_A}:${key}`;
     expect(await raw.pexpire(stored, 1)).toBe(1);
     while ((await raw.exists(stored)) === 1) await new Promise((resolve) => setTimeout(resolve, 2));
-    clock += LEASE_MS + 1;
+    clock += IN_FLIGHT_LEASE_MS + 1;
   };
   const close = async () => {
     await held.close();

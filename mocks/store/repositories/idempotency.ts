@@ -34,7 +34,7 @@ export type HeldKey = Exclude<IdempotencyLookup, { kind: 'new' }>;
 const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
 
 /** An in-flight key whose request never finishes (its process died) is released after this long at most. */
-const IN_FLIGHT_LEASE_MS = 10 * 60_000;
+export const IN_FLIGHT_LEASE_MS = 10 * 60_000;
 /**
  * A joint commit (the answer with what the request created) whose key keeps being released before it lands
  * gives up after this many tries (500, never a create without its answer).
