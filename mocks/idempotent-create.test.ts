@@ -152,7 +152,6 @@ type Setting = {
   close: () => Promise<void>;
 };
 
-
 /** The cases of one keyed create; `key` is both the Idempotency-Key and the tag its request's body carries. */
 function cases(id: string, op: KeyedCreate, setting: () => Setting) {
   const keyOf = (name: string) => `${id}-${name}`;
