@@ -8,9 +8,10 @@
  * line alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per
  * request (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating
  * rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
- * BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose
- * mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g.
- * `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime setting).
+ * BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS
+ * (default 20000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change),
+ * BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g. `--max-semi-space-size=2`: with BENCH_AGAINST=.
+ * the A/B of a runtime setting).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -41,7 +42,12 @@ const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
 const WORK_US = (process.env.BENCH_WORK_US ?? '8,12,16')
   .split(',')
   .filter((value) => value.trim() !== '')
-  .map(Number);
+  .map((value) => {
+    const us = Number(value);
+    if (us > 0) return us;
+    process.stderr.write(`bench: BENCH_WORK_US: "${value}" is not a positive number of µs (e.g. 8,12,16)\n`);
+    process.exit(2);
+  });
 /** Requests per in-process measure (`--in-process`), after as many to warm up. */
 const IN_PROCESS = Number(process.env.BENCH_IN_PROCESS_REQUESTS ?? 20_000);
 /** Another checkout of this repository whose mock is measured beside this one (BENCH_AGAINST=../other-tree). */
