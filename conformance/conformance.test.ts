@@ -41,6 +41,12 @@ describe('broken servers', () => {
       expect({ check: check.id, proven: proven.has(check.id) }).toEqual({ check: check.id, proven: true });
   });
 
+  it('should catch a reused key accepted whatever commands a seed draws (309 drew no reuse before runs ended with one)', async () => {
+    const fixture = BROKEN.find((f) => f.name === 'reused-key-accepted')!;
+    const summary = await runAgainstFixture(fixture, { runs: RUNS, seed: 309 });
+    expect(summary.results.find((r) => r.id === fixture.breaks!.checkId)?.status).toBe('failed');
+  });
+
   it.each(BROKEN.map((f) => [f.name, f] as const))(
     'should fail its intended check against %s',
     async (_name, fixture) => {

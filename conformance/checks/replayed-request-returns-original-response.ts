@@ -55,7 +55,7 @@ export const replayedRequestReturnsOriginalResponse: Check = {
     const commands: CommandName[] = ['create', 'replay'];
     if (ctx.config.tokenB) commands.push('otherWorkspace');
     else ctx.note('without --token-b, keys are not tried across workspaces');
-    await runIdempotencyModel(ctx, 'replay', commands);
+    await runIdempotencyModel(ctx, 'replay', commands, 'replay');
     await replayAsyncCreate(ctx);
   },
 };

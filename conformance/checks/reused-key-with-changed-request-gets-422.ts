@@ -14,6 +14,6 @@ export const reusedKeyWithChangedRequestGets422: Check = {
   covers: ['idempotency-key-reuse-422: createMcpServer', 'response-conformance: createMcpServer 422'],
   needs: [IDEMPOTENCY_OPERATION],
   async run(ctx) {
-    await runIdempotencyModel(ctx, 'reuse', ['create', 'reuseChanged', 'replay']);
+    await runIdempotencyModel(ctx, 'reuse', ['create', 'reuseChanged', 'replay'], 'reuseChanged');
   },
 };

@@ -218,8 +218,29 @@ export const commandArbitraries = {
 
 export type CommandName = keyof typeof commandArbitraries;
 
-/** Runs the model with the named commands as one property of the check. */
-export async function runIdempotencyModel(ctx: CheckContext, name: string, commands: CommandName[]): Promise<void> {
+type Setup = { model: IdempotencyModel; real: IdempotencyReal };
+
+/** The check's own command, made the same way every time (on the first record). */
+const ON_FIRST_RECORD: Record<
+  Exclude<CommandName, 'create'>,
+  () => fc.AsyncCommand<IdempotencyModel, IdempotencyReal>
+> = {
+  replay: () => new ReplayCommand(0),
+  reuseChanged: () => new ReuseChangedCommand(0, 'changed on every run'),
+  otherWorkspace: () => new OtherWorkspaceCommand(0),
+};
+
+/**
+ * Runs the model with the named commands as one property of the check. Every execution ends with `always` on
+ * the first record: whatever commands were drawn (a short run may draw none of the rule's own), each run
+ * exercises the rule the check is about, so a server that breaks it fails every run, not most of them.
+ */
+export async function runIdempotencyModel(
+  ctx: CheckContext,
+  name: string,
+  commands: CommandName[],
+  always: Exclude<CommandName, 'create'>,
+): Promise<void> {
   const arbitraries = commands.map((c) => commandArbitraries[c]) as Array<
     fc.Arbitrary<fc.AsyncCommand<IdempotencyModel, IdempotencyReal>>
   >;
@@ -227,14 +248,16 @@ export async function runIdempotencyModel(ctx: CheckContext, name: string, comma
     name,
     fc.commands(arbitraries, { maxCommands: 6, replayPath: ctx.commandsReplayPath(name) }),
     async (cmds) => {
+      let setup: Setup | undefined;
       // A fresh nonce per execution: shrinking re-runs commands, and reused keys must not leak between runs.
       await fc.asyncModelRun(async () => {
         const real = newReal(ctx);
         const model: IdempotencyModel = { keys: [] };
         // Every execution starts from one created record, so replay and reuse commands always have a key to act on.
         await new CreateCommand('first', 'first record').run(model, real);
-        return { model, real };
+        return (setup = { model, real });
       }, cmds);
+      if (setup) await ON_FIRST_RECORD[always]().run(setup.model, setup.real);
     },
     { numRuns: Math.max(3, Math.min(ctx.config.runs, 8)) },
   );
