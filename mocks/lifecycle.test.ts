@@ -68,3 +68,34 @@ describe('npm start lifecycle', () => {
     expect(free).toBe(true);
   }, 60_000);
 });
+
+describe('an in-process mock closed in a script', () => {
+  it('should resolve close() after SQL queries, so the script goes on (it ended at the close, exit 0)', async () => {
+    // A plain node script: nothing but the mock keeps its event loop turning (jest would keep this one alive).
+    const script = `
+      const { startMock } = require('./mocks/app');
+      (async () => {
+        const mock = await startMock({ port: 0, host: '127.0.0.1' });
+        const answer = await fetch(mock.url + '/orchestration/query', {
+          method: 'POST',
+          headers: { authorization: 'Bearer mock-token-a', 'content-type': 'application/json' },
+          body: JSON.stringify({ query: 'SELECT 1 AS one' }),
+        });
+        process.stdout.write('query ' + answer.status + ' ' + (await answer.text()) + '\\n');
+        await mock.close();
+        process.stdout.write('after close\\n');
+        process.exitCode = 3;
+      })();`;
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', '-e', script], {
+      cwd: path.join(__dirname, '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk) => (out += chunk));
+    child.stderr!.on('data', (chunk) => (out += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(out).toMatch(/query 200 .*"one":1/);
+    expect(out).toMatch(/after close/);
+    expect(code).toBe(3);
+  }, 60_000);
+});

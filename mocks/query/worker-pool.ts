@@ -148,6 +148,9 @@ const rowsIn = (ops: QueryOp[]) =>
  * a workspace without a database picks the worker holding the least, so a runaway tenant keeps landing on the
  * worker it emptied rather than on the others' databases. The mock's own event loop never runs SQL.
  */
+/** How long `close` waits for its workers to stop (each is told to stop at once; this bounds a stuck one). */
+const CLOSE_WAIT_MS = 5_000;
+
 export class QueryWorkerPool {
   private readonly slots: Slot[] = [];
   /** Waiting queries per workspace; the map's order is the round-robin order. */
@@ -247,12 +250,23 @@ export class QueryWorkerPool {
     if (this.dispatchTimer) clearTimeout(this.dispatchTimer);
     for (const jobs of this.queues.values()) for (const job of jobs) this.settle(job, closedError());
     this.queues.clear();
-    await Promise.all(
+    const stopped = Promise.all(
       this.slots.map((slot) => {
         this.release(slot, closedError());
         return slot.worker.terminate();
       }),
     );
+    // A worker being stopped does not keep the event loop turning until its 'exit' (Node 20: a worker that ran
+    // a query, then idled unref'd, is terminated without a handle held for it). In a script with nothing else
+    // to wait for, the process then ended before `close` resolved, skipping what its caller did next (exit
+    // code 0). A timer holds the loop until every worker has stopped, for CLOSE_WAIT_MS at most.
+    let held: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (held = setTimeout(resolve, CLOSE_WAIT_MS)));
+    try {
+      await Promise.race([stopped, bound]);
+    } finally {
+      clearTimeout(held);
+    }
   }
 
   private enqueue(job: Job, front: boolean) {
