@@ -139,6 +139,9 @@ const rowsIn = (ops: QueryOp[]) =>
     0,
   );
 
+/** How long `close` waits for its workers to stop (each is told to stop at once; this bounds a stuck one). */
+const CLOSE_WAIT_MS = 5_000;
+
 /**
  * sql.js workers, each keeping a database per workspace it served, kept current by the changes the store
  * reports, so a query costs what it reads, not what the workspace has accumulated. Scheduling is fair: one
@@ -148,9 +151,6 @@ const rowsIn = (ops: QueryOp[]) =>
  * a workspace without a database picks the worker holding the least, so a runaway tenant keeps landing on the
  * worker it emptied rather than on the others' databases. The mock's own event loop never runs SQL.
  */
-/** How long `close` waits for its workers to stop (each is told to stop at once; this bounds a stuck one). */
-const CLOSE_WAIT_MS = 5_000;
-
 export class QueryWorkerPool {
   private readonly slots: Slot[] = [];
   /** Waiting queries per workspace; the map's order is the round-robin order. */
