@@ -24,3 +24,4 @@ export * from './responses';
 export * from './router';
 export * from './schemas';
 export * from './validate-response';
+export * from './escape';

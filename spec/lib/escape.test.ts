@@ -1,0 +1,62 @@
+import { escapeHtml, escapeMarkdown, escapeTerminal, escapeTerminalLine, escapeXml, markdownCode } from './escape';
+
+/** XML 1.0's Char production: what a parser accepts. */
+const XML_CHAR = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
+
+describe('escapeTerminal', () => {
+  it.each([
+    ['an ANSI colour', 'a\u001b[31mred', 'a\\x1B[31mred'],
+    ['a CSI as one C1 character', '\u009b2J', '\\x9B2J'],
+    ['a lone carriage return', 'ok\rFAIL', 'ok\\x0DFAIL'],
+    ['a bidirectional override', 'a\u202eb', 'a\\u202Eb'],
+    ['a line separator', 'a\u2028b', 'a\\u2028b'],
+    ['a GitHub workflow command', '::add-mask::secret', '\\x3A:add-mask::secret'],
+    ['an indented workflow command on a later line', 'x\n   ::error::boom', 'x\n   \\x3A:error::boom'],
+    ['an Azure logging command mid-line', 'ok ##vso[task.setvariable]x', 'ok \\x23#vso[task.setvariable]x'],
+    ['an Azure group', '##[group]x', '\\x23#[group]x'],
+    ['plain text and a single colon', 'a: b\n\tc', 'a: b\n\tc'],
+    ['a lone surrogate', 'a\ud800b', 'a\\uD800b'],
+    ['an astral character kept', 'a😀b', 'a😀b'],
+  ])('should show %s visibly', (_name, given, want) => {
+    expect(escapeTerminal(given)).toBe(want);
+  });
+
+  it('should keep one line one line', () => {
+    expect(escapeTerminalLine('a\nb\tc')).toBe('a\\x0Ab\\x09c');
+  });
+});
+
+describe('escapeMarkdown and markdownCode', () => {
+  it.each([
+    ['a fake heading after a line break', 'x\r\n## ✅ No breaking changes', 'x \\#\\# ✅ No breaking changes'],
+    ['raw HTML', '<img src=x onerror=alert(1)>', '&lt;img src=x onerror=alert\\(1\\)&gt;'],
+    ['a link', '[click](https://evil)', '\\[click\\]\\(https\\://evil\\)'],
+    ['a mention', '@org/team', '&#64;org/team'],
+    ['a table break', 'a|b', 'a\\|b'],
+  ])('should neutralise %s in prose', (_name, given, want) => {
+    expect(escapeMarkdown(given)).toBe(want);
+  });
+
+  it.each([
+    ['backticks inside', 'a`b', '``a`b``'],
+    ['a backtick at an end', '`a', '`` `a ``'],
+    ['a pipe', 'a|b', '`a\\|b`'],
+    ['a line break', 'a\nb', '`a b`'],
+    ['nothing', '', '` `'],
+  ])('should fence a code span with %s', (_name, given, want) => {
+    expect(markdownCode(given)).toBe(want);
+  });
+});
+
+describe('escapeXml and escapeHtml', () => {
+  it('should leave only characters XML 1.0 allows', () => {
+    const hostile = 'a\u0000b\u0008\u000b\u000c\u001f\ufffe\uffff\udfff\ud800z<&>"\'\r';
+    const out = escapeXml(hostile);
+    expect(out).toMatch(XML_CHAR);
+    expect(out).toBe('a\\x00b\\x08\\x0B\\x0C\\x1F\\uFFFE\\uFFFF\\uDFFF\\uD800z&lt;&amp;&gt;&quot;&apos;&#13;');
+  });
+
+  it('should escape markup and show invisible characters in HTML', () => {
+    expect(escapeHtml('<b a="1">\u202e')).toBe('&lt;b a=&quot;1&quot;&gt;\\u202E');
+  });
+});
