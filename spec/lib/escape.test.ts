@@ -1,4 +1,12 @@
-import { escapeHtml, escapeMarkdown, escapeTerminal, escapeTerminalLine, escapeXml, markdownCode } from './escape';
+import {
+  escapeHtml,
+  escapeMarkdown,
+  escapeTerminal,
+  escapeTerminalLine,
+  escapeXml,
+  markdownCode,
+  stringifyJson,
+} from './escape';
 
 /** XML 1.0's Char production: what a parser accepts. */
 const XML_CHAR = /^[\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]*$/u;
@@ -58,5 +66,21 @@ describe('escapeXml and escapeHtml', () => {
 
   it('should escape markup and show invisible characters in HTML', () => {
     expect(escapeHtml('<b a="1">\u202e')).toBe('&lt;b a=&quot;1&quot;&gt;\\u202E');
+  });
+});
+
+describe('stringifyJson', () => {
+  it.each([
+    ['a line separator', 'a\u2028b', '"a\\u2028b"'],
+    ['a paragraph separator', 'a\u2029b', '"a\\u2029b"'],
+    ['a next-line character', 'a\u0085b', '"a\\u0085b"'],
+    ['a lone surrogate', 'a\ud800b', '"a\\ud800b"'],
+    ['an escape and a NUL', '\u001b[31m\u0000', '"\\u001b[31m\\u0000"'],
+    ['a backslash before x85 as text', '\\x85', '"\\\\x85"'],
+  ])('should write %s as an escape, the same value', (_name, given, want) => {
+    const text = stringifyJson({ v: given });
+    expect(text).toBe(`{"v":${want}}`);
+    expect(JSON.parse(text)).toEqual({ v: given });
+    expect(text.split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/)).toHaveLength(1);
   });
 });

@@ -99,3 +99,15 @@ export function escapeHtml(text: string): string {
     .replace(TERMINAL_UNSAFE, visible)
     .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
+
+/**
+ * A value as JSON for a file or a stream that line-oriented readers split: JSON.stringify (which already writes every
+ * C0 control and every lone surrogate as a `\u` escape) with NEL, U+2028 and U+2029 escaped too, the line breaks
+ * Python's `splitlines` and older JavaScript parsers act on. The same JSON value, on one line unless `space` is given.
+ */
+export function stringifyJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(
+    /[\u0085\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
+}
