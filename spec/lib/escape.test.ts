@@ -1,6 +1,8 @@
 import {
   escapeHtml,
   escapeMarkdown,
+  escapeWorkflowData,
+  escapeWorkflowProperty,
   escapeTerminal,
   escapeTerminalLine,
   escapeXml,
@@ -82,5 +84,20 @@ describe('stringifyJson', () => {
     expect(text).toBe(`{"v":${want}}`);
     expect(JSON.parse(text)).toEqual({ v: given });
     expect(text.split(/\r\n|[\n\r\u000b\u000c\u001c-\u001e\u0085\u2028\u2029]/)).toHaveLength(1);
+  });
+});
+
+describe('escapeWorkflowData and escapeWorkflowProperty', () => {
+  it.each([
+    ['a percent sign', '100%', '100%25', '100%25'],
+    ['a line feed before a command', 'x\n::error::fake', 'x%0A::error::fake', 'x%0A%3A%3Aerror%3A%3Afake'],
+    ['a carriage return', 'ok\rFAIL', 'ok%0DFAIL', 'ok%0DFAIL'],
+    ['a property separator', 'a.yaml,line=1', 'a.yaml,line=1', 'a.yaml%2Cline=1'],
+    ['an ANSI colour', '\u001b[31mred', '\\x1B[31mred', '\\x1B[31mred'],
+    ['an encoded percent left encoded', '%0A', '%250A', '%250A'],
+  ])('should keep %s inside one command', (_name, given, data, property) => {
+    expect(escapeWorkflowData(given)).toBe(data);
+    expect(escapeWorkflowProperty(given)).toBe(property);
+    expect(escapeWorkflowProperty(given)).not.toMatch(/[\r\n:,]/);
   });
 });

@@ -111,3 +111,21 @@ export function stringifyJson(value: unknown, space?: number): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
   );
 }
+
+/**
+ * Text from outside as the message of a GitHub Actions workflow command (`::error file=…::<message>`): `%`, CR and LF
+ * percent-encoded as the runner decodes them (its toolkit's `escapeData`), so the command stays on one line and no
+ * later line can begin a command of its own; other control and direction characters shown as for a terminal.
+ * @see https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
+ */
+export function escapeWorkflowData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(TERMINAL_UNSAFE, visible);
+}
+
+/**
+ * Text from outside as a property value of a workflow command (`file=`, `title=`): `escapeWorkflowData` plus `:` and
+ * `,` (the toolkit's `escapeProperty`), which would otherwise end the properties or start another one.
+ */
+export function escapeWorkflowProperty(text: string): string {
+  return escapeWorkflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
