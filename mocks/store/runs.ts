@@ -8,6 +8,8 @@ import {
   type SpanRow,
 } from './types';
 
+type Outcome = RunRecord['outcome'];
+
 /** Share of the run's duration it spends `pending` before `running`, and that cancelling takes. */
 const PENDING_SHARE = 0.25;
 const CANCELLING_SHARE = 0.25;
@@ -204,7 +206,7 @@ export function tallyRun(tally: BatchTally, run: RunRecord): void {
     tally.cancelled += 1;
     tally.cancelledFinishAt = Math.max(tally.cancelledFinishAt, runFinishesAt(run));
   } else {
-    if (runStatusAt(run, Infinity) === 'error') tally.liveErrors += 1;
+    countLive(tally, runStatusAt(run, Infinity), 1);
     tally.liveFinishAt = Math.max(tally.liveFinishAt, runFinishesAt(run));
   }
 }
@@ -212,7 +214,7 @@ export function tallyRun(tally: BatchTally, run: RunRecord): void {
 /** Moves a run that was just cancelled (requestRunCancel) from the live counts to the cancelled ones. */
 export function tallyCancel(tally: BatchTally, run: RunRecord): void {
   tally.cancelled += 1;
-  if (run.outcome === 'error') tally.liveErrors -= 1;
+  countLive(tally, run.outcome, -1);
   tally.cancelledFinishAt = Math.max(tally.cancelledFinishAt, runFinishesAt(run));
 }
 
@@ -221,6 +223,44 @@ export function tallyOf(runs: RunRecord[]): BatchTally {
   const tally = emptyTally();
   for (const run of runs) tallyRun(tally, run);
   return tally;
+}
+
+/** The tally's count of runs not cancelled that end in each outcome but `success` (the rest of them). */
+const LIVE_COUNT = {
+  error: 'liveErrors',
+  cancelled: 'liveCancelled',
+  skipped: 'liveSkipped',
+  success: undefined,
+} as const satisfies Record<Outcome, keyof BatchTally | undefined>;
+
+function countLive(tally: BatchTally, status: string, by: 1 | -1): void {
+  const field = (LIVE_COUNT as Record<string, 'liveErrors' | 'liveCancelled' | 'liveSkipped' | undefined>)[status];
+  if (field) tally[field] = (tally[field] ?? 0) + by;
+}
+
+/**
+ * The terminal status of a batch whose runs all finished, from what they ended in: `error` if one failed, else
+ * `success` if one succeeded, else `cancelled` if one was cancelled, else `skipped` (so a batch whose runs all
+ * ended alike ends so too). A precedence over every terminal status (mocks/handlers/batch-outcomes.test.ts keeps it
+ * equal to the contract's enum).
+ */
+export const BATCH_OUTCOME_PRECEDENCE = [
+  'error',
+  'success',
+  'cancelled',
+  'skipped',
+] as const satisfies readonly Outcome[];
+
+function finishedBatchStatus(tally: BatchTally): Outcome {
+  const cancelled = tally.cancelled + (tally.liveCancelled ?? 0);
+  const skipped = tally.liveSkipped ?? 0;
+  const counts: Record<Outcome, number> = {
+    error: tally.liveErrors,
+    cancelled,
+    skipped,
+    success: tally.runs - cancelled - tally.liveErrors - skipped,
+  };
+  return BATCH_OUTCOME_PRECEDENCE.find((outcome) => counts[outcome] > 0) ?? 'success';
 }
 
 function tallyFinishesAt(tally: BatchTally): number {
@@ -235,10 +275,7 @@ export function batchStatusAt(batch: BatchRecord, now: number, runs: RunRecord[]
   if (batch.fixedStatus) return batch.fixedStatus;
   const tally = batch.tally ?? (runs.length > 0 ? tallyOf(runs) : undefined);
   if (tally && tally.runs > 0) {
-    if (now >= tallyFinishesAt(tally)) {
-      if (tally.cancelled === tally.runs) return 'cancelled';
-      return tally.liveErrors > 0 ? 'error' : 'success';
-    }
+    if (now >= tallyFinishesAt(tally)) return finishedBatchStatus(tally);
     return tally.cancelled === 0 && now < tally.pendingUntil ? 'pending' : 'running';
   }
   const elapsed = now - batch.createdAtMs;

@@ -56,6 +56,12 @@ export type BatchTally = {
   cancelled: number;
   /** Runs not cancelled whose outcome is `error`. */
   liveErrors: number;
+  /**
+   * Runs not cancelled whose forced outcome is `cancelled` or `skipped` (`success` is what is left). Absent from a
+   * tally stored before they were counted: none.
+   */
+  liveCancelled?: number;
+  liveSkipped?: number;
   liveFinishAt: number;
   /** Latest moment a cancelled run reaches `cancelled`. */
   cancelledFinishAt: number;
