@@ -2,7 +2,7 @@
 import { ConfigError, parseConfig } from './config';
 import { allChecks } from './checks';
 import { coverageFigures, coverageMatrix, formatMatrix, runMatrix } from './matrix/matrix';
-import { ConsoleReporter } from './reporters/console';
+import { ConsoleReporter, terminalSink } from './reporters/console';
 import { CtrfReporter } from './reporters/ctrf';
 import { HarReporter } from './reporters/har';
 import { HtmlReporter } from './reporters/html';
@@ -12,6 +12,10 @@ import { startPassiveProxy } from './proxy';
 import { runConformance, type Reporter } from './runner';
 import { selectOperations } from './run/selection';
 import { loadContract } from '../spec/lib';
+
+// Every line this command writes passes the terminal's one door: a target's error text, a spec's names.
+const out = terminalSink((text) => process.stdout.write(text));
+const err = terminalSink((text) => process.stderr.write(text));
 
 async function main(): Promise<number> {
   try {
@@ -23,7 +27,7 @@ async function main(): Promise<number> {
       const ran = checks
         .filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id))
         .map((check) => check.id);
-      process.stdout.write(`${formatMatrix(coverageMatrix(contract, checks, { operations: selected, ran })).trim()}\n`);
+      out(`${formatMatrix(coverageMatrix(contract, checks, { operations: selected, ran })).trim()}\n`);
       return 0;
     }
     const reporters: Reporter[] = [new ConsoleReporter(undefined, config.proxy !== undefined)];
@@ -34,7 +38,7 @@ async function main(): Promise<number> {
     if (config.ctrf) reporters.push(new CtrfReporter(config.ctrf));
     if (config.proxy) {
       const proxy = await startPassiveProxy({ ...config, ...config.proxy }, { checks: allChecks(), reporters });
-      process.stdout.write(
+      out(
         `Passive conformance proxy on ${proxy.url} → ${config.proxy.upstream}\nSend your traffic there; Ctrl-C ends it and writes the reports.\n\n`,
       );
       await new Promise<void>((resolve) => {
@@ -47,16 +51,16 @@ async function main(): Promise<number> {
     if (config.minCoverage !== undefined) {
       const figures = coverageFigures(runMatrix(loadContract(config.specPath), allChecks(), summary));
       const line = `coverage: ${figures.judged} of ${figures.stated} stated cells judged (${figures.percent.toFixed(1)} %), --min-coverage ${config.minCoverage} %`;
-      process.stdout.write(`${line}\n`);
+      out(`${line}\n`);
       if (figures.percent < config.minCoverage) {
-        process.stderr.write(`coverage below --min-coverage (run with --coverage to see the cells)\n`);
+        err(`coverage below --min-coverage (run with --coverage to see the cells)\n`);
         return 1;
       }
     }
     return summary.exitCode;
   } catch (error) {
     if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
+      err(`${error.message}\n`);
       return 2;
     }
     throw error;
@@ -66,7 +70,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    err(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     process.exit(2);
   },
 );

@@ -1,4 +1,9 @@
-/** Console reporter: a progress line per check, every failure with its reproduction, then a summary table. */
+/**
+ * Console reporter: a progress line per check, every failure with its reproduction, then a summary table.
+ * Everything it writes passes `terminalSink` once: a target's bytes (bodies, headers, URLs, error messages) are shown
+ * with their controls visible and never begin a CI workflow command.
+ */
+import { escapeTerminal } from '../../spec/lib';
 import type { Failure } from '../lib/failure';
 import type { CheckResult, Reporter, RunEvent } from '../runner';
 
@@ -11,15 +16,29 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
+/**
+ * The one door to a terminal or a CI log: every control, escape and direction character shown as `\xNN`/`\uNNNN`,
+ * no line left that a runner reads as a command (`::error`, `::add-mask::`, `##vso[`). The console reporter, the
+ * command line and the passive proxy write through it.
+ */
+export function terminalSink(write: (text: string) => void): (text: string) => void {
+  return (text) => write(escapeTerminal(text));
+}
+
+/** A field's later lines indented under its label, so text from a target never starts a line of its own. */
+function continued(text: string, prefix = '            '): string {
+  return text.replace(/\n/g, `\n${prefix}`);
+}
+
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
 export function formatFailure(failure: Failure): string {
   const lines = [
-    `${failure.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${failure.ruleId}] ${failure.checkId}: ${failure.title}${failure.occurrences ? ` (seen ${failure.occurrences} times)` : ''}`,
-    `  Expected: ${failure.expected}`,
-    `  Received: ${failure.received}`,
+    `${failure.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${failure.ruleId}] ${failure.checkId}: ${continued(failure.title, '  ')}${failure.occurrences ? ` (seen ${failure.occurrences} times)` : ''}`,
+    `  Expected: ${continued(failure.expected)}`,
+    `  Received: ${continued(failure.received)}`,
   ];
   if (failure.request) {
     lines.push(`  Request:  ${failure.request.method} ${failure.request.url}`);
@@ -66,11 +85,15 @@ export function formatSummaryTable(results: CheckResult[]): string {
 }
 
 export class ConsoleReporter implements Reporter {
+  private readonly write: (text: string) => void;
+
   constructor(
-    private readonly write: (text: string) => void = (text) => process.stdout.write(text),
+    write: (text: string) => void = (text) => process.stdout.write(text),
     /** Passive mode: each new finding is printed as it happens. */
     private readonly live = false,
-  ) {}
+  ) {
+    this.write = terminalSink(write);
+  }
 
   onEvent(event: RunEvent): void {
     switch (event.type) {
@@ -78,7 +101,7 @@ export class ConsoleReporter implements Reporter {
         if (!this.live) break;
         const f = event.failure;
         this.write(
-          `${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${f.title}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${f.expected}\n  Received: ${f.received}\n`,
+          `${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${continued(f.title, '  ')}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${continued(f.expected)}\n  Received: ${continued(f.received)}\n`,
         );
         break;
       }
@@ -100,7 +123,7 @@ export class ConsoleReporter implements Reporter {
         this.write(
           `  ${MARK[r.status]} ${r.id} [${r.ruleId}] ${r.requests} requests, ${(r.durationMs / 1000).toFixed(1)} s${detail}\n`,
         );
-        for (const note of r.notes) this.write(`       ${note}\n`);
+        for (const note of r.notes) this.write(`       ${continued(note, '       ')}\n`);
         break;
       }
       case 'run-end': {

@@ -3,6 +3,7 @@
  * read CTRF. A warned check is `passed` with its warnings under `extra`; a skipped one carries its reason.
  */
 import { writeFileSync } from 'node:fs';
+import { stringifyJson } from '../../spec/lib';
 import { formatFailure } from './console';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
 
@@ -44,6 +45,6 @@ export class CtrfReporter implements Reporter {
   constructor(private readonly file: string) {}
 
   onEvent(event: RunEvent): void {
-    if (event.type === 'run-end') writeFileSync(this.file, `${JSON.stringify(toCtrf(event.summary), null, 2)}\n`);
+    if (event.type === 'run-end') writeFileSync(this.file, `${stringifyJson(toCtrf(event.summary), 2)}\n`);
   }
 }

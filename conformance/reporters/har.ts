@@ -1,5 +1,6 @@
 /** HAR 1.2 reporter (`--har <file>`): every exchange of the run, to open in a browser's devtools or replay elsewhere. */
 import { writeFileSync } from 'node:fs';
+import { stringifyJson } from '../../spec/lib';
 import { TOKEN_VARIABLES, type Credentials } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import type { Reporter, RunEvent } from '../runner';
@@ -67,7 +68,7 @@ export class HarReporter implements Reporter {
     if (event.type === 'run-end')
       writeFileSync(
         this.file,
-        JSON.stringify(
+        stringifyJson(
           {
             log: {
               version: '1.2',
@@ -76,7 +77,6 @@ export class HarReporter implements Reporter {
               entries: this.entries,
             },
           },
-          null,
           1,
         ),
       );

@@ -7,15 +7,11 @@ import { writeFileSync } from 'node:fs';
 import type { Check } from '../checks/registry';
 import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
-import type { Contract } from '../../spec/lib';
+import { escapeHtml, type Contract } from '../../spec/lib';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
 import { allChecks } from '../checks';
 import { coverageFigures, runMatrix, type Cell } from '../matrix/matrix';
 import { buildCoverage, type CellState, type Coverage } from './coverage';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 

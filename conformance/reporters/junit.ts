@@ -1,12 +1,15 @@
 /** JUnit XML reporter: one testcase per check; failures and skips in JUnit's own elements. */
 import { writeFileSync } from 'node:fs';
+import { escapeTerminal, escapeXml as escapeXmlChars } from '../../spec/lib';
 import { formatFailure } from './console';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
 
+/**
+ * Every text and attribute value of the report passes here once: only characters XML 1.0 allows (the others shown
+ * as `\uNNNN`), and, since CI systems print JUnit messages into their logs, no escape sequence or workflow command.
+ */
 function escapeXml(text: string): string {
-  return text
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return escapeXmlChars(escapeTerminal(text));
 }
 
 export function toJunitXml(summary: RunSummary): string {

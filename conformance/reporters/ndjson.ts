@@ -3,6 +3,7 @@
  * failure and warning events — written synchronously, so a crashed or interrupted run leaves every line so far.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import { stringifyJson } from '../../spec/lib';
 import { redactHeaders, TOKEN_VARIABLES, type Credentials } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import type { Reporter, RunEvent } from '../runner';
@@ -94,7 +95,7 @@ export class NdjsonReporter implements Reporter {
 
   onEvent(event: RunEvent): void {
     this.fd ??= openSync(this.file, 'w');
-    writeSync(this.fd, `${JSON.stringify(toNdjsonRecord(event, this.credentials))}\n`);
+    writeSync(this.fd, `${stringifyJson(toNdjsonRecord(event, this.credentials))}\n`);
     if (event.type === 'run-end') {
       closeSync(this.fd);
       this.fd = undefined;
