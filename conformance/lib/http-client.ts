@@ -1,8 +1,17 @@
 /**
- * The one HTTP client of the suite: a thin wrapper over supertest that records every exchange (so
- * hooks see every response), counts requests against the budget and paces on the rate-limit headers.
+ * The one HTTP client of the suite, on Node's own http/https: records every exchange (so hooks see every response),
+ * counts requests against the budget and paces on the rate-limit headers. It is also the one door through which a
+ * target's answers come in, so every guard against a hostile target lives here and no check can forget one:
+ * - credentials (and any request at all) go only to the target's origin: a URL on another origin is refused
+ *   (OffOriginRefused), and redirects are never followed;
+ * - each answer is read up to `maxResponseBytes` (decoded), the rest is not read and the answer is marked truncated;
+ * - one deadline covers the whole exchange, body included, and never reaches past the run's own deadline;
+ * - the exchange log keeps `maxLogBytes` of answer text in all: past it, the oldest answers keep a prefix.
  */
-import request from 'supertest';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Readable } from 'node:stream';
 import { RATE_LIMIT, RETRY_AFTER } from './headers';
 
 export type TokenLabel = 'a' | 'b' | 'none' | 'other';
@@ -23,7 +32,16 @@ export type Exchange = {
     body?: unknown;
     rawBody?: string;
   };
-  response?: { status: number; headers: Record<string, string>; body?: unknown; text: string };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    body?: unknown;
+    text: string;
+    /** The answer went on past --max-response-bytes: `text` is its first bytes, the rest was not read, `body` is unset. */
+    truncated?: boolean;
+    /** The exchange log kept only the first bytes of `text` (past its total bound); `body` is unset for a long one. */
+    trimmed?: boolean;
+  };
   error?: string;
   sentAt: number;
   receivedAt: number;
@@ -34,7 +52,10 @@ export type Exchange = {
 
 export type SendOptions = {
   method: string;
-  /** Path below the base URL (may carry a query string), or an absolute URL, requested exactly where it points. */
+  /**
+   * Path below the base URL (may carry a query string), or an absolute URL on the target's origin, requested exactly
+   * where it points. An absolute URL on any other origin is refused (OffOriginRefused): nothing is sent there.
+   */
   path: string;
   query?: Array<[string, string]>;
   headers?: Record<string, string>;
@@ -56,10 +77,36 @@ export type SendOptions = {
  */
 export const TOKEN_A_MARK = '{token-a}';
 
+/** Bytes of one answer read by default (`--max-response-bytes`): far above any answer the contract describes. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Bytes of answer text the exchange log keeps in all by default; past it the oldest answers keep a prefix. */
+export const DEFAULT_MAX_LOG_BYTES = 64 * 1024 * 1024;
+/** What a trimmed answer keeps of its text: enough for any report's excerpt. */
+export const TRIMMED_TEXT_BYTES = 16 * 1024;
+
 export class BudgetExhausted extends Error {
-  constructor(readonly budget: number) {
-    super(`request budget of ${budget} (--max-requests) is spent`);
+  constructor(
+    readonly budget: number,
+    message = `request budget of ${budget} (--max-requests) is spent`,
+  ) {
+    super(message);
     this.name = 'BudgetExhausted';
+  }
+}
+
+/** The run's time (--max-time) is spent: a budget too, so everything that stops on a spent budget stops on it. */
+export class TimeBudgetSpent extends BudgetExhausted {
+  constructor(readonly seconds: number) {
+    super(0, `the run's time of ${seconds} s (--max-time) is spent`);
+    this.name = 'TimeBudgetSpent';
+  }
+}
+
+/** A request to another origin than the target's: never sent, with or without a credential. */
+export class OffOriginRefused extends Error {
+  constructor(readonly url: string) {
+    super(`refused to send a request to ${url}: not on the target's origin (no request or credential leaves it)`);
+    this.name = 'OffOriginRefused';
   }
 }
 
@@ -68,15 +115,22 @@ export type ClientOptions = {
   tokenA: string;
   tokenB?: string;
   maxRequests: number;
+  /** Bound of one whole exchange, from sending to the answer's last byte. */
   timeoutMs?: number;
   /** Upper bound of any single pacing wait, so a run always ends. */
   maxWaitMs?: number;
+  /** Bytes of one answer read (decoded); beyond, the answer is cut and marked truncated. */
+  maxResponseBytes?: number;
+  /** Bytes of answer text the exchange log keeps in all. */
+  maxLogBytes?: number;
+  /** The run's end (epoch ms, from --max-time): nothing is sent after it, and no wait or exchange outlasts it. */
+  deadline?: number;
+  /** --max-time in seconds, for the message of a spent time budget. */
+  maxTimeSeconds?: number;
   sleep?: (ms: number) => Promise<void>;
 };
 
 type Bucket = { remaining?: number; resetAt?: number };
-
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function flattenHeaders(headers: Record<string, unknown>): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -92,14 +146,138 @@ function integerHeader(headers: Record<string, string>, name: string): number | 
   return value !== undefined && /^\d+$/.test(value.trim()) ? Number(value.trim()) : undefined;
 }
 
+/** Origin of a URL (scheme, host and port), or undefined when it is none. */
+export function originOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return /^https?:$/.test(parsed.protocol) ? parsed.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type Answer = { status: number; headers: Record<string, string>; text: string; truncated: boolean };
+
+/** The body as sent, decoded when the target compressed it (unasked), so the byte bound counts what is judged. */
+function decoded(res: IncomingMessage): Readable {
+  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') return res.pipe(createGunzip());
+  if (encoding === 'deflate') return res.pipe(createInflate());
+  if (encoding === 'br') return res.pipe(createBrotliDecompress());
+  return res;
+}
+
+/**
+ * Reads one answer with bounds: at most `maxBytes` of body (the rest is not read: the connection is dropped), and
+ * the whole exchange within `timeoutMs`. Resolves with what was read, or rejects with why nothing complete came.
+ */
+function exchangeOnWire(
+  origin: URL,
+  init: { method: string; path: string; headers: Record<string, string>; body?: string; agent: HttpAgent },
+  bounds: { maxBytes: number; timeoutMs: number; timeoutText: string },
+  inFlight: Set<(reason: Error) => void>,
+): Promise<Answer> {
+  return new Promise<Answer>((resolve, reject) => {
+    const send = origin.protocol === 'https:' ? httpsRequest : httpRequest;
+    let settled = false;
+    let answered = false;
+    let bodyBytes = 0;
+    const settle = (error: Error | undefined, answer?: Answer) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      inFlight.delete(abort);
+      if (error) reject(error);
+      else resolve(answer!);
+    };
+    let req: ReturnType<typeof httpRequest>;
+    try {
+      req = send({
+        protocol: origin.protocol,
+        hostname: origin.hostname.replace(/^\[|\]$/g, ''),
+        port: origin.port,
+        path: init.path,
+        method: init.method,
+        headers: init.headers,
+        agent: init.agent,
+      });
+    } catch (error) {
+      reject(error);
+      return;
+    }
+    const abort = (reason: Error) => {
+      settle(reason);
+      req.destroy(reason);
+    };
+    inFlight.add(abort);
+    const timer = setTimeout(
+      () =>
+        abort(
+          new Error(
+            bodyBytes > 0 || answered
+              ? `${bounds.timeoutText}: the answer's body was still coming (${bodyBytes} bytes read)`
+              : `${bounds.timeoutText}: no answer`,
+          ),
+        ),
+      Math.max(0, bounds.timeoutMs),
+    );
+    req.on('error', (error) => settle(error));
+    req.on('response', (res) => {
+      answered = true;
+      const headers = flattenHeaders(res.headers as Record<string, unknown>);
+      const chunks: Buffer[] = [];
+      const done = (truncated: boolean) =>
+        settle(undefined, {
+          status: res.statusCode ?? 0,
+          headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          truncated,
+        });
+      const body = decoded(res);
+      const failed = (error: Error) =>
+        settle(new Error(`the answer's body broke off after ${bodyBytes} bytes (${error.message})`));
+      body.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        const room = bounds.maxBytes - bodyBytes;
+        if (chunk.length > room) {
+          chunks.push(chunk.subarray(0, room));
+          bodyBytes += room;
+          done(true);
+          // The rest is not read: the connection goes, with whatever the target still meant to send.
+          req.destroy();
+          body.destroy();
+          return;
+        }
+        chunks.push(chunk);
+        bodyBytes += chunk.length;
+      });
+      body.on('end', () => done(false));
+      body.on('error', failed);
+      res.on('error', failed);
+      res.on('close', () => {
+        if (!res.complete) failed(new Error('the connection closed before the body ended'));
+      });
+    });
+    if (init.body !== undefined) req.end(init.body);
+    else req.end();
+  });
+}
+
 export class HttpClient {
   readonly origin: string;
   readonly basePath: string;
   readonly exchanges: Exchange[] = [];
   private readonly listeners: Array<(exchange: Exchange) => void> = [];
   private readonly buckets = new Map<string, Bucket>();
+  private readonly agent: HttpAgent;
+  private readonly inFlight = new Set<(reason: Error) => void>();
+  private readonly sleepers = new Set<() => void>();
   private nextId = 1;
   private tick = 0;
+  /** Bytes of answer text the log holds whole, and the first exchange not yet trimmed. */
+  private logBytes = 0;
+  private trimmedUpTo = 0;
+  private stopped?: Error;
   /** Requests sent so far (the budget counter). */
   count = 0;
   /** Which check the following requests belong to (set by the runner). */
@@ -109,14 +287,61 @@ export class HttpClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   }
 
   get remainingBudget(): number {
     return this.options.maxRequests - this.count;
   }
 
+  get maxResponseBytes(): number {
+    return this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
   onExchange(listener: (exchange: Exchange) => void): void {
     this.listeners.push(listener);
+  }
+
+  /** True when `url` (absolute) is on the target's origin: the only place a request, and a credential, may go. */
+  isTargetOrigin(url: string): boolean {
+    return originOf(url) === this.origin;
+  }
+
+  /** Milliseconds left before the run's deadline (Infinity without one). */
+  timeLeft(): number {
+    return this.options.deadline === undefined ? Infinity : this.options.deadline - Date.now();
+  }
+
+  /**
+   * Ends the run's traffic: every exchange in flight is cut, every wait ends, and every later send throws `reason`
+   * (by default the spent time budget).
+   */
+  stop(reason: Error = new TimeBudgetSpent(this.options.maxTimeSeconds ?? 0)): void {
+    if (!this.stopped) this.stopped = reason;
+    for (const abort of [...this.inFlight]) abort(reason);
+    for (const wake of [...this.sleepers]) wake();
+    this.agent.destroy();
+  }
+
+  /** Releases the connections kept alive to the target. */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /** Waits `ms`, but never past the run's deadline and never after the run stopped. */
+  async wait(ms: number): Promise<void> {
+    const bounded = Math.min(ms, this.timeLeft());
+    if (this.stopped || !(bounded > 0)) return;
+    if (this.options.sleep) return this.options.sleep(bounded);
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, bounded);
+      this.sleepers.add(wake);
+    });
   }
 
   /** The last RateLimit-Remaining seen for a token, or undefined. */
@@ -138,7 +363,7 @@ export class HttpClient {
     const bucket = this.buckets.get(label);
     if (!bucket || bucket.remaining === undefined || bucket.remaining > 0 || bucket.resetAt === undefined) return;
     const wait = Math.min(bucket.resetAt - Date.now(), this.options.maxWaitMs ?? 65000);
-    if (wait > 0) await (this.options.sleep ?? defaultSleep)(wait);
+    if (wait > 0) await this.wait(wait);
     bucket.remaining = undefined;
   }
 
@@ -150,39 +375,56 @@ export class HttpClient {
     this.buckets.set(label, { remaining, resetAt: reset === undefined ? undefined : Date.now() + reset * 1000 });
   }
 
-  /** Sends one request; with pacing, a 429 is waited out (Retry-After) and retried up to twice. */
+  /**
+   * Sends one request; with pacing, a 429 is waited out (Retry-After, at most --max-wait and never past the run's
+   * deadline) and retried up to twice.
+   */
   async send(options: SendOptions): Promise<Exchange> {
     const pace = options.pace ?? true;
     let exchange = await this.sendOnce(options, pace);
     for (let retry = 0; pace && retry < 2 && exchange.response?.status === 429; retry++) {
       const retryAfter = integerHeader(exchange.response.headers, RETRY_AFTER) ?? 1;
-      await (this.options.sleep ?? defaultSleep)(Math.min(retryAfter * 1000, this.options.maxWaitMs ?? 65000));
+      await this.wait(Math.min(retryAfter * 1000, this.options.maxWaitMs ?? 65000));
       exchange = await this.sendOnce(options, pace);
     }
     return exchange;
   }
 
+  /** Where a request goes: below the base path, or an absolute URL on the target's origin (else refused). */
+  private locate(path: string): { root: string; path: string } {
+    if (!/^https?:\/\//i.test(path)) return { root: this.basePath, path };
+    const url = new URL(path);
+    if (url.origin !== this.origin) throw new OffOriginRefused(url.href);
+    // An absolute URL (a resolved Location) is requested exactly where it points (RFC 3986), not under the base path;
+    // `path` stays relative to the base path when it lies below it, for the hooks that look operations up.
+    const below = url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`);
+    return {
+      root: below ? this.basePath : '',
+      path: (below ? url.pathname.slice(this.basePath.length) : url.pathname) + url.search,
+    };
+  }
+
+  private checkRunning(): void {
+    if (this.stopped) throw this.stopped;
+    if (this.timeLeft() <= 0) {
+      this.stop();
+      throw this.stopped;
+    }
+  }
+
   private async sendOnce(options: SendOptions, pace: boolean): Promise<Exchange> {
+    const located = this.locate(options.path);
     const { label, value } = this.authorization(options.auth);
+    this.checkRunning();
     if (pace) await this.waitForQuota(label);
+    this.checkRunning();
     if (this.count >= this.options.maxRequests) throw new BudgetExhausted(this.options.maxRequests);
     this.count++;
     const bucket = this.buckets.get(label);
     if (bucket?.remaining !== undefined) bucket.remaining--;
 
-    let path = options.path;
-    // An absolute URL (a resolved Location) is requested exactly where it points (RFC 3986), not under the base path;
-    // `path` stays relative to the base path when it lies below it, for the hooks that look operations up.
-    let origin = this.origin;
-    let root = this.basePath;
-    if (/^https?:\/\//.test(path)) {
-      const url = new URL(path);
-      origin = url.origin;
-      const below =
-        url.origin === this.origin && (url.pathname === this.basePath || url.pathname.startsWith(`${this.basePath}/`));
-      root = below ? this.basePath : '';
-      path = (below ? url.pathname.slice(this.basePath.length) : url.pathname) + url.search;
-    }
+    const { root } = located;
+    let { path } = located;
     if (options.query && options.query.length > 0) {
       const search = new URLSearchParams(options.query).toString();
       path += (path.includes('?') ? '&' : '?') + search;
@@ -203,8 +445,8 @@ export class HttpClient {
       authShell: typeof options.auth === 'object' ? options.auth.shell : undefined,
       request: {
         method: options.method.toUpperCase(),
-        url: origin + root + path,
-        path: root === this.basePath && origin === this.origin ? path : origin + path,
+        url: this.origin + root + path,
+        path: root === this.basePath ? path : this.origin + path,
         headers,
         body: options.body,
         rawBody,
@@ -215,47 +457,72 @@ export class HttpClient {
       receivedTick: 0,
     };
     try {
-      const agent = request(origin) as unknown as Record<string, (url: string) => request.Test>;
       const wire = (text: string, encode: (token: string) => string) =>
         text
           .split(TOKEN_A_MARK)
           .join(encode(this.options.tokenA))
           .split(encodeURIComponent(TOKEN_A_MARK))
           .join(encode(this.options.tokenA));
-      let test = agent[options.method.toLowerCase()](wire(root + path, encodeURIComponent));
-      for (const [name, headerValue] of Object.entries(headers)) test = test.set(name, wire(headerValue, String));
-      test = test.timeout({
-        response: this.options.timeoutMs ?? 15000,
-        deadline: (this.options.timeoutMs ?? 15000) * 2,
-      });
-      test = test.ok(() => true);
-      // Keep the body exactly as sent, so malformed and raw bodies reach the server unchanged.
-      if (rawBody !== undefined) test = test.send(rawBody);
-      const response = await test.buffer(true).parse((res, callback) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => callback(null, text));
-      });
-      const text = typeof response.body === 'string' ? response.body : '';
-      const responseHeaders = flattenHeaders(response.headers as Record<string, unknown>);
+      const wireHeaders: Record<string, string> = {};
+      for (const [name, headerValue] of Object.entries(headers)) wireHeaders[name] = wire(headerValue, String);
+      if (rawBody !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-length'))
+        wireHeaders['Content-Length'] = String(Buffer.byteLength(rawBody));
+      const timeoutMs = this.options.timeoutMs ?? 15000;
+      const left = this.timeLeft();
+      // The request line goes to the target's own origin, whatever the path holds: no path can name another host.
+      const answer = await exchangeOnWire(
+        new URL(this.origin),
+        {
+          method: exchange.request.method,
+          path: wire(root + path, encodeURIComponent),
+          headers: wireHeaders,
+          body: rawBody,
+          agent: this.agent,
+        },
+        {
+          maxBytes: this.maxResponseBytes,
+          timeoutMs: Math.min(timeoutMs, left),
+          timeoutText:
+            left < timeoutMs
+              ? `the run's --max-time ended the exchange`
+              : `no complete answer within ${timeoutMs} ms (--timeout)`,
+        },
+        this.inFlight,
+      );
       let body: unknown;
-      if (text.length > 0) {
+      if (answer.text.length > 0 && !answer.truncated) {
         try {
-          body = JSON.parse(text);
+          body = JSON.parse(answer.text);
         } catch {
           body = undefined;
         }
       }
-      exchange.response = { status: response.status, headers: responseHeaders, body, text };
-      this.remember(label, responseHeaders);
+      exchange.response = { status: answer.status, headers: answer.headers, body, text: answer.text };
+      if (answer.truncated) exchange.response.truncated = true;
+      this.remember(label, answer.headers);
     } catch (error) {
       exchange.error = error instanceof Error ? error.message : String(error);
     }
     exchange.receivedAt = Date.now();
     exchange.receivedTick = ++this.tick;
     this.exchanges.push(exchange);
+    this.keepLogBounded(exchange);
     for (const listener of this.listeners) listener(exchange);
     return exchange;
+  }
+
+  /** Past the log's total bound, the oldest answers keep only a prefix of their text (and a long one its body no more). */
+  private keepLogBounded(latest: Exchange): void {
+    this.logBytes += latest.response?.text.length ?? 0;
+    const bound = this.options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
+    // The latest answer stays whole for the check that asked for it.
+    while (this.logBytes > bound && this.trimmedUpTo < this.exchanges.length - 1) {
+      const old = this.exchanges[this.trimmedUpTo++].response;
+      if (!old || old.text.length <= TRIMMED_TEXT_BYTES) continue;
+      this.logBytes -= old.text.length - TRIMMED_TEXT_BYTES;
+      old.text = old.text.slice(0, TRIMMED_TEXT_BYTES);
+      old.body = undefined;
+      old.trimmed = true;
+    }
   }
 }
