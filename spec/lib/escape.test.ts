@@ -7,6 +7,7 @@ import {
   escapeTerminalLine,
   escapeXml,
   markdownCode,
+  quoteShell,
   stringifyJson,
 } from './escape';
 
@@ -99,5 +100,20 @@ describe('escapeWorkflowData and escapeWorkflowProperty', () => {
     expect(escapeWorkflowData(given)).toBe(data);
     expect(escapeWorkflowProperty(given)).toBe(property);
     expect(escapeWorkflowProperty(given)).not.toMatch(/[\r\n:,]/);
+  });
+});
+
+describe('quoteShell', () => {
+  it.each([
+    ['plain text', 'a b', "'a b'"],
+    ['a single quote', "it's", "'it'\\''s'"],
+    ['a line feed and a quote', "a\n'b'", "$'a\\x0A\\'b\\''"],
+    ['an escape and a backslash', '\u001b[31m\\', "$'\\x1B[31m\\\\'"],
+    ['a C1 CSI and a line separator', '\u009b\u2028', "$'\\u009B\\u2028'"],
+    ['a lone surrogate', 'a\ud800', "$'a\\uFFFD'"],
+    ['non-ASCII text kept', 'é😀', "'é😀'"],
+  ])('should quote %s as one word', (_name, given, want) => {
+    expect(quoteShell(given)).toBe(want);
+    expect(quoteShell(given)).not.toMatch(/[\n\r\u2028\u001b\u009b]/);
   });
 });

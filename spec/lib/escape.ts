@@ -129,3 +129,23 @@ export function escapeWorkflowData(text: string): string {
 export function escapeWorkflowProperty(text: string): string {
   return escapeWorkflowData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
+
+/**
+ * One shell word (bash, zsh, ksh) that gives back `text` exactly: single-quoted when it holds nothing a terminal acts
+ * on; otherwise ANSI-C quoted (`$'…'`), every line break, control, escape and direction character written as `\xNN`
+ * (ASCII) or `\uNNNN`, so a reproduction line stays one line and shows what it sends. A lone surrogate, which no
+ * encoder can send, is written as U+FFFD, the character UTF-8 puts on the wire in its place.
+ */
+export function quoteShell(text: string): string {
+  const unsafe = new RegExp(`${TERMINAL_UNSAFE.source}|[\\n\\t]`, 'g');
+  if (!unsafe.test(text)) return `'${text.replace(/'/g, `'\\''`)}'`;
+  const body = text
+    .replace(/[\\']/g, (c) => `\\${c}`)
+    .replace(unsafe, (c) => {
+      const code = c.length === 1 && c >= '\uD800' && c <= '\uDFFF' ? 0xfffd : c.codePointAt(0)!;
+      return code < 0x80
+        ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
+        : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    });
+  return `$'${body}'`;
+}
