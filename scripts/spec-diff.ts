@@ -1,33 +1,43 @@
 // npm run spec:diff -- <base> [<head>] [options]
-// Sides are files or git refs (a ref reads spec/openapi.yaml and its split files at that commit); head defaults to
-// the working tree. Options:
-//   --format markdown|json|junit|github   report format (default markdown; --json is --format json)
+// Sides are files or git refs (a ref reads the spec and its split files at that commit); head defaults to the
+// working tree's spec. The spec is `--spec`, else spec/openapi.yaml, else the one openapi.yaml|yml|json the
+// repository tracks. Options:
+//   --format text|markdown|json|junit|github   report format: text on a terminal, markdown when piped or redirected
+//                                              (a CI step posting a comment); --json is --format json
 //   --fail-on breaking|warning            lowest classification that fails (default breaking)
 //   --waivers <file>                      accepted changes (default scripts/waivers.yaml when present); --no-waivers
 //   --output <file>                       also write the report to a file
 //   --now <date>                          clock for Sunset dates and waiver expiry
-//   --no-cross-check                      skip the redocly diff cross-check
+//   --cross-check | --no-cross-check      redocly diff as a second opinion, annotations only (default: when
+//                                         @redocly/cli is installed, silently skipped when not; --cross-check says
+//                                         why it did not run)
 //   --no-impact                           skip client-type and conformance-check impact
-//   --spec <path>                         where the spec lives in git refs (default spec/openapi.yaml)
+//   --spec <path>                         the spec's path from the repository root: read at git refs, and the
+//                                         name annotations give a side read from a file outside the repository
 // Exit codes: 0 nothing fails; 1 a breaking change (or, with --fail-on warning, a warning) to an existing /v1
-// operation is not waived, or a waiver has expired; 2 usage error, unreadable side or malformed waiver file.
+// operation or to a webhook or callback is not waived, or a waiver has expired; 2 usage error, a side that cannot
+// be read or that the loader refuses (a $ref outside the spec's folder or on the network, too deep, too large),
+// or a malformed waiver file. The cross-check never changes the exit code.
 
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { FORMATS, type Format, renderGithub, renderJson, renderJunit } from './lib/diff/render-ci';
+import { FORMATS, type Format, renderGithub, renderJson, renderJunit, renderText } from './lib/diff/render-ci';
 import { renderMarkdown } from './lib/diff/render-markdown';
 import { type FailOn, runDiff } from './lib/diff/run-diff';
 import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
+import { escapeTerminalLine } from '../spec/lib/escape';
 
 const USAGE =
-  'usage: npm run spec:diff -- <base> [<head>] [--format markdown|json|junit|github] [--fail-on breaking|warning] ' +
-  '[--waivers <file> | --no-waivers] [--output <file>] [--now <date>] [--no-cross-check] [--no-impact] [--spec <path>]';
+  'usage: npm run spec:diff -- <base> [<head>] [--format text|markdown|json|junit|github] [--fail-on breaking|warning] ' +
+  '[--waivers <file> | --no-waivers] [--output <file>] [--now <date>] [--cross-check | --no-cross-check] [--no-impact] ' +
+  '[--spec <path>]';
 
 async function main(argv: string[]): Promise<number> {
   const positional: string[] = [];
-  let format: Format = 'markdown';
+  // A person at a terminal reads text; a pipe or a file (a CI step that posts a comment) gets markdown.
+  let format: Format = process.stdout.isTTY ? 'text' : 'markdown';
   let failOn: FailOn = 'breaking';
-  let crossCheck = true;
+  let crossCheck: boolean | 'auto' = 'auto';
   let impact = true;
   let waivers: string | undefined | null;
   let now: Date | undefined;
@@ -52,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
     } else if (arg === '--waivers') waivers = value();
     else if (arg === '--no-waivers') waivers = null;
     else if (arg === '--no-cross-check') crossCheck = false;
+    else if (arg === '--cross-check') crossCheck = true;
     else if (arg === '--no-impact') impact = false;
     else if (arg === '--now') now = new Date(value());
     else if (arg === '--spec') specPath = value();
@@ -79,7 +90,13 @@ async function main(argv: string[]): Promise<number> {
     waiversFile,
     impact,
   });
-  const render = { markdown: renderMarkdown, json: renderJson, junit: renderJunit, github: renderGithub }[format];
+  const render = {
+    text: renderText,
+    markdown: renderMarkdown,
+    json: renderJson,
+    junit: renderJunit,
+    github: renderGithub,
+  }[format];
   const text = render(report);
   if (output) {
     mkdirSync(dirname(resolve(output)), { recursive: true });
@@ -96,7 +113,8 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: Error) => {
-    console.error(`spec:diff: ${error.message}${error instanceof UsageError ? `\n${USAGE}` : ''}`);
+    // One line, escaped: a refusal names a file and a pointer from the spec, which is hostile input.
+    console.error(`spec:diff: ${escapeTerminalLine(error.message)}${error instanceof UsageError ? `\n${USAGE}` : ''}`);
     process.exitCode = 2;
   },
 );

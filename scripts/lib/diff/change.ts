@@ -4,8 +4,13 @@ import { type Classification, getRule } from './rules';
 export type Change = {
   rule: string;
   classification: Classification;
-  /** `GET /x/{uuid}`, or `(document)` for document-wide changes. */
+  /**
+   * `GET /x/{uuid}`, `(document)` for document-wide changes, `webhook thingCreated (POST)` or
+   * `callback onDone {$request.body#/url} (POST) of POST /things` for a notification the API sends.
+   */
   operation: string;
+  /** Set for a change to a notification the API sends (a webhook, or a callback of an operation). */
+  channel?: 'webhook' | 'callback';
   /** Where inside the operation, e.g. `response 200 application/json › workflow.name`. */
   location: string;
   /** What changed, one line. */

@@ -9,7 +9,12 @@ import { CHECK_INPUTS, checksOfChange } from './check-inputs';
 import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
 import type { Change } from './change';
 import { renderGithub, renderJunit } from './render-ci';
-import { renderMarkdown } from './render-markdown';
+import { renderMarkdown as renderEscapedMarkdown } from './render-markdown';
+import type { DiffReport } from './run-diff';
+
+/** The markdown as GitHub shows it: spec text is backslash-escaped in the source, not on the page. */
+const unescapeMarkdown = (text: string) => text.replace(/\\([\\`*_{}[\]()#+\-.!|~:"'])/g, '$1');
+const renderMarkdown = (report: DiffReport) => unescapeMarkdown(renderEscapedMarkdown(report));
 import { getRule, listRules, type Classification } from './rules';
 import { runDiff } from './run-diff';
 import { crossCheck, uncoveredVerdicts } from './redocly-cross-check';
@@ -697,7 +702,7 @@ describe('redocly diff disagreeing', () => {
         }),
       ]);
       expect(renderMarkdown(report)).toMatch(
-        /redocly diff disagrees \(1\)[\s\S]*redocly rates it major; spec:diff rates it warning/,
+        /Second opinion: redocly diff \(1 disagreement\(s\)[\s\S]*redocly rates it major; spec:diff rates it warning/,
       );
     } finally {
       rmSync(files.dir, { recursive: true, force: true });

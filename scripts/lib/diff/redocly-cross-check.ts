@@ -2,8 +2,13 @@
 // rules (`diff-recommended`): the project's redocly.yaml configures linting and enables none, and without diff
 // rules redocly reports nothing. Each of its verdicts is matched with the contract engine's changes at the same
 // place (pointer, else operation). Where the two engines disagree on whether a change breaks clients, or one of
-// them sees a change the other does not, the report says so; a verdict no contract rule covers is also added as a
-// change (`redocly/<id>`), so neither engine's blind spot is lost. The contract rules keep their verdict.
+// them sees a change the other does not, the report says so; a verdict no contract rule covers is listed as a
+// finding of the cross-check (`redocly/<id>`). It annotates and never decides: the verdict and the exit code are
+// the contract engine's alone.
+// Redocly reads only what our loader has already read and checked: each side's bundle (split files inlined, YAML
+// aliases expanded once, every `$ref` internal) written as JSON to a private temporary folder. A bundle that still
+// names anything outside itself (`$ref`, `$dynamicRef`, `$id` base) is refused, so redocly never resolves a file
+// or a network address of its own.
 
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +17,7 @@ import { join } from 'node:path';
 import type { Change } from './change';
 import type { Classification } from './rules';
 import { operationKey } from '../../../spec/lib/document';
+import type { JsonObject } from '../../../spec/lib/json';
 import { parsePointer } from '../../../spec/lib/pointer';
 
 type RedoclyLocation = { file?: string; pointer?: string; line?: number };
@@ -86,23 +92,65 @@ export function redoclyCli(root: string): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
+/** Keywords whose string value names a place redocly would resolve (a reference, or a base URI for references). */
+const RESOLVING_KEYS = new Set(['$ref', '$dynamicRef', '$recursiveRef', '$id']);
+
+/**
+ * Why a bundled document is not self-contained (the first keyword that names something outside it), or undefined.
+ * Only `#…` references stay; a base URI (`$id`) would make them relative to another document.
+ */
+export function outsideReference(document: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[document, '']];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const [node, at] = stack.pop()!;
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (typeof value === 'string' && RESOLVING_KEYS.has(key) && (key === '$id' || !value.startsWith('#')))
+        return `${key} ${JSON.stringify(value.slice(0, 80))} at #${here}`;
+      if (typeof value === 'object' && value !== null) stack.push([value, here]);
+    }
+  }
+  return undefined;
+}
+
+/** Thrown when a side cannot be handed to redocly without it resolving something outside the bundle. */
+export class CrossCheckRefused extends Error {}
+
+/**
+ * `redocly diff` on two bundled documents: each written as JSON to a private temporary folder (mode 0700) with the
+ * diff configuration, and redocly run there, so it reads nothing but them.
+ */
 export function runRedoclyDiff(
   root: string,
-  baseFile: string,
-  headFile: string,
+  base: JsonObject,
+  head: JsonObject,
   signal?: AbortSignal,
 ): Promise<RedoclyReport> {
   const bin = redoclyCli(root);
   if (!bin) return Promise.reject(new Error('@redocly/cli is not installed'));
+  for (const [side, document] of [
+    ['base', base],
+    ['head', head],
+  ] as const) {
+    const outside = outsideReference(document);
+    if (outside) return Promise.reject(new CrossCheckRefused(`the ${side} bundle is not self-contained (${outside})`));
+  }
   const dir = mkdtempSync(join(tmpdir(), 'spec-diff-redocly-'));
   const config = join(dir, 'redocly.yaml');
-  writeFileSync(config, REDOCLY_DIFF_CONFIG);
+  const baseFile = join(dir, 'base.json');
+  const headFile = join(dir, 'head.json');
+  writeFileSync(config, REDOCLY_DIFF_CONFIG, { mode: 0o600 });
+  writeFileSync(baseFile, JSON.stringify(base), { mode: 0o600 });
+  writeFileSync(headFile, JSON.stringify(head), { mode: 0o600 });
   return new Promise<RedoclyReport>((resolvePromise, reject) => {
     execFile(
       process.execPath,
       [bin, ...redoclyDiffArgs(baseFile, headFile, config)],
       {
-        cwd: root,
+        cwd: dir,
         maxBuffer: 256 * 1024 * 1024,
         signal,
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },

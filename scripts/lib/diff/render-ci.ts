@@ -1,68 +1,66 @@
-// Machine formats of the diff report: JSON, JUnit XML (one test case per change) and GitHub Actions workflow
-// commands (an annotation on the file and line of each change).
+// Machine and terminal formats of the diff report: JSON, JUnit XML (one test case per distinct change), GitHub
+// Actions workflow commands (an annotation on the file and line of each distinct change) and plain text for a
+// terminal. Text from a spec reaches each through spec/lib's escaping layer for that format.
 // @see https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 // @see https://github.com/testmoapp/junitxml
 
-import type { Change } from './change';
-import { placeOf } from './render-markdown';
+import { groupRows, listSome, type Row } from './rows';
+import { headline, summaryLine } from './render-markdown';
 import type { DiffReport } from './run-diff';
+import { CLASSIFICATIONS } from './rules';
+import {
+  escapeTerminalLine,
+  escapeWorkflowData,
+  escapeWorkflowProperty,
+  escapeXml,
+  stringifyJson,
+} from '../../../spec/lib/escape';
 
-export type Format = 'markdown' | 'json' | 'junit' | 'github';
-export const FORMATS: readonly Format[] = ['markdown', 'json', 'junit', 'github'];
+export type Format = 'text' | 'markdown' | 'json' | 'junit' | 'github';
+export const FORMATS: readonly Format[] = ['text', 'markdown', 'json', 'junit', 'github'];
 
+/** JSON with line separators escaped too, so a line-oriented reader never splits it inside a spec's string. */
 export function renderJson(report: DiffReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${stringifyJson(report, 2)}\n`;
 }
 
-function xml(text: string): string {
-  return (
-    text
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/"/g, '&quot;')
-      // Characters XML 1.0 cannot carry.
-
-      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
-  );
+/** `N operations` or the operations themselves. */
+function operationsOf(r: Row): string {
+  return r.operations.length <= 3
+    ? r.operations.join(', ')
+    : `${r.operations.length} operations: ${listSome(r.operations, 2)}`;
 }
 
-function where(c: Change): string {
-  return c.source ? placeOf(c.source) : '';
-}
-
-/** One test case per change, grouped in a suite per classification; failing changes are failures. */
+/** One test case per distinct change, grouped in a suite per classification; failing changes are failures. */
 export function renderJunit(report: DiffReport): string {
   const failing = new Set(report.failing);
+  const fails = (r: Row) => r.changes.some((c) => failing.has(c));
+  const rows = groupRows(report.changes);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  const failures = report.failing.length + report.waivers.expired.length;
+  const failures = report.failingCount + report.waivers.expired.length;
   lines.push(
-    `<testsuites name="spec-diff" tests="${report.changes.length + report.waivers.expired.length}" failures="${failures}">`,
+    `<testsuites name="spec-diff" tests="${rows.length + report.waivers.expired.length}" failures="${failures}">`,
   );
-  const groups = new Map<string, Change[]>();
-  for (const c of report.changes) groups.set(c.classification, [...(groups.get(c.classification) ?? []), c]);
-  for (const [classification, changes] of groups) {
-    const count = changes.filter((c) => failing.has(c)).length;
-    lines.push(`  <testsuite name="${xml(classification)}" tests="${changes.length}" failures="${count}">`);
-    for (const c of changes) {
-      const name = `${c.operation}: ${c.detail}`;
-      const attrs = `classname="${xml(`spec-diff.${c.rule}`)}" name="${xml(name)}"${c.source ? ` file="${xml(c.source.file)}"${c.source.line ? ` line="${c.source.line}"` : ''}` : ''}`;
-      const body = [`${c.location}`, `${c.rule} (${c.classification}): ${c.reason}`];
-      if (where(c)) body.push(`at ${where(c)}`);
-      if (c.waived) body.push(`waived until ${c.waived.expires} by ${c.waived.approvedBy}: ${c.waived.reason}`);
-      if (failing.has(c)) {
-        lines.push(
-          `    <testcase ${attrs}>`,
-          `      <failure message="${xml(c.detail)}" type="${xml(c.rule)}">${xml(body.join('\n'))}</failure>`,
-          '    </testcase>',
-        );
-      } else {
-        lines.push(
-          `    <testcase ${attrs}>`,
-          `      <system-out>${xml(body.join('\n'))}</system-out>`,
-          '    </testcase>',
-        );
-      }
+  for (const classification of CLASSIFICATIONS) {
+    const group = rows.filter((r) => r.classification === classification);
+    if (group.length === 0) continue;
+    lines.push(
+      `  <testsuite name="${classification}" tests="${group.length}" failures="${group.filter(fails).length}">`,
+    );
+    for (const r of group) {
+      const first = r.changes.find((c) => c.source)?.source;
+      const name = `${operationsOf(r)}: ${r.detail}`;
+      const attrs = `classname="${escapeXml(`spec-diff.${r.rule}`)}" name="${escapeXml(name)}"${first ? ` file="${escapeXml(first.file)}"${first.line ? ` line="${first.line}"` : ''}` : ''}`;
+      const body = [listSome(r.locations, 5), `${r.rule} (${r.classification}): ${r.reason}`];
+      if (r.sources.length) body.push(`at ${listSome(r.sources, 5)}`);
+      if (r.waived) body.push(`waived until ${r.waived.expires} by ${r.waived.approvedBy}: ${r.waived.reason}`);
+      lines.push(
+        `    <testcase ${attrs}>`,
+        fails(r)
+          ? `      <failure message="${escapeXml(r.detail)}" type="${escapeXml(r.rule)}">${escapeXml(body.join('\n'))}</failure>`
+          : `      <system-out>${escapeXml(body.join('\n'))}</system-out>`,
+        '    </testcase>',
+      );
     }
     lines.push('  </testsuite>');
   }
@@ -72,8 +70,8 @@ export function renderJunit(report: DiffReport): string {
     );
     for (const w of report.waivers.expired) {
       lines.push(
-        `    <testcase classname="spec-diff.waivers" name="${xml(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''}`)}">`,
-        `      <failure message="${xml(`expired ${w.expires}`)}" type="expired-waiver">${xml(`approved by ${w.approvedBy}: ${w.reason}`)}</failure>`,
+        `    <testcase classname="spec-diff.waivers" name="${escapeXml(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''}`)}">`,
+        `      <failure message="${escapeXml(`expired ${w.expires}`)}" type="expired-waiver">${escapeXml(`approved by ${w.approvedBy}: ${w.reason}`)}</failure>`,
         '    </testcase>',
       );
     }
@@ -83,47 +81,84 @@ export function renderJunit(report: DiffReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-function escapeData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
-}
-
-function escapeProperty(text: string): string {
-  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
-}
-
 /**
- * GitHub Actions annotations: `error` for a failing change, `warning` for any other breaking change or warning,
- * `notice` for the rest; each on the head spec's file and line (split files included).
+ * GitHub Actions annotations, one per distinct change: `error` when it fails the check, `warning` for any other
+ * breaking change or warning, `notice` for the rest; on the file (its path in the repository) and line of its first
+ * place. Every value is encoded as the runner decodes it, so a spec's text stays inside its annotation.
  */
 export function renderGithub(report: DiffReport): string {
   const failing = new Set(report.failing);
   const lines: string[] = [];
-  for (const c of report.changes) {
-    const level = failing.has(c)
+  for (const r of groupRows(report.changes)) {
+    const level = r.changes.some((c) => failing.has(c))
       ? 'error'
-      : c.classification === 'breaking' || c.classification === 'warning'
+      : r.classification === 'breaking' || r.classification === 'warning'
         ? 'warning'
         : 'notice';
-    const props = [`title=${escapeProperty(`${c.classification}: ${c.rule}`)}`];
-    if (c.source) {
-      props.unshift(`file=${escapeProperty(c.source.file)}`, ...(c.source.line ? [`line=${c.source.line}`] : []));
-    }
-    const waived = c.waived ? ` [waived until ${c.waived.expires} by ${c.waived.approvedBy}]` : '';
+    const source = r.changes.find((c) => c.source)?.source;
+    const props = [`title=${escapeWorkflowProperty(`${r.classification}: ${r.rule}`)}`];
+    if (source)
+      props.unshift(`file=${escapeWorkflowProperty(source.file)}`, ...(source.line ? [`line=${source.line}`] : []));
+    const waived = r.waived ? ` [waived until ${r.waived.expires} by ${r.waived.approvedBy}]` : '';
     // A file without useful lines (one-line JSON): the pointer says where.
-    const at = c.source && !c.source.line && c.source.pointer ? ` (at ${c.source.pointer})` : '';
+    const at = source && !source.line && source.pointer ? ` (at ${source.pointer})` : '';
+    const more = r.sources.length > 1 ? ` Also at ${listSome(r.sources.slice(1), 3)}.` : '';
     lines.push(
-      `::${level} ${props.join(',')}::${escapeData(`${c.operation} › ${c.location}${at}: ${c.detail}. ${c.reason}${waived}`)}`,
+      `::${level} ${props.join(',')}::${escapeWorkflowData(`${operationsOf(r)} › ${listSome(r.locations, 2)}${at}: ${r.detail}. ${r.reason}${waived}${more}`)}`,
     );
   }
   for (const w of report.waivers.expired) {
-    const file = report.waivers.file ? `file=${escapeProperty(report.waivers.file)},` : '';
+    const file = report.waivers.file ? `file=${escapeWorkflowProperty(report.waivers.file)},` : '';
     lines.push(
-      `::error ${file}title=expired waiver::${escapeData(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''} expired ${w.expires} (approved by ${w.approvedBy}); renew or delete it`)}`,
+      `::error ${file}title=expired waiver::${escapeWorkflowData(`waiver for ${w.rule}${w.operation ? ` on ${w.operation}` : ''} expired ${w.expires} (approved by ${w.approvedBy}); renew or delete it`)}`,
     );
   }
-  const s = report.summary;
   lines.push(
-    `spec:diff: ${s.breaking} breaking, ${s.warning} warning(s), ${s['non-breaking']} non-breaking, ${s.informational} informational; ${report.failing.length} failing (fail on ${report.failOn})`,
+    `spec:diff: ${escapeTerminalLine(summaryLine(report, String))}; ${report.failingCount} failing (fail on ${report.failOn})`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Plain text for a terminal: the verdict, then one block per distinct change, breaking first. Text from a spec is
+ * shown with every control and escape character visible, one line per field, so it cannot move the cursor, recolour
+ * the terminal or begin a CI workflow command.
+ */
+export function renderText(report: DiffReport): string {
+  const t = escapeTerminalLine;
+  const verdict = headline(report);
+  const mark = { '✅': 'OK', '⚠️': 'NOTE', '❌': 'FAIL' }[verdict.mark];
+  const lines = [`API contract diff: ${t(report.base)} -> ${t(report.head)}`, `${mark}: ${t(verdict.text)}`];
+  for (const w of report.waivers.expired)
+    lines.push(
+      `FAIL: expired waiver for ${t(w.rule)}${w.operation ? ` on ${t(w.operation)}` : ''} (expired ${t(w.expires)}, approved by ${t(w.approvedBy)})`,
+    );
+  lines.push(summaryLine(report, String), '');
+  const failing = new Set(report.failing);
+  for (const classification of CLASSIFICATIONS) {
+    const rows = groupRows(report.changes.filter((c) => c.classification === classification));
+    if (rows.length === 0) continue;
+    lines.push(`${classification.toUpperCase()} (${rows.length})`);
+    for (const r of rows) {
+      const fails = r.changes.some((c) => failing.has(c)) ? ' [fails]' : '';
+      lines.push(`  ${t(operationsOf(r))}: ${t(r.detail)}${fails}`);
+      lines.push(
+        `    where: ${t(listSome(r.locations, 3))}${r.sources.length ? ` (${t(listSome(r.sources, 2))})` : ''}`,
+      );
+      lines.push(`    rule:  ${t(r.rule)}: ${t(r.reason)}`);
+      if (r.waived)
+        lines.push(`    waived until ${t(r.waived.expires)} by ${t(r.waived.approvedBy)}: ${t(r.waived.reason)}`);
+    }
+    lines.push('');
+  }
+  const cc = report.crossCheck;
+  if (cc.ran) {
+    lines.push(
+      `Second opinion (${cc.engine}, annotations only): ${cc.disagreements.length} disagreement(s), ${groupRows(cc.findings).length} finding(s) of its own.`,
+    );
+    for (const d of cc.disagreements) lines.push(`  ${t(d.operation)} at ${t(d.location)}: ${t(d.summary)}`);
+    for (const r of groupRows(cc.findings))
+      lines.push(`  ${t(operationsOf(r))}: ${t(r.detail)} (${t(r.rule)}, ${r.classification})`);
+  } else if (cc.note) lines.push(t(cc.note));
+  return `${lines.join('\n').trimEnd()}\n`;
 }

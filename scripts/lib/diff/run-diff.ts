@@ -1,16 +1,30 @@
-import { relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { type Anchor, anchorOf, type Change } from './change';
 import { compareSpecs } from './compare-operations';
-import { crossCheck as checkAgainstRedocly, type Disagreement, runRedoclyDiff } from './redocly-cross-check';
+import {
+  crossCheck as checkAgainstRedocly,
+  CrossCheckRefused,
+  type Disagreement,
+  redoclyCli,
+  runRedoclyDiff,
+} from './redocly-cross-check';
+import { groupRows } from './rows';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
 import { addImpact } from './impact';
 import { createLineLocator } from '../../../spec/lib/locate';
-import { dereferenceFile, type Origin } from '../../../spec/lib/load';
+import { bundleFile, dereferenceFile, type Origin } from '../../../spec/lib/load';
 import { escapeToken } from '../../../spec/lib/pointer';
 import { type JsonObject } from '../../../spec/lib/json';
 import { serverBasePath } from '../../../spec/lib/document';
-import { resolveSource, sourceFile } from './spec-source';
+import {
+  findSpecPath,
+  pathInRepository,
+  resolveSource,
+  type SpecSource,
+  sourceFile,
+  workingTreeFile,
+} from './spec-source';
 
 export type FailOn = 'breaking' | 'warning';
 
@@ -21,8 +35,11 @@ export type DiffOptions = {
   cwd: string;
   specPath?: string;
   now?: Date;
-  /** Also run `redocly diff` and add what it finds that the contract rules did not. */
-  crossCheck?: boolean;
+  /**
+   * Also run `redocly diff` on the same bundled documents and annotate the report with where it disagrees: `true`
+   * (asked for: the report says when it could not run), `'auto'` (run when installed, silent when not), `false`.
+   */
+  crossCheck?: boolean | 'auto';
   /** Lowest classification that fails the check (default: breaking). */
   failOn?: FailOn;
   /** Waiver file; undefined: none. */
@@ -46,19 +63,32 @@ export type DiffReport = {
   head: string;
   now: string;
   failOn: FailOn;
+  /** Every occurrence of every change (a change to a shared schema occurs once per operation that uses it). */
   changes: Change[];
+  /**
+   * Distinct changes by classification (occurrences of one rule with one detail are one change), waived ones
+   * included: the unit of every count in every format of the report.
+   */
   summary: Record<Classification, number>;
-  /** Changes at or above the threshold to operations that exist under /v1, not waived: these fail the check. */
+  /** Distinct changes accepted by a waiver. */
+  waived: number;
+  /** Occurrences by classification. */
+  occurrences: Record<Classification, number>;
+  /** Occurrences at or above the threshold to operations that exist under /v1, not waived: these fail the check. */
   failing: Change[];
+  /** Distinct changes among `failing`. */
+  failingCount: number;
   waivers: WaiverSummary;
   exitCode: 0 | 1;
+  /** The second opinion: shown beside the verdict, never part of it. */
   crossCheck: {
     engine: string;
     ran: boolean;
-    /** Verdicts of the other engine that no contract rule covers, added as `redocly/<id>` changes. */
-    added: number;
+    /** Verdicts of the other engine that no contract rule covers (`redocly/<id>`); not in `changes`. */
+    findings: Change[];
     /** Where the two engines disagree on whether a change breaks clients. */
     disagreements: Disagreement[];
+    /** Why it did not run, when it was asked for or refused a side. */
     note?: string;
   };
 };
@@ -157,15 +187,27 @@ function componentOf(base: Side, head: Side, node: object): string | undefined {
   return match ? match[0] : undefined;
 }
 
+/** Counts of distinct changes by classification. */
+export function countDistinct(changes: Change[]): Record<Classification, number> {
+  const counts = Object.fromEntries(CLASSIFICATIONS.map((k) => [k, 0])) as Record<Classification, number>;
+  for (const row of groupRows(changes)) counts[row.classification] += 1;
+  return counts;
+}
+
 export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const now = options.now ?? new Date();
   const failOn = options.failOn ?? 'breaking';
   const waiverFile = loadWaivers(options.waiversFile);
-  const baseSource = resolveSource(options.base, options.cwd, options.specPath);
+  const gitSides = [options.base, options.head].some(
+    (arg) => arg !== undefined && resolveSource(arg, options.cwd, 'x').kind === 'git',
+  );
+  // The spec's path in the repository: named, else found (needed for a git side or a head from the working tree).
+  const specPath = options.specPath ?? (gitSides || options.head === undefined ? findSpecPath(options.cwd) : undefined);
+  const baseSource = resolveSource(options.base, options.cwd, specPath);
   const headSource =
     options.head !== undefined
-      ? resolveSource(options.head, options.cwd, options.specPath)
-      : resolveSource(options.specPath ?? 'spec/openapi.yaml', options.cwd, options.specPath);
+      ? resolveSource(options.head, options.cwd, specPath)
+      : workingTreeSource(options.cwd, specPath!);
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
   const abort = new AbortController();
@@ -174,34 +216,39 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       const origins = new WeakMap<object, Origin>();
       const api = dereferenceFile(entry, origins);
       assertOpenApi(api, source.label);
-      // Files of a git side live in a temporary copy: show them by their path in the repository.
-      const display =
-        source.kind === 'git'
-          ? (file: string) => relative(resolve(entry, ...source.specPath.split('/').map(() => '..')), file)
-          : (file: string) => relative(options.cwd, file) || file;
-      return { api, origins, display };
+      return { api, origins, display: displayOf(source, entry, options) };
     };
-    // The second opinion runs in its own process while this one reads and compares.
-    const redocly = options.crossCheck
-      ? runRedoclyDiff(options.cwd, baseFile.file, headFile.file, abort.signal).then(
-          (report) => ({ report }),
-          (error: Error) => ({ error }),
-        )
-      : undefined;
     const base = sideOf(baseSource, baseFile.file);
     const head = sideOf(headSource, headFile.file);
+    // The second opinion reads the documents our loader has read and checked, never the files themselves; it runs
+    // in its own process while this one compares.
+    const wanted =
+      options.crossCheck === true || (options.crossCheck === 'auto' && redoclyCli(options.cwd) !== undefined);
+    const redocly = wanted
+      ? Promise.resolve()
+          .then(() => runRedoclyDiff(options.cwd, bundleFile(baseFile.file), bundleFile(headFile.file), abort.signal))
+          .then(
+            (report) => ({ report }),
+            (error: Error) => ({ error }),
+          )
+      : undefined;
     const changes = compareSpecs(base.api, head.api, { now, targetOf: (node) => componentOf(base, head, node) });
     locateChanges(changes, head, base);
-    const crossCheck: DiffReport['crossCheck'] = { engine: 'redocly diff', ran: false, added: 0, disagreements: [] };
+    const crossCheck: DiffReport['crossCheck'] = {
+      engine: 'redocly diff',
+      ran: false,
+      findings: [],
+      disagreements: [],
+    };
     if (redocly) {
       const outcome = await redocly;
       if ('report' in outcome) {
         const found = checkAgainstRedocly(outcome.report, changes);
-        changes.push(...found.added);
         crossCheck.ran = true;
-        crossCheck.added = found.added.length;
+        crossCheck.findings = sortChanges(found.added);
         crossCheck.disagreements = found.disagreements;
-      } else crossCheck.note = `redocly diff did not run: ${outcome.error.message.split('\n')[0]}`;
+      } else if (options.crossCheck === true || outcome.error instanceof CrossCheckRefused)
+        crossCheck.note = `redocly diff did not run: ${outcome.error.message.split('\n')[0]}`;
     }
     const sorted = sortChanges(changes);
 
@@ -225,14 +272,10 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
     const failing = sorted.filter(
-      (c) =>
-        threshold.has(c.classification) &&
-        !c.waived &&
-        (c.operation === '(document)' ? versionOf(base.api, '') : versionOf(base.api, pathOfOperation(c.operation))) ===
-          'v1',
+      (c) => threshold.has(c.classification) && !c.waived && versionOfChange(base.api, c) === 'v1',
     );
-    const summary = Object.fromEntries(CLASSIFICATIONS.map((k) => [k, 0])) as Record<Classification, number>;
-    for (const c of sorted) summary[c.classification] += 1;
+    const occurrences = Object.fromEntries(CLASSIFICATIONS.map((k) => [k, 0])) as Record<Classification, number>;
+    for (const c of sorted) occurrences[c.classification] += 1;
     return {
       base: baseSource.label,
       head:
@@ -242,8 +285,11 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       now: now.toISOString(),
       failOn,
       changes: sorted,
-      summary,
+      summary: countDistinct(sorted),
+      waived: groupRows(sorted.filter((c) => c.waived)).length,
+      occurrences,
       failing,
+      failingCount: groupRows(failing).length,
       waivers,
       exitCode: failing.length > 0 || waivers.expired.length > 0 ? 1 : 0,
       crossCheck,
@@ -253,4 +299,35 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     baseFile.cleanup();
     headFile.cleanup();
   }
+}
+
+/** The head side when none is given: the spec in the working tree, at its path from the repository's root. */
+function workingTreeSource(cwd: string, specPath: string) {
+  const source = resolveSource(workingTreeFile(cwd, specPath), cwd, specPath);
+  if (source.kind !== 'file')
+    throw new Error(`the working tree has no ${specPath}; name the spec with --spec <path from the repository root>`);
+  return { ...source, label: specPath };
+}
+
+/**
+ * How a side's files are named in the report: by their path in the repository, which is what GitHub annotations and
+ * reviewers need. A git side's files by their path at that commit; a file inside a git work tree by its path from the
+ * tree's root; a file elsewhere (a copy in a temporary folder) by `--spec` when given, else from the working folder.
+ */
+function displayOf(source: SpecSource, entry: string, options: DiffOptions): (file: string) => string {
+  if (source.kind === 'git') {
+    const root = resolve(entry, ...source.specPath.split('/').map(() => '..'));
+    return (file) => relative(root, file);
+  }
+  if (pathInRepository(entry) !== undefined) return (file) => pathInRepository(file) ?? relative(options.cwd, file);
+  if (options.specPath) {
+    const folder = dirname(entry);
+    return (file) => join(dirname(options.specPath!), relative(folder, file)).split(sep).join('/');
+  }
+  return (file) => relative(options.cwd, file) || file;
+}
+
+/** Document-wide changes, webhooks and callbacks belong to the version of the base document's servers. */
+function versionOfChange(api: JsonObject, c: Change): string {
+  return c.operation === '(document)' || c.channel ? versionOf(api, '') : versionOf(api, pathOfOperation(c.operation));
 }

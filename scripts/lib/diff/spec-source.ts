@@ -1,8 +1,8 @@
 // The two sides of a spec diff: a file, or the contract (and the split files beside it) at a git commit.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 
 /** Where the contract lives in the repository (and so in its git history). */
 export const DEFAULT_SPEC_PATH = 'spec/openapi.yaml';
@@ -18,6 +18,61 @@ export function resolveSource(arg: string, cwd: string, specPath = DEFAULT_SPEC_
   const asFile = resolve(cwd, arg);
   if (existsSync(asFile)) return { kind: 'file', file: asFile, label: arg };
   return { kind: 'git', ref: arg, specPath, label: `${arg}:${specPath}` };
+}
+
+const roots = new Map<string, string | undefined>();
+
+/** The root of the git work tree holding a folder, or undefined outside one (or without git). */
+export function repositoryRoot(dir: string): string | undefined {
+  if (!roots.has(dir)) {
+    let root: string | undefined;
+    try {
+      root = git(dir, ['rev-parse', '--show-toplevel']).trim() || undefined;
+    } catch {
+      root = undefined;
+    }
+    roots.set(dir, root);
+  }
+  return roots.get(dir);
+}
+
+/** A file's path from the root of the git work tree it lies in (`api/openapi.yaml`), or undefined. */
+export function pathInRepository(file: string): string | undefined {
+  const root = repositoryRoot(dirname(file));
+  if (!root) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(file);
+  } catch {
+    return undefined;
+  }
+  const inside = relative(realpathSync(root), real);
+  return inside && !inside.startsWith('..') ? inside.split(sep).join('/') : undefined;
+}
+
+/** The working tree's copy of a path given from the repository's root. */
+export function workingTreeFile(cwd: string, specPath: string): string {
+  return join(repositoryRoot(cwd) ?? cwd, specPath);
+}
+
+/**
+ * The spec's path in the repository when `--spec` does not say: spec/openapi.yaml when the repository has it, else
+ * the one file the repository tracks named openapi.yaml, .yml or .json; otherwise an error that asks for `--spec`.
+ */
+export function findSpecPath(cwd: string): string {
+  const root = repositoryRoot(cwd);
+  if (!root || existsSync(join(root, DEFAULT_SPEC_PATH))) return DEFAULT_SPEC_PATH;
+  const candidates = git(root, ['ls-files', '-z'])
+    .split('\0')
+    .filter((path) => /^openapi\.(ya?ml|json)$/i.test(basename(path)));
+  if (candidates.length === 1) return candidates[0];
+  const found =
+    candidates.length > 1
+      ? ` and ${candidates.length} files named openapi.* (${candidates.slice(0, 4).join(', ')})`
+      : '';
+  throw new Error(
+    `cannot tell which spec to compare: this repository has no ${DEFAULT_SPEC_PATH}${found}; name it with --spec <path from the repository root>`,
+  );
 }
 
 function git(cwd: string, args: string[]): string {
