@@ -2,7 +2,7 @@
  * The typed outcome of a check: every failure or warning names the contract rule (x-rules id) it
  * verifies, what was expected and received, the exchange, and how to reproduce it.
  */
-import { statedOf } from '../../spec/lib';
+import { quoteShell, statedOf } from '../../spec/lib';
 import type { Exchange } from './http-client';
 
 export type Severity = 'failure' | 'warning';
@@ -71,9 +71,12 @@ function credentialOf(exchange: Exchange, credentials: Credentials): string | un
   return exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b' ? credentials[exchange.tokenLabel] : undefined;
 }
 
-/** Single-quoted for a shell; token A carried outside Authorization (TOKEN_A_MARK) is written as given. */
+/**
+ * Quoted for a shell (one line, controls written as escapes: quoteShell); token A carried outside Authorization
+ * (TOKEN_A_MARK) is written as given.
+ */
 function shellQuote(value: string, tokenA: string = TOKEN_VARIABLES.a): string {
-  const quote = (part: string) => `'${part.replace(/'/g, `'\\''`)}'`;
+  const quote = quoteShell;
   const written = tokenA.startsWith('$') ? `"${tokenA}"` : quote(tokenA);
   return value
     .split(/\{token-a\}|%7Btoken-a%7D/)

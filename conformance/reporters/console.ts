@@ -41,22 +41,26 @@ export function formatFailure(failure: Failure): string {
     `  Received: ${continued(failure.received)}`,
   ];
   if (failure.request) {
-    lines.push(`  Request:  ${failure.request.method} ${failure.request.url}`);
-    for (const [name, value] of Object.entries(failure.request.headers)) lines.push(`            ${name}: ${value}`);
+    lines.push(`  Request:  ${failure.request.method} ${continued(failure.request.url)}`);
+    for (const [name, value] of Object.entries(failure.request.headers))
+      lines.push(`            ${name}: ${continued(value)}`);
     if (failure.request.body !== undefined) lines.push(indent(show(failure.request.body), '            '));
   }
   if (failure.response) {
     lines.push(`  Response: ${failure.response.status}`);
-    for (const [name, value] of Object.entries(failure.response.headers)) lines.push(`            ${name}: ${value}`);
+    for (const [name, value] of Object.entries(failure.response.headers))
+      lines.push(`            ${name}: ${continued(value)}`);
     if (failure.response.body !== undefined && failure.response.body !== '')
       lines.push(indent(show(failure.response.body), '            '));
   }
   for (const example of failure.examples ?? [])
-    lines.push(`  Also seen: ${example.request}${example.status !== undefined ? ` → ${example.status}` : ''}`);
+    lines.push(
+      `  Also seen: ${continued(example.request)}${example.status !== undefined ? ` → ${example.status}` : ''}`,
+    );
   if (failure.occurrences && failure.occurrences > 1 + (failure.examples?.length ?? 0))
     lines.push(`            … and ${failure.occurrences - 1 - (failure.examples?.length ?? 0)} more`);
-  if (failure.seed !== undefined) lines.push(`  Seed: ${failure.seed}  Path: ${failure.path}`);
-  if (failure.replay) lines.push(`  Replay with: ${failure.replay}`);
+  if (failure.seed !== undefined) lines.push(`  Seed: ${failure.seed}  Path: ${continued(failure.path ?? '')}`);
+  if (failure.replay) lines.push(`  Replay with: ${continued(failure.replay)}`);
   if (failure.reproduce)
     lines.push(
       failure.reproduce.includes('\n') ? '  Reproduce with (in order):' : '  Reproduce with:',
@@ -101,13 +105,13 @@ export class ConsoleReporter implements Reporter {
         if (!this.live) break;
         const f = event.failure;
         this.write(
-          `${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${continued(f.title, '  ')}\n  ${f.request ? `${f.request.method} ${f.request.url} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${continued(f.expected)}\n  Received: ${continued(f.received)}\n`,
+          `${f.severity === 'failure' ? 'FAILURE' : 'WARNING'} [${f.ruleId}] ${f.checkId}: ${continued(f.title, '  ')}\n  ${f.request ? `${f.request.method} ${continued(f.request.url, '  ')} → ${f.response?.status ?? 'no response'}\n  ` : ''}Expected: ${continued(f.expected)}\n  Received: ${continued(f.received)}\n`,
         );
         break;
       }
       case 'run-start':
         this.write(
-          `Conformance of ${event.target} against ${event.specPath}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`,
+          `Conformance of ${continued(event.target, '  ')} against ${continued(event.specPath, '  ')}\nSeed ${event.seed}; ${event.checks.length} checks\n\n`,
         );
         break;
       case 'check-start':
@@ -116,7 +120,7 @@ export class ConsoleReporter implements Reporter {
       case 'check-end': {
         const r = event.result;
         const detail = r.skippedReason
-          ? ` — ${r.skippedReason}`
+          ? ` — ${continued(r.skippedReason, '       ')}`
           : r.failures.length || r.warnings.length
             ? ` — ${r.failures.length} failed, ${r.warnings.length} warned`
             : '';
@@ -134,7 +138,7 @@ export class ConsoleReporter implements Reporter {
         this.write(`\n${formatSummaryTable(summary.results)}\n\n`);
         if (summary.undescribed?.length)
           this.write(
-            `Endpoints in the traffic that the contract does not describe:\n${summary.undescribed.map((u) => `  ${u.endpoint} ×${u.seen}`).join('\n')}\n\n`,
+            `Endpoints in the traffic that the contract does not describe:\n${summary.undescribed.map((u) => `  ${continued(u.endpoint, '    ')} ×${u.seen}`).join('\n')}\n\n`,
           );
         this.write(
           `${count('passed')} passed, ${count('failed')} failed, ${count('warned')} warned, ${count('skipped')} skipped — ` +
