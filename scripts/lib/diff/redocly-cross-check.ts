@@ -96,8 +96,10 @@ export function redoclyCli(root: string): string | undefined {
 const RESOLVING_KEYS = new Set(['$ref', '$dynamicRef', '$recursiveRef', '$id']);
 
 /**
- * Why a bundled document is not self-contained (the first keyword that names something outside it), or undefined.
- * Only `#…` references stay; a base URI (`$id`) would make them relative to another document.
+ * Readies a bundled document for redocly: an Example's `externalValue` (a URL redocly fetches; documentation this
+ * diff does not compare) is dropped, and the first keyword that still names something outside the document is
+ * returned as the reason to refuse it (only `#…` references may stay; a base URI, `$id`, would make them relative
+ * to another document). Undefined: self-contained.
  */
 export function outsideReference(document: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[document, '']];
@@ -106,6 +108,8 @@ export function outsideReference(document: unknown): string | undefined {
     const [node, at] = stack.pop()!;
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     seen.add(node);
+    if (!Array.isArray(node) && typeof (node as Record<string, unknown>).externalValue === 'string')
+      delete (node as Record<string, unknown>).externalValue;
     for (const [key, value] of Object.entries(node)) {
       const here = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
       if (typeof value === 'string' && RESOLVING_KEYS.has(key) && (key === '$id' || !value.startsWith('#')))
