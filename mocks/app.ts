@@ -1,25 +1,22 @@
-import { formatViolation, loadContract, type ObservedResponse } from '../spec/lib';
+import { loadContract } from '../spec/lib';
+import { hash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
-import { INPUT_LIMITS } from './limits';
 import { ApiError } from './errors';
-import { createHandlers } from './handlers';
-import { loadAuthServer, loadQueryEngine, type AuthServer, type QueryEngine } from './integrations';
-import type { PipelineDeps } from './pipeline';
-import { createControlPlane } from './control';
-import { pickFault, planRun } from './control/steer';
-import { controlCors } from './stages/cors';
-import { createSettingsRepository, type Defaults, type SettingsRepository } from './store/repositories/settings';
-import { readFileSync } from 'node:fs';
+import { loadAuthServer, loadQueryEngine } from './integrations';
+import type { UsageReport } from './control/usage';
+import { writeUsageReport } from './control/usage-file';
+import type { SettingsRepository } from './store/repositories/settings';
 import { createPrismResponder } from './prism';
-import { createStore, type Store } from './store';
+import type { Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
-import { createIdempotencyStore } from './store/repositories/idempotency';
-import { createRateLimiter } from './stages/rate-limit/limiter';
-import { createFrontDoor } from './front-door';
-import { createMounts } from './front-door/mounts';
+import { createMockCore } from './core';
+import { createNodeListener } from './node/listener';
+import { serialiseToText } from './stages/serialise';
+import { installSha256 } from './web/bytes';
 import type { MockHooks } from './types';
 
 export type { MockRequest, MockResponse, MockHooks } from './types';
@@ -45,152 +42,67 @@ export type RunningMock = {
   config: MockConfig;
   /** The control plane's settings (in the store, shared by every replica). */
   settings: SettingsRepository;
+  /** The usage report of one workspace, or of all (`GET /__mock/usage`); this process's answers. */
+  usage(workspaceUuid?: string): UsageReport;
   /** Stops the server: with `graceMs`, requests in flight get that long to finish; the port is free once it resolves. */
   close(options?: { graceMs?: number }): Promise<void>;
 };
 
-/** How long `Prefer: fault=hang` holds a connection by default. */
-const DEFAULT_HANG_MS = 30_000;
-
 /**
- * Builds the request listener; `originOf` (the configured public address, MOCK_PUBLIC_URL, else the listen
- * address) is read per request because the port is known only after listen.
+ * The core (`mocks/core.ts`) on Node: the contract read from its YAML file, state in memory or on Redis, SQL on
+ * worker threads, Prism, the OAuth server and `MOCK_FIXTURES` from disk, and the request listener for `node:http`.
+ * `originOf` (the configured public address, MOCK_PUBLIC_URL, else the listen address) is read per request
+ * because the port is known only after listen.
  */
 export async function createMockApp(options: MockOptions, originOf: () => string) {
   const config: MockConfig = { ...DEFAULT_CONFIG, ...stripUndefined(options) };
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   // The contract is read once, here, and handed to everything that needs it.
   const contract = loadContract(config.specPath);
-  const basePath = contract.basePath;
-  const port =
+  const storagePort =
     options.storagePort ??
     (await createStoragePort({ redisUrl: config.redisUrl, redisPrefix: config.redisPrefix, now }));
-  const store = createStore({ port, seed: config.seed, now, limits: { runTtlMs: config.runTtlMs } });
-  let queryEngine: QueryEngine | undefined;
-  const prism = createPrismResponder(contract.document, { seed: config.seed });
-  // What the control plane may change at run time, kept in the store; every request reads it (cached briefly).
-  const settings = createSettingsRepository({
-    port,
-    initial: initialSettings(config),
-    cacheMs: config.settingsCacheMs,
-  });
-  const { limiter, authLimiter } = createLimiters(port, initialSettings(config), config.rateWindowSeconds, now);
-  // Created on first use: its issuer and audience need the origin, known only once the server listens.
-  let authServer: AuthServer | undefined | null = null;
-  const auth = () =>
-    authServer === null
-      ? (authServer = loadAuthServer({
-          issuer: config.authUrl ?? `${originOf()}/auth`,
-          // Behind a load balancer MOCK_AUTH_URL names the public address; the API's audience is that host too.
-          audience: config.authUrl ? new URL(config.authUrl).origin : originOf(),
-          basePath,
-          now,
-          port,
-          redirectUris: config.oauthRedirectUris,
-        }))
-      : authServer;
-  const idempotencyStore = createIdempotencyStore({
-    port,
-    ttlMs: config.idempotencyTtlMs,
-    capPerWorkspace: config.idempotencyCapPerWorkspace,
+  installSha256(nodeSha256);
+  const core = await createMockCore({
+    ...options,
     now,
-  });
-
-  const responseCheck = options.onContractViolation
-    ? {
-        validate: (observed: ObservedResponse) =>
-          contract.validateResponse(observed).map((v) => formatViolation(observed, v)),
-        report: options.onContractViolation,
-      }
-    : undefined;
-  const api: PipelineDeps = {
-    responseCheck,
-    bodyLimits: {
-      bytes: config.bodyLimitBytes,
-      timeoutMs: config.bodyTimeoutMs,
-      jsonDepth: INPUT_LIMITS.jsonDepth,
-      jsonArrayItems: INPUT_LIMITS.jsonArrayItems,
-    },
-    route: contract.route,
-    tokens: config.tokens,
-    verifyAccessToken: async (token) => (await auth()?.verifyAccessToken(token)) ?? null,
-    params: contract.schemas({ coerce: true, allErrors: true }),
-    body: contract.schemas({ allErrors: true }),
-    limiter,
-    idempotencyStore,
-    idempotencyKeyLength: {
-      min: contract.constants.idempotencyKeyMinLength,
-      max: contract.constants.idempotencyKeyMaxLength,
-    },
-    steering: settings.steering,
-    steeringKnown: settings.steeringKnown,
-    sleep,
-    pickFault: (ctx) => pickFault(ctx),
-    handlers: createHandlers({
-      store,
-      now,
-      sleep,
-      runDurationMs: config.runDurationMs,
-      basePath: basePath,
-      planRun: (ctx) => planRun(ctx.steering, ctx, config.runDurationMs),
-      queryEngine: async () =>
-        (queryEngine ??= loadQueryEngine({
-          source: store.querySource(),
-          now,
-          timeoutMs: 2_000,
-        })),
-    }),
-    prism,
-    hooks: options.hooks,
-  };
-
-  const control = createControlPlane({
-    adminToken: config.adminToken,
-    store,
-    settings,
-    tokens: config.tokens,
-    verifyAccessToken: api.verifyAccessToken,
-    operationIds: contract.operations.map((op) => op.operationId),
-    schemaAt: (pointer) => contract.schemas({ allErrors: true }).at(pointer),
-    now,
-    clearIdempotency: (workspaceUuid) => idempotencyStore.clear(workspaceUuid),
-    bodyTimeoutMs: config.bodyTimeoutMs,
-    clearRateLimit: (workspaceUuid) =>
-      limiter.clear(workspaceUuid === undefined ? undefined : `workspace:${workspaceUuid}`),
-  });
-  if (config.fixturesPath)
-    await control.loadStartFixtures(readFileSync(config.fixturesPath, 'utf8'), `MOCK_FIXTURES=${config.fixturesPath}`);
-
-  const frontDoor = createFrontDoor({
-    ...createMounts({
-      basePath,
-      api,
-      control,
-      auth,
-      authLimiter,
-      store,
-      controlCors: controlCors(config.controlOrigins),
-    }),
-    limiter,
+    contract,
     originOf,
-    hangMs: (ctx) => ctx.steering?.hangMs ?? DEFAULT_HANG_MS,
+    storagePort,
+    prism: createPrismResponder(contract.document, { seed: config.seed }),
+    queryEngine: loadQueryEngine,
+    authServer: loadAuthServer,
+    startFixtures: config.fixturesPath
+      ? { text: readFileSync(config.fixturesPath, 'utf8'), source: `MOCK_FIXTURES=${config.fixturesPath}` }
+      : undefined,
+    engineName: 'this build of the mock',
   });
+  const listener = createNodeListener(core.frontDoor);
 
   return {
     config,
-    store,
-    settings,
-    answerRefusal: frontDoor.answerRefusal,
-    listener: frontDoor.listener,
-    warm: () => prism.warm(),
+    store: core.store,
+    settings: core.settings,
+    usage: core.usage,
+    /** A whole HTTP answer (closing the connection) for a request Node refused before any handler ran. */
+    answerRefusal: async (remoteAddress: string, refusal: ApiError) =>
+      serialiseToText(await core.frontDoor.answerRefusal(remoteAddress, refusal)),
+    listener,
+    /** The same mock as `fetch` is (`Request` in, `Response` out), as `./msw` serves it. */
+    handle: core.handle,
+    warm: core.warm,
     close: async () => {
-      await queryEngine?.close();
+      await core.close();
       // A port handed in by the caller is the caller's to close.
-      if (!options.storagePort) await port.close();
+      if (!options.storagePort) await storagePort.close();
+      // MOCK_USAGE_REPORT: the report of every workspace, written once the mock has stopped answering.
+      if (config.usageReportPath) writeUsageReport(config.usageReportPath, core.usage());
     },
   };
 }
+
+/** Node's one-shot SHA-256 (no Hash object per request), installed for the core's idempotency fingerprints. */
+const nodeSha256 = (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer');
 
 /** Starts the mock on `host:port` (port 0 picks a free one) and resolves once it accepts requests. */
 export async function startMock(options: MockOptions & { port?: number; host?: string } = {}): Promise<RunningMock> {
@@ -249,6 +161,7 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
     origin,
     store: app.store,
     settings: app.settings,
+    usage: app.usage,
     config: { ...app.config, port, host },
     close: async (options: { graceMs?: number } = {}) => {
       // Stops accepting connections; requests in flight finish (for up to graceMs), idle keep-alive sockets close.
@@ -260,28 +173,6 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
       await app.close();
     },
   };
-}
-
-function initialSettings(config: MockConfig): Defaults {
-  return {
-    rateLimit: config.rateLimit,
-    authRateLimit: config.authRateLimit,
-    latencyMs: config.latencyMs,
-    runDurationMs: config.runDurationMs,
-    hangMs: DEFAULT_HANG_MS,
-    faults: [],
-  };
-}
-
-/**
- * The API's limiter (per workspace, else per client address) and the OAuth endpoints' (per client address, in
- * buckets of their own: `auth-address:<ip>`), both in the storage port. Each request is counted against the
- * limit steering it (its workspace's, else the defaults': `stages/steering`); these are for answers given before
- * any settings were read.
- */
-function createLimiters(port: StoragePort, initial: Defaults, windowSeconds: number, now: () => number) {
-  const limiterOf = (limit: number) => createRateLimiter({ port, limit, windowSeconds, now });
-  return { limiter: limiterOf(initial.rateLimit), authLimiter: limiterOf(initial.authRateLimit) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

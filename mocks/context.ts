@@ -8,7 +8,7 @@ import type { PendingCommit } from './store/pending-commit';
 /** Where the request came from: the node request in the server, a plain object in unit tests. */
 export type RequestSource = {
   remoteAddress: string;
-  body: AsyncIterable<Buffer | string>;
+  body: AsyncIterable<Uint8Array | string>;
 };
 
 /** What authenticate found: the caller, or the 401 answered once the request is counted (require-credential). */

@@ -36,3 +36,12 @@ export function rememberJsonText(body: unknown, known?: string): string {
 export function forgetJsonText(body: unknown): void {
   if (isObject(body)) pendingTexts.delete(body);
 }
+
+/** Deep-freezes a body that is reused across responses, so serialise may keep its JSON. */
+export function freezeDeep<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) freezeDeep(child);
+  }
+  return value;
+}

@@ -8,7 +8,7 @@ export type MockRequest = {
   query: URLSearchParams;
   /** Lowercase header names. */
   headers: Record<string, string>;
-  rawBody: Buffer;
+  rawBody: Uint8Array;
   body?: unknown;
   workspaceUuid?: string;
   operationId?: string;

@@ -1,11 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { schemaProblems } from '../../spec/lib';
+import { schemaProblems } from '../../spec/lib/problems';
 import { safeDict, type SafeDict } from '../safety/dict';
 import type { WorkspaceFixture } from '../store';
 import { createRunRecord } from '../store/runs';
 import type { BatchRecord, JsonRecord, RecipeEntry, RunRecord, RunStatus, Suppression } from '../store/types';
 import { RECIPE_CATEGORIES, RECIPE_UI_TYPES } from './fixture-types';
+import { randomUuid } from '../web/bytes';
 
 export { RECIPE_CATEGORIES, RECIPE_UI_TYPES };
 
@@ -102,7 +102,7 @@ export function readFixtures(document: unknown, deps: FixtureDeps): { fixtures?:
         const item: JsonRecord = { ...raw };
         if (collection !== 'envVars' && collection !== 'runs' && collection !== 'batches')
           item.workspaceUuid ??= workspaceUuid;
-        item.uuid ??= randomUUID();
+        item.uuid ??= randomUuid();
         if (item.workspaceUuid !== undefined && item.workspaceUuid !== workspaceUuid) {
           return report(
             `${where}/workspaceUuid: is ${JSON.stringify(item.workspaceUuid)}, but the item is loaded into workspace ${workspaceUuid}.`,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { jsonResponse, type Ctx } from '../context';
 import { ApiError } from '../errors';
@@ -12,6 +11,7 @@ import type { SettingsRepository } from '../store/repositories/settings';
 import { tokenTable, type VerifyAccessToken } from '../stages/authenticate';
 import { identifyController, requireAdmin, scopeOf, type Controller } from './tenancy';
 import type { MockResponse } from '../types';
+import { sha256, toHex, utf8Decode } from '../web/bytes';
 
 /** The control plane's path prefix: outside the API's base path, so it can never shadow an operation. */
 export const CONTROL_PATH = '/__mock';
@@ -61,7 +61,7 @@ const CONTROL_INDEX = {
 export function createControlPlane(deps: ControlDeps) {
   // The shared bounded reader, with the control plane's byte bound (fixture files may be larger than API bodies).
   const timeoutMs = deps.bodyTimeoutMs ?? CONTROL_LIMITS.timeoutMs;
-  const readBody = (req: Ctx): Promise<Buffer> => readRequestBody(req, { ...CONTROL_LIMITS, timeoutMs });
+  const readBody = (req: Ctx): Promise<Uint8Array> => readRequestBody(req, { ...CONTROL_LIMITS, timeoutMs });
   let startFixtures: ParsedFixtures | undefined;
 
   const resolveWorkspace = (ref: string): string | undefined =>
@@ -140,7 +140,7 @@ export function createControlPlane(deps: ControlDeps) {
     },
     '/fixtures': {
       POST: async (req, _url, who) => {
-        const value = parseFixtureText((await readBody(req)).toString('utf8'), CONTROL_LIMITS);
+        const value = parseFixtureText(utf8Decode(await readBody(req)), CONTROL_LIMITS);
         return jsonResponse(200, { loaded: (await loadFixtures(value, who)).counts });
       },
     },
@@ -184,7 +184,7 @@ export function createControlPlane(deps: ControlDeps) {
       if (!fixtures) throw new Error(`${source}: the fixtures do not match the contract:\n  ${problems.join('\n  ')}`);
       // Replicas sharing one store apply the same start fixtures once: a replica (re)starting later must not
       // replace what clients created meanwhile.
-      if (await deps.store.markOnce(`start-fixtures:${createHash('sha256').update(text).digest('hex')}`)) {
+      if (await deps.store.markOnce(`start-fixtures:${toHex(sha256(text))}`)) {
         await deps.store.applyFixtures(fixtures.workspaces);
       }
       return (startFixtures = fixtures);
@@ -199,7 +199,7 @@ export function createControlPlane(deps: ControlDeps) {
 
 export type ControlPlane = ReturnType<typeof createControlPlane>;
 
-function parseJsonBody(raw: Buffer): unknown {
+function parseJsonBody(raw: Uint8Array): unknown {
   return raw.length === 0 ? undefined : decodeJson(raw, CONTROL_LIMITS);
 }
 

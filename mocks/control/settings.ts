@@ -1,5 +1,5 @@
 import Ajv2020 from 'ajv/dist/2020';
-import { describeSchemaError } from '../../spec/lib';
+import { describeSchemaError } from '../../spec/lib/schemas';
 import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
 import { MAX_RATE_LIMIT } from '../limits';
 import { MAX_LATENCY_MS } from '../stages/latency';

@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors';
 import { identifyCaller, type AuthenticateDeps } from '../stages/authenticate';
+import { equalInConstantTime, utf8Encode } from '../web/bytes';
 
 /**
  * Who steers the mock: a tenant steers its own workspace (its bearer token: a static token or an OAuth access
@@ -13,9 +13,7 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 /** The admin token matches (in constant time); never when none is configured. */
 function isAdminToken(given: string | undefined, adminToken: string | undefined): boolean {
   if (!adminToken || given === undefined) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(adminToken);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return equalInConstantTime(utf8Encode(given), utf8Encode(adminToken));
 }
 
 /** The controller of a control request, or the 401 to answer (no credential, or one the mock does not know). */

@@ -27,6 +27,8 @@ export type MountDeps = {
   control: ControlPlane;
   /** The OAuth server (created on first use: its issuer needs the listen address); undefined without one. */
   auth: () => AuthServer | undefined;
+  /** What `/auth` answers where there is no OAuth server. */
+  authMissing?: string;
   authLimiter: PipelineDeps['limiter'];
   store: Store;
   /** The control plane's CORS policy (configured origins; loopback by default). */
@@ -133,7 +135,12 @@ function controlPipeline(deps: MountDeps) {
 function authPipeline(deps: MountDeps) {
   const serveAuth: Stage = async (ctx) => {
     const server = deps.auth();
-    if (!server) throw new ApiError(404, 'not_found', 'The OAuth server is not available in this build of the mock.');
+    if (!server)
+      throw new ApiError(
+        404,
+        'not_found',
+        deps.authMissing ?? 'The OAuth server is not available in this build of the mock.',
+      );
     const serve = findInTable(
       server.routes,
       ctx.req.method,

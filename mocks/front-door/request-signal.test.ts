@@ -6,13 +6,14 @@ import { createMemoryPort } from '../store/adapters/memory';
 import { createRateLimiter } from '../stages/rate-limit/limiter';
 import type { MockResponse } from '../types';
 import { createFrontDoor, type Mount } from '.';
+import { createNodeListener } from '../node/listener';
 
 /** A front door with one mount whose pipeline is the test's, on a free loopback port. */
 async function serve(pipeline: (ctx: Ctx) => Promise<MockResponse>): Promise<{ server: Server; port: number }> {
   const limiter = createRateLimiter({ port: createMemoryPort(), limit: 100, windowSeconds: 60, now: Date.now });
   const mount: Mount = { name: 'test', matches: () => true, pipeline };
   const door = createFrontDoor({ mounts: [mount], fallback: mount, limiter, originOf: () => '', hangMs: () => 0 });
-  const server = createServer(door.listener);
+  const server = createServer(createNodeListener(door));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as AddressInfo).port };
 }

@@ -1,5 +1,5 @@
 import { jsonResponse } from '../context';
-import { freezeDeep } from '../stages/serialise';
+import { freezeDeep } from '../json-text';
 import type { Suppression } from '../store/types';
 import { page, readPage } from './paging';
 import type { HandlerDeps, Handlers } from './types';

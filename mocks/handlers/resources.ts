@@ -1,4 +1,4 @@
-import { randomFillSync } from 'node:crypto';
+import { latin1Decode, latin1Encode } from '../web/bytes';
 import { jsonResponse, type Ctx } from '../context';
 import { rememberJsonText } from '../json-text';
 import { undoOnFailure } from '../stages/all-or-nothing';
@@ -177,10 +177,10 @@ export function trackChange<T>(change: (current: T) => T | undefined) {
 }
 
 /** Random bytes for 256 uuids at a time; hex digits written into one buffer (`randomUUID` joins 20 parts). */
-const entropy = Buffer.alloc(16 * 256);
+const entropy = new Uint8Array(16 * 256);
 let entropyAt = entropy.length;
-const HEX_DIGITS = Buffer.from(Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')).join(''));
-const uuidText = Buffer.from('00000000-0000-0000-0000-000000000000', 'latin1');
+const HEX_DIGITS = latin1Encode(Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0')).join(''));
+const uuidText = latin1Encode('00000000-0000-0000-0000-000000000000');
 /** Where each of the 16 bytes' two hex digits go in the text. */
 const DIGITS_AT = [0, 2, 4, 6, 9, 11, 14, 16, 19, 21, 24, 26, 28, 30, 32, 34];
 
@@ -197,7 +197,7 @@ export function nextUuid(): string {
 /** Where the next 16 random bytes are in the pool (refilled when spent). */
 function takeEntropy(): number {
   if (entropyAt === entropy.length) {
-    randomFillSync(entropy);
+    crypto.getRandomValues(entropy);
     entropyAt = 0;
   }
   const at = entropyAt;
@@ -213,7 +213,7 @@ function uuidOf(at: number): string {
     uuidText[DIGITS_AT[i]] = HEX_DIGITS[2 * byte];
     uuidText[DIGITS_AT[i] + 1] = HEX_DIGITS[2 * byte + 1];
   }
-  return uuidText.toString('latin1');
+  return latin1Decode(uuidText);
 }
 
 let orderedMs = -1;

@@ -1,4 +1,5 @@
 import type { MockRequest, MockResponse } from '../types';
+import { utf8Decode } from '../web/bytes';
 
 /** @see https://www.rfc-editor.org/rfc/rfc6749#section-5.1 (no-store and no-cache on token responses) */
 export const noStoreHeaders: Record<string, string> = { 'cache-control': 'no-store', pragma: 'no-cache' };
@@ -47,7 +48,7 @@ export const isFormEncoded = (req: MockRequest) =>
   (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded';
 
 /** The form body the front door read (bounded in bytes and time, like every body). */
-export const formOf = (req: MockRequest) => new URLSearchParams(req.rawBody.toString('utf8'));
+export const formOf = (req: MockRequest) => new URLSearchParams(utf8Decode(req.rawBody));
 
 /**
  * Parameters each present at most once; a repeated one is named in `duplicate`.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { partOfKey, workspaceKey } from '../store/keys';
 import { batchQueryRow, rowsOfListedRuns, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
 import type { Write } from '../store/port';
@@ -6,6 +5,7 @@ import { decodeRow, decodeRun, type RowTable } from '../store/stored-form';
 import type { WorkspaceReader } from '../store/repositories/workspace-slice';
 import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from '../store/types';
 import type { QueryOp, QuerySnapshot, QuerySource } from './tables';
+import { randomUuid } from '../web/bytes';
 
 /**
  * The SQL change feed: how the store's commits reach the query engine. A commit that touches a workspace's SQL
@@ -51,7 +51,7 @@ export function createQueryChangeFeed() {
   /** The writes with a new version of the SQL tables when they touch them (see the module comment). */
   const versioned = (workspaceUuid: string, writes: Write[]): { writes: Write[]; version?: string } => {
     if (!writes.some((write) => QUERY_PARTS.has(partOfKey(workspaceUuid, write.key) ?? ''))) return { writes };
-    const version = randomUUID();
+    const version = randomUuid();
     const append: Write = {
       op: 'append',
       key: workspaceKey(workspaceUuid, VERSIONS_PART),

@@ -1,4 +1,4 @@
-import { WORKSPACE_A, WORKSPACE_B } from '../config';
+import { WORKSPACE_A, WORKSPACE_B } from '../defaults';
 import { createPrng, hashString } from './prng';
 
 export type Person = { uuid: string; firstName: string; lastName: string; email: string };

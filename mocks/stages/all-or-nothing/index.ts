@@ -1,4 +1,5 @@
 import type { Ctx, Stage } from '../../context';
+import { reportProblem } from '../../web/report';
 
 /**
  * All or nothing: a request that fails applies nothing. Each write is one guarded commit in the store; a write
@@ -16,7 +17,7 @@ export async function rollBack(ctx: Ctx): Promise<void> {
   ctx.undo = undefined;
   for (const undo of (undos ?? []).reverse()) {
     await undo().catch((error: unknown) =>
-      process.stderr.write(`mock: could not take back a write of a failed request: ${(error as Error)?.message}\n`),
+      reportProblem(`mock: could not take back a write of a failed request: ${(error as Error)?.message}`),
     );
   }
 }

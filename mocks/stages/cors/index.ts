@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib';
+import { RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib/constants';
 import type { Stage } from '../../context';
 
 /**

@@ -1,4 +1,4 @@
-import { retirementHeaderValues } from '../../../spec/lib';
+import { retirementHeaderValues } from '../../../spec/lib/operations';
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Ctx, type Stage } from '../../context';
 import type { MockResponse } from '../../types';
@@ -7,6 +7,7 @@ import { apiRateLimit, rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
 import { API_CORS, writeCorsHeaders, type CorsPolicy } from '../cors';
 import { announcesBody } from '../read-body/announces-body';
+import { reportProblem } from '../../web/report';
 
 /** What a mount's clients expect beside the error shape (OAuth's `error` and `error_description`, no-store). */
 export type ErrorDialect = (error: ApiError) => { body: Record<string, unknown>; headers?: Record<string, string> };
@@ -16,7 +17,7 @@ export function renderError(error: unknown, dialect?: ErrorDialect): MockRespons
   const apiError = toApiError(error);
   // An unreachable store is reported once by its adapter, not once per request.
   if (!(error instanceof ApiError) && !(error instanceof StoreUnavailableError))
-    process.stderr.write(`mock: unexpected failure: ${(error as Error)?.stack ?? error}\n`);
+    reportProblem(`mock: unexpected failure: ${(error as Error)?.stack ?? error}`);
   if (!dialect) return jsonResponse(apiError.status, apiError.toBody(), { ...apiError.headers });
   const extra = dialect(apiError);
   return jsonResponse(

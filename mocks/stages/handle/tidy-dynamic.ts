@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256, toHex } from '../../web/bytes';
 
 /**
  * Prism's generated bodies (`Prefer: dynamic=true`) fill strings whose format the contract leaves open with
@@ -13,9 +13,12 @@ export function tidyDynamicBody(body: unknown): unknown {
 const EPOCH = Date.UTC(2026, 0, 1);
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
-function digest(value: unknown): Buffer {
-  return createHash('sha256').update(JSON.stringify(value)).digest();
+function digest(value: unknown): Uint8Array {
+  return sha256(JSON.stringify(value));
 }
+
+const uint32 = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint32(0);
+const uint16 = (bytes: Uint8Array) => new DataView(bytes.buffer, bytes.byteOffset).getUint16(0);
 
 function tidy(value: unknown, name: string): unknown {
   if (Array.isArray(value)) return value.map((item) => tidy(item, name));
@@ -27,17 +30,17 @@ function tidy(value: unknown, name: string): unknown {
     return object;
   }
   if (typeof value !== 'string') return value;
-  if (/At$/.test(name)) return new Date(EPOCH + (digest(value).readUInt32BE(0) % YEAR_MS)).toISOString();
+  if (/At$/.test(name)) return new Date(EPOCH + (uint32(digest(value)) % YEAR_MS)).toISOString();
   if (/^uuid$|Uuid$/.test(name) || /Uuids$/.test(name)) return uuidFrom(digest(value));
-  if (/^email$|Email$/.test(name)) return `user${digest(value).readUInt16BE(0)}@example.com`;
+  if (/^email$|Email$/.test(name)) return `user${uint16(digest(value))}@example.com`;
   return value;
 }
 
 /** A version 4 uuid with an RFC 4122 variant, inside the contract's uuid rule. */
-function uuidFrom(bytes: Buffer): string {
-  const b = Buffer.from(bytes.subarray(0, 16));
+function uuidFrom(bytes: Uint8Array): string {
+  const b = bytes.slice(0, 16);
   b[6] = (b[6] & 0x0f) | 0x40;
   b[8] = (b[8] & 0x3f) | 0x80;
-  const hex = b.toString('hex');
+  const hex = toHex(b);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

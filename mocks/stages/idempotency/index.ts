@@ -1,5 +1,4 @@
-import { hash } from 'node:crypto';
-import { codePointLength } from '../../../spec/lib';
+import { codePointLength } from '../../../spec/lib/json';
 import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
@@ -7,6 +6,7 @@ import type { Claim, HeldKey, IdempotencyStore } from '../../store/repositories/
 import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
+import { latin1Encode, sha256, toBase64, utf8Decode, utf8Length } from '../../web/bytes';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Methods whose requests only read: they go on while their count is under way. */
@@ -22,9 +22,9 @@ export type KeyLength = { min?: number; max?: number };
  */
 export function readIdempotencyKey(value: string): string {
   if (!/[^\x00-\x7f]/.test(value) || /[^\x00-\xff]/.test(value)) return value;
-  const bytes = Buffer.from(value, 'latin1');
-  const text = bytes.toString('utf8');
-  return Buffer.byteLength(text) === bytes.length && !text.includes('\ufffd') ? text : value;
+  const bytes = latin1Encode(value);
+  const text = utf8Decode(bytes);
+  return utf8Length(text) === bytes.length && !text.includes('\ufffd') ? text : value;
 }
 
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
@@ -45,9 +45,9 @@ export function fingerprintRequest(req: MockRequest): string {
     req.query.size === 0
       ? '[]'
       : JSON.stringify([...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const body = req.body !== undefined ? canonicalJson(req.body) : req.rawBody.toString('base64');
-  // One-shot: no Hash object per request (Node ≥ 20.12, the package asks for 20.19).
-  return hash('sha256', `${req.method} ${req.path}\n${query}\n${body}`, 'base64');
+  const body = req.body !== undefined ? canonicalJson(req.body) : toBase64(req.rawBody);
+  // Node's adapter installs its one-shot native hash (installSha256); the digest is the same either way.
+  return toBase64(sha256(`${req.method} ${req.path}\n${query}\n${body}`));
 }
 
 /** The answer to a request whose key another request holds: 422 for another request, 409 in flight, else the replay. */

@@ -5,6 +5,7 @@ import { announcesBody } from './announces-body';
 
 export { announcesBody };
 import { checkJsonShape } from './json-shape';
+import { concatBytes, EMPTY_BYTES, utf8Decode, utf8Encode } from '../../web/bytes';
 
 /** The bounds every mount reads a body with (`mocks/limits.ts`); a mount may allow more bytes, never more time. */
 export type BodyLimits = { bytes: number; timeoutMs: number; jsonDepth: number; jsonArrayItems: number };
@@ -21,10 +22,10 @@ export const API_BODY_LIMITS: BodyLimits = {
  * more is read), 400 body_timeout when it has not ended within `timeoutMs`, 400 body_incomplete when the
  * connection ends first. After a refusal the rest stays unread and finish closes the connection.
  */
-export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes' | 'timeoutMs'>): Promise<Buffer> {
+export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes' | 'timeoutMs'>): Promise<Uint8Array> {
   if (!announcesBody(ctx.req.headers)) {
     ctx.bodyRead = true;
-    return Buffer.alloc(0);
+    return EMPTY_BYTES;
   }
   const read = bodyArrived(ctx, limits) ?? (await readStream(ctx.source.body, limits.bytes, limits.timeoutMs));
   if (read instanceof ApiError) throw read;
@@ -36,14 +37,14 @@ export async function readRequestBody(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'
  * An announced body that has arrived whole, or its refusal (413 for a declared length over `bytes`: nothing is
  * read); undefined when it is still to be read as it comes.
  */
-function bodyArrived(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'>): Buffer | ApiError | undefined {
+function bodyArrived(ctx: Ctx, limits: Pick<BodyLimits, 'bytes'>): Uint8Array | ApiError | undefined {
   if (Number(ctx.req.headers['content-length']) > limits.bytes) return tooLarge(limits.bytes);
   return readArrived(ctx.source.body, limits.bytes, declaredLength(ctx.req.headers));
 }
 
 /** JSON text → its value, its shape checked in one pass before parsing (depth, array items). */
-export function decodeJson(raw: Buffer, limits: Pick<BodyLimits, 'jsonDepth' | 'jsonArrayItems'>): unknown {
-  const text = raw.toString('utf8');
+export function decodeJson(raw: Uint8Array, limits: Pick<BodyLimits, 'jsonDepth' | 'jsonArrayItems'>): unknown {
+  const text = utf8Decode(raw);
   const shapeError = checkJsonShape(text, limits);
   if (shapeError) throw shapeError;
   try {
@@ -66,7 +67,7 @@ export function isJson(contentType: string | undefined): boolean {
  */
 export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
   /** The body read (or its refusal) given to the request: an operation without a body ignores both. */
-  const accept = (ctx: Ctx, read: Buffer | ApiError): void => {
+  const accept = (ctx: Ctx, read: Uint8Array | ApiError): void => {
     if (ctx.route?.operation.requestBody === undefined) {
       if (!(read instanceof ApiError)) ctx.bodyRead = true;
       return;
@@ -113,13 +114,13 @@ function tooLarge(limit: number): ApiError {
   return new ApiError(413, 'payload_too_large', `body: exceeds the limit of ${limit} bytes.`, { limitBytes: limit });
 }
 
-type Readable = AsyncIterable<Buffer | string> & {
+type Readable = AsyncIterable<Uint8Array | string> & {
   on?(event: string, listener: (...args: any[]) => void): unknown;
   off?(event: string, listener: (...args: any[]) => void): unknown;
   pause?(): unknown;
   /** Node's request: the whole message has arrived (its body waits in the stream's buffer). */
   complete?: boolean;
-  read?(): Buffer | string | null;
+  read?(): Uint8Array | string | null;
   readableFlowing?: boolean | null;
   readableEnded?: boolean;
   readableLength?: number;
@@ -137,28 +138,28 @@ function declaredLength(headers: Record<string, string>): number | undefined {
  * the stream's buffer) is taken from that buffer at once, without waiting for its events; undefined when it has
  * not (then it is read as it comes).
  */
-function readArrived(body: Readable, limit: number, declared: number | undefined): Buffer | ApiError | undefined {
+function readArrived(body: Readable, limit: number, declared: number | undefined): Uint8Array | ApiError | undefined {
   if (typeof body.read !== 'function' || body.readableFlowing || body.readableEnded) return undefined;
   if (body.complete !== true && (declared === undefined || body.readableLength !== declared)) return undefined;
-  const chunks: Buffer[] = [];
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for (let chunk = body.read(); chunk !== null; chunk = body.read()) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const buffer = typeof chunk === 'string' ? utf8Encode(chunk) : chunk;
     size += buffer.length;
     if (size > limit) return tooLarge(limit);
     chunks.push(buffer);
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }
 
 /** Reading stops at once on a refusal; the server closes the connection after answering. */
-function readStream(body: Readable, limit: number, timeoutMs: number): Promise<Buffer | ApiError> {
+function readStream(body: Readable, limit: number, timeoutMs: number): Promise<Uint8Array | ApiError> {
   if (typeof body.on !== 'function' || typeof body.off !== 'function') return readIterable(body, limit);
   const stream = body as Required<Readable>;
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    const chunks: Uint8Array[] = [];
     let size = 0;
-    const finish = (result: Buffer | ApiError) => {
+    const finish = (result: Uint8Array | ApiError) => {
       clearTimeout(timer);
       stream.off('data', onData);
       stream.off('end', onEnd);
@@ -167,13 +168,13 @@ function readStream(body: Readable, limit: number, timeoutMs: number): Promise<B
       if (result instanceof ApiError) stream.pause();
       resolve(result);
     };
-    const onData = (chunk: Buffer | string) => {
-      const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const onData = (chunk: Uint8Array | string) => {
+      const buffer = typeof chunk === 'string' ? utf8Encode(chunk) : chunk;
       size += buffer.length;
       if (size > limit) return finish(tooLarge(limit));
       chunks.push(buffer);
     };
-    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+    const onEnd = () => finish(chunks.length === 1 ? chunks[0] : concatBytes(chunks, size));
     const onError = () =>
       finish(new ApiError(400, 'body_incomplete', 'body: the connection ended before the body did.'));
     const timer = setTimeout(
@@ -191,14 +192,14 @@ function readStream(body: Readable, limit: number, timeoutMs: number): Promise<B
 }
 
 /** Bodies handed over as plain async iterables (unit tests). */
-async function readIterable(body: AsyncIterable<Buffer | string>, limit: number): Promise<Buffer | ApiError> {
-  const chunks: Buffer[] = [];
+async function readIterable(body: AsyncIterable<Uint8Array | string>, limit: number): Promise<Uint8Array | ApiError> {
+  const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    const buffer = typeof chunk === 'string' ? utf8Encode(chunk) : chunk;
     size += buffer.length;
     if (size > limit) return tooLarge(limit);
     chunks.push(buffer);
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+  return chunks.length === 1 ? chunks[0] : concatBytes(chunks, size);
 }

@@ -55,11 +55,4 @@ export function serialiseToText(response: MockResponse): string {
   return `HTTP/1.1 ${response.status} ${reason}\r\n${lines.join('\r\n')}\r\n\r\n${text ?? ''}`;
 }
 
-/** Deep-freezes a body that is reused across responses, so serialise may keep its JSON. */
-export function freezeDeep<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) freezeDeep(child);
-  }
-  return value;
-}
+export { freezeDeep } from '../../json-text';

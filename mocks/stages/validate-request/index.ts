@@ -2,7 +2,9 @@ import type { ValidateFunction } from 'ajv/dist/2020';
 import { ApiError } from '../../errors';
 import { safeDict } from '../../safety/dict';
 import type { Ctx, Stage } from '../../context';
-import { jsonContent, refTo, schemaProblems, type Operation, type SchemaSet } from '../../../spec/lib';
+import { jsonContent, type Operation } from '../../../spec/lib/operations';
+import { schemaProblems } from '../../../spec/lib/problems';
+import { refTo, type SchemaSet } from '../../../spec/lib/schemas';
 
 /** `params` coerces query/path/header strings to their declared types; `body` does not coerce. */
 export type ValidateRequestDeps = { params: SchemaSet; body: SchemaSet };

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createByteBudget } from '../byte-budget';
 import { DOWNLOAD_INDEX_PREFIX, DOWNLOAD_PREFIX, downloadKey, perWorkspace } from '../keys';
 import type { ClaimIndex, StoragePort } from '../port';
 import type { PendingCommit } from '../pending-commit';
 import type { RunView } from '../runs';
 import type { StoreLimits } from '../types';
+import { randomUuid } from '../../web/bytes';
 
 export type Download = { workspaceUuid: string; runs: RunView[]; createdAtMs: number };
 /** An export whose runs are a JSON array text already (serialised by the SQL worker). */
@@ -39,7 +39,7 @@ export function createDownloadRepository(port: StoragePort, limits: StoreLimits)
     cap: limits.downloadsPerWorkspace,
   }));
   /** Keeps an export; resolves its id. */
-  async function saveDownload(download: Download | DownloadText, id: string = randomUUID()): Promise<string> {
+  async function saveDownload(download: Download | DownloadText, id: string = randomUuid()): Promise<string> {
     const { workspaceUuid } = download;
     const text = textOf(download);
     const index = indexFor(workspaceUuid);

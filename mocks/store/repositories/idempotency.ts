@@ -5,6 +5,7 @@ import { rememberJsonText } from '../../json-text';
 import type { ClaimIndex, Guard, StoragePort, Write } from '../port';
 import { perWorkspace } from '../keys';
 import { ReservedTry, type PartTry, type PendingCommit } from '../pending-commit';
+import { randomBytes, toHex } from '../../web/bytes';
 
 /** The answer kept: its body as JSON inside the entry's JSON (`bodyText`, a string, in entries kept before). */
 type StoredResponse = { status: number; headers: Record<string, string>; body?: unknown; bodyText?: string };
@@ -117,9 +118,9 @@ export function createIdempotencyStore(options: {
     cap: options.capPerWorkspace,
   }));
   const indexOf = (workspaceUuid: string) => indexFor(workspaceUuid).key;
-  // Identifies the request that claimed a key, so only it can complete or release that claim: the process (its
-  // id and start) and a count in it.
-  const ownerPrefix = `${process.pid}.${Date.now().toString(36)}.`;
+  // Identifies the request that claimed a key, so only it can complete or release that claim: this store (a
+  // random id, unique among the replicas sharing the port) and a count in it.
+  const ownerPrefix = `${toHex(randomBytes(6))}.${Date.now().toString(36)}.`;
   const newOwner = () => ownerPrefix + ++owners;
 
   const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);

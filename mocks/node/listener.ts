@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Ctx } from '../context';
+import { writeFault } from '../faults';
+import type { FrontDoor } from '../front-door';
+import { safeDict } from '../safety/dict';
+import { renderError } from '../stages/finish';
+import { serialise } from '../stages/serialise';
+import type { MockResponse } from '../types';
+import { EMPTY_BYTES } from '../web/bytes';
+
+/**
+ * The core's front door on `node:http`: the request becomes a context (headers as Node parsed them, the body
+ * read from the request stream by the core's bounded reader), and the answer is written to the socket, streamed
+ * in chunks when large, or broken the way a fault names. The web-standard `handle` (`mocks/web/handle.ts`) is
+ * the same door for a `Request`; both hand every request to `door.answer`.
+ */
+export function createNodeListener(door: FrontDoor) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? 'GET';
+    const ctx = requestContext(req, res, door.originOf());
+    const missingHost = req.httpVersion === '1.1' && req.headers.host === undefined;
+    door
+      .answer(ctx, { target: req.url ?? '/', missingHost })
+      .then((response: MockResponse) => {
+        if (response.fault) writeFault(res, response, response.fault, { hangMs: door.hangMs(ctx) });
+        else serialise(res, response, method);
+      })
+      .catch((error: unknown) => {
+        if (!res.headersSent) serialise(res, renderError(error), method);
+        else res.destroy();
+      });
+  };
+}
+
+function requestContext(req: IncomingMessage, res: ServerResponse, origin: string): Ctx {
+  const headers = safeDict<string>();
+  // Node's own headers object, read by its own keys (no pair made per header; never an inherited key).
+  const sent = req.headers;
+  for (const name of Object.keys(sent)) {
+    // dictionary-lookup: the names are the object's own keys, as listed by the loop
+    const value = sent[name];
+    if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
+  }
+  return new NodeRequestContext(
+    { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY_BYTES },
+    { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
+    // Links (Location, downloads) come from the configured public address, never from the request's Host.
+    origin,
+    res,
+  );
+}
+
+/** A request's context in the server: its abort signal is made when a stage first asks (few do), not per request. */
+class NodeRequestContext implements Ctx {
+  #signal: AbortSignal | undefined;
+  constructor(
+    readonly req: Ctx['req'],
+    readonly source: Ctx['source'],
+    readonly origin: string,
+    readonly res: ServerResponse,
+  ) {}
+  get signal(): AbortSignal {
+    return (this.#signal ??= abortedWhenGone(this.res));
+  }
+}
+
+/** Replaced before any stage runs (the mount's own query); never written to. */
+const EMPTY_QUERY = new URLSearchParams();
+
+/** Aborted when the client goes away before its answer is written (long work such as SQL queries stops then). */
+function abortedWhenGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  // Asked for after the client went away: aborted already.
+  if (res.closed && !res.writableFinished) controller.abort();
+  else
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+  return controller.signal;
+}
