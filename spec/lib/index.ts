@@ -12,8 +12,12 @@ export {
   dereferenceFile,
   makeLineLocator,
   parseDocumentText,
+  SPEC_LIMITS,
+  SpecRefused,
   type CycleMode,
   type Origin,
+  type RefusalCode,
+  type SpecLimits,
 } from './load';
 export { createLineLocator, type LineOf } from './locate';
 export * from './document';
