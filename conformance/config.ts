@@ -1,5 +1,6 @@
 /** The settings of one conformance run, from flags and CONFORMANCE_* variables. */
 import { TOKEN_VARIABLES, type Credentials } from './lib/failure';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './lib/http-client';
 import { DEFAULT_SPEC_PATH } from '../spec/lib';
 
 export type RunConfig = {
@@ -36,6 +37,10 @@ export type RunConfig = {
   createRunBody: unknown;
   /** Bound of a single pacing or Retry-After wait. */
   maxWaitMs: number;
+  /** The whole run's bound (--max-time, seconds): then it stops, writes every report and says what it did not judge. */
+  maxTimeSeconds: number;
+  /** Bytes of one answer read (--max-response-bytes); past it the answer is judged as truncated. */
+  maxResponseBytes: number;
   /** Operation ids and tags to restrict the run to (`--operations`, `--tags`), tags to leave out (`--skip-tags`). */
   operations?: string[];
   tags?: string[];
@@ -64,6 +69,9 @@ export const DEFAULTS = {
   pollTimeoutMs: 30000,
   createRunPath: '/orchestration/runs',
   maxWaitMs: 65000,
+  /** 15 minutes: the default run takes well under a minute on a quick server; a CI job's limit is commonly 30 to 60. */
+  maxTimeSeconds: 900,
+  maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES,
   workers: 1,
 };
 
@@ -107,9 +115,17 @@ Options (environment variable in brackets):
   --poll-timeout <ms>     bound of polling one async job (default ${DEFAULTS.pollTimeoutMs})
   --create-run-path <p>   async create operation, below the base URL (default ${DEFAULTS.createRunPath})
   --create-run-body <j>   JSON body for it (default {"recordTitle":"conformance-run-<time>"})
-  --max-wait <ms>         bound of a single rate-limit wait (default ${DEFAULTS.maxWaitMs})
+  --max-wait <ms>         bound of a single rate-limit or Retry-After wait (default ${DEFAULTS.maxWaitMs});
+                          never past the run's --max-time
+  --max-time <s>          bound of the whole run (default ${DEFAULTS.maxTimeSeconds}); then it stops, writes every
+                          report and names what it did not judge (exit 1 with a failure, else 2)
+  --max-response-bytes <n>  bytes of one answer read (default ${DEFAULTS.maxResponseBytes}); the rest is not read
+                          and the answer is judged as truncated
+  The suite sends requests, and its tokens, only to the target's origin (scheme, host, port): a Location or
+  URL elsewhere is judged but never followed; redirects are not followed. --timeout covers the whole answer.
 
-Exit codes: 0 every check passed, 1 a check failed, 2 bad configuration.`;
+Exit codes: 0 every check passed, 1 a check failed, 2 bad configuration or a run stopped by --max-time
+before judging everything (with no failure).`;
 
 function positiveInteger(name: string, text: string | undefined, fallback: number, min = 1): number {
   if (text === undefined) return fallback;
@@ -162,6 +178,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     'create-run-path',
     'create-run-body',
     'max-wait',
+    'max-time',
+    'max-response-bytes',
     'operations',
     'tags',
     'skip-tags',
@@ -258,6 +276,13 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     createRunPath: flags.get('create-run-path') ?? DEFAULTS.createRunPath,
     createRunBody,
     maxWaitMs: positiveInteger('--max-wait', flags.get('max-wait'), DEFAULTS.maxWaitMs),
+    maxTimeSeconds: positiveInteger('--max-time', flags.get('max-time'), DEFAULTS.maxTimeSeconds),
+    maxResponseBytes: positiveInteger(
+      '--max-response-bytes',
+      flags.get('max-response-bytes'),
+      DEFAULTS.maxResponseBytes,
+      1024,
+    ),
     operations: list(flags.get('operations')),
     tags: list(flags.get('tags')),
     skipTags: list(flags.get('skip-tags')),

@@ -4,7 +4,12 @@
  * rate-limit headers and their consistency per workspace, error shape, retirement headers, no 5xx, response time)
  * and its traffic judges (a 202's Location and the polls of it, terminal statuses staying terminal).
  * Findings are emitted as they happen; closing the proxy settles the checks and emits the run's end, so the same
- * reporters write the same reports.
+ * reporters write the same reports. The reports are also written every `reportEverySeconds` (a snapshot: the checks
+ * settled so far, the run going on), so a proxy killed outright loses at most that much.
+ *
+ * Both sides are hostile to the proxy's health, never to its life: bodies stream through unchanged with at most
+ * `maxResponseBytes` of each kept for judging, and a client or upstream that resets or aborts mid-body ends that
+ * exchange alone (recorded as aborted, not judged), never the proxy.
  */
 import {
   createServer,
@@ -14,12 +19,20 @@ import {
   type ServerResponse,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { loadContract, type Contract } from '../spec/lib';
 import type { Check } from './checks/registry';
 import type { RunConfig } from './config';
 import { CheckFailure } from './lib/failure';
-import { HttpClient, type Exchange, type TokenLabel } from './lib/http-client';
+import {
+  DEFAULT_MAX_LOG_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  HttpClient,
+  LogBound,
+  type Exchange,
+  type TokenLabel,
+} from './lib/http-client';
 import { createContext, type RunState } from './run/context';
 import { FailureGroups } from './run/grouping';
 import { checkBasePath } from './run/preflight';
@@ -60,7 +73,20 @@ export function foldIds(path: string): string {
     .join('/');
 }
 
-export type PassiveProxy = { url: string; port: number; exchanges: number; close(): Promise<RunSummary> };
+export type PassiveProxy = {
+  url: string;
+  port: number;
+  exchanges: number;
+  /** Writes the reports as they stand; the run goes on. */
+  snapshot(): Promise<void>;
+  close(): Promise<RunSummary>;
+};
+
+/** How often a passive run writes its reports by default (`--report-every`, seconds). */
+export const DEFAULT_REPORT_EVERY_SECONDS = 60;
+
+/** How long closing waits for exchanges in flight before it cuts their connections. */
+const CLOSE_GRACE_MS = 2000;
 
 function flatten(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
@@ -69,13 +95,39 @@ function flatten(headers: IncomingHttpHeaders): Record<string, string> {
   return flat;
 }
 
-function readAll(stream: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => resolve(Buffer.concat(chunks)));
-    stream.on('error', reject);
-  });
+/** The first `maxBytes` of a stream's bytes, kept for judging while the whole stream passes on. */
+class Capture {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  truncated = false;
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Buffer): void {
+    const room = this.maxBytes - this.bytes;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(kept);
+    this.bytes += kept.length;
+  }
+
+  get buffer(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
+  /** The kept bytes as text, decoded when the body was compressed (bounded too: a bomb is cut, not inflated whole). */
+  text(encoding: string | undefined): { text: string; truncated: boolean } {
+    const raw = this.buffer;
+    const decode = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[
+      (encoding ?? '').trim().toLowerCase()
+    ];
+    if (!decode || this.truncated) return { text: raw.toString('utf8'), truncated: this.truncated };
+    try {
+      return { text: decode(raw, { maxOutputLength: this.maxBytes }).toString('utf8'), truncated: false };
+    } catch {
+      return { text: '', truncated: true };
+    }
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -92,7 +144,7 @@ export function passiveChecks(checks: Check[]): Check[] {
 }
 
 export async function startPassiveProxy(
-  config: RunConfig & { upstream: string; port?: number },
+  config: RunConfig & { upstream: string; port?: number; reportEverySeconds?: number },
   options: { checks: Check[]; reporters?: Reporter[]; contract?: Contract },
 ): Promise<PassiveProxy> {
   const started = Date.now();
@@ -166,62 +218,153 @@ export async function startPassiveProxy(
         check.onExchange?.(exchange, contexts.get(check.id)!);
         judges.get(check.id)?.see(exchange);
       } catch (error) {
-        if (error instanceof CheckFailure) contexts.get(check.id)!.report(error.input);
-        else throw error;
+        // Whatever a check raises on one exchange is that check's finding, never the proxy's end.
+        contexts.get(check.id)!.report(
+          error instanceof CheckFailure
+            ? error.input
+            : {
+                title: 'Check raised an error',
+                expected: 'the check to judge the exchange',
+                received: error instanceof Error ? error.message : String(error),
+              },
+        );
       }
     }
   };
 
-  const server = createServer(async (req, res) => {
-    const body = await readAll(req);
+  const maxBytes = config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const log = new LogBound(DEFAULT_MAX_LOG_BYTES);
+  const finish = (exchange: Exchange, judged: boolean) => {
+    exchange.receivedAt = Date.now();
+    exchange.receivedTick = ++tick;
+    if (judged) judge(exchange);
+    else void emit({ type: 'exchange', exchange });
+    log.add(exchange);
+  };
+
+  const server = createServer((req, res) => {
     const path = req.url ?? '/';
     const target = new URL(path, upstream.origin);
+    // Only the upstream's origin is ever reached, whatever the request line says.
+    if (target.origin !== upstream.origin) {
+      answerBadGateway(res, new Error('the request names another origin than the upstream'));
+      return;
+    }
     const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: upstream.host };
     for (const name of Object.keys(headers)) if (HOP_BY_HOP.has(name.toLowerCase())) delete headers[name];
-    if (body.length > 0) headers['content-length'] = String(body.length);
-    const request = requestSeen(req, body, target, basePath);
+    const sent = new Capture(maxBytes);
+    const answer = new Capture(maxBytes);
     const exchange: Exchange = {
       id: nextId++,
       checkId: PASSIVE_TRAFFIC,
-      operationId: contract.findOperation(request.method, request.path.split('?')[0])?.operationId,
-      tokenLabel: labelOf(request.headers.authorization),
-      request,
+      tokenLabel: labelOf(typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined),
+      request: requestSeen(req, undefined, target, basePath),
       sentAt: Date.now(),
       receivedAt: 0,
       sentTick: ++tick,
       receivedTick: 0,
     };
+    exchange.operationId = contract.findOperation(
+      exchange.request.method,
+      exchange.request.path.split('?')[0],
+    )?.operationId;
     count++;
+    let ended = false;
+    /** An exchange that broke off: recorded as aborted (not judged), both sides' connections closed. */
+    const abort = (why: string) => {
+      if (ended) return;
+      ended = true;
+      exchange.error = `aborted: ${why}`;
+      exchange.request = requestSeen(req, sent, target, basePath);
+      forward.destroy();
+      if (!res.headersSent) answerBadGateway(res, new Error(why));
+      else res.destroy();
+      finish(exchange, false);
+    };
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const forward = send(target, { method: req.method, headers }, async (upstreamRes) => {
-      const answer = await readAll(upstreamRes);
+    const forward = send(target, { method: req.method, headers }, (upstreamRes) => {
       const outHeaders = { ...upstreamRes.headers };
       for (const name of Object.keys(outHeaders)) if (HOP_BY_HOP.has(name.toLowerCase())) delete outHeaders[name];
-      // Unchanged for the client: status, headers and the body's bytes.
-      res.writeHead(upstreamRes.statusCode ?? 502, { ...outHeaders, 'content-length': String(answer.length) });
-      res.end(answer);
-      const text = answer.toString('utf8');
-      exchange.response = {
-        status: upstreamRes.statusCode ?? 0,
-        headers: flatten(upstreamRes.headers),
-        body: parseJson(text),
-        text,
-      };
-      exchange.receivedAt = Date.now();
-      exchange.receivedTick = ++tick;
-      judge(exchange);
+      // Unchanged for the client: status, headers and the body's bytes, streamed as they come.
+      res.writeHead(upstreamRes.statusCode ?? 502, outHeaders);
+      upstreamRes.on('data', (chunk: Buffer) => {
+        answer.add(chunk);
+        // A slow client slows the upstream down instead of filling the proxy's memory.
+        if (!res.write(chunk)) {
+          upstreamRes.pause();
+          res.once('drain', () => upstreamRes.resume());
+        }
+      });
+      upstreamRes.on('end', () => {
+        if (ended) return;
+        ended = true;
+        res.end();
+        const { text, truncated } = answer.text(upstreamRes.headers['content-encoding']);
+        exchange.request = requestSeen(req, sent, target, basePath);
+        exchange.response = {
+          status: upstreamRes.statusCode ?? 0,
+          headers: flatten(upstreamRes.headers),
+          body: truncated ? undefined : parseJson(text),
+          text,
+        };
+        if (truncated) exchange.response.truncated = true;
+        finish(exchange, true);
+      });
+      upstreamRes.on('error', () => abort('the upstream reset the connection mid-body'));
+      upstreamRes.on('close', () => {
+        if (!upstreamRes.complete) abort('the upstream closed the connection mid-body');
+      });
     });
-    forward.on('error', (error) => {
-      exchange.error = error.message;
-      exchange.receivedAt = Date.now();
-      exchange.receivedTick = ++tick;
-      void emit({ type: 'exchange', exchange });
-      answerBadGateway(res, error);
+    forward.on('error', (error) => abort(`upstream unreachable (${error.message})`));
+    req.on('data', (chunk: Buffer) => sent.add(chunk));
+    req.on('error', () => abort('the client reset the connection mid-request'));
+    req.on('close', () => {
+      if (!req.complete) abort('the client closed the connection mid-request');
     });
-    forward.end(body);
+    res.on('error', () => abort('the client reset the connection mid-answer'));
+    res.on('close', () => {
+      if (!res.writableFinished) abort('the client closed the connection mid-answer');
+    });
+    req.pipe(forward);
   });
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A malformed request or a socket error belongs to that connection alone.
+  server.on('clientError', (_error, socket) => socket.destroy());
   await new Promise<void>((resolve) => server.listen(config.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+
+  /** The run so far: each check settled on a copy, so the live results go on collecting. */
+  const summarise = (from: Map<string, CheckResult>): RunSummary => {
+    const ordered = checks.map((check) => from.get(check.id)!);
+    return {
+      target: config.upstream,
+      seed: config.seed,
+      results: ordered,
+      requests: count,
+      durationMs: Date.now() - started,
+      exitCode: ordered.some((r) => r.status === 'failed') ? 1 : 0,
+      workers: 1,
+      undescribed: [...undescribed].map(([endpoint, seen]) => ({ endpoint, seen })),
+    };
+  };
+  const snapshot = async () => {
+    const copies = new Map<string, CheckResult>();
+    for (const [id, result] of results) {
+      const copy = { ...result, durationMs: Date.now() - started };
+      settle(copy);
+      copies.set(id, copy);
+    }
+    await emit({ type: 'snapshot', summary: summarise(copies) });
+  };
+  const periodic = setInterval(
+    () => void snapshot(),
+    (config.reportEverySeconds ?? DEFAULT_REPORT_EVERY_SECONDS) * 1000,
+  );
+  periodic.unref();
 
   return {
     url: `http://127.0.0.1:${port}${basePath}`,
@@ -229,8 +372,17 @@ export async function startPassiveProxy(
     get exchanges() {
       return count;
     },
+    snapshot,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(periodic);
+      // Exchanges in flight get a moment to end; then their connections are cut (recorded as aborted).
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
       for (const check of checks) {
         judges.get(check.id)?.end?.();
         await check.finish?.(contexts.get(check.id)!);
@@ -241,17 +393,7 @@ export async function startPassiveProxy(
         settle(result);
         await emit({ type: 'check-end', result });
       }
-      const ordered = checks.map((check) => results.get(check.id)!);
-      const summary: RunSummary = {
-        target: config.upstream,
-        seed: config.seed,
-        results: ordered,
-        requests: count,
-        durationMs: Date.now() - started,
-        exitCode: ordered.some((r) => r.status === 'failed') ? 1 : 0,
-        workers: 1,
-        undescribed: [...undescribed].map(([endpoint, seen]) => ({ endpoint, seen })),
-      };
+      const summary = summarise(results);
       await emit({ type: 'run-end', summary });
       return summary;
     },
@@ -259,8 +401,14 @@ export async function startPassiveProxy(
 }
 
 /** The request as the checks see it: its path below the base path, its headers flattened, a JSON body parsed. */
-function requestSeen(req: IncomingMessage, body: Buffer, target: URL, basePath: string): Exchange['request'] {
-  const rawBody = body.length > 0 ? body.toString('utf8') : undefined;
+function requestSeen(
+  req: IncomingMessage,
+  sent: Capture | undefined,
+  target: URL,
+  basePath: string,
+): Exchange['request'] {
+  const body = sent?.buffer;
+  const rawBody = body && body.length > 0 ? body.toString('utf8') : undefined;
   const path = target.pathname.startsWith(basePath)
     ? target.pathname.slice(basePath.length) + target.search
     : target.pathname + target.search;

@@ -6,7 +6,7 @@
 import { ConfigError, type RunConfig } from './config';
 import type { Check, CheckContext } from './checks/registry';
 import { CheckFailure, CheckSkipped } from './lib/failure';
-import { BudgetExhausted, HttpClient, type Exchange } from './lib/http-client';
+import { BudgetExhausted, HttpClient, TimeBudgetSpent, type Exchange } from './lib/http-client';
 import { loadContract, type Contract } from '../spec/lib';
 import { createContext, type RunState } from './run/context';
 import { FailureGroups } from './run/grouping';
@@ -19,12 +19,19 @@ import { newResult, settle, type CheckResult, type Reporter, type RunEvent, type
 
 export type { CaseEvent, CheckResult, CheckStatus, Reporter, RunEvent, RunSummary } from './run/types';
 
+/** How long a check still busy at --max-time may take to end before the run reports without it. */
+export const DEADLINE_GRACE_MS = 3000;
+
 export type RunOptions = { checks: Check[]; reporters?: Reporter[]; contract?: Contract };
 
-/** Reporters receive events in order; a slow reporter never reorders them. */
+/** Reporters receive events in order; a slow reporter never reorders them, and none gets an event after the run's end. */
 function emitter(reporters: Reporter[]): (event: RunEvent) => Promise<void> {
   let chain = Promise.resolve();
+  let ended = false;
   return (event) => {
+    // A check the deadline left running may still end after the run did: its late events go nowhere.
+    if (ended) return chain;
+    if (event.type === 'run-end') ended = true;
     chain = chain.then(async () => {
       for (const reporter of reporters) await reporter.onEvent(event);
     });
@@ -59,11 +66,11 @@ async function runCheck(
   ctx: CheckContext,
   result: CheckResult,
   config: RunConfig,
-  budget: { spent: boolean },
+  budget: { spent?: string },
   selection: Selection,
 ): Promise<void> {
   if (budget.spent) {
-    result.skippedReason = `request budget of ${config.maxRequests} (--max-requests) spent before this check`;
+    result.skippedReason = `${budget.spent} before this check`;
     return;
   }
   const missing = unmetNeed(check, selection);
@@ -78,8 +85,11 @@ async function runCheck(
     else if (error instanceof OperationNotSelected)
       result.skippedReason = `${error.message} (--operations, --tags, --skip-tags)`;
     else if (error instanceof BudgetExhausted) {
-      budget.spent = true;
-      result.skippedReason = `request budget of ${config.maxRequests} (--max-requests) spent during this check`;
+      budget.spent =
+        error instanceof TimeBudgetSpent
+          ? `not judged: the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`
+          : `request budget of ${config.maxRequests} (--max-requests) spent`;
+      result.skippedReason = `${budget.spent} during this check`;
       result.notes.push(result.skippedReason);
     } else if (error instanceof CheckFailure) ctx.report(error.input);
     else
@@ -105,8 +115,22 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     maxRequests: config.maxRequests,
     timeoutMs: config.timeoutMs,
     maxWaitMs: config.maxWaitMs,
+    maxResponseBytes: config.maxResponseBytes,
+    deadline: started + config.maxTimeSeconds * 1000,
+    maxTimeSeconds: config.maxTimeSeconds,
   });
   const emit = emitter(options.reporters ?? []);
+  // At --max-time every exchange in flight is cut and every later request refused; a check still busy without the
+  // client (a wait of its own) is given DEADLINE_GRACE_MS to end, then the run settles what it has and reports.
+  let stopped: string | undefined;
+  let onStop = () => {};
+  const stoppedAt = new Promise<void>((resolve) => (onStop = resolve));
+  const watchdog = setTimeout(() => {
+    stopped = `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
+    client.stop();
+    setTimeout(onStop, DEADLINE_GRACE_MS).unref();
+  }, config.maxTimeSeconds * 1000);
+  watchdog.unref();
 
   await emit({
     type: 'run-start',
@@ -155,7 +179,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   const active = selected.filter((check) => check.run);
   selection.deal(active.filter((check) => !check.splits).map((check) => check.id));
 
-  const budget = { spent: false };
+  const budget: { spent?: string } = {};
   const runOne = async (check: Check) => {
     const result = results.get(check.id)!;
     await emit({ type: 'check-start', check });
@@ -171,13 +195,35 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
       await emit({ type: 'check-end', result });
     }
   };
-  for (const phase of phases(active)) {
-    // One worker keeps the registry's order exactly; more run the phase's checks on the pool.
-    if (config.workers === 1) for (const check of phase) await state.pool.run(() => runOne(check));
-    else await Promise.all(phase.map((check) => state.pool.run(() => runOne(check))));
+  const unfinished = new Set(active);
+  const allPhases = (async () => {
+    for (const phase of phases(active)) {
+      // One worker keeps the registry's order exactly; more run the phase's checks on the pool.
+      const one = async (check: Check) => {
+        await runOne(check);
+        unfinished.delete(check);
+      };
+      if (config.workers === 1) for (const check of phase) await state.pool.run(() => one(check));
+      else await Promise.all(phase.map((check) => state.pool.run(() => one(check))));
+    }
+  })();
+  await Promise.race([allPhases, stoppedAt]);
+  clearTimeout(watchdog);
+  for (const check of unfinished) {
+    const result = results.get(check.id)!;
+    result.skippedReason ??= `not judged: ${stopped ?? 'the run stopped'} before this check ended`;
+    if (!check.onExchange) {
+      settle(result);
+      await emit({ type: 'check-end', result });
+    }
   }
 
-  for (const check of selected) await check.finish?.(contexts.get(check.id)!);
+  for (const check of selected)
+    try {
+      await check.finish?.(contexts.get(check.id)!);
+    } catch (error) {
+      if (!(error instanceof BudgetExhausted)) throw error;
+    }
   for (const check of hooks) {
     const result = results.get(check.id)!;
     if (!check.run) await emit({ type: 'check-start', check });
@@ -185,7 +231,8 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     await emit({ type: 'check-end', result });
   }
   for (const check of selected) if (!check.run && !check.onExchange) settle(results.get(check.id)!);
-  if (replay && !state.replayReached)
+  client.close();
+  if (replay && !state.replayReached && !stopped)
     throw new ConfigError(
       `--path names the property "${replay.property}", which no selected check ran (is --only the check printed with it?)`,
     );
@@ -197,7 +244,8 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     results: ordered,
     requests: client.count,
     durationMs: Date.now() - started,
-    exitCode: ordered.some((result) => result.status === 'failed') ? 1 : 0,
+    exitCode: ordered.some((result) => result.status === 'failed') ? 1 : stopped ? 2 : 0,
+    stopped,
     operations: selection.operations.map((op) => op.operationId),
     shard: config.shard && `${config.shard.index}/${config.shard.count}`,
     workers: config.workers,

@@ -8,7 +8,7 @@ import type { CheckContext } from './registry';
 import type { FailureInput } from '../lib/failure';
 import { describe, envelope } from '../lib/exchange';
 import { parseInteger } from '../lib/headers';
-import type { Exchange } from '../lib/http-client';
+import { originOf, type Exchange } from '../lib/http-client';
 import { conformanceName, RUN_STATUSES, TERMINAL_STATUSES } from '../lib/operations';
 
 export type Finding = FailureInput & { ruleId: string };
@@ -19,8 +19,6 @@ export type PollScenario = {
   createPaths: Set<string>;
   checkId: string;
 };
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Follows a Location (absolute, or a reference relative to the request URL: RFC 3986 section 5) to the URL a
@@ -91,6 +89,34 @@ export function judgeAcceptedLocation(
       exchange: accepted,
     });
   return { url, uuid, findings };
+}
+
+/**
+ * A Location on another origin than the API's (scheme, host and port) is judged, never followed: the suite sends no
+ * request and no credential off the target's origin. The description says the Location points at the run or batch,
+ * not on which host, so it is a warning (a server behind a gateway may name its public address); the job is then
+ * polled by uuid on the target ("the client polls GET of the run or batch by uuid, or the Location URL").
+ */
+export function judgeLocationOrigin(accepted: Exchange, job: Job, url: string): Finding | undefined {
+  const origin = originOf(accepted.request.url);
+  if (originOf(url) === origin) return undefined;
+  return {
+    ruleId: 'async-202-location',
+    severity: 'warning',
+    title: `The Location of the ${job.name} names another origin than the API's (not followed)`,
+    expected: `a URL on ${origin}, where the ${job.kind} was created`,
+    received: `Location: ${accepted.response?.headers.location ?? url}`,
+    assumption:
+      "The description states that the Location points at the run or batch, not on which host; the suite sends no request and no credential to another origin than the target's, so it polls the job by uuid instead.",
+    exchange: accepted,
+  };
+}
+
+/** Where the suite polls a job: its Location on the target's origin; else the job's own GET by uuid on the target. */
+function pollUrl(ctx: CheckContext, job: Job, url: string, uuid: string | undefined): string | undefined {
+  if (ctx.client.isTargetOrigin(url)) return url;
+  const get = ctx.contract.operation(job.kind === 'batch' ? 'getBatch' : 'getRun');
+  return get && uuid !== undefined ? get.path.replace('{uuid}', encodeURIComponent(uuid)) : undefined;
 }
 
 /**
@@ -202,19 +228,20 @@ async function poll(
         return terminal;
       }
       if (++extraPolls >= 2) return terminal;
-      await sleep(150);
+      await ctx.client.wait(150);
       continue;
     }
     if (TERMINAL_STATUSES.includes(status)) {
       terminal = status;
-      await sleep(150);
+      await ctx.client.wait(150);
       continue;
     }
+    // Retry-After is honoured up to --max-wait; the client's wait never passes the run's deadline either.
     const retryAfter = parseInteger(res.headers['retry-after']);
-    const wait = retryAfter !== undefined ? retryAfter * 1000 : delay;
+    const wait = Math.min(retryAfter !== undefined ? retryAfter * 1000 : delay, ctx.config.maxWaitMs);
     delay = Math.min(delay * 1.5, 2000);
     if (Date.now() + wait > deadline) break;
-    await sleep(wait);
+    await ctx.client.wait(wait);
   }
   // Waiting out 429s is the client's duty (Retry-After): a poll budget spent that way is reported as such, not as a stuck job.
   const waited = ctx.client.exchanges
@@ -241,6 +268,25 @@ async function poll(
   return undefined;
 }
 
+/** The URL to poll after a 202, judging a Location on another origin (never followed); undefined when none is left. */
+function pollAt(
+  ctx: CheckContext,
+  scenario: PollScenario,
+  accepted: Exchange,
+  job: Job,
+  url: string,
+  uuid: string | undefined,
+): string | undefined {
+  const elsewhere = judgeLocationOrigin(accepted, job, url);
+  if (elsewhere) scenario.findings.push(elsewhere);
+  const polled = pollUrl(ctx, job, url, uuid);
+  if (polled === undefined)
+    scenario.notes.push(
+      `the ${job.name}'s Location names another origin and its answer no uuid to poll on the target: its polling was not judged`,
+    );
+  return polled;
+}
+
 async function createAndPoll(
   ctx: CheckContext,
   scenario: PollScenario,
@@ -265,8 +311,10 @@ async function createAndPoll(
   const { url, uuid, findings } = judgeAcceptedLocation(ctx.contract, create, job);
   scenario.findings.push(...findings);
   if (url === undefined) return {};
-  const terminal = await poll(ctx, scenario, job, url, create, uuid);
-  return { location: url, uuid, terminal };
+  const polled = pollAt(ctx, scenario, create, job, url, uuid);
+  if (polled === undefined) return {};
+  const terminal = await poll(ctx, scenario, job, polled, create, uuid);
+  return { location: polled, uuid, terminal };
 }
 
 export function pollScenario(ctx: CheckContext): Promise<PollScenario> {
@@ -422,7 +470,9 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
   const { url, findings } = judgeAcceptedLocation(ctx.contract, exchange, job);
   scenario.findings.push(...findings);
   if (url === undefined) return;
-  const terminal = await poll(ctx, scenario, job, url, exchange, uuid);
+  const polled = pollAt(ctx, scenario, exchange, job, url, uuid);
+  if (polled === undefined) return;
+  const terminal = await poll(ctx, scenario, job, polled, exchange, uuid);
   if (terminal !== undefined && terminal !== 'cancelled')
     scenario.findings.push({
       ruleId: 'async-poll-terminal',

@@ -263,6 +263,30 @@ function exchangeOnWire(
   });
 }
 
+/**
+ * Keeps the answer text of a log of exchanges within `maxBytes` in all: past it, the oldest answers keep their first
+ * TRIMMED_TEXT_BYTES (and a long one its parsed body no more). The latest answer stays whole for whoever asked for it.
+ */
+export class LogBound {
+  private readonly held: Exchange[] = [];
+  private bytes = 0;
+  constructor(private readonly maxBytes: number) {}
+
+  add(latest: Exchange): void {
+    const length = latest.response?.text.length ?? 0;
+    if (length <= TRIMMED_TEXT_BYTES) return;
+    this.held.push(latest);
+    this.bytes += length;
+    while (this.bytes > this.maxBytes && this.held.length > 1) {
+      const old = this.held.shift()!.response!;
+      this.bytes -= old.text.length;
+      old.text = old.text.slice(0, TRIMMED_TEXT_BYTES);
+      old.body = undefined;
+      old.trimmed = true;
+    }
+  }
+}
+
 export class HttpClient {
   readonly origin: string;
   readonly basePath: string;
@@ -274,9 +298,7 @@ export class HttpClient {
   private readonly sleepers = new Set<() => void>();
   private nextId = 1;
   private tick = 0;
-  /** Bytes of answer text the log holds whole, and the first exchange not yet trimmed. */
-  private logBytes = 0;
-  private trimmedUpTo = 0;
+  private readonly log: LogBound;
   private stopped?: Error;
   /** Requests sent so far (the budget counter). */
   count = 0;
@@ -287,6 +309,7 @@ export class HttpClient {
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    this.log = new LogBound(options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES);
     this.agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
   }
 
@@ -508,21 +531,15 @@ export class HttpClient {
     this.exchanges.push(exchange);
     this.keepLogBounded(exchange);
     for (const listener of this.listeners) listener(exchange);
+    // An exchange the run's end cut short is no answer of the target's: the check stops instead of judging it.
+    if (exchange.error && (this.stopped || this.timeLeft() <= 0)) {
+      this.stop();
+      throw this.stopped;
+    }
     return exchange;
   }
 
-  /** Past the log's total bound, the oldest answers keep only a prefix of their text (and a long one its body no more). */
   private keepLogBounded(latest: Exchange): void {
-    this.logBytes += latest.response?.text.length ?? 0;
-    const bound = this.options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES;
-    // The latest answer stays whole for the check that asked for it.
-    while (this.logBytes > bound && this.trimmedUpTo < this.exchanges.length - 1) {
-      const old = this.exchanges[this.trimmedUpTo++].response;
-      if (!old || old.text.length <= TRIMMED_TEXT_BYTES) continue;
-      this.logBytes -= old.text.length - TRIMMED_TEXT_BYTES;
-      old.text = old.text.slice(0, TRIMMED_TEXT_BYTES);
-      old.body = undefined;
-      old.trimmed = true;
-    }
+    this.log.add(latest);
   }
 }

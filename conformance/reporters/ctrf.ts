@@ -45,6 +45,7 @@ export class CtrfReporter implements Reporter {
   constructor(private readonly file: string) {}
 
   onEvent(event: RunEvent): void {
-    if (event.type === 'run-end') writeFileSync(this.file, `${stringifyJson(toCtrf(event.summary), 2)}\n`);
+    if (event.type === 'run-end' || event.type === 'snapshot')
+      writeFileSync(this.file, `${stringifyJson(toCtrf(event.summary), 2)}\n`);
   }
 }

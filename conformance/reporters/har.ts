@@ -56,7 +56,8 @@ export function toHarEntry(exchange: Exchange, credentials: Credentials = TOKEN_
 }
 
 export class HarReporter implements Reporter {
-  private readonly entries: Record<string, unknown>[] = [];
+  /** The exchanges themselves, converted when written: the client's bound on the log's text holds here too. */
+  private readonly exchanges: Exchange[] = [];
 
   constructor(
     private readonly file: string,
@@ -64,8 +65,8 @@ export class HarReporter implements Reporter {
   ) {}
 
   onEvent(event: RunEvent): void {
-    if (event.type === 'exchange') this.entries.push(toHarEntry(event.exchange, this.credentials));
-    if (event.type === 'run-end')
+    if (event.type === 'exchange') this.exchanges.push(event.exchange);
+    if (event.type === 'run-end' || event.type === 'snapshot')
       writeFileSync(
         this.file,
         stringifyJson(
@@ -74,7 +75,7 @@ export class HarReporter implements Reporter {
               version: '1.2',
               creator: { name: 'workspace-automation-api conformance', version: '0.1.0' },
               pages: [],
-              entries: this.entries,
+              entries: this.exchanges.map((exchange) => toHarEntry(exchange, this.credentials)),
             },
           },
           1,

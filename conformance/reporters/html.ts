@@ -202,7 +202,7 @@ export class HtmlReporter implements Reporter {
       this.specPath = event.specPath;
     }
     if (event.type === 'exchange') this.exchanges.push(event.exchange);
-    if (event.type === 'run-end')
+    if (event.type === 'run-end' || event.type === 'snapshot')
       writeFileSync(
         this.file,
         toHtml({

@@ -45,6 +45,6 @@ export class JunitReporter implements Reporter {
   constructor(private readonly file: string) {}
 
   onEvent(event: RunEvent): void {
-    if (event.type === 'run-end') writeFileSync(this.file, toJunitXml(event.summary));
+    if (event.type === 'run-end' || event.type === 'snapshot') writeFileSync(this.file, toJunitXml(event.summary));
   }
 }

@@ -67,11 +67,12 @@ export function toNdjsonRecord(event: RunEvent, credentials: Credentials = TOKEN
       return { event: 'exchange', time, ...exchangeRecord(event.exchange, credentials) };
     case 'finding':
       return { event: event.failure.severity === 'failure' ? 'failure' : 'warning', time, ...event.failure };
-    case 'run-end': {
+    case 'run-end':
+    case 'snapshot': {
       const { results, ...rest } = event.summary;
       return {
         event: 'run',
-        phase: 'end',
+        phase: event.type === 'run-end' ? 'end' : 'snapshot',
         time,
         ...rest,
         checks: results.map((r) => ({

@@ -30,7 +30,10 @@ export type RunSummary = {
   results: CheckResult[];
   requests: number;
   durationMs: number;
-  exitCode: 0 | 1;
+  /** 0 every check passed, 1 a check failed, 2 stopped (--max-time) before judging everything, with no failure. */
+  exitCode: 0 | 1 | 2;
+  /** Why the run stopped before judging everything (the checks not judged say so in their skipped reason). */
+  stopped?: string;
   /** Operations the run was restricted to (all of the contract's when nothing was selected). */
   operations?: string[];
   /** `i/n` when the run was one shard of several. */
@@ -67,7 +70,9 @@ export type RunEvent =
   | { type: 'exchange'; exchange: Exchange }
   | { type: 'finding'; failure: Failure }
   | { type: 'check-end'; result: CheckResult }
-  | { type: 'run-end'; summary: RunSummary };
+  | { type: 'run-end'; summary: RunSummary }
+  /** A passive run's report so far (written periodically and on a signal); the run goes on. */
+  | { type: 'snapshot'; summary: RunSummary };
 
 export type Reporter = { onEvent(event: RunEvent): void | Promise<void> };
 
