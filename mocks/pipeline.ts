@@ -1,4 +1,4 @@
-import { compose, type Ctx } from './context';
+import { compose, type Ctx, type Stage } from './context';
 import type { MockHooks, MockResponse } from './types';
 import { finishResponse } from './stages/finish';
 import { runHooks } from './stages/hooks';
@@ -44,6 +44,8 @@ export type PipelineDeps = AuthenticateDeps &
     hooks?: MockHooks;
     /** The network fault this request gets, if any (Prefer: fault, control-plane rules). */
     pickFault?: (ctx: Ctx) => Fault | undefined;
+    /** Counts every answer by operation, status and outcome (mocks/control/usage: `GET /__mock/usage`). */
+    usage?: Stage;
     /** When set, every finished response is checked against the spec (development aid). */
     responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
   };
@@ -58,6 +60,7 @@ export type PipelineDeps = AuthenticateDeps &
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
     runHooks(deps.hooks), // beforeRequest first on the way in; beforeSend last on the way out
+    ...(deps.usage ? [deps.usage] : []), // the usage report's counts, of the finished answer
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted

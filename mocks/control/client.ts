@@ -15,17 +15,22 @@
  */
 // Standalone: it imports only types that import nothing (the fixture document's shape, and through it the
 // generated types), so the package exports it as `./control` without the mock's dependencies.
-import type { components } from '../../generators/generated/openapi';
+import type { components, operations } from '../../generators/generated/openapi';
 import type { Fixtures, WorkspaceFixtures } from './fixture-types';
+import type { UsageReport } from './usage-report';
 
 export type { Fixtures, WorkspaceFixtures };
+export type { UsageGap, UsageReport, UsageRow } from './usage-report';
+export { formatUsageMarkdown } from './usage-report';
 
+/** An operation of the contract by its `operationId` (the generated `operations`): a misspelled one does not compile. */
+export type OperationId = keyof operations & string;
 /** Outcomes a created run can be told to end in (the terminal run statuses). */
 export type Outcome = components['schemas']['TerminalRunStatus'];
 /** Network faults: reset (TCP RST), empty (closed, no bytes), truncated, malformed-json, hang. */
 export type Fault = 'reset' | 'empty' | 'truncated' | 'malformed-json' | 'hang';
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
-export type FaultSetting = { operation?: string; fault: Fault; share: number; workspace?: string };
+export type FaultSetting = { operation?: OperationId; fault: Fault; share: number; workspace?: string };
 /** A workspace's own settings, over the defaults (its fault rules are listed in `faults` of its view). */
 export type WorkspaceSettings = {
   outcome?: Outcome;
@@ -149,6 +154,16 @@ export function createMockControl(options: MockControlOptions = {}) {
       }
       return all;
     },
+    /**
+     * What the API answered the token's workspace since start (and requests without a credential): counts per
+     * operation × status × outcome, and per operation the stated statuses and job outcomes no answer met. The
+     * admin client: every workspace's, or the one named. `formatUsageMarkdown(report)` renders it.
+     */
+    usage: async (workspace?: string) =>
+      (await call<{ usage: UsageReport }>('GET', `/usage${workspace ? `?${new URLSearchParams({ workspace })}` : ''}`))
+        .usage,
+    /** Counts the token's workspace's answers afresh (the admin client: every workspace's, or the one named). */
+    resetUsage: (workspace?: string) => call<{ reset: string }>('POST', '/usage/reset', workspace ? { workspace } : {}),
     settings: async () => (await call<{ settings: MockSettings }>('GET', '/settings')).settings,
     updateSettings: async (change: SettingsChange) =>
       (await call<{ settings: MockSettings }>('PATCH', '/settings', change)).settings,

@@ -11,6 +11,7 @@ import type { SettingsRepository } from '../store/repositories/settings';
 import { tokenTable, type VerifyAccessToken } from '../stages/authenticate';
 import { identifyController, requireAdmin, scopeOf, type Controller } from './tenancy';
 import type { MockResponse } from '../types';
+import type { UsageCounter } from './usage';
 import { sha256, toHex, utf8Decode } from '../web/bytes';
 
 /** The control plane's path prefix: outside the API's base path, so it can never shadow an operation. */
@@ -35,6 +36,8 @@ export type ControlDeps = {
   clearRateLimit: (workspaceUuid?: string) => Promise<void> | void;
   /** The time a body may take to arrive: the API's (MOCK_BODY_TIMEOUT_MS), the same on every mount. */
   bodyTimeoutMs?: number;
+  /** The count table of the API's answers (`GET /__mock/usage`); without it the endpoint answers 404. */
+  usage?: Pick<UsageCounter, 'report' | 'reset'>;
 };
 
 /** What `GET /__mock` answers: the endpoints and who may steer what. */
@@ -45,6 +48,9 @@ const CONTROL_INDEX = {
     'POST /__mock/fixtures':
       'load fixtures (JSON or YAML) into the caller\'s workspace: {"workspaces": {"<its token or uuid>": {"<collection>": [...]}}}',
     'GET /__mock/created': `what the caller's workspace created since start or its last reset, a page at a time (?limit=1..${CREATED_PAGE.max}&cursor=<next of the previous page>; the admin token: every workspace, or ?workspace=<token or uuid>)`,
+    'GET /__mock/usage':
+      "what the API answered the caller's workspace (and requests without a credential) since start: operation x status x outcome counts, and the stated statuses and job outcomes never met (the admin token: every workspace, or ?workspace=<token or uuid>)",
+    'POST /__mock/usage/reset': "count the caller's workspace's answers afresh (the admin token: every workspace's)",
     'GET /__mock/settings':
       "the settings steering the caller's workspace (the admin token: the defaults and every workspace's)",
     'PATCH /__mock/settings':
@@ -152,6 +158,24 @@ export function createControlPlane(deps: ControlDeps) {
         return jsonResponse(200, await deps.store.listCreatedPage(selection, page));
       },
     },
+    '/usage': {
+      GET: (_req, url, who) => {
+        const workspace = scopeOf(who, workspaceOf(url.searchParams.get('workspace')), deps.adminToken);
+        return jsonResponse(200, { usage: usageOf().report(workspace) });
+      },
+    },
+    '/usage/reset': {
+      POST: async (req, url, who) => {
+        const body = parseJsonBody(await readBody(req)) as { workspace?: unknown } | undefined;
+        const workspace = scopeOf(
+          who,
+          workspaceOf(url.searchParams.get('workspace') ?? body?.workspace),
+          deps.adminToken,
+        );
+        usageOf().reset(workspace);
+        return jsonResponse(200, { reset: workspace ?? 'all' });
+      },
+    },
     '/settings': {
       GET: async (_req, _url, who) => jsonResponse(200, { settings: await viewSettings(settingsDeps, who) }),
       PATCH: async (req, _url, who) =>
@@ -165,6 +189,10 @@ export function createControlPlane(deps: ControlDeps) {
     Object.entries(table).map(([path, methods]) => [`${CONTROL_PATH}${path}`, new Map(Object.entries(methods))]),
   );
 
+  function usageOf() {
+    if (!deps.usage) throw new ApiError(404, 'not_found', 'This mock keeps no usage counts.');
+    return deps.usage;
+  }
   const authenticateDeps = { tokens: tokenTable(deps.tokens), verifyAccessToken: deps.verifyAccessToken };
 
   return {

@@ -4,12 +4,13 @@ import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../
 import { MAX_RATE_LIMIT } from '../limits';
 import { MAX_LATENCY_MS } from '../stages/latency';
 import { CONTROL_LIMITS } from '../limits';
+import type { OperationId } from './client';
 
 /** Longest a `hang` fault holds a connection before dropping it. */
 export const MAX_HANG_MS = 5 * 60_000;
 
 /** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
-export type FaultRule = { operation?: string; fault: Fault; share: number; workspace?: string };
+export type FaultRule = { operation?: OperationId; fault: Fault; share: number; workspace?: string };
 /**
  * One workspace's own settings, over the defaults: set by its tenant (or the admin). Its fault rules apply to its
  * requests only.
