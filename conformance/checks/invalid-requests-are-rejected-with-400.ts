@@ -11,7 +11,14 @@ import type { Exchange } from '../lib/http-client';
 import { changesExistingState, hasPathParameters, unknownUuid } from '../lib/operations';
 import { invalidRequestsOf, shapeRequest, targetOf } from '../lib/requests';
 import type { Operation } from '../../spec/lib';
-import { assumedAt, namedClientErrors, ruleAssumption, statedAt as stated } from '../lib/stated';
+import {
+  assumedAt,
+  namedClientErrors,
+  ruleAssumption,
+  statedAt as stated,
+  statedStatuses,
+  STATUSES_NOT_SHOWN,
+} from '../lib/stated';
 import type { Check, CheckContext } from './registry';
 
 export const invalidRequestsAreRejectedWith400: Check = {
@@ -64,6 +71,15 @@ export const invalidRequestsAreRejectedWith400: Check = {
   },
 };
 
+/** What an answer did with a request to refuse, for a title: a 5xx refused nothing, but it did not accept either. */
+export function answered(status: number | undefined): string {
+  if (status === undefined) return 'gave no answer to';
+  if (status >= 200 && status < 300) return `accepted (${status})`;
+  if (status >= 500) return `answered ${status}, a server error, to`;
+  if (status >= 400) return `refused with ${status}, a status it does not name,`;
+  return `answered ${status} to`;
+}
+
 /**
  * How an invalid request was answered: 400 in the error shape passes; another 4xx the operation names, in the error
  * shape, is another reading (a warning quoting the assumption); anything else fails.
@@ -89,19 +105,24 @@ export function judgeRefusal(
     return;
   }
   if (status === 400) return;
-  if (status !== undefined && namedClientErrors(op).includes(status)) {
+  // A refusal with another 4xx is another reading where the failure statuses are not shown; where the description
+  // names them (the suppressions list), one it does not name fails. 401 and 429 do not judge the request itself.
+  const refusal = status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 429;
+  if (refusal && (namedClientErrors(op).includes(status) || !statedStatuses(op))) {
     ctx.report({
       severity: 'warning',
       title: `${op.operationId} refused an invalid request with ${status}, not 400`,
       expected: `400 (${why})`,
       received: describe(exchange),
-      assumption: ruleAssumption(ctx.contract, 'request-validation'),
+      assumption: namedClientErrors(op).includes(status)
+        ? ruleAssumption(ctx.contract, 'request-validation')
+        : STATUSES_NOT_SHOWN,
       exchange,
     });
     return;
   }
   ctx.report({
-    title: `${op.operationId} did not refuse ${what}`,
+    title: `${op.operationId} ${answered(status)} ${what}`,
     expected: `400, or another 4xx the operation names (${why})`,
     received: describe(exchange),
     stated: statedWords,

@@ -10,6 +10,7 @@ import { describe, errorShapeProblems } from '../lib/exchange';
 import { RATE_LIMIT_HEADERS } from '../lib/headers';
 import type { Exchange } from '../lib/http-client';
 import { changesExistingState, conformanceName, fillPath, requestBodySchema } from '../lib/operations';
+import { answered } from './invalid-requests-are-rejected-with-400';
 import type { Check, CheckContext } from './registry';
 
 const OVERSIZED_BYTES = 2 * 1024 * 1024;
@@ -34,9 +35,8 @@ const OVERSIZED: Probe = {
 function judge(ctx: CheckContext, exchange: Exchange, where: string): void {
   const res = exchange.response;
   if (!res || res.status < 400 || res.status >= 500) {
-    const accepted = res !== undefined && res.status < 300;
     ctx.report({
-      title: `${accepted ? 'Accepted' : 'Did not refuse with a 4xx'} ${where}`,
+      title: `${res ? answered(res.status).replace(/^./, (c) => c.toUpperCase()) : 'No answer to'} ${where}`,
       expected: '4xx (400, 413 or 415) in the error shape',
       received: describe(exchange),
       exchange,

@@ -38,8 +38,16 @@ export type Failure = {
 
 export type FailureExample = { request: string; status?: number; reproduce?: string };
 
-export type FailureInput = Omit<Failure, 'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce'> & {
+export type FailureInput = Omit<
+  Failure,
+  'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce' | 'stated'
+> & {
   ruleId?: string;
+  /**
+   * The description's words the failure rests on; by default its rule's `x-stated`. `false` where the rule's words
+   * are about another part of it (the suppressions' body for a status elsewhere): reports then quote the rule itself.
+   */
+  stated?: string | false;
   severity?: Severity;
   exchange?: Exchange;
   /** Earlier exchanges the defect needs (a create before its replay), in order; reproduced before `exchange`. */
@@ -136,16 +144,17 @@ export function toFailure(
   credentials: Credentials = TOKEN_VARIABLES,
   rules: StatedRules = [],
 ): Failure {
-  const { exchange, sequence, ...rest } = input;
+  const { exchange, sequence, stated: words, ...rest } = input;
   const ruleId = input.ruleId ?? defaultRuleId;
   const failure: Failure = {
     ...rest,
+    ...(typeof words === 'string' ? { stated: words } : {}),
     ruleId,
     checkId,
     severity: input.severity ?? 'failure',
   };
   // A failure without its own words rests on its rule's; a warning rests on an assumption instead.
-  if (failure.severity === 'failure' && failure.stated === undefined) {
+  if (failure.severity === 'failure' && words === undefined) {
     const stated = statedOf(rules.find((rule) => rule.id === ruleId)?.node);
     if (stated) failure.stated = stated;
   }

@@ -81,3 +81,19 @@ export function assumedAt(op: Operation, location: string, path: string): string
   }
   return undefined;
 }
+
+/**
+ * The description's words where it states an operation's failure statuses: only the suppressions list names them.
+ * Elsewhere "the status code of each failure per operation: not shown", and the contract's lists are its reading.
+ */
+const STATED_STATUSES: Record<string, string> = {
+  listSuppressions: 'The suppressions list names 400, 401, 404, 429 and 500.',
+};
+
+export function statedStatuses(op: Pick<Operation, 'operationId'>): string | undefined {
+  return STATED_STATUSES[op.operationId];
+}
+
+/** The description's words that leave the other operations' failure statuses open. */
+export const STATUSES_NOT_SHOWN =
+  'The status code of each failure per operation: not shown. The other operations each list five or seven error bodies.';
