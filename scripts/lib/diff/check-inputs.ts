@@ -229,6 +229,18 @@ export const CHECK_INPUTS: Record<string, Inputs> = {
   },
   'no-request-gets-a-server-error': { operations: every, reads: or(part('operation'), request) },
   'responses-arrive-within-max-response-time': { operations: every, reads: part('operation') },
+  // Random command sequences over every operation and both workspaces, checked against a model of the stated rules
+  // (replays, key reuse, scoping, polling, 401, filters, SQL, 429): what requests it builds and what it reads back.
+  'stated-rules-hold-across-command-sequences': {
+    operations: every,
+    reads: or(
+      part('operation', 'security', 'request-body'),
+      header(IDEMPOTENCY),
+      header(RATE_LIMIT),
+      statusCode(every),
+      status(isSuccess),
+    ),
+  },
 };
 
 /** A check without an entry reads everything (and a test names it). */

@@ -154,7 +154,9 @@ describe('spec diff classifications', () => {
     const folders = readdirSync(FIXTURES)
       .filter((f) => !f.endsWith('.yaml'))
       .sort();
-    expect(folders).toEqual([...CASES.map(([name]) => name), 'no-change'].sort());
+    // Scenario pairs proved by their own tests (hostile.test.ts, reviewer.test.ts), not by one rule.
+    const scenarios = ['hostile', 'yaml-anchors'];
+    expect(folders.filter((f) => !scenarios.includes(f))).toEqual([...CASES.map(([name]) => name), 'no-change'].sort());
   });
 });
 

@@ -87,9 +87,16 @@ export function redoclyDiffArgs(baseFile: string, headFile: string, config: stri
 /** Redocly's recommended diff rules, the configuration `redocly diff` is meant to run with. */
 export const REDOCLY_DIFF_CONFIG = 'extends:\n  - diff-recommended\n';
 
-export function redoclyCli(root: string): string | undefined {
-  const bin = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-  return existsSync(bin) ? bin : undefined;
+/** Where @redocly/cli is looked for: the folder the diff runs in, then the installation of this tool. */
+export const REDOCLY_ROOTS = [join(__dirname, '..', '..', '..'), join(__dirname, '..', '..', '..', '..')];
+
+/** The redocly CLI installed under the first of `roots` that has it. */
+export function redoclyCli(roots: string | readonly string[]): string | undefined {
+  for (const root of typeof roots === 'string' ? [roots] : roots) {
+    const bin = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+    if (existsSync(bin)) return bin;
+  }
+  return undefined;
 }
 
 /** Keywords whose string value names a place redocly would resolve (a reference, or a base URI for references). */
@@ -128,7 +135,7 @@ export class CrossCheckRefused extends Error {}
  * diff configuration, and redocly run there, so it reads nothing but them.
  */
 export function runRedoclyDiff(
-  root: string,
+  root: string | readonly string[],
   base: JsonObject,
   head: JsonObject,
   signal?: AbortSignal,

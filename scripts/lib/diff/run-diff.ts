@@ -5,6 +5,7 @@ import {
   crossCheck as checkAgainstRedocly,
   CrossCheckRefused,
   type Disagreement,
+  REDOCLY_ROOTS,
   redoclyCli,
   runRedoclyDiff,
 } from './redocly-cross-check';
@@ -40,6 +41,8 @@ export type DiffOptions = {
    * (asked for: the report says when it could not run), `'auto'` (run when installed, silent when not), `false`.
    */
   crossCheck?: boolean | 'auto';
+  /** Folders whose node_modules may hold @redocly/cli (default: the working folder, then this tool's own). */
+  redoclyRoots?: readonly string[];
   /** Lowest classification that fails the check (default: breaking). */
   failOn?: FailOn;
   /** Waiver file; undefined: none. */
@@ -222,11 +225,11 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
     const head = sideOf(headSource, headFile.file);
     // The second opinion reads the documents our loader has read and checked, never the files themselves; it runs
     // in its own process while this one compares.
-    const wanted =
-      options.crossCheck === true || (options.crossCheck === 'auto' && redoclyCli(options.cwd) !== undefined);
+    const roots = options.redoclyRoots ?? [options.cwd, ...REDOCLY_ROOTS];
+    const wanted = options.crossCheck === true || (options.crossCheck === 'auto' && redoclyCli(roots) !== undefined);
     const redocly = wanted
       ? Promise.resolve()
-          .then(() => runRedoclyDiff(options.cwd, bundleFile(baseFile.file), bundleFile(headFile.file), abort.signal))
+          .then(() => runRedoclyDiff(roots, bundleFile(baseFile.file), bundleFile(headFile.file), abort.signal))
           .then(
             (report) => ({ report }),
             (error: Error) => ({ error }),
@@ -322,7 +325,11 @@ function displayOf(source: SpecSource, entry: string, options: DiffOptions): (fi
   if (pathInRepository(entry) !== undefined) return (file) => pathInRepository(file) ?? relative(options.cwd, file);
   if (options.specPath) {
     const folder = dirname(entry);
-    return (file) => join(dirname(options.specPath!), relative(folder, file)).split(sep).join('/');
+    const specPath = options.specPath;
+    return (file) =>
+      resolve(file) === resolve(entry)
+        ? specPath
+        : join(dirname(specPath), relative(folder, file)).split(sep).join('/');
   }
   return (file) => relative(options.cwd, file) || file;
 }
