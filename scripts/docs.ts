@@ -1,10 +1,11 @@
 // npm run docs -- [<spec>] [--output <file>] [--no-redoc]
 // Builds the offline single-file API reference, reports/docs/index.html (open it from disk), and the Redoc page
-// reports/docs/redoc.html (serve it). reports/ is not committed.
+// reports/docs/redoc.html (serve it). reports/ is not committed. Exit 2 when the loader refuses the spec (a $ref
+// outside its folder or on the network, a bound exceeded: one line saying which file and pointer), 1 on other errors.
 
 import { relative } from 'node:path';
 import { buildDocs } from './lib/docs/build-docs';
-import { DEFAULT_SPEC_PATH } from '../spec/lib';
+import { DEFAULT_SPEC_PATH, escapeTerminal, escapeTerminalLine, SpecRefused } from '../spec/lib';
 
 async function main(argv: string[]): Promise<void> {
   let output = 'reports/docs/index.html';
@@ -27,6 +28,8 @@ async function main(argv: string[]): Promise<void> {
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {
-  console.error(`docs: ${error.message}`);
-  process.exitCode = 1;
+  // No stack; a refusal in one line. The message may carry a spec's text (a file name, a $ref): shown escaped.
+  const refused = error instanceof SpecRefused;
+  console.error(`docs: ${refused ? escapeTerminalLine(error.message) : escapeTerminal(error.message)}`);
+  process.exitCode = refused ? 2 : 1;
 });

@@ -1,13 +1,15 @@
 // npm run spec:lint -- [<spec file>...] [--json] [--waivers <file> | --no-waivers] [--now <date>]
 // Contract rules of the Workspace Automation API on top of `redocly lint` (see scripts/lib/lint/rules/).
 // Lint waivers (the `lint:` list of scripts/waivers.yaml) accept a problem deliberately, until they expire.
-// Exit 1 on any problem not waived (or an expired waiver), 2 when a file cannot be read or the waiver file is malformed.
+// Exit 1 on any problem not waived (or an expired waiver), 2 when a file cannot be read or the waiver file is malformed,
+// or when the loader refuses the spec (a $ref outside its folder or on the network, a bound exceeded: one line saying
+// which file and pointer, spec/lib/refusal.ts).
 
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
 import { formatProblems, lintSpec } from './lib/lint/run-lint';
-import { DEFAULT_SPEC_PATH } from '../spec/lib';
+import { DEFAULT_SPEC_PATH, escapeTerminal, escapeTerminalLine, SpecRefused } from '../spec/lib';
 
 function main(argv: string[]): number {
   const json = argv.includes('--json');
@@ -37,6 +39,8 @@ function main(argv: string[]): number {
 try {
   process.exitCode = main(process.argv.slice(2));
 } catch (error) {
-  console.error(`spec:lint: ${(error as Error).message}`);
+  // No stack; a refusal in one line. The message may carry a spec's text (a file name, a $ref): shown escaped.
+  const { message } = error as Error;
+  console.error(`spec:lint: ${error instanceof SpecRefused ? escapeTerminalLine(message) : escapeTerminal(message)}`);
   process.exitCode = 2;
 }

@@ -1,5 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bundleFile, dereferenceDocument } from './load';
+import { pathToFileURL } from 'node:url';
+import {
+  bundleFile,
+  DEFAULT_SPEC_PATH,
+  dereferenceDocument,
+  dereferenceFile,
+  parseDocumentText,
+  SPEC_LIMITS,
+  SpecRefused,
+  type RefusalCode,
+  type SpecLimits,
+} from './load';
+import type { JsonObject } from './json';
 import { getAtPointer } from './pointer';
 import { loadContract } from './contract';
 
@@ -98,5 +114,211 @@ describe('loadContract on split files', () => {
         .map((v) => v.message),
     ).toEqual(['body.children.0.sibling.parent.name: must NOT have more than 3 characters']);
     expect(contract.validateResponse(observed({ errorMessage: 'gone' }, 404))).toEqual([]);
+  });
+});
+
+// The loader as the door for specs nobody here controls (spec/lib/refusal.ts): the hostile corpus, a spec beside a
+// secret it must not read, a server it must not call, and the bounds.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const fs: typeof import('node:fs') = require('node:fs');
+
+const HOSTILE = join(__dirname, 'fixtures', 'hostile');
+const HOSTILE_CASES = fs
+  .readdirSync(HOSTILE)
+  .filter((name) => /\.(ya?ml|json)$/.test(name))
+  .map((name) => [name, name.split('--')[0]] as const);
+
+/** What a load throws, or undefined. */
+function thrownBy(load: () => unknown): unknown {
+  try {
+    load();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+function expectRefusal(error: unknown, code: RefusalCode): SpecRefused {
+  expect(error).toBeInstanceOf(SpecRefused);
+  const refused = error as SpecRefused;
+  expect([refused.code, refused.message]).toEqual([code, expect.any(String)]);
+  expect(refused.message).not.toMatch(/[\n\r\u2028\u2029\x1b]/);
+  expect(refused.message.startsWith(`${refused.file}#`)).toBe(true);
+  expect(refused.pointer).toMatch(/^#/);
+  return refused;
+}
+
+describe('the hostile corpus (fixtures/hostile: one file per attack, its code before --)', () => {
+  it('should hold a case of every refusal but the byte and file-count bounds (tested below with small bounds)', () => {
+    const codes = new Set(HOSTILE_CASES.map(([, code]) => code));
+    const all: RefusalCode[] = ['remote', 'outside', 'unreadable', 'syntax', 'aliases', 'depth', 'expansion'];
+    expect(all.filter((code) => !codes.has(code))).toEqual([]);
+    expect(['cycle', 'missing-target'].filter((code) => !codes.has(code as RefusalCode))).toEqual([]);
+  });
+
+  it.each(HOSTILE_CASES)('should refuse %s (%s) within 5 s, bundled or dereferenced', (name, code) => {
+    for (const load of [bundleFile, (file: string) => dereferenceFile(file)]) {
+      const started = performance.now();
+      const refused = expectRefusal(
+        thrownBy(() => load(join(HOSTILE, name))),
+        code as RefusalCode,
+      );
+      expect(performance.now() - started).toBeLessThan(5000);
+      expect(refused.file.startsWith(fs.realpathSync(HOSTILE))).toBe(true);
+    }
+  });
+});
+
+describe('a spec beside a secret and a server', () => {
+  const SECRET = 'ghp_notARealTokenButASecretAllTheSame';
+  let root: string;
+  let folder: string;
+  let server: Server;
+  let port: number;
+  const requests: string[] = [];
+
+  beforeAll(async () => {
+    root = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'hostile-spec-')));
+    folder = join(root, 'spec');
+    fs.mkdirSync(join(folder, 'parts'), { recursive: true });
+    fs.writeFileSync(join(root, 'secret.yaml'), `Secret: { type: string, description: ${SECRET} }\n`);
+    fs.writeFileSync(join(folder, 'parts', 'inside.yaml'), 'Inside: { type: string }\n');
+    fs.symlinkSync('../secret.yaml', join(folder, 'link.yaml'));
+    fs.symlinkSync('..', join(folder, 'up'));
+    fs.symlinkSync('./parts/inside.yaml', join(folder, 'inside-link.yaml'));
+    execFileSync('mkfifo', [join(folder, 'fifo.yaml')]);
+    server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.end(`Remote: { description: ${SECRET} }\n`);
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((done) => server.close(done));
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  const specWith = (ref: string) => {
+    const file = join(folder, 'openapi.yaml');
+    fs.writeFileSync(
+      file,
+      `openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    Leak: { $ref: ${JSON.stringify(ref)} }\n`,
+    );
+    return file;
+  };
+
+  /** Every path the loader opened or read while `load` ran. */
+  const pathsRead = (load: () => unknown): string[] => {
+    const seen: string[] = [];
+    const spies = [jest.spyOn(fs, 'openSync'), jest.spyOn(fs, 'readFileSync')];
+    try {
+      load();
+    } catch {
+      // the refusal is checked by the caller
+    } finally {
+      for (const spy of spies) {
+        for (const [path] of spy.mock.calls) seen.push(String(path));
+        spy.mockRestore();
+      }
+    }
+    return seen;
+  };
+
+  const cases: Array<[string, () => string, RefusalCode]> = [
+    ['a path up out of the folder', () => '../secret.yaml#/Secret', 'outside'],
+    ['an absolute path', () => `${join(root, 'secret.yaml')}#/Secret`, 'outside'],
+    ['a file: URL', () => `${pathToFileURL(join(root, 'secret.yaml')).href}#/Secret`, 'outside'],
+    ['a symlinked file that leads out', () => './link.yaml#/Secret', 'outside'],
+    ['a symlinked folder that leads out', () => './up/secret.yaml#/Secret', 'outside'],
+    ['an http URL of a live local server', () => `http://127.0.0.1:${port}/secret.yaml#/Remote`, 'remote'],
+    ['a network-path reference to it', () => `//127.0.0.1:${port}/secret.yaml#/Remote`, 'remote'],
+    ['a FIFO inside the folder (a read would hang)', () => './fifo.yaml', 'unreadable'],
+  ];
+
+  it.each(cases)('should refuse %s, reading nothing outside the folder', (_name, ref, code) => {
+    const file = specWith(ref());
+    for (const load of [() => bundleFile(file), () => dereferenceFile(file)]) {
+      let error: unknown;
+      const read = pathsRead(() => {
+        error = thrownBy(load);
+        throw error;
+      });
+      const refused = expectRefusal(error, code);
+      expect(refused.pointer).toBe('#/components/schemas/Leak/$ref');
+      expect(refused.message).not.toContain(SECRET);
+      expect(read.filter((path) => !path.startsWith(`${folder}/`))).toEqual([]);
+    }
+    expect(requests).toEqual([]);
+  });
+
+  it('should follow a symlink that stays inside the folder (and see what it reads)', () => {
+    const file = specWith('./inside-link.yaml#/Inside');
+    let bundled: JsonObject | undefined;
+    expect(pathsRead(() => (bundled = bundleFile(file)))).toEqual([file, join(folder, 'parts', 'inside.yaml')]);
+    expect(bundled!.components).toEqual({ schemas: { Leak: { type: 'string' } } });
+  });
+});
+
+describe('the bounds', () => {
+  const withLimits = (limits: Partial<SpecLimits>) => ({ ...SPEC_LIMITS, ...limits });
+  let scratch: string;
+  const TMPDIR = process.env.TMPDIR;
+  beforeAll(() => {
+    scratch = fs.mkdtempSync(join(tmpdir(), 'bounds-'));
+    process.env.TMPDIR = scratch; // the parse cache of the fresh copies goes there, and away with it
+  });
+  afterAll(() => {
+    if (TMPDIR === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = TMPDIR;
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  /** A copy of the contract no parse has cached, so the YAML bounds are met. */
+  const freshContract = () => {
+    const copy = join(fs.mkdtempSync(join(scratch, 'c-')), 'openapi.yaml');
+    fs.writeFileSync(copy, `${fs.readFileSync(DEFAULT_SPEC_PATH, 'utf8')}\n# ${Math.random()}\n`);
+    return copy;
+  };
+
+  it('should load the contract within a fifth of every bound (the headroom)', () => {
+    const fifth = Object.fromEntries(
+      Object.entries(SPEC_LIMITS).map(([key, value]) => [key, Math.floor(value / 5)]),
+    ) as SpecLimits;
+    const contract = freshContract();
+    expect(bundleFile(contract, fifth)).toEqual(bundleFile(DEFAULT_SPEC_PATH));
+    expect(dereferenceFile(contract, undefined, fifth).openapi).toBe('3.1.0');
+  });
+
+  it.each([
+    ['a file over maxFileBytes', { maxFileBytes: 1000 }, DEFAULT_SPEC_PATH, 'size'],
+    ['files together over maxTotalBytes', { maxTotalBytes: 700 }, SPLIT, 'size'],
+    ['more files than maxFiles', { maxFiles: 1 }, SPLIT, 'files'],
+    ['aliases over maxAliasCount', { maxAliasCount: 5 }, DEFAULT_SPEC_PATH, 'aliases'],
+    ['nesting over maxDepth', { maxDepth: 10 }, DEFAULT_SPEC_PATH, 'depth'],
+    ['an expansion over maxNodes', { maxNodes: 1000 }, DEFAULT_SPEC_PATH, 'expansion'],
+  ] as const)('should refuse %s', (_name, limits, file, code) => {
+    const copy = file === DEFAULT_SPEC_PATH ? freshContract() : file;
+    expectRefusal(
+      thrownBy(() => bundleFile(copy, withLimits(limits))),
+      code,
+    );
+  });
+
+  it('should keep a __proto__ member as a member, not as the prototype', () => {
+    const document = parseDocumentText('{"openapi": "3.1.0", "x-a": {"__proto__": {"polluted": true}}}') as any;
+    const file = join(fs.mkdtempSync(join(scratch, 'p-')), 'openapi.json');
+    fs.writeFileSync(file, JSON.stringify(document));
+    const dereferenced = dereferenceFile(file) as any;
+    expect(Object.keys(dereferenced['x-a'])).toEqual(['__proto__']);
+    expect(({} as any).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(dereferenced['x-a'])).toBe(Object.prototype);
+  });
+
+  it('should name the text it refuses when it has no file', () => {
+    expectRefusal(
+      thrownBy(() => parseDocumentText(fs.readFileSync(join(HOSTILE, 'aliases--billion-laughs.yaml'), 'utf8'))),
+      'aliases',
+    );
   });
 });

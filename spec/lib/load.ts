@@ -228,6 +228,9 @@ class SpecFiles {
         'outside',
         `$ref ${quoteRef(ref)} leads through a symlink outside the spec's folder ${this.folder}`,
       );
+    // Checked here too, so the refusal names the $ref; a FIFO or a device is never opened.
+    if (real !== file && !this.parsed.has(real) && !statSync(real).isFile())
+      refuse(where, 'unreadable', `$ref ${quoteRef(ref)} is not a regular file`);
     return { file: real, tokens };
   }
 

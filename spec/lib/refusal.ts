@@ -15,7 +15,7 @@ export type SpecLimits = {
   maxFiles: number;
   /** yaml's `maxAliasCount`: uses of an anchor times the aliases inside it (this contract needs 21). */
   maxAliasCount: number;
-  /** Nesting levels, each `$ref` followed counting as one (this contract: 21 expanded; GitHub's: 29). */
+  /** Nesting levels, each `$ref` followed counting as one (this contract needs 26; GitHub's REST description 33). */
   maxDepth: number;
   /**
    * Nodes of the document with every alias and `$ref` expanded in place, a cycle counted once (this contract:
@@ -67,8 +67,15 @@ export class SpecRefused extends Error {
     readonly reason: string,
     readonly code: RefusalCode,
   ) {
-    super(escapeTerminalLine(`${file}${pointer}: ${reason}`));
+    super(escapeTerminalLine(`${file}${shortPointer(pointer)}: ${reason}`));
   }
+}
+
+/** A pointer for a one-line message: past 16 tokens, the first and last 6 around the count left out. */
+function shortPointer(pointer: string): string {
+  const tokens = pointer.split('/');
+  if (tokens.length <= 17) return pointer;
+  return [...tokens.slice(0, 7), `…(${tokens.length - 13} more)…`, ...tokens.slice(-6)].join('/');
 }
 
 /** Refuses at `path` (tokens) in `file`. */

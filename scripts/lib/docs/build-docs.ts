@@ -1,13 +1,15 @@
 // Two single-file pages. index.html: the static reference (render-reference.ts), every operation on one page,
 // no scripts, opens from disk. redoc.html: `redocly build-docs --inlineBundle` (Redoc 3, scripts embedded, no CDN)
 // with its browser telemetry off and the one remote image it loads (its logo) inlined; Redoc 3 routes tag pages
-// by URL path, so it is meant to be served (any static server), not opened from disk.
+// by URL path, so it is meant to be served (any static server), not opened from disk. Redocly reads the document
+// the loader bundled and checked (every $ref internal), never the spec's own files: it would follow a $ref anywhere.
 
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { renderReference } from './render-reference';
-import { dereferenceFile } from '../../../spec/lib';
+import { bundleFile, dereferenceFile } from '../../../spec/lib';
 
 export type BuildDocsOptions = {
   spec: string;
@@ -66,7 +68,14 @@ function run(bin: string, args: string[], cwd: string): Promise<string> {
 
 async function buildRedoc(spec: string, output: string, root: string): Promise<{ output: string; bytes: number }> {
   const cli = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
-  await run(cli, ['build-docs', spec, '--inlineBundle', '--lint-config', 'off', '-o', output], root);
+  const folder = mkdtempSync(join(tmpdir(), 'docs-bundle-'));
+  try {
+    const bundled = join(folder, 'openapi.json');
+    writeFileSync(bundled, JSON.stringify(bundleFile(spec)));
+    await run(cli, ['build-docs', bundled, '--inlineBundle', '--lint-config', 'off', '-o', output], root);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
   const html = inlineRemoteAssets(readFileSync(output, 'utf8'));
   if (!html.includes('"disableTelemetry":true')) throw new Error('the Redoc page has its telemetry enabled');
   const external = findExternalResources(html);
