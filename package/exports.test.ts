@@ -3,7 +3,7 @@
  * `./control` runs in a browser and never pulls in the mock), whose types say what the mock does.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { canonicalValue } from '../generators/arbitraries';
 import { loadContract } from '../spec/lib';
@@ -15,7 +15,9 @@ import { WORKSPACE_A } from '../mocks/config';
 
 const ROOT = join(__dirname, '..');
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  exports: object;
+  main: string;
+  types: string;
+  exports: Record<string, unknown>;
   typesVersions: Record<string, Record<string, string[]>>;
 };
 const exportsMap = manifest.exports;
@@ -27,6 +29,14 @@ const sources = Object.entries(exportsMap)
     name,
     file: join(ROOT, (target as { types: string }).types.replace(/^\.\/dist\//, '').replace(/\.d\.ts$/, '.ts')),
   }));
+
+/**
+ * The entries a browser or a test file imports beside its own code: each stays standalone. The main entry
+ * (`startMock`) is the mock itself, in Node, and `./msw` the in-process engine: they are not.
+ */
+const STANDALONE = ['./control', './fixtures', './types'];
+/** Files an export may reach beside the exported ones: each imports nothing but what is listed here. */
+const SUPPORT = ['mocks/control/usage-report.ts', 'spec/lib/escape.ts'].map((file) => join(ROOT, file));
 
 /** Every module a file imports, followed through relative imports: the files reached and the packages named. */
 function importClosure(entry: string): { files: Set<string>; packages: Set<string> } {
@@ -54,26 +64,43 @@ const settingsAgree: [
 ] = [true, true, true, true];
 
 describe('the package exports', () => {
-  it('should list ./types, ./control and ./fixtures, each compiled from a source file', () => {
-    expect(sources.map((s) => s.name).sort()).toEqual(['./control', './fixtures', './types']);
+  it('should list the main entry, ./types, ./control and ./fixtures, each compiled from a source file', () => {
+    expect(sources.map((s) => s.name).filter((name) => name !== './msw')).toEqual([
+      '.',
+      './types',
+      './control',
+      './fixtures',
+    ]);
+    expect([manifest.main, manifest.types]).toEqual(
+      ['default', 'types'].map((field) => ((exportsMap['.'] as Record<string, string>)[field] ?? '').slice(2)),
+    );
     expect(settingsAgree).toEqual([true, true, true, true]);
   });
 
   it('should give the same declarations to TypeScript projects that do not read `exports` (typesVersions)', () => {
     const declared = Object.fromEntries(
       Object.entries(exportsMap)
-        .filter(([, target]) => typeof (target as { types?: string }).types === 'string')
+        .filter(([name, target]) => name !== '.' && typeof (target as { types?: string }).types === 'string')
         .map(([name, target]) => [name.slice(2), [(target as { types: string }).types.slice(2)]]),
     );
     expect(manifest.typesVersions).toEqual({ '*': declared });
   });
 
-  it.each(sources.map((s) => [s.name, s.file] as const))(
+  it.each(sources.filter((s) => STANDALONE.includes(s.name)).map((s) => [s.name, s.file] as const))(
     'should keep %s standalone: no package imported, only the other exported files',
     (_name, file) => {
       const { files, packages } = importClosure(file);
       expect([...packages]).toEqual([]);
-      expect([...files].filter((f) => !sources.some((s) => s.file === f))).toEqual([]);
+      expect([...files].filter((f) => !sources.some((s) => s.file === f) && !SUPPORT.includes(f))).toEqual([]);
+    },
+  );
+
+  it.each(SUPPORT.map((file) => [relative(ROOT, file), file]))(
+    'should let %s import no package, only exported and support files',
+    (_name, file) => {
+      const { files, packages } = importClosure(file);
+      expect([...packages]).toEqual([]);
+      expect([...files].filter((f) => !SUPPORT.includes(f) && !sources.some((s) => s.file === f))).toEqual([]);
     },
   );
 });
