@@ -17,6 +17,9 @@ import { loadContract } from '../spec/lib';
 const out = terminalSink((text) => process.stdout.write(text));
 const err = terminalSink((text) => process.stderr.write(text));
 
+/** Past --max-time, the most the command lets anything hold it (the runner itself ends a few seconds after). */
+const HARD_STOP_AFTER_MS = 14_000;
+
 async function main(): Promise<number> {
   try {
     const config = parseConfig(process.argv.slice(2));
@@ -39,7 +42,7 @@ async function main(): Promise<number> {
     if (config.proxy) {
       const proxy = await startPassiveProxy({ ...config, ...config.proxy }, { checks: allChecks(), reporters });
       out(
-        `Passive conformance proxy on ${proxy.url} → ${config.proxy.upstream}\nSend your traffic there; Ctrl-C ends it and writes the reports.\n\n`,
+        `Passive conformance proxy on ${proxy.url} → ${config.proxy.upstream}\nSend your traffic there; Ctrl-C (or SIGTERM) ends it and writes the reports.\n\n`,
       );
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
@@ -47,7 +50,22 @@ async function main(): Promise<number> {
       });
       return (await proxy.close()).exitCode;
     }
+    // The runner stops itself at --max-time and writes the reports; should anything still hold the process, it
+    // ends within the documented 15 s past the deadline all the same.
+    setTimeout(
+      () => {
+        err(`stopped: --max-time of ${config.maxTimeSeconds} s passed and the run did not end; exiting\n`);
+        process.exit(2);
+      },
+      config.maxTimeSeconds * 1000 + HARD_STOP_AFTER_MS,
+    ).unref();
     const summary = await runConformance(config, { checks: allChecks(), reporters });
+    if (summary.stopped) {
+      const notJudged = summary.results.filter((r) => r.skippedReason?.startsWith('not judged')).map((r) => r.id);
+      err(
+        `stopped: ${summary.stopped}; not judged: ${notJudged.join(', ') || 'none'} (the reports are written; raise --max-time to judge them)\n`,
+      );
+    }
     if (config.minCoverage !== undefined) {
       const figures = coverageFigures(runMatrix(loadContract(config.specPath), allChecks(), summary));
       const line = `coverage: ${figures.judged} of ${figures.stated} stated cells judged (${figures.percent.toFixed(1)} %), --min-coverage ${config.minCoverage} %`;

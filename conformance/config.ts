@@ -48,7 +48,7 @@ export type RunConfig = {
   /** Checks and properties run at once, sharing the budget and the rate-limit pacing. */
   workers: number;
   /** Passive mode: a forwarding proxy to `upstream` on `port`, judging live traffic. */
-  proxy?: { upstream: string; port?: number };
+  proxy?: { upstream: string; port?: number; reportEverySeconds?: number };
   /** Opt-in bound of every response's time (`--max-response-time`). */
   maxResponseTimeMs?: number;
   /** This run's part of a split run: shard `index` (1-based) of `count`. */
@@ -98,7 +98,8 @@ Options (environment variable in brackets):
   --proxy --upstream <url> [--port <p>]
                           passive mode: forward traffic to <url> (ending in /v1) unchanged and judge
                           every exchange with the per-response checks, each 202's Location and its
-                          polls, and terminal statuses staying terminal; Ctrl-C writes the reports
+                          polls, and terminal statuses staying terminal; Ctrl-C or SIGTERM writes the
+                          reports, and they are written every --report-every <s> (default 60) meanwhile
   --allow-writes          also run checks that change existing state (workspace update,
                           domain cancel, environment variable removal) on real ids
   --junit <file>          write a JUnit XML report
@@ -193,6 +194,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     'max-response-time',
     'upstream',
     'port',
+    'report-every',
   ]);
   for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
 
@@ -201,8 +203,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
   const coverageOnly = flags.has('coverage');
   if (coverageOnly && !flags.has('target')) flags.set('target', 'http://127.0.0.1/v1');
   if (coverageOnly && !flags.has('token')) flags.set('token', '-');
-  if (!proxy && (flags.has('upstream') || flags.has('port')))
-    throw new ConfigError('--upstream and --port belong to passive mode (--proxy)');
+  if (!proxy && (flags.has('upstream') || flags.has('port') || flags.has('report-every')))
+    throw new ConfigError('--upstream, --port and --report-every belong to passive mode (--proxy)');
   const target = (
     flags.get(proxy ? 'upstream' : 'target') ??
     (proxy ? flags.get('target') : undefined) ??
@@ -289,7 +291,13 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     workers: positiveInteger('--workers', flags.get('workers'), DEFAULTS.workers),
     shard,
     proxy: proxy
-      ? { upstream: target, port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined }
+      ? {
+          upstream: target,
+          port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined,
+          reportEverySeconds: flags.has('report-every')
+            ? positiveInteger('--report-every', flags.get('report-every'), 0)
+            : undefined,
+        }
       : undefined,
     maxResponseTimeMs: flags.has('max-response-time')
       ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0)

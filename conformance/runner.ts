@@ -209,6 +209,8 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   })();
   await Promise.race([allPhases, stoppedAt]);
   clearTimeout(watchdog);
+  // The deadline may have been met by an exchange before the watchdog's turn: the run stopped all the same.
+  if (client.stopReason) stopped ??= `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
   for (const check of unfinished) {
     const result = results.get(check.id)!;
     result.skippedReason ??= `not judged: ${stopped ?? 'the run stopped'} before this check ended`;

@@ -346,6 +346,11 @@ export class HttpClient {
     this.agent.destroy();
   }
 
+  /** Why the run's traffic stopped (its time spent), or undefined while it goes on. */
+  get stopReason(): string | undefined {
+    return this.stopped?.message;
+  }
+
   /** Releases the connections kept alive to the target. */
   close(): void {
     this.agent.destroy();
