@@ -7,13 +7,16 @@ const config: Config = {
   testMatch: ['<rootDir>/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: {
-    '^.+\\.[tj]s$': [
+    '^.+\\.m?[tj]s$': [
       'ts-jest',
       { isolatedModules: true, tsconfig: { allowJs: true, module: 'commonjs', moduleResolution: 'node' } },
     ],
   },
-  // ESM-only packages that tests import are transpiled to CommonJS for jest.
-  transformIgnorePatterns: ['/node_modules/(?!(oauth4webapi|structured-headers|@hyperjump)/)'],
+  // ESM-only packages that tests import are transpiled to CommonJS for jest (rettime, until-async and
+  // @open-draft/deferred-promise: msw's, as `.mjs` or `export` in `.js`).
+  transformIgnorePatterns: [
+    '/node_modules/(?!(oauth4webapi|structured-headers|@hyperjump|rettime|until-async|@open-draft)/)',
+  ],
   testTimeout: 30000,
 };
 

@@ -20,6 +20,8 @@ import type { Store } from '../store';
 import type { Mount } from '.';
 
 export const DOWNLOADS_PATH = '/downloads/';
+/** Where the OAuth server's endpoints are by default (`<origin>/auth/…`). */
+const AUTH_PATH = '/auth/';
 
 export type MountDeps = {
   basePath: string;
@@ -63,7 +65,12 @@ export function createMounts(deps: MountDeps): { mounts: Mount[]; fallback: Moun
       matches: (path) => path === CONTROL_PATH || path.startsWith(`${CONTROL_PATH}/`),
       pipeline: controlPipeline(deps),
     },
-    { name: 'auth', matches: (path) => deps.auth()?.routes.has(path) ?? false, pipeline: authPipeline(deps) },
+    {
+      name: 'auth',
+      // Without an OAuth server its paths still reach this mount, which says there is none (authMissing).
+      matches: (path) => deps.auth()?.routes.has(path) ?? path.startsWith(AUTH_PATH),
+      pipeline: authPipeline(deps),
+    },
   ];
   return { mounts, fallback: { name: 'fallback', matches: () => true, pipeline: createPipeline(deps.api, base) } };
 }

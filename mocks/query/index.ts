@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { ApiError } from '../errors';
+import { randomUuid } from '../web/bytes';
 import {
   fixedTimelineRow,
   queryTableNames,
@@ -9,6 +8,7 @@ import {
   type QueryTables,
 } from './tables';
 import { QueryWorkerPool } from './worker-pool';
+import { checkQueryText } from './query-text';
 
 export type { QueryOp, QuerySnapshot, QuerySource, QueryTables } from './tables';
 export { queryTableSchema, queryTableNames } from './tables';
@@ -47,13 +47,12 @@ export type QueryEngineOptions = {
   now?: () => number;
 };
 
-/** The contract's limit on `query` (spec: executeQuery), counted in characters like JSON Schema's maxLength. */
-export const maxQueryLength = 10000;
+export { maxQueryLength } from './query-text';
 
 /** A source over tables as shown, read for every query (each read is a new version, so nothing is kept stale). */
 export function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readTables']>): QuerySource {
   return {
-    versions: async () => [randomUUID()],
+    versions: async () => [randomUuid()],
     async snapshot(workspaceUuid) {
       const shown = selectWorkspaceRows(await readTables(workspaceUuid), workspaceUuid);
       const tables = Object.fromEntries(
@@ -64,7 +63,7 @@ export function sourceOfTables(readTables: NonNullable<QueryEngineOptions['readT
             : shown[name],
         ]),
       ) as QueryTables;
-      return { version: randomUUID(), tables, created: { runs: [], batches: [] } };
+      return { version: randomUuid(), tables, created: { runs: [], batches: [] } };
     },
   };
 }
@@ -108,12 +107,7 @@ export function createQueryEngine(options: QueryEngineOptions): QueryEngine {
 
   return {
     async query(workspaceUuid, sql, signal) {
-      if (typeof sql !== 'string') throw new ApiError(400, 'invalid_request', '`query` must be a string.');
-      if (Array.from(sql).length > maxQueryLength) {
-        throw new ApiError(400, 'query_too_long', `\`query\` holds more than ${maxQueryLength} characters.`);
-      }
-      // SQLite reads the text as a C string: a NUL would silently cut the query short, so it is refused instead.
-      if (sql.includes('\u0000')) throw new ApiError(400, 'invalid_query', '`query` must not contain a NUL character.');
+      checkQueryText(sql);
       return { rows: await pool.run(workspaceUuid, sql, signal) };
     },
     async select(workspaceUuid, sql, params, limits, signal) {

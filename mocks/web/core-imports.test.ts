@@ -6,7 +6,7 @@
 import { reachableFrom } from './reachable';
 
 /** The core's entry points: the engine, the MSW adapter, the SQL engine it runs in the calling thread. */
-const CORE_ENTRIES = ['mocks/core.ts'];
+const CORE_ENTRIES = ['mocks/core.ts', 'mocks/msw/index.ts', 'mocks/query/in-thread.ts'];
 /** Packages known to run in a browser (each proven by the browser example's build). */
 const BROWSER_PACKAGES = new Set(['ajv', 'yaml', 'sql.js', 'msw']);
 

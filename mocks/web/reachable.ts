@@ -80,9 +80,28 @@ function isValueUse(node: ts.Identifier): boolean {
   )
     return false;
   if (ts.isShorthandPropertyAssignment(parent)) return true;
-  // `typeof process !== 'undefined'` is how portable code asks whether it runs on Node.
+  // `typeof process !== 'undefined'` is how portable code asks whether it runs on Node, then uses it.
   if (ts.isTypeOfExpression(parent)) return false;
-  return true;
+  return !guardedByTypeof(node);
+}
+
+/** Used only where a `typeof <name>` test around it has found it (`typeof process !== 'undefined' ? process… : …`). */
+function guardedByTypeof(node: ts.Identifier): boolean {
+  const test = new RegExp(`typeof\\s+${node.text}\\b`);
+  for (let at: ts.Node = node; at.parent; at = at.parent) {
+    const parent = at.parent;
+    if (ts.isConditionalExpression(parent) && parent.whenTrue === at && test.test(parent.condition.getText()))
+      return true;
+    if (ts.isIfStatement(parent) && parent.thenStatement === at && test.test(parent.expression.getText())) return true;
+    if (
+      ts.isBinaryExpression(parent) &&
+      parent.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken &&
+      parent.right === at &&
+      test.test(parent.left.getText())
+    )
+      return true;
+  }
+  return false;
 }
 
 /** Every repository file `entry` reaches by value imports, with the builtins and Node globals among them. */

@@ -2,6 +2,7 @@ import type { Database, SqlValue, Statement } from 'sql.js';
 import { applyOps, Stale } from './apply-ops';
 import { closeDb, messageOf, refresh, type WorkspaceDb } from './database';
 import type { QueryMessage, QueryOutcome } from './messages';
+import { toBase64 } from '../../web/bytes';
 
 /** A query the engine refuses: answered 400 with its reason. */
 class QueryRefusal extends Error {
@@ -51,7 +52,7 @@ function extractSingleStatement(db: Database, sql: string): string {
 const wrapAsSubquery = (statement: string) => `SELECT * FROM (\n${statement}\n)`;
 
 const toJsonValue = (value: SqlValue | undefined) =>
-  value instanceof Uint8Array ? Buffer.from(value).toString('base64') : value === undefined ? null : value;
+  value instanceof Uint8Array ? toBase64(value) : value === undefined ? null : value;
 
 /** Approximate JSON size, measured before a blob is converted so a huge one is never base64-encoded. */
 function sizeOf(value: SqlValue): number {
