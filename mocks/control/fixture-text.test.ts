@@ -47,3 +47,15 @@ describe('parseFixtureText', () => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe('parseFixtureText and the console', () => {
+  it('should not emit yaml warnings, which quote the text raw (an escape sequence in an unknown tag)', () => {
+    const emitted = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      parseFixtureText('workspaces: !unknown "\u001b[31mred"\n', CONTROL_LIMITS);
+      expect(emitted).not.toHaveBeenCalled();
+    } finally {
+      emitted.mockRestore();
+    }
+  });
+});

@@ -24,7 +24,8 @@ export function parseFixtureText(text: string, limits: FixtureTextLimits): unkno
   if (shapeError) throw shapeError;
   let value: unknown;
   try {
-    value = json ? JSON.parse(trimmed) : parseYaml(trimmed, { maxAliasCount: limits.yamlAliases });
+    // logLevel 'error': yaml would emit its warnings (an unknown tag) as process warnings quoting the text raw.
+    value = json ? JSON.parse(trimmed) : parseYaml(trimmed, { maxAliasCount: limits.yamlAliases, logLevel: 'error' });
   } catch (error) {
     const problem = `fixtures: not valid ${json ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`;
     throw new ApiError(400, 'invalid_fixtures', problem, { problems: [problem] });
