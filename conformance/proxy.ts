@@ -315,15 +315,22 @@ export async function startPassiveProxy(
         if (!upstreamRes.complete) abort('the upstream closed the connection mid-body');
       });
     });
-    forward.on('error', (error) => abort(`upstream unreachable (${error.message})`));
+    forward.on('error', (error) =>
+      abort(
+        res.headersSent
+          ? `the upstream reset the connection mid-body (${error.message})`
+          : `upstream unreachable (${error.message})`,
+      ),
+    );
     req.on('data', (chunk: Buffer) => sent.add(chunk));
     req.on('error', () => abort('the client reset the connection mid-request'));
     req.on('close', () => {
       if (!req.complete) abort('the client closed the connection mid-request');
     });
-    res.on('error', () => abort('the client reset the connection mid-answer'));
+    const clientWent = (how: string) => `the client ${how} the connection mid-${req.complete ? 'answer' : 'request'}`;
+    res.on('error', () => abort(clientWent('reset')));
     res.on('close', () => {
-      if (!res.writableFinished) abort('the client closed the connection mid-answer');
+      if (!res.writableFinished) abort(clientWent('closed'));
     });
     req.pipe(forward);
   });
