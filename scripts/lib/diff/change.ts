@@ -11,6 +11,8 @@ export type Change = {
   operation: string;
   /** Set for a change to a notification the API sends (a webhook, or a callback of an operation). */
   channel?: 'webhook' | 'callback';
+  /** The operation a callback belongs to (`POST /things`). */
+  parentOperation?: string;
   /** Where inside the operation, e.g. `response 200 application/json › workflow.name`. */
   location: string;
   /** What changed, one line. */

@@ -238,7 +238,14 @@ export const CHECK_INPUTS: Record<string, Inputs> = {
       header(IDEMPOTENCY),
       header(RATE_LIMIT),
       statusCode(every),
-      status(isSuccess),
+    ),
+  },
+  // A wrong credential of every kind on every route the contract declares: 401, never an answer.
+  'every-route-refuses-a-wrong-credential': {
+    operations: every,
+    reads: or(
+      part('operation', 'security'),
+      status((s) => s === '401'),
     ),
   },
 };

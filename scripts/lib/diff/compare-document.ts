@@ -1,10 +1,8 @@
-// Document-wide parts: security schemes, webhooks and named component schemas.
+// Document-wide parts: security schemes and named component schemas (webhooks: compare-notifications.ts).
 // @see https://spec.openapis.org/oas/v3.1.0#security-scheme-object
-// @see https://spec.openapis.org/oas/v3.1.0#oasWebhooks
 
 import { type Emit, show } from './change';
-import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
-import { HTTP_METHODS } from '../../../spec/lib/operations';
+import { asObject, type JsonObject } from '../../../spec/lib/json';
 
 const KIND_KEYS = ['type', 'scheme', 'bearerFormat', 'in', 'name'] as const;
 const URL_KEYS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
@@ -96,33 +94,6 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
   for (const [name, raw] of Object.entries(hSchemes)) {
     if (!(name in bSchemes))
       emit('security-scheme-added', `securitySchemes.${name}`, `security scheme \`${name}\` added`, { head: raw });
-  }
-}
-
-/** Webhooks: an entry (or one of its operations) removed stops notifications subscribers rely on. */
-export function compareWebhooks(base: JsonObject, head: JsonObject, emit: Emit): void {
-  const b = asObject(base.webhooks);
-  const h = asObject(head.webhooks);
-  const methods = (item: unknown) => HTTP_METHODS.filter((m) => isObject(asObject(item)[m]));
-  for (const [name, item] of Object.entries(b)) {
-    const kept = methods(h[name]);
-    for (const method of methods(item)) {
-      if (!kept.includes(method)) {
-        emit('webhook-removed', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) removed`, {
-          base: asObject(item)[method],
-          head: h[name] ?? h,
-        });
-      }
-    }
-  }
-  for (const [name, item] of Object.entries(h)) {
-    const had = methods(b[name]);
-    for (const method of methods(item)) {
-      if (!had.includes(method))
-        emit('webhook-added', `webhooks.${name}`, `webhook \`${name}\` (${method.toUpperCase()}) added`, {
-          head: asObject(item)[method],
-        });
-    }
   }
 }
 

@@ -7,7 +7,8 @@ import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
-import { compareComponents, compareSecuritySchemes, compareWebhooks } from './compare-document';
+import { compareComponents, compareSecuritySchemes } from './compare-document';
+import { compareCallbacks, compareWebhooks } from './compare-notifications';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import {
   effectiveParameters,
@@ -50,7 +51,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
 
   compareServers(base, head, emitFor('(document)'));
   compareSecuritySchemes(base, head, emitFor('(document)'));
-  compareWebhooks(base, head, emitFor('(document)'));
+  compareWebhooks(base, head, changes, options);
   compareComponents(base, head, emitFor('(document)'));
 
   const basePaths = groupByPath(listOperationObjects(base));
@@ -70,6 +71,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
       const headOp = headOps.find((op) => op.method === baseOp.method);
       if (headOp) {
         compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options);
+        compareCallbacks(baseOp.operation, headOp.operation, headOp.key, changes, options);
       } else if (retired(baseOp)) {
         emitFor(baseOp.key)(
           'operation-removed-after-sunset',
@@ -137,7 +139,13 @@ function compareOperation(
   });
 }
 
-function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now: Date): void {
+export function compareOperationMeta(
+  b: OperationRef,
+  h: OperationRef,
+  emit: Emit,
+  now: Date,
+  subject = 'the operation',
+): void {
   const bo = b.operation;
   const ho = h.operation;
   const anchor = { head: ho, base: bo };
@@ -149,7 +157,7 @@ function compareOperationMeta(b: OperationRef, h: OperationRef, emit: Emit, now:
       { ...anchor, key: 'operationId' },
     );
   }
-  compareLifecycle('operation', 'the operation', bo, ho, now, emit, 'deprecated');
+  compareLifecycle('operation', subject, bo, ho, now, emit, 'deprecated');
   for (const key of ['summary', 'description', 'tags']) {
     if (!sameShape(bo[key] ?? null, ho[key] ?? null))
       emit('operation-docs-changed', key, `${key} changed`, { ...anchor, key });
@@ -269,7 +277,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options
   }
 }
 
-function compareContent(
+export function compareContent(
   baseContent: unknown,
   headContent: unknown,
   direction: Direction,
@@ -376,7 +384,7 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
   }
 }
 
-function compareResponseHeaders(
+export function compareResponseHeaders(
   b: JsonObject,
   h: JsonObject,
   where: string,

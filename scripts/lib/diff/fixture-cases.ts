@@ -12,7 +12,16 @@ export const FIXTURES_DIR = join(__dirname, '..', '..', 'fixtures', 'diff');
 export const CASES_FILE = join(FIXTURES_DIR, 'cases.yaml');
 const TEMPLATE_FILE = join(FIXTURES_DIR, 'no-change', 'base.yaml');
 
-export type FixtureCase = { id: string; at: Place; base?: Json; head?: Json; want: string; alsoBreaking?: string[] };
+export type FixtureCase = {
+  id: string;
+  at: Place;
+  /** Placed on both sides first (where the place merges, `document` and `operation`), so base and head say only what differs. */
+  both?: Json;
+  base?: Json;
+  head?: Json;
+  want: string;
+  alsoBreaking?: string[];
+};
 
 type Place = keyof typeof PLACES;
 
@@ -133,6 +142,10 @@ export function documentsOf(c: FixtureCase): { base: JsonObject; head: JsonObjec
   template ??= parseDocumentText(readFileSync(TEMPLATE_FILE, 'utf8')) as JsonObject;
   const base = clone(template);
   const head = clone(template);
+  if (c.both !== undefined) {
+    PLACES[c.at](base, c.both);
+    PLACES[c.at](head, c.both);
+  }
   PLACES[c.at](base, c.base);
   PLACES[c.at](head, c.head);
   return { base, head };

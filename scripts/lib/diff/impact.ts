@@ -89,7 +89,8 @@ export function addImpact(changes: Change[], input: ImpactInput): void {
     if (key !== entry.path) byKey.set(entry.path, path);
   }
   for (const c of targets) {
-    const op = byKey.get(c.operation);
+    // A callback's types live in its operation's; a webhook's in `webhooks` (from its pointer).
+    const op = byKey.get(c.parentOperation ?? c.operation);
     const typesAt = `${c.operation}\u0000${c.rule}\u0000${c.source?.pointer ?? c.location}`;
     let clientTypes = typesMemo.get(typesAt);
     if (!clientTypes) {

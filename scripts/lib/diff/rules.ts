@@ -54,6 +54,16 @@ defineRule('operation-docs-changed', 'informational', 'documentation only; the w
 defineRule('server-url-changed', 'breaking', `every client is configured with the old base address; ${NEW_PATH}`);
 defineRule('webhook-removed', 'breaking', 'subscribers stop receiving the notifications they were promised');
 defineRule('webhook-added', 'non-breaking', 'a new notification does not change existing ones');
+defineRule('callback-removed', 'breaking', 'subscribers stop receiving the callbacks they were promised');
+defineRule('callback-added', 'non-breaking', 'a new callback does not change existing ones');
+defineRule('notification-payload-removed', 'breaking', 'subscribers reading the payload receive none');
+defineRule('notification-payload-added', 'non-breaking', 'subscribers ignore a body they do not read');
+defineRule(
+  'subscriber-answer-status-removed',
+  'breaking',
+  'subscribers answering with it have their delivery counted as failed',
+);
+defineRule('subscriber-answer-status-added', 'non-breaking', 'answers accepted before are still accepted');
 defineRule(
   'component-schema-removed',
   'warning',
