@@ -5,6 +5,7 @@ import { deprecationAndSunsetHeadersAreValid } from './deprecation-and-sunset-he
 import { filtersAndExportsStayInTheWorkspace } from './filters-and-exports-stay-in-the-workspace';
 import { everyWriteRefusesAReusedKeyWith422 } from './every-write-refuses-a-reused-key-with-422';
 import { everyWriteReplaysItsOriginalResponse } from './every-write-replays-its-original-response';
+import { everyRouteRefusesAWrongCredential } from './every-route-refuses-a-wrong-credential';
 import { errorResponsesUseTheErrorShape } from './error-responses-use-the-error-shape';
 import { everyResponseCarriesRateLimitHeaders } from './every-response-carries-rate-limit-headers';
 import { invalidRequestsAreRejectedWith400 } from './invalid-requests-are-rejected-with-400';
@@ -22,6 +23,7 @@ import { responsesArriveWithinMaxResponseTime } from './responses-arrive-within-
 import { responsesMatchTheContract } from './responses-match-the-contract';
 import { reusedKeyWithChangedRequestGets422 } from './reused-key-with-changed-request-gets-422';
 import { statedLengthsCountCharacters } from './stated-lengths-count-characters';
+import { statedRulesHoldAcrossCommandSequences } from './stated-rules-hold-across-command-sequences';
 import { sqlQueryIsReadOnly } from './sql-query-is-read-only';
 import { sqlQueryIsScopedPerTable } from './sql-query-is-scoped-per-table';
 import { tooManyRequestsCarryRetryAfter } from './too-many-requests-carry-retry-after';
@@ -34,6 +36,7 @@ export function createRegistry(): CheckRegistry {
   for (const check of [
     responsesMatchTheContract,
     requestsWithoutValidCredentialGet401,
+    everyRouteRefusesAWrongCredential,
     validRequestsAreAccepted,
     invalidRequestsAreRejectedWith400,
     malformedOrOversizedBodiesGet4xx,
@@ -53,6 +56,8 @@ export function createRegistry(): CheckRegistry {
     filtersAndExportsStayInTheWorkspace,
     sqlQueryIsReadOnly,
     sqlQueryIsScopedPerTable,
+    // The model phase: sequences over every operation, within its share of the budget, before the rate-limit checks.
+    statedRulesHoldAcrossCommandSequences,
     requestsAreCountedPerWorkspace,
     // Its burst needs quota, so it runs before the 429 check spends it.
     everyResponseCarriesRateLimitHeaders,

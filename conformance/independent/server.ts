@@ -360,6 +360,8 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
           new HttpError(409, 'key_in_flight', 'The first request with this Idempotency-Key is still running.'),
         );
       }
+      // A broken server whose replay answers the stored batch but enqueues its runs again.
+      if (broken('batch-runs-duplicated-on-replay') && req.path === '/orchestration/batches') requeueBatch(stored.body);
       return replay(res, stored);
     }
     if (keys.size >= MAX_KEYS) for (const [k, v] of keys) if (v.expires <= now || keys.size >= MAX_KEYS) keys.delete(k);
@@ -379,6 +381,19 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
     };
     next();
   });
+
+  function requeueBatch(body: unknown) {
+    const batch = batches.get(String((body as { batch?: { uuid?: unknown } } | undefined)?.batch?.uuid));
+    if (!batch) return;
+    const now = Date.now();
+    for (const uuid of [...batch.runs]) {
+      const run = runs.get(uuid);
+      if (!run) continue;
+      const copy: Run = { ...run, uuid: randomUUID(), createdAt: now, finishAt: now + runDurationMs };
+      runs.set(copy.uuid, copy);
+      batch.runs.push(copy.uuid);
+    }
+  }
 
   function replay(res: Response, stored: Stored) {
     res.set(stored.headers ?? {});
@@ -664,16 +679,18 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       const statement = query.replace(/^(\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)+/, '');
       if (!broken('sql-executes-writes') && !/^(select|with)\b/i.test(statement))
         throw new HttpError(400, 'not_a_select', 'Only one read-only SELECT statement is run.');
+      // A broken server that scopes by appending `workspaceUuid = …` to the statement's text, without parentheses.
+      const appended = broken('sql-scope-appended') ? appendScope(query, caller(res).uuid) : undefined;
       const db = broken('sql-executes-writes')
         ? lastingDatabase()
-        : buildDatabase(escapesScoping(query) ? undefined : caller(res).uuid);
+        : buildDatabase(appended !== undefined || escapesScoping(query) ? undefined : caller(res).uuid);
       try {
         if (!broken('sql-executes-writes')) {
           let count = 0;
           for (const _ of db.iterateStatements(query))
             if (++count > 1) throw new HttpError(400, 'not_a_select', 'Only one statement is run.');
         }
-        const results = db.exec(query);
+        const results = db.exec(appended ?? query);
         const first = results[0];
         const rows = first
           ? first.values.map((values) => Object.fromEntries(first.columns.map((c, i) => [c, values[i]])))
@@ -702,8 +719,19 @@ export async function startIndependentServer(options: IndependentOptions = {}): 
       join: /\bjoin\b/i,
       subquery: /\(\s*select\b/i,
       CTE: /^\s*with\b/i,
+      OR: /\bor\b/i,
+      NOT: /\bnot\b/i,
+      nested: /\bwhere\s*\(/i,
+      precedence: /\bor\b[^()]*\band\b/i,
     };
     return Object.entries(forms).some(([form, pattern]) => broken(`sql-form-unscoped ${form}`) && pattern.test(query));
+  }
+
+  function appendScope(query: string, workspaceUuid: string): string {
+    const condition = `workspaceUuid = '${workspaceUuid}'`;
+    const limit = /\s+limit\s+\d+\s*;?\s*$/i.exec(query);
+    const head = limit ? query.slice(0, limit.index) : query.replace(/;?\s*$/, '');
+    return `${head} ${/\bwhere\b/i.test(head) ? 'AND' : 'WHERE'} ${condition}${limit ? limit[0] : ''}`;
   }
 
   /** The broken endpoint's one database: runs created since are added, and whatever a statement did stays. */

@@ -5,12 +5,16 @@
  * unscoped tables); correct variants are generated from the open points, each switched to the other reading.
  */
 import { jsonContent, type Contract } from '../../spec/lib';
+import { SQL_FORMS } from '../lib/query';
 import { invalidRequestsOf } from '../lib/requests';
 import { assumedAt } from '../lib/stated';
 import { DEFAULT_READINGS, type IndependentOptions, type Readings } from '../independent/server';
 import { allChecks } from '../checks';
 import type { RunConfig } from '../config';
 import { coverageMatrix, type Cell } from '../matrix/matrix';
+
+/** The model-based phase's check. */
+const MODEL_CHECK = 'stated-rules-hold-across-command-sequences';
 
 /** Checks whose requests reach an operation, so the hooks judging a cell see its traffic. */
 const FEEDERS = [
@@ -249,9 +253,12 @@ export const HAND_WRITTEN: Mutant[] = [
   ...['logs', 'runs', 'batches', 'records', 'spans'].map((table) =>
     hand(`sql-table-unscoped ${table}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
   ),
-  ...['"quoted"', '[bracketed]', '`backticked`', 'schema-qualified', 'join', 'subquery', 'CTE'].map((form) =>
-    hand(`sql-form-unscoped ${form}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
-  ),
+  ...Object.keys(SQL_FORMS)
+    .filter((form) => form !== 'bare')
+    .map((form) => hand(`sql-form-unscoped ${form}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table'])),
+  // Defects that live in sequences or in the shape of a statement: the model phase alone must catch them.
+  hand('sql-scope-appended', 'query-read-only-scoped', [MODEL_CHECK]),
+  hand('batch-runs-duplicated-on-replay', 'idempotency-replay', [MODEL_CHECK]),
   ...['export-includes-other-workspaces'].map((id) =>
     hand(id, 'workspace-scoping', ['filters-and-exports-stay-in-the-workspace']),
   ),
@@ -351,6 +358,8 @@ const HAND_CELLS: Array<[RegExp, (id: string) => string[]]> = [
   [/^sql-executes-writes$/, () => ['query-read-only-scoped: write statements refused']],
   [/^sql-table-unscoped /, (id) => [`query-read-only-scoped: ${id.split(' ')[1]} bare`]],
   [/^sql-form-unscoped /, (id) => [`query-read-only-scoped: * ${id.slice('sql-form-unscoped '.length)}`]],
+  [/^sql-scope-appended$/, () => ['query-read-only-scoped: * OR', 'query-read-only-scoped: * precedence']],
+  [/^batch-runs-duplicated-on-replay$/, () => ['idempotency-replay: createBatch']],
   [/^runs-readable/, () => ['workspace-scoping: run via get*']],
   [/^batches-readable/, () => ['workspace-scoping: batch via get*']],
   [/^workflows-readable/, () => ['workspace-scoping: workflow via get*']],
