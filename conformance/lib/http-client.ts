@@ -272,6 +272,12 @@ export class LogBound {
   private bytes = 0;
   constructor(private readonly maxBytes: number) {}
 
+  /** Once nothing judges any more: every answer keeps only what a report shows, so writing reports stays quick. */
+  trimAll(): void {
+    for (const exchange of this.held.splice(0)) trim(exchange.response!);
+    this.bytes = 0;
+  }
+
   add(latest: Exchange): void {
     const length = latest.response?.text.length ?? 0;
     if (length <= TRIMMED_TEXT_BYTES) return;
@@ -280,11 +286,15 @@ export class LogBound {
     while (this.bytes > this.maxBytes && this.held.length > 1) {
       const old = this.held.shift()!.response!;
       this.bytes -= old.text.length;
-      old.text = old.text.slice(0, TRIMMED_TEXT_BYTES);
-      old.body = undefined;
-      old.trimmed = true;
+      trim(old);
     }
   }
+}
+
+function trim(response: NonNullable<Exchange['response']>): void {
+  response.text = response.text.slice(0, TRIMMED_TEXT_BYTES);
+  response.body = undefined;
+  response.trimmed = true;
 }
 
 export class HttpClient {
@@ -351,9 +361,10 @@ export class HttpClient {
     return this.stopped?.message;
   }
 
-  /** Releases the connections kept alive to the target. */
+  /** Releases the connections kept alive to the target; the log keeps only what reports show of each answer. */
   close(): void {
     this.agent.destroy();
+    this.log.trimAll();
   }
 
   /** Waits `ms`, but never past the run's deadline and never after the run stopped. */
