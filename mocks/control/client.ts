@@ -22,6 +22,19 @@ import type { UsageReport } from './usage-report';
 export type { Fixtures, WorkspaceFixtures };
 export type { UsageGap, UsageReport, UsageRow } from './usage-report';
 export { formatUsageMarkdown } from './usage-report';
+export {
+  pollBatch,
+  PollError,
+  pollLocation,
+  pollRun,
+  readBatchLocation,
+  readRunLocation,
+  TERMINAL_JOB_STATUSES,
+  type Batch,
+  type JobLocation,
+  type PollOptions,
+  type Run,
+} from './poll';
 
 /** An operation of the contract by its `operationId` (the generated `operations`): a misspelled one does not compile. */
 export type OperationId = keyof operations & string;
