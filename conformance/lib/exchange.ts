@@ -5,7 +5,10 @@ export function describe(exchange: Exchange): string {
   if (exchange.error) return `no response (${exchange.error})`;
   const res = exchange.response!;
   const text = res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
-  return `${res.status} ${text}`.trim();
+  const cut = res.truncated
+    ? ` (the answer went on past --max-response-bytes: its first ${res.text.length} characters read)`
+    : '';
+  return `${res.status} ${text}${cut}`.trim();
 }
 
 export function statusOf(exchange: Exchange): number | undefined {
