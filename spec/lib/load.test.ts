@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { ATTACKS, makeSpecBesideASecret, type BesideASecret } from './fixtures/hostile/beside-a-secret';
 import {
   bundleFile,
   DEFAULT_SPEC_PATH,
@@ -170,44 +167,9 @@ describe('the hostile corpus (fixtures/hostile: one file per attack, its code be
 });
 
 describe('a spec beside a secret and a server', () => {
-  const SECRET = 'ghp_notARealTokenButASecretAllTheSame';
-  let root: string;
-  let folder: string;
-  let server: Server;
-  let port: number;
-  const requests: string[] = [];
-
-  beforeAll(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(join(tmpdir(), 'hostile-spec-')));
-    folder = join(root, 'spec');
-    fs.mkdirSync(join(folder, 'parts'), { recursive: true });
-    fs.writeFileSync(join(root, 'secret.yaml'), `Secret: { type: string, description: ${SECRET} }\n`);
-    fs.writeFileSync(join(folder, 'parts', 'inside.yaml'), 'Inside: { type: string }\n');
-    fs.symlinkSync('../secret.yaml', join(folder, 'link.yaml'));
-    fs.symlinkSync('..', join(folder, 'up'));
-    fs.symlinkSync('./parts/inside.yaml', join(folder, 'inside-link.yaml'));
-    execFileSync('mkfifo', [join(folder, 'fifo.yaml')]);
-    server = createServer((request, response) => {
-      requests.push(`${request.method} ${request.url}`);
-      response.end(`Remote: { description: ${SECRET} }\n`);
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    port = (server.address() as AddressInfo).port;
-  });
-
-  afterAll(async () => {
-    await new Promise((done) => server.close(done));
-    fs.rmSync(root, { recursive: true, force: true });
-  });
-
-  const specWith = (ref: string) => {
-    const file = join(folder, 'openapi.yaml');
-    fs.writeFileSync(
-      file,
-      `openapi: 3.1.0\ninfo: { title: t, version: '1' }\npaths: {}\ncomponents:\n  schemas:\n    Leak: { $ref: ${JSON.stringify(ref)} }\n`,
-    );
-    return file;
-  };
+  let place: BesideASecret;
+  beforeAll(async () => (place = await makeSpecBesideASecret()));
+  afterAll(() => place.close());
 
   /** Every path the loader opened or read while `load` ran. */
   const pathsRead = (load: () => unknown): string[] => {
@@ -226,19 +188,8 @@ describe('a spec beside a secret and a server', () => {
     return seen;
   };
 
-  const cases: Array<[string, () => string, RefusalCode]> = [
-    ['a path up out of the folder', () => '../secret.yaml#/Secret', 'outside'],
-    ['an absolute path', () => `${join(root, 'secret.yaml')}#/Secret`, 'outside'],
-    ['a file: URL', () => `${pathToFileURL(join(root, 'secret.yaml')).href}#/Secret`, 'outside'],
-    ['a symlinked file that leads out', () => './link.yaml#/Secret', 'outside'],
-    ['a symlinked folder that leads out', () => './up/secret.yaml#/Secret', 'outside'],
-    ['an http URL of a live local server', () => `http://127.0.0.1:${port}/secret.yaml#/Remote`, 'remote'],
-    ['a network-path reference to it', () => `//127.0.0.1:${port}/secret.yaml#/Remote`, 'remote'],
-    ['a FIFO inside the folder (a read would hang)', () => './fifo.yaml', 'unreadable'],
-  ];
-
-  it.each(cases)('should refuse %s, reading nothing outside the folder', (_name, ref, code) => {
-    const file = specWith(ref());
+  it.each(ATTACKS)('should refuse %s, reading nothing outside the folder', (_name, ref, code) => {
+    const file = place.specWith(ref(place));
     for (const load of [() => bundleFile(file), () => dereferenceFile(file)]) {
       let error: unknown;
       const read = pathsRead(() => {
@@ -247,16 +198,16 @@ describe('a spec beside a secret and a server', () => {
       });
       const refused = expectRefusal(error, code);
       expect(refused.pointer).toBe('#/components/schemas/Leak/$ref');
-      expect(refused.message).not.toContain(SECRET);
-      expect(read.filter((path) => !path.startsWith(`${folder}/`))).toEqual([]);
+      expect(refused.message).not.toContain(place.secret);
+      expect(read.filter((path) => !path.startsWith(`${place.folder}/`))).toEqual([]);
     }
-    expect(requests).toEqual([]);
+    expect(place.requests).toEqual([]);
   });
 
   it('should follow a symlink that stays inside the folder (and see what it reads)', () => {
-    const file = specWith('./inside-link.yaml#/Inside');
+    const file = place.specWith('./inside-link.yaml#/Inside');
     let bundled: JsonObject | undefined;
-    expect(pathsRead(() => (bundled = bundleFile(file)))).toEqual([file, join(folder, 'parts', 'inside.yaml')]);
+    expect(pathsRead(() => (bundled = bundleFile(file)))).toEqual([file, join(place.folder, 'parts', 'inside.yaml')]);
     expect(bundled!.components).toEqual({ schemas: { Leak: { type: 'string' } } });
   });
 });
