@@ -3,6 +3,7 @@
  * answer met, read through the control client, scoped like every control request, bounded, escaped, and written
  * as files when the mock stops (MOCK_USAGE_REPORT).
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,7 +162,48 @@ describe('the usage count table', () => {
   });
 });
 
+/** The mock's command (`npm start`; `workspace-api-mock` runs the same) with `env`; its origin once it listens. */
+function startCommand(env: Record<string, string>) {
+  const bin = join(__dirname, '..', 'server.ts');
+  const child = spawn(process.execPath, ['--require', 'tsx/cjs', bin], {
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const origin = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = /listening on (http:\/\/[^\s/]+)\/v1/.exec(output);
+      if (found) resolve(found[1]);
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    void exited.then((code) => reject(new Error(`exited (${code}): ${output}`)));
+  });
+  return { child, origin, exited };
+}
+
 describe('MOCK_USAGE_REPORT', () => {
+  it('should be written by the command when it stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'usage-command-'));
+    try {
+      const path = join(dir, 'usage.json');
+      const command = startCommand({ MOCK_USAGE_REPORT: path });
+      const origin = await command.origin;
+      await fetch(`${origin}/v1/mailboxManagement/suppressions`);
+      command.child.kill('SIGTERM');
+      expect(await command.exited).toBe(0);
+      const report = JSON.parse(readFileSync(path, 'utf8')) as UsageReport;
+      expect(report.rows).toEqual([
+        { operation: 'listSuppressions', status: 401, outcome: 'reason:unauthorized', count: 1, stated: true },
+      ]);
+      expect(readFileSync(join(dir, 'usage.md'), 'utf8')).toContain('| `listSuppressions` | 401 |');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('should write the report as JSON and markdown when the mock stops', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'usage-report-'));
     try {

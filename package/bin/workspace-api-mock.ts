@@ -8,7 +8,10 @@ The stateful mock of the Workspace Automation API: http://127.0.0.1:4010/v1 by d
 mock-token-b. Settings are environment variables (PORT, HOST and MOCK_*; PORT=0 takes a free port, printed on
 start), listed under "Settings" in the package's README. The control plane (reset, fixtures, outcomes, faults) is
 at <origin>/__mock (a tenant's token steers its own workspace; MOCK_ADMIN_TOKEN every workspace); its typed
-client is workspace-automation-api-contract/control.
+client is workspace-automation-api-contract/control. MOCK_USAGE_REPORT=<path> writes what the mock answered (per
+operation x status x outcome, and the stated statuses no answer met) as JSON there, and as markdown beside it,
+when it stops. In a test runner's global set-up, startMock() from workspace-automation-api-contract starts it
+in-process with the same settings, and rejects with the mock's error when it cannot start.
 `;
 
 const args = process.argv.slice(2);
