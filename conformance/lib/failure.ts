@@ -3,7 +3,7 @@
  * verifies, what was expected and received, the exchange, and how to reproduce it.
  */
 import { quoteShell, statedOf } from '../../spec/lib';
-import type { Exchange } from './http-client';
+import { detachedSlice, type Exchange } from './http-client';
 
 export type Severity = 'failure' | 'warning';
 
@@ -108,7 +108,8 @@ export function toCurl(exchange: Exchange, credentials: Credentials = TOKEN_VARI
 }
 
 function truncate(value: unknown, max = 2000): unknown {
-  if (typeof value === 'string') return value.length > max ? `${value.slice(0, max)}… (${value.length} chars)` : value;
+  if (typeof value === 'string')
+    return value.length > max ? `${detachedSlice(value, max)}… (${value.length} chars)` : value;
   const text = JSON.stringify(value);
   if (text !== undefined && text.length > max) return `${text.slice(0, max)}… (${text.length} chars)`;
   return value;
