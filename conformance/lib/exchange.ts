@@ -1,10 +1,10 @@
 /** Helpers to read exchanges: JSON content type, error shape, header lookups, short descriptions. */
-import type { Exchange } from './http-client';
+import { detachedSlice, type Exchange } from './http-client';
 
 export function describe(exchange: Exchange): string {
   if (exchange.error) return `no response (${exchange.error})`;
   const res = exchange.response!;
-  const text = res.text.length > 300 ? `${res.text.slice(0, 300)}…` : res.text;
+  const text = res.text.length > 300 ? `${detachedSlice(res.text, 300)}…` : res.text;
   const cut = res.truncated
     ? ` (the answer went on past --max-response-bytes: its first ${res.text.length} characters read)`
     : '';

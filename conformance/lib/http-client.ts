@@ -291,8 +291,24 @@ export class LogBound {
   }
 }
 
+/**
+ * The first `max` characters as a string of their own: V8 may keep a plain slice as a view of the whole string, so a
+ * short excerpt of an 8 MiB answer would keep all 8 MiB alive.
+ */
+export function detachedSlice(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Buffer.from(text.slice(0, max), 'utf16le').toString('utf16le');
+}
+
+/** An answer's text as reports write it: its first TRIMMED_TEXT_BYTES characters, saying so when cut. */
+export function reportedText(text: string): string {
+  return text.length <= TRIMMED_TEXT_BYTES
+    ? text
+    : `${detachedSlice(text, TRIMMED_TEXT_BYTES)}… (${text.length - TRIMMED_TEXT_BYTES} characters more, not kept)`;
+}
+
 function trim(response: NonNullable<Exchange['response']>): void {
-  response.text = response.text.slice(0, TRIMMED_TEXT_BYTES);
+  response.text = detachedSlice(response.text, TRIMMED_TEXT_BYTES);
   response.body = undefined;
   response.trimmed = true;
 }

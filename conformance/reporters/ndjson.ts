@@ -5,7 +5,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { stringifyJson } from '../../spec/lib';
 import { redactHeaders, TOKEN_VARIABLES, type Credentials } from '../lib/failure';
-import type { Exchange } from '../lib/http-client';
+import { reportedText, type Exchange } from '../lib/http-client';
 import type { Reporter, RunEvent } from '../runner';
 
 /** An exchange as reports show it: tokens written as the run was given them, bodies as text. */
@@ -23,7 +23,7 @@ export function exchangeRecord(exchange: Exchange, credentials: Credentials) {
     response: exchange.response && {
       status: exchange.response.status,
       headers: exchange.response.headers,
-      body: exchange.response.text,
+      body: reportedText(exchange.response.text),
     },
     error: exchange.error,
     startedAt: new Date(exchange.sentAt).toISOString(),
