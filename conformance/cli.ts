@@ -1,4 +1,7 @@
-/** Command line: parses flags and environment, runs the suite, renders; exit 0 pass, 1 fail, 2 bad configuration. */
+/**
+ * Command line: parses flags and environment, runs the suite, renders; exit 0 pass, 1 fail, 2 bad configuration or a
+ * run --max-time stopped before it judged everything (with no failure).
+ */
 import { ConfigError, parseConfig } from './config';
 import { allChecks } from './checks';
 import { coverageFigures, coverageMatrix, formatMatrix, runMatrix } from './matrix/matrix';

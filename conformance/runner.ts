@@ -145,7 +145,13 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   });
   // Reports see every exchange, the preflight's included; hooks judge the checks' traffic.
   client.onExchange((exchange: Exchange) => void emit({ type: 'exchange', exchange }));
-  await preflight(client, selection.operations);
+  await preflight(client, selection.operations).catch((error: unknown) => {
+    throw error instanceof TimeBudgetSpent
+      ? new ConfigError(
+          `target ${config.target} did not answer the first request within --max-time ${config.maxTimeSeconds} s`,
+        )
+      : error;
+  });
 
   const results = new Map<string, CheckResult>(selected.map((check) => [check.id, newResult(check)]));
   const state: RunState = {
