@@ -7,6 +7,7 @@ import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
+import { mediaTypeKey } from './semantics';
 import { compareComponents, compareSecuritySchemes } from './compare-document';
 import { compareCallbacks, compareWebhooks } from './compare-notifications';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
@@ -254,9 +255,30 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options
     // Serialisation: the defaults (form + explode for query and cookie, simple otherwise) count as stated.
     const style = (p: ParameterObject) => p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple');
     const explode = (p: ParameterObject) => p.explode ?? style(p) === 'form';
+    // On a primitive value explode changes nothing: `a=1` either way.
+    const primitive = (p: ParameterObject) =>
+      ['string', 'integer', 'number', 'boolean'].includes(String(asObject(parameterSchema(p)).type));
     const serialisation = (p: ParameterObject) =>
-      `${p.content ? `content ${Object.keys(asObject(p.content)).join(',')}` : `style ${String(style(p))}, explode ${String(explode(p))}`}` +
-      `${p.allowReserved === true ? ', allowReserved' : ''}`;
+      p.content
+        ? `content ${Object.keys(asObject(p.content)).map(mediaTypeKey).join(',')}`
+        : `style ${String(style(p))}${primitive(bp) && primitive(hp) ? '' : `, explode ${String(explode(p))}`}`;
+    // allowReserved only lets reserved characters through unencoded; percent-encoded requests decode the same.
+    if (bp.in === 'query' && (bp.allowReserved === true) !== (hp.allowReserved === true)) {
+      if (hp.allowReserved === true)
+        emit(
+          'input-constraint-loosened',
+          where,
+          `\`${hp.name}\` now also accepts reserved characters unencoded (allowReserved); encoded requests decode the same`,
+          { ...anchor, key: 'allowReserved' },
+        );
+      else
+        emit(
+          'parameter-allow-reserved-removed',
+          where,
+          `\`${hp.name}\` no longer allows reserved characters unencoded (allowReserved removed)`,
+          { ...anchor, key: 'allowReserved' },
+        );
+    }
     if (serialisation(bp) !== serialisation(hp)) {
       emit(
         'parameter-serialisation-changed',
@@ -286,20 +308,31 @@ export function compareContent(
   options: CompareOptions,
   anchor: Anchor,
 ): void {
-  const b = asObject(baseContent);
-  const h = asObject(headContent);
+  // Keyed by what the media type means: `application/json; charset=utf-8` is `application/json`.
+  const byMeaning = (content: unknown) => {
+    const out: JsonObject = {};
+    for (const [type, media] of Object.entries(asObject(content))) out[mediaTypeKey(type)] ??= media;
+    return out;
+  };
+  const names = new Map(
+    [...Object.keys(asObject(baseContent)), ...Object.keys(asObject(headContent))].map((t) => [mediaTypeKey(t), t]),
+  );
+  const b = byMeaning(baseContent);
+  const h = byMeaning(headContent);
   const [removedRule, addedRule] =
     direction === 'input'
       ? ['request-media-type-removed', 'request-media-type-added']
       : ['response-media-type-removed', 'response-media-type-added'];
   for (const type of Object.keys(b)) {
+    const name = names.get(type) ?? type;
     if (!(type in h))
-      emit(removedRule, `${where} ${type}`, `media type ${type} removed`, { head: anchor.head, base: b[type] });
+      emit(removedRule, `${where} ${name}`, `media type ${name} removed`, { head: anchor.head, base: b[type] });
   }
   for (const type of Object.keys(h)) {
-    const at = `${where} ${type}`;
+    const name = names.get(type) ?? type;
+    const at = `${where} ${name}`;
     if (!(type in b)) {
-      emit(addedRule, at, `media type ${type} added`, { head: h[type] });
+      emit(addedRule, at, `media type ${name} added`, { head: h[type] });
       continue;
     }
     const bs = asObject(b[type]).schema;
@@ -315,7 +348,7 @@ export function compareContent(
           : tightened
             ? 'output-constraint-tightened'
             : 'output-constraint-loosened';
-      emit(rule, at, `schema of ${type} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
+      emit(rule, at, `schema of ${name} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
       continue;
     }
     compareSchema(bs, hs, '', {

@@ -10,6 +10,7 @@ import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib/json';
 import { sameTarget, similarNames } from './rename';
 import { contentOf, DOC_KEYS, sameShape } from './shape';
+import { boundOf, type End, formatRelation, NUMERIC_BOUND_KEYS, sameBound, showBound, tighter } from './semantics';
 
 export type Direction = 'input' | 'output';
 
@@ -23,8 +24,9 @@ type Normalised = {
   combinator?: 'oneOf' | 'anyOf';
 };
 
-const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maximum', 'exclusiveMaximum', 'maxProperties', 'maxContains'] as const;
-const LOWER_BOUNDS = ['minLength', 'minItems', 'minimum', 'exclusiveMinimum', 'minProperties', 'minContains'] as const;
+/** Counts (numeric bounds, in their every spelling, are compared as ranges: semantics.ts). */
+const UPPER_BOUNDS = ['maxLength', 'maxItems', 'maxProperties', 'maxContains'] as const;
+const LOWER_BOUNDS = ['minLength', 'minItems', 'minProperties', 'minContains'] as const;
 /** Assertion and applicator keywords compared as a whole: added tightens, removed loosens, changed is unproven. */
 const OPAQUE_CONSTRAINTS = [
   'not',
@@ -42,6 +44,7 @@ const OPAQUE_CONSTRAINTS = [
   'unevaluatedProperties',
 ] as const;
 const MODELLED = new Set<string>([
+  ...NUMERIC_BOUND_KEYS,
   ...UPPER_BOUNDS,
   ...LOWER_BOUNDS,
   ...OPAQUE_CONSTRAINTS,
@@ -73,6 +76,12 @@ function isNullSchema(s: unknown): boolean {
   return isObject(s) && (s.type === 'null' || (Array.isArray(s.enum) && s.enum.length === 1 && s.enum[0] === null));
 }
 
+/** How two bounds of allOf parts combine: a value must satisfy both. */
+const TIGHTEST: Record<string, (a: number, b: number) => number> = Object.fromEntries([
+  ...['minLength', 'minItems', 'minProperties', 'minContains', 'minimum', 'exclusiveMinimum'].map((k) => [k, Math.max]),
+  ...['maxLength', 'maxItems', 'maxProperties', 'maxContains', 'maximum', 'exclusiveMaximum'].map((k) => [k, Math.min]),
+]);
+
 /** allOf merged into one object view; the shapes a contract spec uses, not a general JSON JsonObject intersection. */
 function mergeAllOf(schema: JsonObject): JsonObject {
   if (!Array.isArray(schema.allOf)) return schema;
@@ -84,9 +93,16 @@ function mergeAllOf(schema: JsonObject): JsonObject {
     if (!isObject(part)) continue;
     const flat = mergeAllOf(part);
     for (const [k, v] of Object.entries(flat)) {
-      if (k === 'properties' && isObject(v)) Object.assign(properties, v);
-      else if (k === 'required') asArray(v).forEach((r) => required.add(String(r)));
+      if (k === 'properties' && isObject(v)) {
+        // A property stated by several parts must satisfy each of them.
+        for (const [name, schema] of Object.entries(v))
+          properties[name] = name in properties ? { allOf: [properties[name], schema] } : schema;
+      } else if (k === 'required') asArray(v).forEach((r) => required.add(String(r)));
       else if (!(k in merged)) merged[k] = v;
+      else if (typeof v === 'number' && typeof merged[k] === 'number' && k in TIGHTEST)
+        merged[k] = TIGHTEST[k](merged[k] as number, v); // every part holds: the tightest bound
+      else if (k === 'enum' && Array.isArray(v) && Array.isArray(merged.enum))
+        merged.enum = merged.enum.filter((x) => v.some((y) => JSON.stringify(y) === JSON.stringify(x)));
     }
   }
   if (Object.keys(properties).length > 0) merged.properties = properties;
@@ -207,11 +223,11 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
   if (compareAlternatives(base, head, field, site)) return; // wrapped or unwrapped: compared against the matching branch
   compareTypes(base, head, site);
   compareBounds(base.schema, head.schema, site);
-  compareConst(base.schema, head.schema, site);
-  compareEnum(base, head, site);
+  compareNumericRange(base, head, site);
+  compareValueSets(base, head, site);
   compareDefault(base.schema, head.schema, site);
   compareEncoding(base.schema, head.schema, field, site);
-  compareDiscriminator(base.schema, head.schema, site);
+  compareDiscriminator(base.schema, head.schema, site, [baseRaw, headRaw]);
   compareUnknownKeywords(base.schema, head.schema, site);
 
   const bItems = base.schema.items;
@@ -292,17 +308,37 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
     if (base[key] === head[key]) continue;
     if (base[key] === undefined || head[key] === undefined) {
       report(head[key] !== undefined, key);
-    } else if (key === 'pattern' && matchesEverything(head[key])) {
+      continue;
+    }
+    if (key === 'pattern' && matchesEverything(head[key])) {
       report(false, key);
-    } else {
-      // A changed pattern or format cannot be proven to admit the same values.
+      continue;
+    }
+    const relation = key === 'format' ? formatRelation(String(base.format), String(head.format)) : ('unknown' as const);
+    if (relation === 'narrower' || relation === 'wider') {
+      report(relation === 'narrower', key);
+      continue;
+    }
+    if (relation === 'disjoint') {
       ctx.emit(
-        ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed',
+        `${ctx.direction}-format-incompatible`,
         site.at,
-        `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (not provably equivalent)`,
+        `format of ${name} changed from ${show(base.format)} to ${show(head.format)}: no value is both`,
         { ...site.anchor, key },
       );
+      continue;
     }
+    // Undecidable here: regular expressions, and formats whose value sets this diff does not know.
+    const why =
+      key === 'pattern'
+        ? 'whether two regular expressions match the same strings is not decided here'
+        : `the value sets of formats ${show(base.format)} and ${show(head.format)} are not known to this diff`;
+    ctx.emit(
+      ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed',
+      site.at,
+      `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (${why})`,
+      { ...site.anchor, key },
+    );
   }
   const bm = base.multipleOf;
   const hm = head.multipleOf;
@@ -321,6 +357,49 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
       constraint(ctx.direction === 'input', `${key} of ${name} changed (not provably equivalent)`, site, key);
     }
   }
+}
+
+/** Is every value of the schema a whole number (`type: integer`, or its only non-null type)? */
+function wholeNumbers(n: Normalised): boolean {
+  return n.types.size === 1 && n.types.has('integer');
+}
+
+/**
+ * The numeric range compared as a range: `minimum: 1` and `exclusiveMinimum: 0` on an integer are the same lower
+ * end, 3.0's boolean `exclusiveMinimum` is read with its `minimum`, and when both spellings are stated the tighter
+ * one holds. Each end that changed is one report, in the direction's rule.
+ */
+function compareNumericRange(base: Normalised, head: Normalised, site: Site): void {
+  for (const end of ['lower', 'upper'] as End[]) {
+    const b = boundOf(base.schema, end, wholeNumbers(base));
+    const h = boundOf(head.schema, end, wholeNumbers(head));
+    if (sameBound(b, h)) continue;
+    const tightened = b === undefined || (h !== undefined && tighter(h, b, end));
+    const keys = end === 'lower' ? ['exclusiveMinimum', 'minimum'] : ['exclusiveMaximum', 'maximum'];
+    const key = keys.find((k) => (h ? head.schema : base.schema)[k] !== undefined);
+    constraint(
+      tightened,
+      `${end} bound of ${site.name} changed from ${showBound(b, end)} to ${showBound(h, end)}`,
+      site,
+      h ? key : undefined,
+    );
+  }
+}
+
+/**
+ * `const: a` is `enum: [a]`: when one side fixes a value and the other lists values, the two sets are compared as
+ * enumerations (equal sets: nothing changed). Otherwise each keyword by its own rules.
+ */
+function compareValueSets(base: Normalised, head: Normalised, site: Site): void {
+  const fixed = (n: Normalised) => 'const' in n.schema;
+  const asEnum = (n: Normalised): Normalised =>
+    fixed(n) ? { ...n, enumValues: n.schema.const === null ? [] : [n.schema.const as Json] } : n;
+  if ((fixed(base) && !fixed(head) && head.enumValues) || (fixed(head) && !fixed(base) && base.enumValues)) {
+    compareEnum(asEnum(base), asEnum(head), site);
+    return;
+  }
+  compareConst(base.schema, head.schema, site);
+  compareEnum(base, head, site);
 }
 
 function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor: node, ctx }: Site): void {
@@ -431,7 +510,27 @@ function compareEncoding(base: JsonObject, head: JsonObject, field: string, site
     constraint(isObject(hc), `contentSchema of ${name} ${isObject(hc) ? 'added' : 'removed'}`, site);
 }
 
-function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, anchor: node, ctx }: Site): void {
+/** The oneOf/anyOf/allOf parts of a schema and their own parts: where a branch fixes a discriminator value. */
+function branchesOf(raw: unknown, depth = 0): JsonObject[] {
+  if (!isObject(raw) || depth > 8) return [];
+  const out: JsonObject[] = [raw];
+  for (const key of ['oneOf', 'anyOf', 'allOf'])
+    for (const part of asArray(raw[key])) out.push(...branchesOf(part, depth + 1));
+  return out;
+}
+
+/** Does the schema fix its property to the value (`const`, or a one-value `enum`)? */
+function fixesValue(schema: JsonObject, property: string, value: string): boolean {
+  const p = asObjectProp(schema, property);
+  return p.const === value || (Array.isArray(p.enum) && p.enum.includes(value));
+}
+
+function compareDiscriminator(
+  base: JsonObject,
+  head: JsonObject,
+  { name, at, anchor: node, ctx }: Site,
+  raws: unknown[],
+): void {
   const anchor = { ...node, key: 'discriminator' };
   if (sameShape(base.discriminator, head.discriminator)) return;
   const b = isObject(base.discriminator) ? base.discriminator : {};
@@ -448,6 +547,20 @@ function compareDiscriminator(base: JsonObject, head: JsonObject, { name, at, an
     const removed = Object.keys(bm).filter((k) => !(k in hm));
     const changed = Object.keys(bm).filter((k) => k in hm && !sameShape(bm[k], hm[k]));
     if (added.length) parts.push(`mapping added for ${added.join(', ')}`);
+    // A value the mapping alone put on the wire (no branch fixes it with const or enum, and it is not the
+    // schema name an implicit mapping would use) is gone from the wire.
+    const statedElsewhere = (value: string) =>
+      raws.some((raw) => branchesOf(raw).some((branch) => fixesValue(branch, String(b.propertyName), value))) ||
+      String(bm[value]).split('/').at(-1) === value;
+    const unstated = removed.filter((v) => !statedElsewhere(v));
+    for (const value of unstated)
+      ctx.emit(
+        'discriminator-mapping-value-removed',
+        at,
+        `${name}: discriminator value ${show(value)} of ${show(b.propertyName)} is no longer mapped, and nothing else states it`,
+        anchor,
+      );
+    if (unstated.length === removed.length && changed.length === 0 && added.length === 0 && parts.length === 0) return;
     if (removed.length) parts.push(`mapping removed for ${removed.join(', ')}`);
     if (changed.length) parts.push(`mapping changed for ${changed.join(', ')}`);
   }

@@ -126,6 +126,11 @@ defineRule(
   'breaking',
   'clients serialise the value the old way (style, explode, content), which the server no longer parses',
 );
+defineRule(
+  'parameter-allow-reserved-removed',
+  'warning',
+  'requests that percent-encode reserved characters decode the same; whether clients sent them unencoded (which the server now reads differently) is not stated',
+);
 
 // Request body (input)
 defineRule('request-body-removed', 'breaking', 'clients still send a body the operation no longer describes');
@@ -160,6 +165,11 @@ defineRule(
   'input-pattern-changed',
   'warning',
   'the new pattern (or format) cannot be proven to accept every value the old one did',
+);
+defineRule(
+  'input-format-incompatible',
+  'breaking',
+  'no value is of both formats: every value clients send today is rejected with 400',
 );
 defineRule('input-enum-narrowed', 'breaking', 'clients sending a removed value now get 400');
 defineRule('input-enum-widened', 'non-breaking', 'every value accepted before is still accepted');
@@ -248,6 +258,11 @@ defineRule(
   'warning',
   'the new pattern (or format) cannot be proven to admit only values the old one did',
 );
+defineRule(
+  'output-format-incompatible',
+  'breaking',
+  'no value is of both formats: clients parsing the old format fail on every value',
+);
 defineRule('output-const-added', 'non-breaking', 'every value returned now was valid before');
 defineRule('output-const-changed', 'breaking', 'clients relying on the fixed value receive another');
 defineRule('output-const-removed', 'breaking', 'clients relying on the fixed value may receive others');
@@ -277,6 +292,11 @@ defineRule(
   'discriminator-changed',
   'informational',
   'generated clients may pick branches differently; the values on the wire are unchanged',
+);
+defineRule(
+  'discriminator-mapping-value-removed',
+  'breaking',
+  'the mapping was the only statement of this value on the wire: clients sending or dispatching on it break',
 );
 defineRule('schema-keyword-changed', 'warning', 'a keyword this diff does not model changed; review it by hand');
 
