@@ -102,7 +102,10 @@ export async function createMockApp(options: MockOptions, originOf: () => string
 }
 
 /** Node's one-shot SHA-256 (no Hash object per request), installed for the core's idempotency fingerprints. */
-const nodeSha256 = (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer');
+const nodeSha256 = {
+  bytes: (data: Uint8Array): Uint8Array => hash('sha256', data, 'buffer'),
+  base64: (text: string): string => hash('sha256', text, 'base64'),
+};
 
 /** Starts the mock on `host:port` (port 0 picks a free one) and resolves once it accepts requests. */
 export async function startMock(options: MockOptions & { port?: number; host?: string } = {}): Promise<RunningMock> {

@@ -35,14 +35,6 @@ export type FrontDoorDeps = {
   hangMs: (ctx: Ctx) => number;
 };
 
-/** What the front door needs to know of a request besides its context: its target as sent, and whether Host was. */
-export type Arrival = {
-  /** The request target as sent (origin-form `/v1/…?…`, or absolute-form). */
-  target: string;
-  /** HTTP/1.1 without a Host header (RFC 9112 §3.2): refused in the error shape. */
-  missingHost?: boolean;
-};
-
 /**
  * The server's one front door: every request passes the same path check, then exactly one mount; every answer,
  * refusals included, is written by the same serialiser with the same headers. It speaks no transport: the Node
@@ -53,13 +45,15 @@ export function createFrontDoor(deps: FrontDoorDeps) {
   const refuse = (error: ApiError): ((ctx: Ctx) => Promise<MockResponse>) =>
     compose([finishResponse({ limiter: deps.limiter }), rateLimit({ limiter: deps.limiter }), throwing(error)]);
 
-  /** The answer to one request (its context made by the adapter, its path and query still to be read). */
-  const answer = (ctx: Ctx, arrival: Arrival): Promise<MockResponse> => {
-    const target = readTarget(arrival.target);
+  /**
+   * The answer to one request: its context made by the adapter, its target as sent (origin-form `/v1/…?…`, or
+   * absolute-form), and whether it came over HTTP/1.1 without Host (RFC 9112 §3.2: refused in the error shape).
+   */
+  const answer = (ctx: Ctx, sent: string, missingHost = false): Promise<MockResponse> => {
+    const target = readTarget(sent);
     if (target instanceof ApiError) return refuse(target)(ctx);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
-    if (arrival.missingHost)
-      return refuse(new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.'))(ctx);
+    if (missingHost) return refuse(new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.'))(ctx);
     const mount = deps.mounts.find((m) => m.matches(target.path)) ?? deps.fallback;
     ctx.req.path = mount.within ? mount.within(target.path) : target.path;
     ctx.req.query = target.query;

@@ -18,9 +18,8 @@ export function createNodeListener(door: FrontDoor) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const ctx = requestContext(req, res, door.originOf());
-    const missingHost = req.httpVersion === '1.1' && req.headers.host === undefined;
     door
-      .answer(ctx, { target: req.url ?? '/', missingHost })
+      .answer(ctx, req.url ?? '/', req.httpVersion === '1.1' && req.headers.host === undefined)
       .then((response: MockResponse) => {
         if (response.fault) writeFault(res, response, response.fault, { hangMs: door.hangMs(ctx) });
         else serialise(res, response, method);

@@ -1,11 +1,13 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import {
   concatBytes,
   equalInConstantTime,
   fromBase64Url,
+  installSha256,
   latin1Decode,
   latin1Encode,
   sha256,
+  sha256Base64,
   toBase64,
   toBase64Url,
   toHex,
@@ -25,11 +27,21 @@ const TEXTS: [string, string][] = [
 ];
 
 describe.each([
-  ['with Node Buffer', false],
+  ['with Node Buffer and its hash', false],
   ['portable (browser)', true],
 ])('bytes %s', (_name, portable) => {
-  beforeAll(() => usePortableBytes(portable));
-  afterAll(() => usePortableBytes(false));
+  beforeAll(() => {
+    usePortableBytes(portable);
+    installSha256(
+      portable
+        ? undefined
+        : { bytes: (data) => hash('sha256', data, 'buffer'), base64: (text) => hash('sha256', text, 'base64') },
+    );
+  });
+  afterAll(() => {
+    usePortableBytes(false);
+    installSha256(undefined);
+  });
 
   it.each(TEXTS)('should encode, measure and decode %s as Node does', (_label, text) => {
     const bytes = utf8Encode(text);
@@ -41,6 +53,7 @@ describe.each([
     expect(Buffer.from(fromBase64Url(toBase64Url(bytes))!).equals(Buffer.from(bytes))).toBe(true);
     expect(toHex(bytes)).toBe(Buffer.from(text).toString('hex'));
     expect(toBase64(sha256(text))).toBe(createHash('sha256').update(text).digest('base64'));
+    expect(sha256Base64(text)).toBe(createHash('sha256').update(text).digest('base64'));
   });
 
   it('should read latin1 both ways and concatenate', () => {

@@ -10,6 +10,7 @@ type NodeBufferLike = {
   from(value: string, encoding: string): NodeBytes;
   from(value: ArrayBufferLike, offset: number, length: number): NodeBytes;
   byteLength(text: string): number;
+  isBuffer(value: unknown): boolean;
   concat(chunks: readonly Uint8Array[], total?: number): Uint8Array;
 };
 
@@ -22,7 +23,8 @@ export function usePortableBytes(portable: boolean): void {
   fast = portable ? undefined : nodeBuffer();
 }
 
-export const EMPTY_BYTES: Uint8Array = new Uint8Array(0);
+/** No bytes (a Buffer on Node, as every body read from a socket is: one shape where bodies are read). */
+export const EMPTY_BYTES: Uint8Array = fast ? fast.from('', 'utf8') : new Uint8Array(0);
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -33,7 +35,12 @@ export function utf8Encode(text: string): Uint8Array {
 
 /** UTF-8 → text; malformed sequences become U+FFFD, as Node's and the WHATWG decoder do. */
 export function utf8Decode(bytes: Uint8Array): string {
-  return fast ? fast.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8') : decoder.decode(bytes);
+  return fast ? asNode(fast, bytes).toString('utf8') : decoder.decode(bytes);
+}
+
+/** The bytes as a Node Buffer (itself when it is one: a body read from a socket is). */
+function asNode(node: NodeBufferLike, bytes: Uint8Array): NodeBytes {
+  return node.isBuffer(bytes) ? (bytes as NodeBytes) : node.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 /** The UTF-8 length of a text, without encoding it where that can be avoided. */
@@ -57,6 +64,7 @@ export function utf8Length(text: string): number {
 
 /** Each character's low byte (a header value as Node hands it over: latin1). */
 export function latin1Encode(text: string): Uint8Array {
+  if (fast) return fast.from(text, 'latin1');
   const bytes = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
   return bytes;
@@ -64,7 +72,7 @@ export function latin1Encode(text: string): Uint8Array {
 
 /** One character per byte. */
 export function latin1Decode(bytes: Uint8Array): string {
-  if (fast) return fast.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('latin1');
+  if (fast) return asNode(fast, bytes).toString('latin1');
   let text = '';
   for (let i = 0; i < bytes.length; i += 0x2000)
     text += String.fromCharCode(...bytes.subarray(i, Math.min(bytes.length, i + 0x2000)));
@@ -72,7 +80,7 @@ export function latin1Decode(bytes: Uint8Array): string {
 }
 
 export function toBase64(bytes: Uint8Array): string {
-  if (fast) return fast.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64');
+  if (fast) return asNode(fast, bytes).toString('base64');
   return btoa(latin1Decode(bytes));
 }
 
@@ -131,17 +139,24 @@ export function randomUuid(): string {
   return crypto.randomUUID();
 }
 
-type Sha256 = (data: Uint8Array) => Uint8Array;
-let sha256Implementation: Sha256 = portableSha256;
+/** A native SHA-256 (Node's one-shot `hash`): of bytes, and of a text's UTF-8 straight to base64. */
+export type NativeSha256 = { bytes(data: Uint8Array): Uint8Array; base64(text: string): string };
+let native: NativeSha256 | undefined;
 
 /** Node's adapter installs its native SHA-256 (same digests, less CPU per keyed write); the core never imports it. */
-export function installSha256(implementation: Sha256 | undefined): void {
-  sha256Implementation = implementation ?? portableSha256;
+export function installSha256(implementation: NativeSha256 | undefined): void {
+  native = implementation;
 }
 
 /** SHA-256 of bytes, or of a text's UTF-8. */
 export function sha256(data: Uint8Array | string): Uint8Array {
-  return sha256Implementation(typeof data === 'string' ? utf8Encode(data) : data);
+  const bytes = typeof data === 'string' ? utf8Encode(data) : data;
+  return native ? native.bytes(bytes) : portableSha256(bytes);
+}
+
+/** The base64 SHA-256 of a text's UTF-8 (the idempotency stage's fingerprint, once per keyed write). */
+export function sha256Base64(text: string): string {
+  return native ? native.base64(text) : toBase64(portableSha256(utf8Encode(text)));
 }
 
 const K = new Uint32Array([

@@ -23,7 +23,7 @@ export function createWebHandler(door: FrontDoor) {
     const ctx = requestContext(request, info, door.originOf());
     let response: MockResponse;
     try {
-      response = await door.answer(ctx, { target: request.url });
+      response = await door.answer(ctx, request.url);
     } catch (error) {
       response = renderError(error);
     }

@@ -6,7 +6,7 @@ import type { Claim, HeldKey, IdempotencyStore } from '../../store/repositories/
 import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
-import { latin1Encode, sha256, toBase64, utf8Decode, utf8Length } from '../../web/bytes';
+import { latin1Encode, sha256Base64, toBase64, utf8Decode, utf8Length } from '../../web/bytes';
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /** Methods whose requests only read: they go on while their count is under way. */
@@ -47,7 +47,7 @@ export function fingerprintRequest(req: MockRequest): string {
       : JSON.stringify([...req.query.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const body = req.body !== undefined ? canonicalJson(req.body) : toBase64(req.rawBody);
   // Node's adapter installs its one-shot native hash (installSha256); the digest is the same either way.
-  return toBase64(sha256(`${req.method} ${req.path}\n${query}\n${body}`));
+  return sha256Base64(`${req.method} ${req.path}\n${query}\n${body}`);
 }
 
 /** The answer to a request whose key another request holds: 422 for another request, 409 in flight, else the replay. */
