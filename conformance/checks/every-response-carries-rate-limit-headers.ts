@@ -15,7 +15,7 @@ import { inspectRateLimitHeaders, parseInteger } from '../lib/headers';
 import { quotaContradictions, remainingOf } from '../lib/quota';
 import { ruleAssumption, ruleStated } from '../lib/stated';
 import type { Exchange } from '../lib/http-client';
-import type { Check } from './registry';
+import type { Check, CheckContext } from './registry';
 
 /** Sequential requests of one burst; a window reset may interrupt one step, never all of them. */
 export const BURST = 6;
@@ -33,6 +33,33 @@ const counted = (exchange: Exchange) =>
   exchange.response !== undefined &&
   exchange.response.status >= 200 &&
   exchange.response.status < 300;
+
+/**
+ * Remaining's arithmetic shows only at a window's edges: an off-by-one Remaining reads Limit at the first request of a
+ * window and admits one request too many at the last. A run that reached neither says so, and what would reach them.
+ */
+function sayWhatWentUnjudged(ctx: CheckContext): void {
+  const readings = ctx.client.exchanges.filter(counted).map((exchange) => ({
+    exchange,
+    ...inspectRateLimitHeaders(exchange.response!.headers).reading,
+  }));
+  const limit = readings.find((r) => r.limit !== undefined)?.limit;
+  if (readings.length === 0 || limit === undefined) return;
+  const window = readings.find((r) => r.window !== undefined)?.window;
+  if (!readings.some((r) => r.remaining !== undefined && r.remaining >= limit - 1))
+    ctx.unjudged?.(
+      'RateLimit-Remaining counts the request it answers, at the first request of a window (Remaining = Limit - 1): every reading came mid-window',
+      `start the run on a workspace that sent nothing for a whole window${window !== undefined ? ` (${window} s)` : ''}`,
+    );
+  const limited = ctx.client.exchanges.some(
+    (e) => e.response?.status === 429 && (e.tokenLabel === 'a' || e.tokenLabel === 'b'),
+  );
+  if (!limited)
+    ctx.unjudged?.(
+      `no 429 follows a RateLimit-Remaining that left room (an off-by-one Remaining shows only at the limit): the limit of ${limit} was never reached`,
+      `a server configured with a smaller rate limit, below the request budget (--max-requests ${ctx.config.maxRequests}), or --max-requests above ${limit} for one window`,
+    );
+}
 
 export const everyResponseCarriesRateLimitHeaders: Check = {
   id: 'every-response-carries-rate-limit-headers',
@@ -103,6 +130,7 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
       });
   },
   finish(ctx) {
+    sayWhatWentUnjudged(ctx);
     for (const { limited, reading, remaining, between } of quotaContradictions(ctx.client.exchanges))
       ctx.report({
         title: 'A 429 contradicts the RateLimit-Remaining read just before it',

@@ -19,6 +19,11 @@ export type CheckContext = {
   /** Records an informational line shown under the check's progress line. */
   note(message: string): void;
   /**
+   * Records a stated rule (or part of one, `what`) this target did not let the check judge, with what would
+   * (`how`: a smaller rate limit, --allow-writes, --token-b, ids): reports list them so a pass never hides them.
+   */
+  unjudged?(what: string, how: string, ruleId?: string): void;
+  /**
    * Runs a fast-check property; a CheckFailure thrown by the predicate fails it, fast-check shrinks
    * it, and the shrunk failure is reported with the seed and path that replay it.
    */

@@ -54,7 +54,13 @@ export const replayedRequestReturnsOriginalResponse: Check = {
   async run(ctx) {
     const commands: CommandName[] = ['create', 'replay'];
     if (ctx.config.tokenB) commands.push('otherWorkspace');
-    else ctx.note('without --token-b, keys are not tried across workspaces');
+    else {
+      ctx.note('without --token-b, keys are not tried across workspaces');
+      ctx.unjudged?.(
+        'an Idempotency-Key of workspace A reused by workspace B',
+        'run with --token-b (a second workspace)',
+      );
+    }
     await runIdempotencyModel(ctx, 'replay', commands, 'replay');
     await replayAsyncCreate(ctx);
   },

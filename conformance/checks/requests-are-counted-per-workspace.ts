@@ -35,7 +35,15 @@ export const requestsAreCountedPerWorkspace: Check = {
       if (r1 - r2 === others + 1) shared.push({ others, before, after, drop: r1 - r2 });
     }
     if (shared.length < ATTEMPTS.length) {
-      ctx.note("inconclusive: workspace A's remaining moved for other reasons (a window reset or other traffic)");
+      // An inconclusive reading is not a pass: it warns, and the run lists the rule as not judged.
+      const why = "workspace A's RateLimit-Remaining moved for other reasons (a window reset or other traffic)";
+      ctx.report({
+        severity: 'warning',
+        title: 'Inconclusive: whether requests are counted per workspace',
+        expected: `A's remaining to drop by 1 across ${ATTEMPTS.join(' and ')} requests of B (counted apart) or by all of them (shared)`,
+        received: why,
+      });
+      ctx.unjudged?.('requests are counted per workspace', `a run while no other traffic reaches workspace A (${why})`);
       return;
     }
     const last = shared[shared.length - 1];

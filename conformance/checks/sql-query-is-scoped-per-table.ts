@@ -70,6 +70,12 @@ export const sqlQueryIsScopedPerTable: Check = {
           exchange: narrowed.exchange,
         });
     }
-    if (refused.length > 0) ctx.note(`forms the server refused (not judged): ${refused.join(', ')}`);
+    if (refused.length > 0) {
+      ctx.note(`forms the server refused (not judged): ${refused.join(', ')}`);
+      ctx.unjudged?.(
+        `scoping of the SQL forms ${refused.join(', ')}`,
+        'a server that runs those SELECT forms (it refused them)',
+      );
+    }
   },
 };

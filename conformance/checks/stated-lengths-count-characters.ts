@@ -176,6 +176,12 @@ export const statedLengthsCountCharacters: Check = {
         body: { name: conformanceName() },
         operationId: update.operationId,
       });
-    } else if (update) ctx.note('workspace name rules not tried without --allow-writes');
+    } else if (update) {
+      ctx.note('workspace name rules not tried without --allow-writes');
+      ctx.unjudged?.(
+        'the workspace name rules (lengths, `^[^<>]*$`)',
+        'run with --allow-writes (it renames the workspace)',
+      );
+    }
   },
 };

@@ -58,8 +58,18 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     // sent within one window proves a missing 429.
     const windowSeconds = parseWindow(headers[RATE_LIMIT.policy]);
     if (!limited && windowSeconds !== undefined && Date.now() - started > windowSeconds * 1000) {
-      ctx.note(
-        `no 429 within ${sent} requests, but they took ${((Date.now() - started) / 1000).toFixed(1)} s, longer than the ${windowSeconds} s window: inconclusive`,
+      const took = `${sent} requests took ${((Date.now() - started) / 1000).toFixed(1)} s, longer than the ${windowSeconds} s window`;
+      // An inconclusive reading is not a pass: it warns, and the run lists the rule as not judged.
+      ctx.report({
+        severity: 'warning',
+        title: 'Inconclusive: no 429 within one window',
+        expected: `429 within ${cap} requests sent inside one ${windowSeconds} s window`,
+        received: `no 429, but ${took}`,
+        exchange: first,
+      });
+      ctx.unjudged?.(
+        'too many requests get 429 with Retry-After',
+        `a faster link to the target, or a smaller limit (${took})`,
       );
       return;
     }

@@ -26,10 +26,14 @@ export type Failure = {
   path?: string;
   /** The command line that replays the counterexample. */
   replay?: string;
-  /** How many times the same defect was seen (same check, rule, operation and title). */
+  /** How many times the same defect was seen (same check, rule and cause, whatever the operation). */
   occurrences?: number;
   /** A few of those occurrences beyond the first, each with its own reproduction. */
   examples?: FailureExample[];
+  /** The operations the occurrences were seen on (one cause across operations is one failure). */
+  operations?: string[];
+  /** Other checks that reached the same verdict on the same exchange (reported once, here). */
+  alsoBy?: string[];
   /** The description's own words the failure rests on (`x-stated` of the contract node or rule). */
   stated?: string;
   /** For a warning: the contract's assumption (`x-assumption`) whose other reading the server took. */
@@ -40,7 +44,7 @@ export type FailureExample = { request: string; status?: number; reproduce?: str
 
 export type FailureInput = Omit<
   Failure,
-  'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce' | 'stated'
+  'checkId' | 'ruleId' | 'severity' | 'request' | 'response' | 'reproduce' | 'stated' | 'operations' | 'alsoBy'
 > & {
   ruleId?: string;
   /**

@@ -6,6 +6,7 @@
 import { escapeTerminal } from '../../spec/lib';
 import type { Failure } from '../lib/failure';
 import type { CheckResult, Reporter, RunEvent } from '../runner';
+import { unjudgedOf, type Unjudged } from '../run/types';
 
 const MARK: Record<CheckResult['status'], string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
 
@@ -40,6 +41,8 @@ export function formatFailure(failure: Failure): string {
     `  Expected: ${continued(failure.expected)}`,
     `  Received: ${continued(failure.received)}`,
   ];
+  if ((failure.operations?.length ?? 0) > 1) lines.push(`  Seen on:  ${failure.operations!.join(', ')}`);
+  if (failure.alsoBy?.length) lines.push(`  Also found by: ${failure.alsoBy.join(', ')}`);
   if (failure.request) {
     lines.push(`  Request:  ${failure.request.method} ${continued(failure.request.url)}`);
     for (const [name, value] of Object.entries(failure.request.headers))
@@ -67,6 +70,16 @@ export function formatFailure(failure: Failure): string {
       indent(failure.reproduce, '    '),
     );
   return lines.join('\n');
+}
+
+/** What the run could not judge, each with how to judge it: a green run never hides a rule it did not see. */
+export function formatUnjudged(unjudged: Unjudged[]): string {
+  return [
+    `Not judged in this run (${unjudged.length}), and how to judge it:`,
+    ...unjudged.map(
+      (u) => `  [${u.ruleId}] ${u.checkId}: ${continued(u.what, '    ')}\n    → ${continued(u.how, '      ')}`,
+    ),
+  ].join('\n');
 }
 
 function pad(text: string, width: number): string {
@@ -136,6 +149,8 @@ export class ConsoleReporter implements Reporter {
         if (all.length > 0) this.write(`\n${all.map(formatFailure).join('\n\n')}\n`);
         const count = (status: CheckResult['status']) => summary.results.filter((r) => r.status === status).length;
         this.write(`\n${formatSummaryTable(summary.results)}\n\n`);
+        const unjudged = unjudgedOf(summary.results);
+        if (unjudged.length > 0) this.write(`${formatUnjudged(unjudged)}\n\n`);
         if (summary.undescribed?.length)
           this.write(
             `Endpoints in the traffic that the contract does not describe:\n${summary.undescribed.map((u) => `  ${continued(u.endpoint, '    ')} ×${u.seen}`).join('\n')}\n\n`,

@@ -34,7 +34,13 @@ export function toCtrf(summary: RunSummary, stop = Date.now()): object {
           : r.status === 'skipped'
             ? { message: r.skippedReason ?? '' }
             : {}),
-        extra: { ruleId: r.ruleId, requests: r.requests, warnings: r.warnings.length, notes: r.notes },
+        extra: {
+          ruleId: r.ruleId,
+          requests: r.requests,
+          warnings: r.warnings.length,
+          notes: r.notes,
+          notJudged: r.unjudged ?? [],
+        },
       })),
       environment: { appName: summary.target, extra: { seed: summary.seed, requests: summary.requests } },
     },

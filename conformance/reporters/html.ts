@@ -9,6 +9,7 @@ import type { Failure } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import { escapeHtml, type Contract } from '../../spec/lib';
 import type { Reporter, RunEvent, RunSummary } from '../runner';
+import { unjudgedOf, type Unjudged } from '../run/types';
 import { allChecks } from '../checks';
 import { coverageFigures, runMatrix, type Cell } from '../matrix/matrix';
 import { buildCoverage, type CellState, type Coverage } from './coverage';
@@ -31,17 +32,29 @@ const KNOWN = new Set([
   'replay',
   'occurrences',
   'examples',
+  'operations',
+  'alsoBy',
 ]);
+
+const QUOTE_LABEL: Record<string, string> = {
+  stated: "the description's words",
+  assumption: "the contract's reading (open in the description)",
+};
 
 function quotes(failure: Failure, ruleText: string | undefined): string {
   const extra = Object.entries(failure as Record<string, unknown>).filter(
     ([key, value]) => !KNOWN.has(key) && typeof value === 'string' && value.length > 0,
   );
-  const items = extra.map(
-    ([key, value]) => `<dt>${escapeHtml(key)}</dt><dd><blockquote>${escapeHtml(value as string)}</blockquote></dd>`,
+  // The rule judged comes first, then the words (or the reading) this finding rests on.
+  const items = ruleText
+    ? [`<dt>rule ${escapeHtml(failure.ruleId)}</dt><dd><blockquote>${escapeHtml(ruleText)}</blockquote></dd>`]
+    : [];
+  items.push(
+    ...extra.map(
+      ([key, value]) =>
+        `<dt>${escapeHtml(QUOTE_LABEL[key] ?? key)}</dt><dd><blockquote>${escapeHtml(value as string)}</blockquote></dd>`,
+    ),
   );
-  if (ruleText)
-    items.push(`<dt>rule ${escapeHtml(failure.ruleId)}</dt><dd><blockquote>${escapeHtml(ruleText)}</blockquote></dd>`);
   return items.length ? `<dl class="quotes">${items.join('')}</dl>` : '';
 }
 
@@ -50,8 +63,15 @@ function message(failure: Failure): string {
     Object.entries(h)
       .map(([n, v]) => `${n}: ${v}`)
       .join('\n');
+  const seen =
+    (failure.operations?.length ?? 0) > 1
+      ? `<tr><th>Seen on</th><td>${escapeHtml(failure.operations!.join(', '))}</td></tr>`
+      : '';
+  const also = failure.alsoBy?.length
+    ? `<tr><th>Also found by</th><td>${escapeHtml(failure.alsoBy.join(', '))}</td></tr>`
+    : '';
   const parts = [
-    `<table class="kv"><tr><th>Expected</th><td>${escapeHtml(failure.expected)}</td></tr><tr><th>Received</th><td>${escapeHtml(failure.received)}</td></tr></table>`,
+    `<table class="kv"><tr><th>Expected</th><td>${escapeHtml(failure.expected)}</td></tr><tr><th>Received</th><td>${escapeHtml(failure.received)}</td></tr>${seen}${also}</table>`,
   ];
   if (failure.request)
     parts.push(
@@ -79,7 +99,7 @@ function message(failure: Failure): string {
 function finding(failure: Failure, ruleText: string | undefined): string {
   const count =
     failure.occurrences && failure.occurrences > 1 ? ` <span class="count">seen ${failure.occurrences}×</span>` : '';
-  return `<details class="finding ${failure.severity}"${failure.severity === 'failure' ? ' open' : ''}><summary><span class="rule">${escapeHtml(failure.ruleId)}</span> ${escapeHtml(failure.title)}${count}<span class="muted"> — ${escapeHtml(failure.checkId)}</span></summary>${quotes(failure, failure.severity === 'warning' ? ruleText : undefined)}${message(failure)}</details>`;
+  return `<details class="finding ${failure.severity}"${failure.severity === 'failure' ? ' open' : ''}><summary><span class="rule">${escapeHtml(failure.ruleId)}</span> ${escapeHtml(failure.title)}${count}<span class="muted"> — ${escapeHtml(failure.checkId)}</span></summary>${quotes(failure, ruleText)}${message(failure)}</details>`;
 }
 
 const MARK: Record<CellState, string> = { passed: '✓', warned: '!', failed: '✗', 'not reached': '·', 'not run': '' };
@@ -147,6 +167,19 @@ summary{cursor:pointer;font-weight:600}.rule{font-family:monospace;background:#e
 th.vertical{height:170px;white-space:nowrap;vertical-align:bottom;padding:4px 2px}th.vertical span{writing-mode:vertical-rl;transform:rotate(180deg);font-family:monospace;font-size:12px}
 .status-PASS{color:#1f7a44;font-weight:700}.status-FAIL{color:#b3261e;font-weight:700}.status-WARN{color:#c77700;font-weight:700}.status-SKIP{color:#687385;font-weight:700}`;
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Every stated rule the run could not judge, with how to judge it. */
+function unjudgedSection(unjudged: Unjudged[]): string {
+  if (unjudged.length === 0) return '';
+  return `<h2 id="not-judged">Not judged in this run (${unjudged.length})</h2><table><thead><tr><th>rule</th><th>check</th><th>what</th><th>how to judge it</th></tr></thead><tbody>${unjudged
+    .map(
+      (u) =>
+        `<tr><td>${escapeHtml(u.ruleId)}</td><td><code>${escapeHtml(u.checkId)}</code></td><td>${escapeHtml(u.what)}</td><td>${escapeHtml(u.how)}</td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
 export type HtmlInput = {
   summary: RunSummary;
   contract?: Contract;
@@ -175,12 +208,13 @@ export function toHtml({ summary, contract, checks, exchanges, specPath }: HtmlI
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Conformance ${passed ? 'passed' : 'failed'} — ${escapeHtml(summary.target)}</title><style>${STYLE}</style></head>
-<body><header class="verdict ${passed ? 'pass' : 'fail'}"><h1 id="verdict">${passed ? 'PASSED' : 'FAILED'}: ${failures.length} failure${failures.length === 1 ? '' : 's'}, ${warnings.length} warning${warnings.length === 1 ? '' : 's'}</h1>
+<body><header class="verdict ${passed ? 'pass' : 'fail'}"><h1 id="verdict">${passed ? 'PASSED' : 'FAILED'}: ${plural(count('failed'), 'check')} failed (${plural(failures.length, 'failure')}), ${plural(count('warned'), 'check')} warned (${plural(warnings.length, 'warning')})</h1>
 <div>${escapeHtml(summary.target)} against ${escapeHtml(specPath)}</div>
 <div class="stats"><span><b>${count('passed')}</b>passed</span><span><b>${count('failed')}</b>failed</span><span><b>${count('warned')}</b>warned</span><span><b>${count('skipped')}</b>skipped</span><span><b>${summary.requests}</b>requests</span><span><b>${(summary.durationMs / 1000).toFixed(1)} s</b>wall time</span><span><b>${summary.seed}</b>seed</span>${summary.workers ? `<span><b>${summary.workers}</b>workers</span>` : ''}${summary.shard ? `<span><b>${escapeHtml(summary.shard)}</b>shard</span>` : ''}</div></header>
 <main>
 <h2 id="failures">Failures (${failures.length})</h2>${failures.length ? failures.map((f) => finding(f, ruleText(f.ruleId))).join('\n') : '<p>None.</p>'}
 <h2 id="warnings">Warnings (${warnings.length})</h2><p class="muted">Where the contract leaves a point open or disagrees with an RFC, the suite accepts the other reading and says so here.</p>${warnings.length ? warnings.map((w) => finding(w, ruleText(w.ruleId))).join('\n') : '<p>None.</p>'}
+${unjudgedSection(unjudgedOf(summary.results))}
 <h2 id="checks">Checks</h2><table><thead><tr><th>check</th><th>rule</th><th>result</th><th>failed</th><th>warned</th><th>requests</th><th>time</th><th>notes</th></tr></thead><tbody>${checkRows}</tbody></table>
 ${coverage}${summary.undescribed?.length ? `<h2 id="undescribed">Endpoints the contract does not describe</h2><table><tbody>${summary.undescribed.map((u) => `<tr><td><code>${escapeHtml(u.endpoint)}</code></td><td>×${u.seen}</td></tr>`).join('')}</tbody></table>` : ''}
 </main></body></html>

@@ -25,7 +25,12 @@ export function toJunitXml(summary: RunSummary): string {
       );
     }
     if (r.status === 'skipped') body.push(`<skipped message="${escapeXml(r.skippedReason ?? '')}"/>`);
-    const out = [...r.notes, ...r.warnings.map(formatFailure), `requests: ${r.requests}`].join('\n');
+    const out = [
+      ...r.notes,
+      ...(r.unjudged ?? []).map((u) => `not judged: ${u.what} (how: ${u.how})`),
+      ...r.warnings.map(formatFailure),
+      `requests: ${r.requests}`,
+    ].join('\n');
     body.push(`<system-out>${escapeXml(out)}</system-out>`);
     return `    <testcase ${attrs}>\n      ${body.join('\n      ')}\n    </testcase>`;
   });

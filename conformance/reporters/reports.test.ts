@@ -122,7 +122,7 @@ describe('reports', () => {
     writeFileSync(copy, readFileSync(file('report.html')));
     const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, pathToFileURL(copy).href);
     expect(dom).toContain('id="verdict"');
-    expect(dom).toMatch(/FAILED: \d+ failures?, \d+ warnings?/);
+    expect(dom).toMatch(/FAILED: \d+ checks? failed \(\d+ failures?\), \d+ checks? warned \(\d+ warnings?\)/);
     expect(dom).toContain('error-shape');
     expect(dom).toContain('class="matrix rules"');
     expect(remoteRequests(requestedUrls)).toEqual([]);

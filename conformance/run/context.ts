@@ -54,7 +54,13 @@ export function createContext(state: RunState, check: Check, result: CheckResult
     send: (options) => client.send(options),
     report: (input) => void record(input),
     note: (message) => result.notes.push(message),
+    unjudged: (what, how, ruleId = check.ruleId) => {
+      const list = (result.unjudged ??= []);
+      if (!list.some((u) => u.what === what && u.ruleId === ruleId))
+        list.push({ checkId: check.id, ruleId, what, how });
+    },
     shared: <T>(key: string, compute: () => Promise<T>) => {
+      result.usedShared = true;
       if (!state.sharedValues.has(key)) state.sharedValues.set(key, compute());
       return state.sharedValues.get(key) as Promise<T>;
     },

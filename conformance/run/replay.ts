@@ -39,6 +39,14 @@ function tokenArgument(value: string): string {
   return value.startsWith('$') ? `"${value}"` : shellQuote(value);
 }
 
+/**
+ * The command that starts the suite where this one runs: the installed package's bin (compiled JavaScript), or the
+ * checkout's npm script (TypeScript through tsx), so a printed line works where it was printed.
+ */
+export function suiteCommand(compiled = __filename.endsWith('.js')): string {
+  return compiled ? 'npx workspace-api-conformance' : 'npm run conformance --';
+}
+
 /** The command line that replays a counterexample: every setting that decides the property's cases is repeated. */
 export function replayCommand(config: RunConfig, checkId: string, target: ReplayTarget): string {
   const args = ['--target', shellQuote(config.target), '--token', tokenArgument(config.credentials.a)];
@@ -48,5 +56,5 @@ export function replayCommand(config: RunConfig, checkId: string, target: Replay
   if (config.allowWrites) args.push('--allow-writes');
   if (config.specPath !== DEFAULT_SPEC_PATH) args.push('--spec', shellQuote(config.specPath));
   if (config.createRunPath !== DEFAULTS.createRunPath) args.push('--create-run-path', shellQuote(config.createRunPath));
-  return `npm run conformance -- ${args.join(' ')}`;
+  return `${suiteCommand()} ${args.join(' ')}`;
 }

@@ -22,7 +22,26 @@ export type CheckResult = {
   /** Requests the check sent (active checks) or responses it inspected (hooks). */
   requests: number;
   durationMs: number;
+  /** Stated rules (or parts) the check could not judge against this target, each with what would let it. */
+  unjudged?: Unjudged[];
+  /** The check judged a scenario another check sent (ctx.shared): it judged something without requests of its own. */
+  usedShared?: boolean;
 };
+
+/** A stated rule, or a part of one, that a run could not judge, and how to judge it. */
+export type Unjudged = { checkId: string; ruleId: string; what: string; how: string };
+
+/**
+ * Everything a run could not judge: each check's own list, and each skipped check as a whole with its reason (which
+ * names the flag or setting that would run it).
+ */
+export function unjudgedOf(results: CheckResult[]): Unjudged[] {
+  return results.flatMap((r) =>
+    r.status === 'skipped'
+      ? [{ checkId: r.id, ruleId: r.ruleId, what: r.title, how: r.skippedReason ?? 'skipped' }, ...(r.unjudged ?? [])]
+      : (r.unjudged ?? []),
+  );
+}
 
 export type RunSummary = {
   target: string;
@@ -88,10 +107,18 @@ export function newResult(check: Check): CheckResult {
     notes: [],
     requests: 0,
     durationMs: 0,
+    unjudged: [],
   };
 }
 
+/** Why a check that sent nothing and judged nothing is skipped rather than passed. */
+export const NOTHING_JUDGED = 'sent no request and judged no response: nothing to verify the rule on';
+
 export function settle(result: CheckResult): void {
+  // A check that neither sent a request nor judged one proves nothing: a PASS would claim what it never saw.
+  const idle = result.requests === 0 && !result.usedShared && result.warnings.length === 0;
+  if (idle && result.failures.length === 0 && result.skippedReason === undefined)
+    result.skippedReason = result.notes.length > 0 ? `${NOTHING_JUDGED} (${result.notes.join('; ')})` : NOTHING_JUDGED;
   if (result.skippedReason !== undefined && result.failures.length === 0) result.status = 'skipped';
   else if (result.failures.length > 0) result.status = 'failed';
   else if (result.warnings.length > 0) result.status = 'warned';
