@@ -25,7 +25,8 @@ const HARD_STOP_AFTER_MS = 14_000;
 
 async function main(): Promise<number> {
   try {
-    const config = parseConfig(process.argv.slice(2));
+    // --max-time counts from the command's start: loading the suite and the contract is part of the run's time.
+    const config = { ...parseConfig(process.argv.slice(2)), startedAt: Math.floor(performance.timeOrigin) };
     if (config.coverageOnly) {
       const contract = loadContract(config.specPath);
       const checks = allChecks();
@@ -60,7 +61,7 @@ async function main(): Promise<number> {
         err(`stopped: --max-time of ${config.maxTimeSeconds} s passed and the run did not end; exiting\n`);
         process.exit(2);
       },
-      config.maxTimeSeconds * 1000 + HARD_STOP_AFTER_MS,
+      config.startedAt + config.maxTimeSeconds * 1000 + HARD_STOP_AFTER_MS - Date.now(),
     ).unref();
     const summary = await runConformance(config, { checks: allChecks(), reporters });
     if (summary.stopped) {

@@ -70,7 +70,29 @@ describe('parseConfig', () => {
     ['an unknown option', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--fast']],
     ['a budget of zero', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--max-requests', '0']],
     ['the same token twice', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--token-b', 'a']],
+    ['a run of no time', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--max-time', '0']],
+    ['a byte bound below 1 KiB', ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--max-response-bytes', '10']],
+    [
+      '--report-every outside passive mode',
+      ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--report-every', '5'],
+    ],
   ])('should refuse %s as bad configuration', (_name, argv) => {
     expect(() => parseConfig(argv, {})).toThrow(ConfigError);
+  });
+
+  it('should bound a run by default: its time, each answer, each wait', () => {
+    const config = parseConfig(['--target', 'http://127.0.0.1:1/v1', '--token', 'a'], {});
+    expect(config).toMatchObject({ maxTimeSeconds: 900, maxResponseBytes: 8 * 1024 * 1024, maxWaitMs: 65000 });
+    expect(
+      parseConfig(
+        ['--target', 'http://127.0.0.1:1/v1', '--token', 'a', '--max-time', '60', '--max-response-bytes', '65536'],
+        {},
+      ),
+    ).toMatchObject({ maxTimeSeconds: 60, maxResponseBytes: 65536 });
+    expect(parseConfig(['--proxy', '--upstream', 'http://127.0.0.1:1/v1', '--report-every', '5'], {}).proxy).toEqual({
+      upstream: 'http://127.0.0.1:1/v1',
+      port: undefined,
+      reportEverySeconds: 5,
+    });
   });
 });

@@ -39,6 +39,8 @@ export type RunConfig = {
   maxWaitMs: number;
   /** The whole run's bound (--max-time, seconds): then it stops, writes every report and says what it did not judge. */
   maxTimeSeconds: number;
+  /** When --max-time is counted from (epoch ms): the command's start; a run started in-process counts from its own. */
+  startedAt?: number;
   /** Bytes of one answer read (--max-response-bytes); past it the answer is judged as truncated. */
   maxResponseBytes: number;
   /** Operation ids and tags to restrict the run to (`--operations`, `--tags`), tags to leave out (`--skip-tags`). */

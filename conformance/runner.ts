@@ -116,7 +116,7 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     timeoutMs: config.timeoutMs,
     maxWaitMs: config.maxWaitMs,
     maxResponseBytes: config.maxResponseBytes,
-    deadline: started + config.maxTimeSeconds * 1000,
+    deadline: (config.startedAt ?? started) + config.maxTimeSeconds * 1000,
     maxTimeSeconds: config.maxTimeSeconds,
   });
   const emit = emitter(options.reporters ?? []);
@@ -125,11 +125,14 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
   let stopped: string | undefined;
   let onStop = () => {};
   const stoppedAt = new Promise<void>((resolve) => (onStop = resolve));
-  const watchdog = setTimeout(() => {
-    stopped = `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
-    client.stop();
-    setTimeout(onStop, DEADLINE_GRACE_MS).unref();
-  }, config.maxTimeSeconds * 1000);
+  const watchdog = setTimeout(
+    () => {
+      stopped = `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
+      client.stop();
+      setTimeout(onStop, DEADLINE_GRACE_MS).unref();
+    },
+    (config.startedAt ?? started) + config.maxTimeSeconds * 1000 - Date.now(),
+  );
   watchdog.unref();
 
   await emit({
