@@ -60,7 +60,9 @@ export type PipelineDeps = AuthenticateDeps &
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
   return compose([
     runHooks(deps.hooks), // beforeRequest first on the way in; beforeSend last on the way out
-    ...(deps.usage ? [deps.usage] : []), // the usage report's counts, of the finished answer
+    // the usage report's counts, of the finished answer; only below the base path (a path outside it that reads
+    // like an operation's, /mailboxManagement/suppressions without /v1, is no answer of that operation)
+    ...(deps.usage && outside === undefined ? [deps.usage] : []),
     ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
     finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
     authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
