@@ -144,6 +144,12 @@ describe('the usage count table', () => {
     expect(usage.report().rows).toHaveLength(1);
   });
 
+  it('should keep an outcome with spaces whole', () => {
+    const usage = counter();
+    usage.record('ws', 'getModel', 400, 'reason:two words here');
+    expect(usage.report().rows.map((row) => row.outcome)).toEqual(['reason:two words here']);
+  });
+
   it('should mark a status the operation does not state', () => {
     const usage = counter();
     usage.record('ws', 'getModel', 418, '-');

@@ -85,7 +85,14 @@ export function createUsageCounter(deps: UsageDeps) {
     }
     const rows: UsageRow[] = [];
     for (const [key, count] of merged) {
-      const [operationId, statusText, outcome] = key.split(' ');
+      // The operation id and the status hold no space; the outcome (an error's reason) may.
+      const first = key.indexOf(' ');
+      const second = key.indexOf(' ', first + 1);
+      const [operationId, statusText, outcome] = [
+        key.slice(0, first),
+        key.slice(first + 1, second),
+        key.slice(second + 1),
+      ];
       const known = byId.get(operationId);
       if (!known) continue;
       const status = Number(statusText);
