@@ -9,6 +9,7 @@ import type { CheckContext } from '../checks/registry';
 import { CheckSkipped } from '../lib/failure';
 import { commandArbitraries } from './commands';
 import { CreateCommand } from './commands/create';
+import { Provoke429Command } from './commands/provoke-429';
 import { deriveRoles } from './derive';
 import { learnFacts, newReal, type Facts } from './real';
 import type { WorldModel } from './world';
@@ -58,6 +59,12 @@ export async function runModelPhase(ctx: CheckContext, options: ModelPhaseOption
           // always have something to act on.
           for (const [index] of roles.creates.entries())
             await new CreateCommand(index, 'a', true, 2, false).run(model, real);
+          // The first sequence also spends the quota to a 429 when that fits its allowance, so what follows a 429 is
+          // judged once whatever the commands drawn; the command does it again in later sequences.
+          if (!phase.provoked) {
+            phase.provoked = true;
+            await new Provoke429Command('a').run(model, real);
+          }
           return { model, real };
         }, commands);
       } finally {

@@ -35,13 +35,17 @@ export function commandArbitraries(
   const creates = roles.creates.length;
   if (creates > 0) {
     const create = fc.nat(creates - 1);
+    const creating = fc
+      .tuple(create, tenant, fc.boolean(), fc.integer({ min: 1, max: 3 }), cross)
+      .map(([c, t, keyed, children, foreign]) => new CreateCommand(c, t, keyed, children, foreign));
     out.push(
-      fc
-        .tuple(create, tenant, fc.boolean(), fc.integer({ min: 1, max: 3 }), cross)
-        .map(([c, t, keyed, children, foreign]) => new CreateCommand(c, t, keyed, children, foreign)),
-      // Replays weigh double: most defects of idempotency show only on a replay, after whatever came before.
-      fc.tuple(index, fc.integer({ min: 1, max: 2 })).map(([i, times]) => new ReplayCommand(i, times)),
-      fc.tuple(index, fc.integer({ min: 1, max: 2 })).map(([i, times]) => new ReplayCommand(i, times)),
+      // Creates weigh double too: they are cheap, and what the others act on.
+      creating,
+      creating,
+      // Replays weigh double: most defects of idempotency show only on a replay, after whatever came before; a
+      // client retries more than once, so each replays two or three times.
+      fc.tuple(index, fc.integer({ min: 2, max: 3 })).map(([i, times]) => new ReplayCommand(i, times)),
+      fc.tuple(index, fc.integer({ min: 2, max: 3 })).map(([i, times]) => new ReplayCommand(i, times)),
       index.map((i) => new ReuseCommand(i)),
       fc
         .tuple(create, tenant, fc.integer({ min: 2, max: 3 }))

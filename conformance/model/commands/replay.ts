@@ -1,6 +1,6 @@
 /**
  * x-rules idempotency-replay — "A retry with the same key and the same request returns the original response and
- * creates no second record": a keyed record's request sent again (once or twice, after whatever came before)
+ * creates no second record": a keyed record's request sent again (two or three times, after whatever came before)
  * answers the original status, body and Location, and what the contract lets a client read back (the record's own
  * rows, the records beneath a job: a batch's runs) has no more rows after the replays than before.
  */
