@@ -2,8 +2,9 @@
 // Sides are files or git refs (a ref reads the spec and its split files at that commit); head defaults to the
 // working tree's spec. The spec is `--spec`, else spec/openapi.yaml, else the one openapi.yaml|yml|json the
 // repository tracks. Options:
-//   --format text|markdown|json|junit|github   report format: text on a terminal, markdown when piped or redirected
-//                                              (a CI step posting a comment); --json is --format json
+//   --format text|markdown|json|junit|github   report format (--json is --format json); unless given, the one the
+//                                              --output file's extension names (.md .json .xml .txt), else text on
+//                                              a terminal and markdown when piped or redirected (a CI step)
 //   --fail-on breaking|warning            lowest classification that fails (default breaking)
 //   --waivers <file>                      accepted changes (default scripts/waivers.yaml when present); --no-waivers
 //   --output <file>                       also write the report to a file
@@ -34,8 +35,7 @@ const USAGE =
 
 async function main(argv: string[]): Promise<number> {
   const positional: string[] = [];
-  // A person at a terminal reads text; a pipe or a file (a CI step that posts a comment) gets markdown.
-  let format: Format = process.stdout.isTTY ? 'text' : 'markdown';
+  let format: Format | undefined;
   let failOn: FailOn = 'breaking';
   let crossCheck: boolean | 'auto' = 'auto';
   let impact = true;
@@ -90,6 +90,9 @@ async function main(argv: string[]): Promise<number> {
     waiversFile,
     impact,
   });
+  // Unless told: the format --output's extension names; else text for a person at a terminal, markdown for a pipe
+  // or a redirect (a CI step that posts a comment).
+  format ??= formatOfFile(output) ?? (process.stdout.isTTY ? 'text' : 'markdown');
   const render = {
     text: renderText,
     markdown: renderMarkdown,
@@ -107,6 +110,11 @@ async function main(argv: string[]): Promise<number> {
 }
 
 class UsageError extends Error {}
+
+function formatOfFile(file: string | undefined): Format | undefined {
+  const extension = file ? /\.(\w+)$/.exec(file)?.[1]?.toLowerCase() : undefined;
+  return ({ md: 'markdown', json: 'json', xml: 'junit', txt: 'text' } as Record<string, Format>)[extension ?? ''];
+}
 
 main(process.argv.slice(2)).then(
   (code) => {
