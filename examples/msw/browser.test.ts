@@ -28,7 +28,7 @@ describe('the browser example (setupWorker) in Chromium', () => {
     if (!chromium.bin) throw new Error(`Chromium is needed for this test: ${chromium.reason}`);
     const page = await readPage(chromium.bin, app.url, ['state', 'first-answer', 'result'], PAGE_SETTLED);
     expect(page.texts.state).toBe('done');
-    expect(page.texts['first-answer']).toMatch(/^first answer 200 after \d+ ms$/);
+    expect(page.texts['first-answer']).toMatch(/^first answer 200 after \d+ ms \(\d+ ms since navigation\)$/);
     const shown = JSON.parse(page.texts.result);
     expect(shown.keyedCreate).toEqual({ status: 201, replayStatus: 201, sameServer: true });
     expect(shown.polledRun).toMatchObject({ status: 202, final: 'success' });

@@ -100,7 +100,10 @@ export async function readPage(
     await cdp.send('Browser.close').catch(() => undefined);
     return { texts, ms };
   } finally {
-    chromium.kill('SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
+    const exited = new Promise((resolve) => chromium.once('exit', resolve));
+    if (chromium.exitCode === null) chromium.kill('SIGKILL');
+    await exited;
+    // Its helper processes may still be writing the profile for a moment.
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
