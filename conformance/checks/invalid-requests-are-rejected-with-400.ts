@@ -126,6 +126,8 @@ export function judgeRefusal(
   }
   ctx.report({
     title: `${op.operationId} ${answered(status)} ${what}`,
+    // One defect (the operation validates nothing, or answers 5xx) is one failure, whichever field showed it.
+    cause: `${op.operationId} ${answered(status)} an invalid request`,
     expected: `400, or another 4xx the operation names (${why})`,
     received: describe(exchange),
     stated: statedWords,

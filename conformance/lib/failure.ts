@@ -30,6 +30,11 @@ export type Failure = {
   occurrences?: number;
   /** A few of those occurrences beyond the first, each with its own reproduction. */
   examples?: FailureExample[];
+  /**
+   * What makes occurrences one defect, when the title names the case (a field, a value): e.g. "accepted an invalid
+   * request" for every invalid field of an operation that validates nothing. Default: the title.
+   */
+  cause?: string;
   /** The operations the occurrences were seen on (one cause across operations is one failure). */
   operations?: string[];
   /** Other checks that reached the same verdict on the same exchange (reported once, here). */
@@ -40,7 +45,7 @@ export type Failure = {
   assumption?: string;
 };
 
-export type FailureExample = { request: string; status?: number; reproduce?: string };
+export type FailureExample = { request: string; status?: number; reproduce?: string; title?: string };
 
 export type FailureInput = Omit<
   Failure,

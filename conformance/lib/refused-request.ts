@@ -64,6 +64,7 @@ export function refusalReason(contract: Contract, op: Operation, exchange: Excha
     if (validate && !validate(value))
       return `its ${parameter.in} parameter ${describeSchemaErrors(validate.errors ?? [], parameter.name)}`;
   }
+  if (op.requestBody?.required && request.rawBody === undefined) return 'it has no body, which the operation requires';
   const schema = requestBodySchema(op);
   if (!schema || request.rawBody === undefined) return undefined;
   const type = headerOf(request.headers, 'content-type');

@@ -58,7 +58,7 @@ export function formatFailure(failure: Failure): string {
   }
   for (const example of failure.examples ?? [])
     lines.push(
-      `  Also seen: ${continued(example.request)}${example.status !== undefined ? ` → ${example.status}` : ''}`,
+      `  Also seen: ${continued(example.request)}${example.status !== undefined ? ` → ${example.status}` : ''}${example.title ? ` (${continued(example.title)})` : ''}`,
     );
   if (failure.occurrences && failure.occurrences > 1 + (failure.examples?.length ?? 0))
     lines.push(`            … and ${failure.occurrences - 1 - (failure.examples?.length ?? 0)} more`);

@@ -34,6 +34,7 @@ const KNOWN = new Set([
   'examples',
   'operations',
   'alsoBy',
+  'cause',
 ]);
 
 const QUOTE_LABEL: Record<string, string> = {
@@ -83,7 +84,7 @@ function message(failure: Failure): string {
     );
   if (failure.examples?.length)
     parts.push(
-      `<h4>Also seen</h4><ul>${failure.examples.map((e) => `<li><code>${escapeHtml(e.request)}</code>${e.status !== undefined ? ` → ${e.status}` : ''}</li>`).join('')}</ul>`,
+      `<h4>Also seen</h4><ul>${failure.examples.map((e) => `<li><code>${escapeHtml(e.request)}</code>${e.status !== undefined ? ` → ${e.status}` : ''}${e.title ? ` — ${escapeHtml(e.title)}` : ''}</li>`).join('')}</ul>`,
     );
   if (failure.reproduce)
     parts.push(

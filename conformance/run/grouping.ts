@@ -57,7 +57,7 @@ export class FailureGroups {
       return judged;
     }
     const operation = this.operationOf(input.exchange);
-    const key = [checkId, failure.severity, failure.ruleId, this.causeOf(failure.title)].join('|');
+    const key = [checkId, failure.severity, failure.ruleId, this.causeOf(failure.cause ?? failure.title)].join('|');
     const earlier = this.seen.get(key);
     if (earlier) {
       earlier.occurrences = (earlier.occurrences ?? 1) + 1;
@@ -68,6 +68,7 @@ export class FailureGroups {
           request: `${failure.request.method} ${failure.request.url}`,
           status: failure.response?.status,
           reproduce: failure.reproduce,
+          ...(failure.title !== earlier.title ? { title: failure.title } : {}),
         });
       return earlier;
     }
