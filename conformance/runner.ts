@@ -20,7 +20,7 @@ import { newResult, settle, type CheckResult, type Reporter, type RunEvent, type
 export type { CaseEvent, CheckResult, CheckStatus, Reporter, RunEvent, RunSummary } from './run/types';
 
 /** How long a check still busy at --max-time may take to end before the run reports without it. */
-export const DEADLINE_GRACE_MS = 3000;
+export const DEADLINE_GRACE_MS = 2000;
 
 export type RunOptions = { checks: Check[]; reporters?: Reporter[]; contract?: Contract };
 
