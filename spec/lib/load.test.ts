@@ -6,6 +6,7 @@ import {
   DEFAULT_SPEC_PATH,
   dereferenceDocument,
   dereferenceFile,
+  makeLineLocator,
   parseDocumentText,
   SPEC_LIMITS,
   SpecRefused,
@@ -202,6 +203,19 @@ describe('a spec beside a secret and a server', () => {
       expect(read.filter((path) => !path.startsWith(`${place.folder}/`))).toEqual([]);
     }
     expect(place.requests).toEqual([]);
+  });
+
+  it('should locate lines with the same bounds: a FIFO refused without a hang, 20 000 nested sequences before the parser', () => {
+    expectRefusal(
+      thrownBy(() => makeLineLocator(join(place.folder, 'fifo.yaml'))),
+      'unreadable',
+    );
+    const locate = makeLineLocator(join(HOSTILE, 'depth--flow-nesting.yaml'));
+    expectRefusal(
+      thrownBy(() => locate('#/x')),
+      'depth',
+    );
+    expect(makeLineLocator(DEFAULT_SPEC_PATH)('#/paths')).toBeGreaterThan(1);
   });
 
   it('should follow a symlink that stays inside the folder (and see what it reads)', () => {
