@@ -14,7 +14,7 @@ import { NdjsonReporter } from './reporters/ndjson';
 import { startPassiveProxy } from './proxy';
 import { runConformance, type Reporter } from './runner';
 import { selectOperations } from './run/selection';
-import { loadContract } from '../spec/lib';
+import { loadContract, SpecRefused } from '../spec/lib';
 
 // Every line this command writes passes the terminal's one door: a target's error text, a spec's names.
 const out = terminalSink((text) => process.stdout.write(text));
@@ -81,7 +81,8 @@ async function main(): Promise<number> {
     }
     return summary.exitCode;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    // A refused spec (--spec) is one line naming its file and pointer, already safe for a terminal.
+    if (error instanceof ConfigError || error instanceof SpecRefused) {
       err(`${error.message}\n`);
       return 2;
     }
