@@ -38,49 +38,67 @@ function hash(text: string): number {
 
 export type Fingerprint = (value: unknown) => string;
 
+const isShapeKey = (k: string) => !DOC_KEYS.has(k) && !k.startsWith('x-');
+
 /**
- * A memoised fingerprint over the members `keep` accepts. Key order does not count. A cycle contributes a marker;
+ * Two memoised fingerprints from one walk: `content` over every member, `shape` over the members that constrain
+ * values (documentation keywords and extensions left out). Key order does not count. A cycle contributes a marker;
  * a node inside a cycle is fingerprinted again from each entry (its text depends on where the walk entered), the
- * others once.
+ * others once. One walk, because each node of both documents is fingerprinted both ways.
  */
-export function makeFingerprint(keep: (key: string) => boolean): Fingerprint {
-  const memo = new WeakMap<object, string>();
+function makeFingerprints(): { content: Fingerprint; shape: Fingerprint } {
+  const memo = new WeakMap<object, [string, string]>();
   const onStack = new Map<object, number>();
   let low = Infinity;
-  const walk = (value: unknown): string => {
-    if (!isObject(value) && !Array.isArray(value)) return JSON.stringify(value) ?? 'undefined';
+  const walk = (value: unknown): [string, string] => {
+    if (!isObject(value) && !Array.isArray(value)) {
+      const text = JSON.stringify(value) ?? 'undefined';
+      return [text, text];
+    }
     const known = memo.get(value);
     if (known !== undefined) return known;
     const back = onStack.get(value);
     if (back !== undefined) {
       low = Math.min(low, back);
-      return '"<cycle>"';
+      return ['"<cycle>"', '"<cycle>"'];
     }
     const depth = onStack.size;
     onStack.set(value, depth);
     const outerLow = low;
     low = Infinity;
-    const text = Array.isArray(value)
-      ? `[${value.map(walk).join(',')}]`
-      : `{${Object.keys(value)
-          .filter(keep)
-          .sort()
-          .map((k) => `${JSON.stringify(k)}:${walk(value[k])}`)
-          .join(',')}}`;
+    let content: string;
+    let shape: string;
+    if (Array.isArray(value)) {
+      const prints = value.map(walk);
+      content = `[${prints.map((p) => p[0]).join(',')}]`;
+      shape = `[${prints.map((p) => p[1]).join(',')}]`;
+    } else {
+      const all: string[] = [];
+      const kept: string[] = [];
+      for (const k of Object.keys(value).sort()) {
+        const [c, sh] = walk(value[k]);
+        const key = JSON.stringify(k);
+        all.push(`${key}:${c}`);
+        if (isShapeKey(k)) kept.push(`${key}:${sh}`);
+      }
+      content = `{${all.join(',')}}`;
+      shape = `{${kept.join(',')}}`;
+    }
     onStack.delete(value);
-    const print = `#${hash(text)}`;
+    const prints: [string, string] = [`#${hash(content)}`, content === shape ? `#${hash(content)}` : `#${hash(shape)}`];
     // Memoised unless a cycle reached above this node (its text then depends on the entry point).
-    if (low >= depth) memo.set(value, print);
+    if (low >= depth) memo.set(value, prints);
     low = Math.min(outerLow, low);
-    return print;
+    return prints;
   };
-  return walk;
+  return { content: (value) => walk(value)[0], shape: (value) => walk(value)[1] };
 }
 
+const fingerprints = makeFingerprints();
 /** What constrains values: documentation keywords and extensions left out. */
-export const shapeOf = makeFingerprint((k) => !DOC_KEYS.has(k) && !k.startsWith('x-'));
+export const shapeOf = fingerprints.shape;
 /** Everything, extensions and documentation included: equal prints mean nothing to report below. */
-export const contentOf = makeFingerprint(() => true);
+export const contentOf = fingerprints.content;
 
 /** Structural equality ignoring documentation keywords and extensions. */
 export function sameShape(a: unknown, b: unknown): boolean {
