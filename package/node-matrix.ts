@@ -230,20 +230,21 @@ startMock({ PORT: '0' }).then(async (mock) => {
       });
       process.stdout.write(`  Node ${version} ./msw: skipped (the package has no ./msw entry yet)\n`);
     } else {
-      const esm = await run(
-        binary,
-        [
-          '--input-type=module',
-          '-e',
-          `const m = await import('${pkg.name}/msw'); console.log(Object.keys(m).join(','));`,
-        ],
-        { cwd: project },
-      );
+      // The engine answering through the handler set's handle(): a Request in, its Response out, no port.
+      const answer = `const m = await import('${pkg.name}/msw');
+const mock = m.createHandlers({ baseUrl: 'http://api.test/v1' });
+const res = await mock.handle(new Request('http://api.test/v1/mailboxManagement/suppressions?limit=1', { headers: { authorization: 'Bearer mock-token-a' } }));
+await mock.close();
+console.log(Object.keys(m).join(',') + ' answered ' + res.status);`;
+      const esm = await run(binary, ['--input-type=module', '-e', answer], { cwd: project });
       const cjs = await run(binary, ['-e', `console.log(Object.keys(require('${pkg.name}/msw')).join(','))`], {
         cwd: project,
       });
       const ok =
-        esm.code === 0 && cjs.code === 0 && /createHandlers/.test(esm.stdout) && /createHandlers/.test(cjs.stdout);
+        esm.code === 0 &&
+        cjs.code === 0 &&
+        /createHandlers.* answered 200/.test(esm.stdout) &&
+        /createHandlers/.test(cjs.stdout);
       cell(
         './msw',
         ok,

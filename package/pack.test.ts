@@ -53,7 +53,8 @@ function startInstalledMock(project: string): Promise<{ origin: string; child: C
 /** A frontend's first file: typed calls, the control client, fixture types, and two mistakes that must not compile. */
 const APP = `import createClient from 'openapi-fetch';
 import type { paths } from '${pkg.name}/types';
-import { createMockControl, type Fixtures } from '${pkg.name}/control';
+import { createMockControl, pollRun, readRunLocation, type Fixtures } from '${pkg.name}/control';
+import { startMock } from '${pkg.name}';
 import type { WorkspaceFixtures } from '${pkg.name}/fixtures';
 
 const origin = process.argv[2];
@@ -77,11 +78,29 @@ const email: string | undefined = list.data?.suppressions[0]?.email;
 // The SQL engine's worker thread and Prism, both loaded from the installed package.
 const query = await api.POST('/orchestration/query', { body: { query: 'SELECT count(*) AS n FROM runs' } });
 const example = await api.GET('/mailboxManagement/suppressions', { headers: { Prefer: 'example=empty' } });
+// A 202's Location polled, typed, both ways; then what the mock counted; then a second mock in this process.
+const created = await api.POST('/orchestration/runs', { body: {}, headers: { Prefer: 'outcome=error, duration=0' } });
+const location = readRunLocation(created.response.headers.get('location'));
+const polled = await pollRun(location.url, { token: 'mock-token-a' });
+const read = await api.GET(location.path, { params: location.params });
+const usage = await mock.usage();
+const inProcess = await startMock({ PORT: '0' });
+await inProcess.close();
 // @ts-expect-error a misspelled body field does not compile
 export const typo = () => api.PUT('/workspaceManagement/workspaces/current', { body: { nmae: 'x' } });
 // @ts-expect-error a suppression without its required fields is refused by the mock, and so by the type
 export const incomplete: WorkspaceFixtures = { suppressions: [{ email: 'bo@example.com' }] };
-console.log(JSON.stringify({ email, count: list.data?.count, rows: query.data?.rows, example: example.data }));
+console.log(
+  JSON.stringify({
+    email,
+    count: list.data?.count,
+    rows: query.data?.rows,
+    example: example.data,
+    polled: [polled.status, read.data?.run.status],
+    counted: usage.rows.some((row) => row.operation === 'createRun' && row.status === 202),
+    inProcess: inProcess.origin.startsWith('http://127.0.0.1:'),
+  }),
+);
 `;
 
 const TSCONFIG = {
@@ -203,8 +222,12 @@ describe('the packed package, installed in a fresh project outside the repositor
       count: 1,
       rows: [{ n: expect.any(Number) }],
       example: { count: 0, suppressions: [] },
+      polled: ['error', 'error'],
+      counted: true,
+      inProcess: true,
     });
-  }, 120_000);
+    // Two compiles and a run that starts a second mock: minutes on a loaded 2-core machine.
+  }, 300_000);
 
   it('should report a breaking change between two spec files with workspace-api-spec-diff', async () => {
     const spec = readFileSync(join(project, 'node_modules', ...pkg.name.split('/'), 'dist', 'spec', 'openapi.yaml'));
