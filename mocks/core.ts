@@ -12,6 +12,7 @@ import { pickFault, planRun } from './control/steer';
 import { controlCors } from './stages/cors';
 import { createSettingsRepository, type Defaults } from './store/repositories/settings';
 import type { PrismResponder } from './prism';
+import { createExampleResponder } from './prism/examples';
 import { createStore } from './store';
 import { createMemoryPort } from './store/adapters/memory';
 import type { StoragePort } from './store/port';
@@ -32,7 +33,10 @@ export type CorePorts = {
   contract: Contract;
   /** Where state is kept (default: in memory, in this core). */
   storagePort?: StoragePort;
-  /** Prism's answers for `Prefer: code/example/dynamic` (Node only: Prism needs Node's modules). */
+  /**
+   * Prism's answers for `Prefer: code/example/dynamic` (Node only: Prism needs Node's modules); without it the
+   * contract's own examples answer `code=` and `example=` (`prism/examples.ts`).
+   */
   prism?: PrismResponder;
   /** The SQL engine of `executeQuery` and run exports: worker threads on Node, in the calling thread elsewhere. */
   queryEngine?: (options: { source: QuerySource; now: () => number; timeoutMs: number }) => QueryEngine;
@@ -87,7 +91,7 @@ export async function createMockCore(options: CoreOptions) {
   const port = options.storagePort ?? createMemoryPort({ now });
   const store = createStore({ port, seed: config.seed, now, limits: { runTtlMs: config.runTtlMs } });
   let queryEngine: QueryEngine | undefined;
-  const prism = options.prism ?? withoutPrism(engine);
+  const prism = options.prism ?? createExampleResponder(engine);
   // What the control plane may change at run time, kept in the store; every request reads it (cached briefly).
   const settings = createSettingsRepository({
     port,
@@ -226,20 +230,6 @@ export async function createMockCore(options: CoreOptions) {
 }
 
 export type MockCore = Awaited<ReturnType<typeof createMockCore>>;
-
-/** Without Prism (its modules need Node): what only Prism answers is refused, saying where it is answered. */
-function withoutPrism(engine: string): PrismResponder {
-  return {
-    warm: async () => undefined,
-    respond: async () => {
-      throw new ApiError(
-        400,
-        'mock_preference_unsatisfiable',
-        `Prefer: code=, example= and dynamic=true are answered by Prism, which ${engine} does not include; the mock server (npm start) answers them.`,
-      );
-    },
-  };
-}
 
 /** Without a SQL engine: `executeQuery` and run exports answer 500 in the error shape, saying so. */
 function withoutQueryEngine(engine: string) {

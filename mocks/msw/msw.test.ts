@@ -9,7 +9,13 @@ const BASE = 'http://api.test/v1';
 const auth = { authorization: 'Bearer mock-token-a' };
 
 describe('./msw under setupServer', () => {
-  const mock = createHandlers({ baseUrl: BASE, rateLimit: 3, runDurationMs: 50 });
+  const violations: string[] = [];
+  const mock = createHandlers({
+    baseUrl: BASE,
+    rateLimit: 3,
+    runDurationMs: 50,
+    onContractViolation: (found) => violations.push(...found),
+  });
   const other = createHandlers({ baseUrl: 'http://other.test/v1' });
   const server = setupServer(...mock.handlers, ...other.handlers);
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -63,17 +69,26 @@ describe('./msw under setupServer', () => {
     expect(JSON.stringify(body)).toMatch(/"n":\d+/);
   });
 
-  it('should say what it lacks in the error shape: Prism and OAuth are the server’s', async () => {
-    const preferred = await fetch(`${BASE}/mailboxManagement/suppressions`, {
-      headers: { ...auth, prefer: 'code=404' },
+  it("should answer Prefer from the contract's examples, and say what only the server has", async () => {
+    const example = await fetch(`${BASE}/mailboxManagement/suppressions`, {
+      headers: { ...auth, prefer: 'example=default' },
     });
-    expect(preferred.status).toBe(400);
-    expect(await preferred.json()).toMatchObject({
+    expect(example.status).toBe(200);
+    expect(await example.json()).toMatchObject({ count: 1, suppressions: [expect.any(Object)] });
+    const dynamic = await fetch(`${BASE}/mailboxManagement/suppressions`, {
+      headers: { ...auth, prefer: 'dynamic=true' },
+    });
+    expect(dynamic.status).toBe(400);
+    expect(await dynamic.json()).toMatchObject({
       reason: 'mock_preference_unsatisfiable',
       errorMessage: expect.stringMatching(/Prism.*in-process engine/),
     });
     const oauth = await fetch('http://api.test/auth/authorize');
     expect(oauth.status).toBe(404);
     expect(((await oauth.json()) as { errorMessage: string }).errorMessage).toMatch(/OAuth server.*in-process/);
+  });
+
+  it('should have answered only what the contract states, every answer above checked against it', () => {
+    expect(violations).toEqual([]);
   });
 });
