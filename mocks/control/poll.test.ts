@@ -65,7 +65,7 @@ describe('polling a Location, typed', () => {
   });
 
   it('should stop early when asked, and give up after timeoutMs naming the last status', async () => {
-    const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'duration=60000' } });
+    const run = await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'duration=8000' } });
     const running = await pollRun(run.headers.location, {
       token: 'mock-token-a',
       intervalMs: 20,
