@@ -75,6 +75,13 @@ describe('./msw under setupServer', () => {
     });
     expect(example.status).toBe(200);
     expect(await example.json()).toMatchObject({ count: 1, suppressions: [expect.any(Object)] });
+    const unknown = await fetch(`${BASE}/mailboxManagement/suppressions`, {
+      headers: { ...auth, prefer: 'example=__proto__' },
+    });
+    expect([unknown.status, ((await unknown.json()) as { reason: string }).reason]).toEqual([
+      400,
+      'mock_preference_unsatisfiable',
+    ]);
     const dynamic = await fetch(`${BASE}/mailboxManagement/suppressions`, {
       headers: { ...auth, prefer: 'dynamic=true' },
     });

@@ -32,7 +32,8 @@ export function createExampleResponder(engine: string): PrismResponder {
         preferences.code !== undefined
           ? String(preferences.code)
           : Object.keys(operation.responses).find((status) => /^2\d\d$/.test(status));
-      const declared = key === undefined ? undefined : operation.responses[key];
+      // Keys from the request (code, example) are looked up in Maps: `__proto__` is just an unknown name.
+      const declared = key === undefined ? undefined : new Map(Object.entries(operation.responses)).get(key);
       if (!declared)
         throw new ApiError(
           400,
@@ -48,7 +49,8 @@ export function createExampleResponder(engine: string): PrismResponder {
         return { status, headers: {}, body: undefined };
       }
       const examples = isObject(media.examples) ? media.examples : {};
-      const named = preferences.example === undefined ? undefined : examples[preferences.example];
+      const named =
+        preferences.example === undefined ? undefined : new Map(Object.entries(examples)).get(preferences.example);
       if (preferences.example !== undefined && !isObject(named))
         throw new ApiError(
           400,
