@@ -218,6 +218,20 @@ describe('a spec beside a secret and a server', () => {
     expect(makeLineLocator(DEFAULT_SPEC_PATH)('#/paths')).toBeGreaterThan(1);
   });
 
+  it('should refuse an entry that is itself a symlink out of its folder, reading nothing outside', () => {
+    const entry = join(place.folder, 'entry-link.yaml');
+    if (!fs.existsSync(entry)) fs.symlinkSync(place.outside, entry);
+    for (const load of [() => bundleFile(entry), () => dereferenceFile(entry)]) {
+      let error: unknown;
+      const read = pathsRead(() => {
+        error = thrownBy(load);
+        throw error;
+      });
+      expect(expectRefusal(error, 'outside').file).toBe(entry);
+      expect(read.filter((path) => !path.startsWith(`${place.folder}/`))).toEqual([]);
+    }
+  });
+
   it('should follow a symlink that stays inside the folder (and see what it reads)', () => {
     const file = place.specWith('./inside-link.yaml#/Inside');
     let bundled: JsonObject | undefined;

@@ -193,8 +193,10 @@ class SpecFiles {
     readonly limits: SpecLimits,
   ) {
     const given = resolve(entryPath);
+    let folder: string;
     try {
       this.entry = realpathSync.native(given);
+      folder = realpathSync.native(dirname(given));
     } catch (error) {
       throw new SpecRefused(
         given,
@@ -203,7 +205,11 @@ class SpecFiles {
         'unreadable',
       );
     }
-    this.folder = dirname(this.entry);
+    // The entry itself may be a pull request's symlink (spec/openapi.yaml -> ../../../home/runner/…): it is
+    // confined to the folder it is named in, as every $ref is.
+    if (!isInside(folder, this.entry))
+      throw new SpecRefused(given, '#', `is a symlink that leads outside its folder ${folder}`, 'outside');
+    this.folder = folder;
   }
 
   /** Where `ref`, written at `at` in `file`, points; refused when outside the folder or on the network. */
