@@ -4,7 +4,7 @@ import { CORE_DEFAULTS, type CoreConfig } from './defaults';
 import { INPUT_LIMITS } from './limits';
 import { ApiError } from './errors';
 import { createHandlers } from './handlers';
-import type { AuthServer } from './integrations';
+import type { AuthServer, AuthServerOptions } from './integrations';
 import type { PipelineDeps } from './pipeline';
 import { createControlPlane } from './control';
 import { createUsageCounter } from './control/usage';
@@ -46,15 +46,6 @@ export type CorePorts = {
   startFixtures?: { text: string; source: string };
   /** Where the engine is: named in the messages of what it lacks (e.g. "the in-process engine (./msw)"). */
   engineName?: string;
-};
-
-export type AuthServerOptions = {
-  issuer: string;
-  audience: string;
-  basePath?: string;
-  now: () => number;
-  port: StoragePort;
-  redirectUris?: string[];
 };
 
 export type CoreOptions = Partial<CoreConfig> &

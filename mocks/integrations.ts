@@ -6,6 +6,17 @@ import type { QuerySource } from './query/tables';
 import type { StoragePort } from './store/port';
 
 export type { QueryEngine } from './query';
+/** What the OAuth server is made with (the core's `authServer` port hands these over). */
+export type AuthServerOptions = {
+  issuer: string;
+  audience: string;
+  basePath?: string;
+  now: () => number;
+  port: StoragePort;
+  /** Replaces the default client's redirect URIs (MOCK_OAUTH_REDIRECT_URIS). */
+  redirectUris?: string[];
+};
+
 export type AuthServer = {
   routes: RouteTable<(req: MockRequest) => Promise<MockResponse> | MockResponse>;
   verifyAccessToken(token: string): Promise<{ workspaceUuid: string; sub: string } | null>;
@@ -23,15 +34,7 @@ function loadOptional<T>(name: string): T | undefined {
 }
 
 /** The OAuth authorization server of mocks/oauth, when present. */
-export function loadAuthServer(options: {
-  issuer: string;
-  audience: string;
-  basePath?: string;
-  now: () => number;
-  port: StoragePort;
-  /** Replaces the default client's redirect URIs (MOCK_OAUTH_REDIRECT_URIS). */
-  redirectUris?: string[];
-}): AuthServer | undefined {
+export function loadAuthServer(options: AuthServerOptions): AuthServer | undefined {
   type Defaults = { clients: { redirectUris: string[] }[] };
   const oauth = loadOptional<{ createAuthServer?: (o: unknown) => AuthServer; defaultAuthConfig?: Defaults }>(
     './oauth',
