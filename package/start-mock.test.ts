@@ -127,7 +127,7 @@ describe("the README's global set-up, run as written under jest", () => {
 
   it('should fail the run, printing the mock own error, when the mock cannot start', async () => {
     const ran = await runJest(work, { MOCK_RATE_LIMIT: 'lots' });
-    expect(ran.code).not.toBe(0);
+    expect(ran.code).toBe(1);
     expect(ran.output).toContain('MOCK_RATE_LIMIT: expected a number >= 1');
     expect(ran.output).not.toContain('1 passed');
   }, 150_000);
