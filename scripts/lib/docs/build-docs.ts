@@ -9,7 +9,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { renderReference } from './render-reference';
-import { bundleFile, dereferenceFile } from '../../../spec/lib';
+import { outsideReference } from '../diff/redocly-cross-check';
+import { bundleFile, dereferenceFile, isObject, type Json, type JsonObject } from '../../../spec/lib';
 
 export type BuildDocsOptions = {
   spec: string;
@@ -66,12 +67,89 @@ function run(bin: string, args: string[], cwd: string): Promise<string> {
   });
 }
 
+/**
+ * A description (CommonMark) whose raw HTML and images a browser would act on, made inert for Redoc: outside the code
+ * spans of a line, `<` is written `&lt;` (no tag, comment or autolink; shown as `<`) and `![` as `!\[` (no image to
+ * fetch; shown as written). A code span is taken as one only within its line, so no blank line, HTML block or
+ * backslash escape the renderer reads differently can leave a `<` outside it unescaped.
+ */
+export function inertMarkdown(text: string): string {
+  return text
+    .split(/(\r\n|\r|\n)/)
+    .map((line, i) => (i % 2 === 1 ? line : inertLine(line)))
+    .join('');
+}
+
+function inertLine(line: string): string {
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const c = line[i];
+    if (c === '\\') {
+      out += line.slice(i, i + 2);
+      i += 2;
+    } else if (c === '`') {
+      const run = /^`+/.exec(line.slice(i))![0];
+      const close = closingRun(line, i + run.length, run.length);
+      const end = close === -1 ? i + run.length : close + run.length;
+      out += line.slice(i, end);
+      i = end;
+    } else if (c === '<') {
+      out += '&lt;';
+      i += 1;
+    } else if (c === '!' && line[i + 1] === '[') {
+      out += '!\\[';
+      i += 2;
+    } else {
+      out += c;
+      i += 1;
+    }
+  }
+  return out;
+}
+
+/** Where a run of exactly `length` backticks starts at or after `from`, or -1 (CommonMark code span ends). */
+function closingRun(line: string, from: number, length: number): number {
+  const runs = /`+/g;
+  runs.lastIndex = from;
+  for (let m = runs.exec(line); m; m = runs.exec(line)) if (m[0].length === length) return m.index;
+  return -1;
+}
+
+/** Values shown as data, not markdown: left as written. */
+const DATA_KEYS = new Set(['example', 'examples', 'default', 'enum', 'const', 'value']);
+
+/**
+ * The checked bundle as redocly build-docs may read it. Redocly fetches an Example's `externalValue` while it builds
+ * (a request from the machine that builds the docs) and would resolve a `$ref`, `$dynamicRef` or `$id` base outside
+ * the bundle: externalValue is dropped and the others refused, by the rule the diff's cross-check uses. Redoc's page
+ * renders descriptions' raw HTML and images in the reader's browser (its `sanitize` option cannot run in this build):
+ * every description is made inert (inertMarkdown).
+ */
+export function readyForRedoc(document: JsonObject): JsonObject {
+  const outside = outsideReference(document);
+  if (outside) throw new Error(`the Redoc page is not built: the bundle is not self-contained (${outside})`);
+  const visit = (node: Json, key: string | undefined): Json => {
+    if (key !== undefined && DATA_KEYS.has(key)) return node;
+    if (Array.isArray(node)) return node.map((item) => visit(item, undefined));
+    if (!isObject(node)) return node;
+    const out: JsonObject = {};
+    for (const [k, v] of Object.entries(node)) {
+      const value = k === 'description' && typeof v === 'string' ? inertMarkdown(v) : visit(v, k);
+      Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  return visit(document, undefined) as JsonObject;
+}
+
 async function buildRedoc(spec: string, output: string, root: string): Promise<{ output: string; bytes: number }> {
   const cli = join(root, 'node_modules', '@redocly', 'cli', 'bin', 'cli.js');
+  const document = readyForRedoc(bundleFile(spec));
   const folder = mkdtempSync(join(tmpdir(), 'docs-bundle-'));
   try {
     const bundled = join(folder, 'openapi.json');
-    writeFileSync(bundled, JSON.stringify(bundleFile(spec)));
+    writeFileSync(bundled, JSON.stringify(document));
     await run(cli, ['build-docs', bundled, '--inlineBundle', '--lint-config', 'off', '-o', output], root);
   } finally {
     rmSync(folder, { recursive: true, force: true });
