@@ -561,7 +561,7 @@ export class HttpClient {
     exchange.receivedAt = Date.now();
     exchange.receivedTick = ++this.tick;
     this.exchanges.push(exchange);
-    this.keepLogBounded(exchange);
+    this.log.add(exchange);
     for (const listener of this.listeners) listener(exchange);
     // An exchange the run's end cut short is no answer of the target's: the check stops instead of judging it.
     if (exchange.error && (this.stopped || this.timeLeft() <= 0)) {
@@ -569,9 +569,5 @@ export class HttpClient {
       throw this.stopped;
     }
     return exchange;
-  }
-
-  private keepLogBounded(latest: Exchange): void {
-    this.log.add(latest);
   }
 }
