@@ -234,7 +234,7 @@ const LIVE_COUNT = {
 } as const satisfies Record<Outcome, keyof BatchTally | undefined>;
 
 function countLive(tally: BatchTally, status: string, by: 1 | -1): void {
-  const field = (LIVE_COUNT as Record<string, 'liveErrors' | 'liveCancelled' | 'liveSkipped' | undefined>)[status];
+  const field = Object.hasOwn(LIVE_COUNT, status) ? LIVE_COUNT[status as Outcome] : undefined;
   if (field) tally[field] = (tally[field] ?? 0) + by;
 }
 

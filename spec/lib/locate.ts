@@ -185,6 +185,8 @@ export function blockYamlOffsets(text: string): OffsetOf | undefined {
     if (item !== undefined && /^[&*[{-]/.test(item) && !(/^[[{]/.test(item) && closesOnLine(item))) return undefined;
     const value = item === undefined ? valueOf(line) : valueOf({ ...line, text: item });
     if (/^[[{]/.test(value) && !closesOnLine(value)) return undefined;
+    // An alias inside a one-line flow collection (`parameters: [*uuid]`): the full parse follows it.
+    if (/^[[{]/.test(value) && /[[{,]\s*\*[\w.-]+\s*[\]},]/.test(value)) return undefined;
     const anchor = /^&([\w.-]+)$/.exec(value);
     if (anchor && item === undefined)
       anchors.set(anchor[1], { index, amp: line.start + line.indent + line.text.lastIndexOf(`&${anchor[1]}`) });
