@@ -260,6 +260,12 @@ describe('the bounds', () => {
     return copy;
   };
 
+  /** The contract bundled, as one JSON file (read by JSON.parse, not by yaml). */
+  const contractAsJson = () => {
+    const copy = join(fs.mkdtempSync(join(scratch, 'j-')), 'openapi.json');
+    fs.writeFileSync(copy, JSON.stringify(bundleFile(DEFAULT_SPEC_PATH)));
+    return copy;
+  };
   it('should load the contract within a fifth of every bound (the headroom)', () => {
     const fifth = Object.fromEntries(
       Object.entries(SPEC_LIMITS).map(([key, value]) => [key, Math.floor(value / 5)]),
@@ -276,8 +282,12 @@ describe('the bounds', () => {
     ['aliases over maxAliasCount', { maxAliasCount: 5 }, DEFAULT_SPEC_PATH, 'aliases'],
     ['nesting over maxDepth', { maxDepth: 10 }, DEFAULT_SPEC_PATH, 'depth'],
     ['an expansion over maxNodes', { maxNodes: 1000 }, DEFAULT_SPEC_PATH, 'expansion'],
+    ['YAML objects and arrays over maxObjects', { maxObjects: 1000 }, DEFAULT_SPEC_PATH, 'size'],
+    ['split files together over maxObjects', { maxObjects: 12 }, SPLIT, 'size'],
+    ['YAML tokens over maxTokens (counted before the parse)', { maxTokens: 10_000 }, DEFAULT_SPEC_PATH, 'size'],
+    ['JSON objects and arrays over maxObjects (counted before JSON.parse)', { maxObjects: 1000 }, 'json', 'size'],
   ] as const)('should refuse %s', (_name, limits, file, code) => {
-    const copy = file === DEFAULT_SPEC_PATH ? freshContract() : file;
+    const copy = file === DEFAULT_SPEC_PATH ? freshContract() : file === 'json' ? contractAsJson() : file;
     expectRefusal(
       thrownBy(() => bundleFile(copy, withLimits(limits))),
       code,

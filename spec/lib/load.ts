@@ -50,7 +50,10 @@ const TEXT = '(text)';
 function* boundedLexemes(text: string, refuse: Refuse, limits: SpecLimits, depth = () => 0): Generator<string> {
   let offset = 0;
   let flow = 0;
+  let count = 0;
   for (const lexeme of new Lexer().lex(text)) {
+    if (++count > limits.maxTokens)
+      refuse([], 'size', `more than ${limits.maxTokens} YAML tokens (maxTokens; line ${lineAt(text, offset)})`);
     if (lexeme === '[' || lexeme === '{') flow += 1;
     else if (lexeme === ']' || lexeme === '}') flow -= 1;
     if (flow > limits.maxDepth || depth() > limits.maxDepth)
@@ -62,6 +65,9 @@ function* boundedLexemes(text: string, refuse: Refuse, limits: SpecLimits, depth
 
 /** YAML's own parse (as YAML.parse), with nesting, aliases and errors turned into refusals. */
 function parseYaml(text: string, refuse: Refuse, limits: SpecLimits): Json {
+  // Tokens and flow nesting are bounded by the lexer alone first, five times faster than the parse (the contract:
+  // 10 ms), so a file of a million `- a` lines is refused before it is parsed.
+  for (const lexeme of boundedLexemes(text, refuse, limits)) void lexeme;
   const parser = new Parser();
   // Each lexeme is handed on as it is read, so a deep document stops at the first level over the bound.
   // The first error the parser meets ends the parse: a text of errors (`- a: - a: …`) costs the composer 0.1 ms each.
@@ -129,6 +135,10 @@ function parseText(text: string, file: string, limits: SpecLimits, measureTrees:
   if (text.length > limits.maxFileBytes) refuse([], 'size', `larger than ${limits.maxFileBytes} bytes`);
   // JSON is YAML, but JSON.parse reads it a hundred times faster (an 11 MB description: 0.1 s instead of 3 s).
   if (/^\s*[[{]\s*["\]}]/.test(text)) {
+    // Counted before JSON.parse builds them: 24 MB of `[],` is 8 million arrays, seconds to parse.
+    const objects = jsonObjectCount(text, limits.maxObjects);
+    if (objects > limits.maxObjects)
+      refuse([], 'size', `holds more than ${limits.maxObjects} objects and arrays (maxObjects)`);
     try {
       const document = JSON.parse(text) as Json;
       if (measureTrees) checkExpansion(document, refuse, limits);
@@ -141,6 +151,22 @@ function parseText(text: string, file: string, limits: SpecLimits, measureTrees:
   const document = parseYaml(text, refuse, limits);
   checkExpansion(document, refuse, limits);
   return { document };
+}
+
+/** The `{` and `[` of a JSON text outside its strings, counted up to one past `bound`. */
+function jsonObjectCount(text: string, bound: number): number {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < text.length && count <= bound; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) count += 1;
+  }
+  return count;
 }
 
 /**
@@ -187,6 +213,7 @@ class SpecFiles {
   readonly folder: string;
   private readonly parsed = new Map<string, Json>();
   private bytes = 0;
+  private objects = 0;
 
   constructor(
     entryPath: string,
@@ -275,9 +302,27 @@ class SpecFiles {
     const text = readBounded(file, limits, limits.maxTotalBytes - this.bytes, refuse);
     this.bytes += Buffer.byteLength(text);
     const document = parseCached(text, file, limits);
+    this.objects += countObjects(document, limits.maxObjects - this.objects, () =>
+      refuse([], 'size', `the spec holds more than ${limits.maxObjects} objects and arrays (maxObjects)`),
+    );
     this.parsed.set(file, document);
     return document;
   }
+}
+
+/** The objects and arrays of a parsed file, each once (a YAML alias shares its anchor's); `over` past `budget`. */
+function countObjects(document: Json, budget: number, over: () => never): number {
+  const seen = new Set<object>();
+  const stack: Json[] = [document];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (seen.size > budget) over();
+    for (const value of Array.isArray(node) ? node : Object.values(node))
+      if (value !== null && typeof value === 'object') stack.push(value);
+  }
+  return seen.size;
 }
 
 /**

@@ -18,6 +18,17 @@ export type SpecLimits = {
   /** Nesting levels, each `$ref` followed counting as one (this contract needs 26; GitHub's REST description 33). */
   maxDepth: number;
   /**
+   * Objects and arrays in the spec's files as written (this contract: 1 523; GitHub's REST description: 90 570). The
+   * byte bounds alone let 24 MB of `[],` hold 8 million, which the dereferenced view takes minutes and gigabytes to
+   * build; this bound keeps every view of a spec to seconds.
+   */
+  maxObjects: number;
+  /**
+   * YAML tokens of one file (this contract: 17 944; GitHub's REST description written as YAML, 10 MB: 1.69 million,
+   * 15 s to load): yaml's parser takes seconds per million, and 28 MB of `- a` lines took 44 s.
+   */
+  maxTokens: number;
+  /**
    * Nodes of the document with every alias and `$ref` expanded in place, a cycle counted once (this contract:
    * 20 000; GitHub's REST description: 2 million): what a walker of the dereferenced view may visit.
    */
@@ -30,6 +41,8 @@ export const SPEC_LIMITS: Readonly<SpecLimits> = Object.freeze({
   maxFiles: 1000,
   maxAliasCount: 10_000,
   maxDepth: 200,
+  maxObjects: 250_000,
+  maxTokens: 1_000_000,
   maxNodes: 8_000_000,
 });
 
