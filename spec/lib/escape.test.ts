@@ -96,10 +96,18 @@ describe('escapeWorkflowData and escapeWorkflowProperty', () => {
     ['a property separator', 'a.yaml,line=1', 'a.yaml,line=1', 'a.yaml%2Cline=1'],
     ['an ANSI colour', '\u001b[31mred', '\\x1B[31mred', '\\x1B[31mred'],
     ['an encoded percent left encoded', '%0A', '%250A', '%250A'],
+    [
+      'an Azure logging command within the line',
+      'q##vso[task.setvariable]1',
+      'q\\x23#vso[task.setvariable]1',
+      'q\\x23#vso[task.setvariable]1',
+    ],
+    ['an Azure group', '##[group]x', '\\x23#[group]x', '\\x23#[group]x'],
   ])('should keep %s inside one command', (_name, given, data, property) => {
     expect(escapeWorkflowData(given)).toBe(data);
     expect(escapeWorkflowProperty(given)).toBe(property);
     expect(escapeWorkflowProperty(given)).not.toMatch(/[\r\n:,]/);
+    expect(escapeWorkflowData(given)).not.toMatch(/##(vso)?\[/i);
   });
 });
 

@@ -115,12 +115,21 @@ export function stringifyJson(value: unknown, space?: number): string {
 /**
  * Text from outside as the message of a GitHub Actions workflow command (`::error file=…::<message>`): `%`, CR and LF
  * percent-encoded as the runner decodes them (its toolkit's `escapeData`), so the command stays on one line and no
- * later line can begin a command of its own; other control and direction characters shown as for a terminal.
+ * later line can begin a command of its own; other control and direction characters, and the `#` that would start
+ * an Azure Pipelines command within the line, shown as for a terminal.
  * @see https://github.com/actions/toolkit/blob/main/packages/core/src/command.ts
  */
 export function escapeWorkflowData(text: string): string {
-  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(TERMINAL_UNSAFE, visible);
+  return text
+    .replace(/%/g, '%25')
+    .replace(/\r/g, '%0D')
+    .replace(/\n/g, '%0A')
+    .replace(TERMINAL_UNSAFE, visible)
+    .replace(AZURE_COMMAND, visible);
 }
+
+/** Azure Pipelines' `##vso[` and `##[`, read anywhere on a line of a log (an annotation's line too): first `#` shown. */
+const AZURE_COMMAND = /#(?=#(?:vso)?\[)/gi;
 
 /**
  * Text from outside as a property value of a workflow command (`file=`, `title=`): `escapeWorkflowData` plus `:` and
