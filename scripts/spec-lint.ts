@@ -8,8 +8,33 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { DEFAULT_WAIVERS_PATH } from './lib/diff/waivers';
-import { formatProblems, lintSpec } from './lib/lint/run-lint';
-import { DEFAULT_SPEC_PATH, escapeTerminal, escapeTerminalLine, SpecRefused } from '../spec/lib';
+import { formatProblems, lintSpec, type LintResult } from './lib/lint/run-lint';
+import type { Problem } from './lib/lint/types';
+import { DEFAULT_SPEC_PATH, escapeTerminal, escapeTerminalLine, SpecRefused, stringifyJson } from '../spec/lib';
+
+/**
+ * A result as a terminal or CI log may show it: every text that comes from the spec (operation, pointer, message, a
+ * waiver's words) on one line with its controls shown, so no path or name can start a line of its own
+ * (`::stop-commands::`, a fake summary) or colour the log.
+ */
+function shown(result: LintResult): LintResult {
+  const line = (p: Problem): Problem => ({
+    ...p,
+    operation: escapeTerminalLine(p.operation),
+    pointer: escapeTerminalLine(p.pointer),
+    message: escapeTerminalLine(p.message),
+    ...(p.waived
+      ? {
+          waived: {
+            reason: escapeTerminalLine(p.waived.reason),
+            approvedBy: escapeTerminalLine(p.waived.approvedBy),
+            expires: escapeTerminalLine(p.waived.expires),
+          },
+        }
+      : {}),
+  });
+  return { ...result, problems: result.problems.map(line), waived: result.waived.map(line) };
+}
 
 function main(argv: string[]): number {
   const json = argv.includes('--json');
@@ -31,8 +56,12 @@ function main(argv: string[]): number {
   const results = (files.length > 0 ? files : [DEFAULT_SPEC_PATH]).map((file) =>
     lintSpec(file, { waiversFile: waivers, now }),
   );
-  if (json) process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  else for (const r of results) process.stdout.write(formatProblems(r, relative(process.cwd(), r.file) || r.file));
+  if (json) process.stdout.write(`${stringifyJson(results, 2)}\n`);
+  else
+    for (const r of results)
+      process.stdout.write(
+        escapeTerminal(formatProblems(shown(r), escapeTerminalLine(relative(process.cwd(), r.file) || r.file))),
+      );
   return results.some((r) => r.problems.length > 0) ? 1 : 0;
 }
 
