@@ -8,18 +8,16 @@ import {
   type JsonObject,
   listOperationObjects,
   type OperationRef,
+  escapeHtml as escapeSpecHtml,
 } from '../../../spec/lib';
 import { renderMediaExamples, renderToolbar, renderTryIt, TRY_IT_SCRIPT, TRY_IT_STYLE } from './try-it';
 // It lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
 // @redocly/cli 2.x) is a routed app whose tag links lead to missing files when opened from disk.
 // @see https://spec.openapis.org/oas/v3.1.0#openapi-object
 
+/** A spec's text (a pull request's, maybe) as HTML: the one escaping layer, invisible and direction characters shown. */
 export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return escapeSpecHtml(String(value ?? ''));
 }
 
 /** The little Markdown spec descriptions use: paragraphs, `- ` lists, `code`, **bold**, [text](url). */
