@@ -336,7 +336,9 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.log = new LogBound(options.maxLogBytes ?? DEFAULT_MAX_LOG_BYTES);
-    this.agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+    // A connection per request: a kept-alive one the server closes as it is reused fails the request (ECONNRESET),
+    // and a request is never sent twice (a create must not repeat), so there is no retry to cover that race.
+    this.agent = url.protocol === 'https:' ? new HttpsAgent({ keepAlive: false }) : new HttpAgent({ keepAlive: false });
   }
 
   get remainingBudget(): number {
