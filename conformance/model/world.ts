@@ -23,8 +23,8 @@ export type RecordModel = {
   location?: string;
   /** The first terminal status a read showed: final from then on. */
   terminal?: string;
-  /** Records beneath it (a batch's runs) as first counted; a replay must not add any. */
-  children?: number;
+  /** What its read-backs counted last (its own rows, the rows beneath it): a replay must not add to them. */
+  counts?: Array<number | undefined>;
   exchange: Exchange;
 };
 

@@ -104,11 +104,10 @@ export class QueryCommand implements fc.AsyncCommand<WorldModel, Real> {
     const op = real.roles.query;
     const table = pick(queryTables(real.ctx.contract), this.table);
     if (!op || !table || !real.facts[this.tenant]) return;
-    // The condition as generated, and as the first disjunct of a top-level OR (where precedence decides a scope
-    // added to the statement's text).
     const or = (left: Condition): Condition => ({ kind: 'or', left, right: { kind: 'const', value: false } });
-    // The condition and its negation: one of them selects rows (NULLs aside), whatever the table holds.
-    for (const condition of [this.condition, or(this.condition), or({ kind: 'not', inner: this.condition })]) {
+    // The condition and its negation, each the first term of a top-level OR (where precedence decides a scope added
+    // to the statement's text): one of them selects rows (NULLs aside), whatever the table holds.
+    for (const condition of [or(this.condition), or({ kind: 'not', inner: this.condition })]) {
       const query = conditionStatement(table, condition);
       const exchange = await send(model, real, {
         method: op.method,
