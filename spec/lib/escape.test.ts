@@ -57,6 +57,13 @@ describe('escapeMarkdown and markdownCode', () => {
   ])('should fence a code span with %s', (_name, given, want) => {
     expect(markdownCode(given)).toBe(want);
   });
+
+  it('should fence a text of 300 000 backtick runs (no call stack overflow)', () => {
+    // `` ` ``` ``` … `` ``: the longest run is three, so the fence is four.
+    const code = markdownCode('` ``'.repeat(300_000));
+    expect(code.startsWith('```` ` ```')).toBe(true);
+    expect(code.endsWith('``` `` ````')).toBe(true);
+  });
 });
 
 describe('escapeXml and escapeHtml', () => {

@@ -68,7 +68,9 @@ export function escapeMarkdown(text: string): string {
  */
 export function markdownCode(text: string): string {
   const line = foldLines(text).replace(TERMINAL_UNSAFE, visible).replace(/\|/g, '\\|');
-  const longest = Math.max(0, ...Array.from(line.matchAll(/`+/g), (m) => m[0].length));
+  // A loop, not Math.max(...runs): a text of 300 000 backtick runs would overflow the call stack as arguments.
+  let longest = 0;
+  for (const m of line.matchAll(/`+/g)) if (m[0].length > longest) longest = m[0].length;
   const fence = '`'.repeat(longest + 1);
   if (line === '') return '` `';
   const pad = line.startsWith('`') || line.endsWith('`') ? ' ' : '';
