@@ -216,6 +216,8 @@ describe('a spec beside a secret and a server', () => {
       'depth',
     );
     expect(makeLineLocator(DEFAULT_SPEC_PATH)('#/paths')).toBeGreaterThan(1);
+    // Past maxTokens (a large one-line JSON spec) a file has no lines rather than no lint.
+    expect(makeLineLocator(DEFAULT_SPEC_PATH, { ...SPEC_LIMITS, maxTokens: 1000 })('#/paths')).toBeUndefined();
   });
 
   it('should refuse an entry that is itself a symlink out of its folder, reading nothing outside', () => {

@@ -509,7 +509,7 @@ export function dereferenceFile(
 /**
  * Line numbers of a YAML file by pointer: the line of the deepest node the pointer reaches (a pointer may run on
  * into a `$ref`'d component; the line of the `$ref` site is what a reviewer edits). Aliases are followed. The file
- * is read and its nesting bounded as the loader does.
+ * is read and its nesting bounded as the loader does; past maxTokens it has no lines (undefined).
  */
 export function makeLineLocator(
   file: string,
@@ -522,8 +522,15 @@ export function makeLineLocator(
   const starts = lineStarts(text);
   return (pointer) => {
     if (!offsetOf) {
-      for (const lexeme of boundedLexemes(text, refuse, limits)) void lexeme;
-      offsetOf = yamlOffsets(text);
+      try {
+        for (const lexeme of boundedLexemes(text, refuse, limits)) void lexeme;
+        offsetOf = yamlOffsets(text);
+      } catch (error) {
+        // Lines are a convenience: a file of more tokens than yaml parses in seconds (GitHub's description as one
+        // line of JSON, read by JSON.parse) has none; too deep a file is still refused.
+        if (!(error instanceof SpecRefused && error.code === 'size')) throw error;
+        offsetOf = () => undefined;
+      }
     }
     const offset = offsetOf(pointer);
     return offset === undefined ? undefined : lineOfOffset(starts, offset);
