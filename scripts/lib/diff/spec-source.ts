@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { SPEC_LIMITS } from '../../../spec/lib/refusal';
 
 /** Where the contract lives in the repository (and so in its git history). */
 export const DEFAULT_SPEC_PATH = 'spec/openapi.yaml';
@@ -96,9 +97,17 @@ export function materialiseGitSpec(cwd: string, ref: string, specPath: string): 
     throw new Error(`"${ref}" is neither a file nor a git commit`);
   }
   const folder = dirname(specPath);
-  const listed = git(root, ['ls-tree', '-r', '--name-only', ref, '--', folder === '.' ? specPath : folder])
-    .split('\n')
+  // -z: a name holding a line feed or a quote is listed as it is, not C-quoted (which no `git show` would find).
+  const listed = git(root, ['ls-tree', '-r', '-z', '--name-only', ref, '--', folder === '.' ? specPath : folder])
+    .split('\0')
     .filter(Boolean);
+  // Each file is one `git show`: a pull request's folder of 3 000 YAML files took 25 s before the loader's own
+  // bound on files could refuse it.
+  const specFiles = listed.filter((path) => /\.(ya?ml|json)$/i.test(path));
+  if (specFiles.length > SPEC_LIMITS.maxFiles)
+    throw new Error(
+      `${ref}:${folder} holds ${specFiles.length} spec files, more than ${SPEC_LIMITS.maxFiles} (maxFiles)`,
+    );
   const dir = mkdtempSync(join(tmpdir(), 'spec-at-ref-'));
   if (!listed.includes(specPath)) {
     // A commit from before the spec existed: compare against an empty contract (everything reads as added).
@@ -107,8 +116,7 @@ export function materialiseGitSpec(cwd: string, ref: string, specPath: string): 
     writeFileSync(target, `openapi: 3.1.0\ninfo: { title: 'no ${specPath} at ${ref}', version: '0' }\npaths: {}\n`);
     return { file: target, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
   }
-  for (const path of listed) {
-    if (!/\.(ya?ml|json)$/i.test(path)) continue;
+  for (const path of specFiles) {
     const target = join(dir, path);
     mkdirSync(dirname(target), { recursive: true });
     writeFileSync(target, execFileSync('git', ['show', `${ref}:${path}`], { cwd: root, maxBuffer: 64 * 1024 * 1024 }));
