@@ -36,7 +36,7 @@ describe('hostile queries over HTTP (POST /orchestration/query)', () => {
     expect(expectation).not.toBe('rows');
     // The length limit may be caught first by the request validation stage, with its own reason.
     if (typeof expectation === 'object' && expectation.refused !== 'query_too_long')
-      expect(body.reason).toBe(expectation.refused);
+      expect([expectation.refused, expectation.orUnderLoad ?? expectation.refused]).toContain(body.reason);
   });
 
   it('should leave the store unchanged', async () => {

@@ -244,12 +244,10 @@ function countLive(tally: BatchTally, status: string, by: 1 | -1): void {
  * ended alike ends so too). A precedence over every terminal status (mocks/handlers/batch-outcomes.test.ts keeps it
  * equal to the contract's enum).
  */
-export const BATCH_OUTCOME_PRECEDENCE = [
+export const BATCH_OUTCOME_PRECEDENCE: readonly Outcome[] = [
   'error',
-  'success',
-  'cancelled',
-  'skipped',
-] as const satisfies readonly Outcome[];
+  ...([...TERMINAL_STATUSES] as Outcome[]).filter((status) => status !== 'error'),
+];
 
 function finishedBatchStatus(tally: BatchTally): Outcome {
   const cancelled = tally.cancelled + (tally.liveCancelled ?? 0);

@@ -6,7 +6,7 @@
  */
 import type fc from 'fast-check';
 import { describe } from '../../lib/exchange';
-import { parseInteger, RETRY_AFTER } from '../../lib/headers';
+import { parseInteger, RATE_LIMIT, RETRY_AFTER } from '../../lib/headers';
 import type { Exchange, SendOptions } from '../../lib/http-client';
 import { fail, send, type Real } from '../real';
 import { other, type Tenant, type WorldModel } from '../world';
@@ -32,7 +32,7 @@ export class Provoke429Command implements fc.AsyncCommand<WorldModel, Real> {
       operationId: list.op.operationId,
     });
     let last: Exchange = await send(model, real, cheap(this.tenant));
-    const remaining = parseInteger(last.response?.headers['ratelimit-remaining']);
+    const remaining = parseInteger(last.response?.headers[RATE_LIMIT.remaining]);
     if (remaining === undefined || remaining + 4 > model.allowance) {
       model.phase.quotaBeyondShare = true;
       real.unjudged.add(
@@ -44,7 +44,7 @@ export class Provoke429Command implements fc.AsyncCommand<WorldModel, Real> {
     for (let round = 0, left = remaining; round < 2 && last.response?.status !== 429; round++) {
       for (let i = 0; i <= left + 1 && last.response?.status !== 429 && model.allowance > 3; i++)
         last = await send(model, real, cheap(this.tenant));
-      left = parseInteger(last.response?.headers['ratelimit-remaining']) ?? Number.POSITIVE_INFINITY;
+      left = parseInteger(last.response?.headers[RATE_LIMIT.remaining]) ?? Number.POSITIVE_INFINITY;
       if (left + 4 > model.allowance) break;
     }
     if (last.response?.status !== 429) return;
@@ -52,7 +52,7 @@ export class Provoke429Command implements fc.AsyncCommand<WorldModel, Real> {
     const b = other(this.tenant);
     if (real.facts[b]) {
       const theirs = await send(model, real, cheap(b));
-      if (theirs.response?.status === 429 && (parseInteger(theirs.response.headers['ratelimit-remaining']) ?? 1) > 0)
+      if (theirs.response?.status === 429 && (parseInteger(theirs.response.headers[RATE_LIMIT.remaining]) ?? 1) > 0)
         fail({
           ruleId: 'ratelimit-headers-every-response',
           title: `After workspace ${this.tenant.toUpperCase()}'s 429, workspace ${b.toUpperCase()} was refused too`,

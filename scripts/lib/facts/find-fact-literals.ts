@@ -33,6 +33,12 @@ export const FACT_EXEMPTIONS: Readonly<Record<string, string>> = {
   'conformance/fixtures/correct/':
     'the correct variants (another rate limiter, other header readings): each answers as another server would, ' +
     'setting and reading the headers by name',
+  'conformance/fixtures/hostile/':
+    'the hostile targets the suite is proved against: each answers as a server the project did not write would, ' +
+    'setting the headers it abuses by name',
+  'mocks/control/poll.ts':
+    'part of the control client, which ships alone (plain fetch, no dependencies, in the browser too): its ' +
+    'terminal statuses are tied to the contract by a compile-time check against the generated TerminalRunStatus',
   'generators/typed-client.ts':
     "a client written as the API's users write one: its literal values and status unions are what tsc checks the " +
     'generated types against, so a contract change that breaks such a client fails the type check',
@@ -59,7 +65,9 @@ export function factSources(root: string, dir: string): string[] {
     if (exemptionOf(relative(root, at) + (entry.isDirectory() ? '/' : ''))) return [];
     if (entry.isDirectory())
       return ['node_modules', 'generated', 'testing'].includes(entry.name) ? [] : factSources(root, at);
-    return /\.(ts|js|mjs|cjs)$/.test(entry.name) && !/(\.test\.[tj]s|^test-.*)$/.test(entry.name) ? [at] : [];
+    return /\.(ts|js|mjs|cjs)$/.test(entry.name) && !/(\.test\.[tj]s|^test-.*|\.generated\.[tj]s)$/.test(entry.name)
+      ? [at]
+      : [];
   });
 }
 
