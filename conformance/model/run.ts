@@ -9,7 +9,7 @@ import type { CheckContext } from '../checks/registry';
 import { CheckSkipped } from '../lib/failure';
 import { commandArbitraries } from './commands';
 import { CreateCommand } from './commands/create';
-import { Provoke429Command } from './commands/provoke-429';
+import { coverageSequence } from './coverage';
 import { deriveRoles } from './derive';
 import { learnFacts, newReal, type Facts } from './real';
 import type { WorldModel } from './world';
@@ -21,6 +21,8 @@ const MAX_SHARE = 600;
 const RESERVE = 150;
 const MAX_EXECUTIONS = 12;
 const MAX_COMMANDS = 20;
+/** The coverage sequence's part of the share: a third, at most this many requests. */
+const MAX_COVERAGE = 200;
 
 export type ModelPhaseOptions = { maxExecutions?: number; maxCommands?: number; share?: number };
 
@@ -35,7 +37,9 @@ export async function runModelPhase(ctx: CheckContext, options: ModelPhaseOption
   const facts: Facts = await ctx.shared('model-facts', () => learnFacts(ctx));
   // Twice --runs sequences (at least 4, at most 12): each is short, and the defects it finds need several commands.
   const executions = Math.max(4, Math.min(2 * ctx.config.runs, options.maxExecutions ?? MAX_EXECUTIONS));
-  const perExecution = Math.floor(share / executions);
+  const coverage = coverageSequence(ctx.contract, roles, facts.b !== undefined);
+  const coverageShare = Math.min(MAX_COVERAGE, Math.floor(share / 3));
+  const perExecution = Math.floor((share - coverageShare) / (executions - 1));
   const unjudged = new Set<string>(facts.notes);
   const phase: WorldModel['phase'] = {};
   let spent = 0;
@@ -48,7 +52,7 @@ export async function runModelPhase(ctx: CheckContext, options: ModelPhaseOption
       replayPath: ctx.commandsReplayPath(MODEL_PROPERTY),
     }),
     async (commands) => {
-      const allowance = Math.min(perExecution, share - spent);
+      const allowance = Math.min(commands === coverage ? coverageShare : perExecution, share - spent);
       if (allowance <= 0) return;
       sequences++;
       const model: WorldModel = { records: [], failedKeys: [], allowance, phase };
@@ -59,19 +63,14 @@ export async function runModelPhase(ctx: CheckContext, options: ModelPhaseOption
           // always have something to act on.
           for (const [index] of roles.creates.entries())
             await new CreateCommand(index, 'a', true, 2, false).run(model, real);
-          // The first sequence also spends the quota to a 429 when that fits its allowance, so what follows a 429 is
-          // judged once whatever the commands drawn; the command does it again in later sequences.
-          if (!phase.provoked) {
-            phase.provoked = true;
-            await new Provoke429Command('a').run(model, real);
-          }
           return { model, real };
         }, commands);
       } finally {
         spent += allowance - model.allowance;
       }
     },
-    { numRuns: executions },
+    // The coverage sequence first (one command of each kind for each role), then the drawn ones.
+    { numRuns: executions, examples: [coverage] },
   );
   ctx.note(`${sequences} command sequences, ${spent} requests (a share of at most ${share})`);
   for (const line of unjudged) ctx.note(`not judged: ${line}`);

@@ -35,7 +35,7 @@ export type WorldModel = {
   /** Requests the model may still send in this execution (its share of the run's budget). */
   allowance: number;
   /** What one execution learns for the others of the run: the quota lies beyond the model's share. */
-  phase: { quotaBeyondShare?: boolean; provoked?: boolean };
+  phase: { quotaBeyondShare?: boolean };
 };
 
 export function recordsOf(model: Readonly<WorldModel>, tenant?: Tenant): RecordModel[] {
