@@ -2,7 +2,7 @@ import type { ApiError } from './errors';
 import type { Caller, MockRequest, MockResponse } from './types';
 import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
-import type { Steering } from './store/repositories/settings';
+import type { Steering } from './control/settings-types';
 import type { PendingCommit } from './store/pending-commit';
 
 /** Where the request came from: the node request in the server, a plain object in unit tests. */

@@ -21,6 +21,9 @@ export const INPUT_LIMITS = {
  */
 export const MAX_RATE_LIMIT = 1_000_000_000;
 
+/** Maximum delay a single request may ask for (Prefer: latency, the latencyMs setting), so a typo cannot hang a client for hours. */
+export const MAX_LATENCY_MS = 60_000;
+
 /**
  * Byte budgets beside the count and age bounds the stores keep in the storage port (runs, batches, MCP servers,
  * downloads, OAuth: see store/index.ts DEFAULT_STORE_LIMITS and oauth/grants.ts DEFAULT_GRANT_LIMITS).

@@ -10,7 +10,7 @@ import type { Router } from '../spec/lib';
 import { authenticate, type AuthenticateDeps } from './stages/authenticate';
 import { rateLimit } from './stages/rate-limit';
 import { loadSteering } from './stages/steering';
-import type { Steering } from './store/repositories/settings';
+import type { Steering } from './control/settings-types';
 import type { RateLimiter } from './stages/rate-limit/limiter';
 import { requireCredential } from './stages/require-credential';
 import { idempotency, type KeyLength } from './stages/idempotency';

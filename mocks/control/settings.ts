@@ -1,42 +1,13 @@
 import Ajv2020 from 'ajv/dist/2020';
 import { describeSchemaError } from '../../spec/lib/schemas';
-import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Fault, type Outcome } from '../prefer';
-import { MAX_RATE_LIMIT } from '../limits';
-import { MAX_LATENCY_MS } from '../stages/latency';
-import { CONTROL_LIMITS } from '../limits';
-import type { OperationId } from './client';
+import { FAULTS, MAX_DURATION_MS, OUTCOMES, type Outcome } from '../prefer';
+import { CONTROL_LIMITS, MAX_LATENCY_MS, MAX_RATE_LIMIT } from '../limits';
+import type { FaultRule, RuntimeSettings } from './settings-types';
+
+export type { FaultRule, RuntimeSettings, WorkspaceSettings } from './settings-types';
 
 /** Longest a `hang` fault holds a connection before dropping it. */
 export const MAX_HANG_MS = 5 * 60_000;
-
-/** A fault for a share of the requests of one operation (all operations when none is named), in one workspace or all. */
-export type FaultRule = { operation?: OperationId; fault: Fault; share: number; workspace?: string };
-/**
- * One workspace's own settings, over the defaults: set by its tenant (or the admin). Its fault rules apply to its
- * requests only.
- */
-export type WorkspaceSettings = {
-  outcome?: Outcome;
-  runDurationMs?: number;
-  rateLimit?: number;
-  latencyMs?: number;
-  hangMs?: number;
-  faults?: FaultRule[];
-};
-
-/** What the control plane changes while the mock runs; everything else is fixed at start. */
-export type RuntimeSettings = {
-  rateLimit: number;
-  /** Requests per window to the OAuth endpoints, per client address. */
-  authRateLimit: number;
-  latencyMs: number;
-  runDurationMs: number;
-  /** How long `fault=hang` holds the connection before dropping it. */
-  hangMs: number;
-  /** Per workspace uuid: the outcome and duration of the runs it creates. */
-  workspaces: Record<string, WorkspaceSettings>;
-  faults: FaultRule[];
-};
 
 /**
  * A change: workspaces by token or uuid (null clears one, a null field clears it), fault rules with `share` 1 by

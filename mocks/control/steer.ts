@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { parsePrefer, type Fault, type Outcome } from '../prefer';
-import type { Steering } from '../store/repositories/settings';
+import type { Steering } from './settings-types';
 
 export type RunPlan = { durationMs: number; outcome: Outcome };
 

@@ -1,5 +1,6 @@
 import { makeCtx, okNext } from '../../testing/ctx';
-import { MAX_LATENCY_MS, simulateLatency } from '.';
+import { MAX_LATENCY_MS } from '../../limits';
+import { simulateLatency } from '.';
 
 describe('latency stage', () => {
   it.each([

@@ -1,8 +1,6 @@
 import type { Stage } from '../../context';
+import { MAX_LATENCY_MS } from '../../limits';
 import { parsePrefer } from '../../prefer';
-
-/** Maximum delay a single request may ask for, so a typo cannot hang a client for hours. */
-export const MAX_LATENCY_MS = 60_000;
 
 /**
  * Delays the answer by `Prefer: latency=<ms>`, else the workspace's latency (control plane; `MOCK_LATENCY_MS` by default), so loading states and the

@@ -1,5 +1,5 @@
 import type { Stage } from '../../context';
-import type { Steering } from '../../store/repositories/settings';
+import type { Steering } from '../../control/settings-types';
 
 /**
  * Reads the control plane's settings for the caller's workspace (the defaults for a request without one) from

@@ -1,15 +1,11 @@
-import type { RuntimeSettings, WorkspaceSettings } from '../../control/settings';
+import type { Defaults, Steering, WorkspaceSettings } from '../../control/settings-types';
 import type { StoragePort } from '../port';
+
+export type { Defaults, Steering } from '../../control/settings-types';
 
 /** The defaults for every workspace (the admin's) and each workspace's own settings (its tenant's). */
 const DEFAULTS_KEY = 'settings:defaults';
 const WORKSPACES_KEY = 'settings:workspaces';
-
-/** What one request is steered by: its workspace's settings over the defaults, and the fault rules that apply. */
-export type Steering = Omit<RuntimeSettings, 'workspaces'> & { outcome?: WorkspaceSettings['outcome'] };
-
-/** The defaults as stored: the settings in force for every workspace without settings of its own. */
-export type Defaults = Omit<RuntimeSettings, 'workspaces'>;
 
 /**
  * The control plane's settings, kept in the storage port so every replica applies the same: the defaults and
