@@ -217,7 +217,7 @@ async function main(): Promise<void> {
     loadAtEnd = loadAverage();
     for (const workload of WORKLOADS) {
       for (const setup of setups) {
-        const runs = samples.get(`${workload.name}|${setup.name}`)!;
+        const runs = samples.get(`${workload.name}|${setup.name}`) ?? [];
         const of = (field: keyof Sample) => median(runs.map((r) => r[field]));
         rows.push({
           setup: setup.name,
@@ -254,7 +254,11 @@ async function main(): Promise<void> {
     );
   process.stdout.write('\n');
   for (const workload of WORKLOADS) {
-    const of = (setup: string) => rows.find((row) => row.workload === workload.name && row.setup === setup)!;
+    const of = (setup: string) => {
+      const row = rows.find((r) => r.workload === workload.name && r.setup === setup);
+      if (!row) throw new Error(`no figures for ${workload.name} on ${setup}`);
+      return row;
+    };
     const memory = of('in memory, 1 replica');
     const one = of('Redis, 1 replica');
     const two = of('Redis, 2 replicas together');

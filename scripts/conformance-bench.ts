@@ -27,11 +27,11 @@ function startMock(): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'mocks/server.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', MOCK_LATENCY_MS: LATENCY },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'] as const,
   });
   return new Promise((resolve, reject) => {
     let text = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       text += chunk.toString();
       const match = /listening on (\S+)/.exec(text);
       if (match) resolve({ child, url: match[1] });

@@ -119,7 +119,7 @@ async function prove(hostility: Hostility): Promise<Outcome> {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
     let peak = 0;
-    const sampler = setInterval(() => (peak = Math.max(peak, peakMemory(child.pid!))), 100);
+    const sampler = setInterval(() => (peak = Math.max(peak, peakMemory(child.pid ?? 0))), 100);
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     clearInterval(sampler);
     const ms = Date.now() - started;

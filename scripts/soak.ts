@@ -75,22 +75,22 @@ async function startServer(): Promise<{ url: string; pid: number; stop(): Promis
   const child = spawn(process.execPath, [...nodeOptions, '--require', 'tsx/cjs', 'mocks/server.ts'], {
     cwd: root,
     env: { ...process.env, PORT: '0', MOCK_TOKENS: TOKENS, MOCK_RATE_LIMIT: '1000000000', MOCK_RUN_DURATION_MS: '500' },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'] as const,
   });
   const url = await new Promise<string>((resolve, reject) => {
     let text = '';
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       text += chunk;
       const found = /listening on (http:\/\/\S+)/.exec(text);
       if (found) resolve(found[1]);
     });
     child.once('exit', (code) => reject(new Error(`the mock exited (${code}) before listening`)));
   });
-  if (nodeOptions.length > 0) child.stdout!.pipe(process.stderr);
-  else child.stdout!.resume();
+  if (nodeOptions.length > 0) child.stdout.pipe(process.stderr);
+  else child.stdout.resume();
   return {
     url,
-    pid: child.pid!,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

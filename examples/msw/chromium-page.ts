@@ -25,9 +25,10 @@ class Cdp {
       for (let end = this.buffer.indexOf('\0'); end >= 0; end = this.buffer.indexOf('\0')) {
         const message = JSON.parse(this.buffer.slice(0, end)) as Message;
         this.buffer = this.buffer.slice(end + 1);
-        const waiting = message.id === undefined ? undefined : this.pending.get(message.id);
+        if (message.id === undefined) continue;
+        const waiting = this.pending.get(message.id);
         if (!waiting) continue;
-        this.pending.delete(message.id!);
+        this.pending.delete(message.id);
         if (message.error) waiting.reject(new Error(message.error.message));
         else waiting.resolve(message);
       }
@@ -81,8 +82,9 @@ export async function readPage(
     const cdp = new Cdp(chromium.stdio[3] as Writable, chromium.stdio[4] as Readable);
     const started = Date.now();
     const target = await cdp.send('Target.createTarget', { url });
-    const attached = await cdp.send('Target.attachToTarget', { targetId: target.result!.targetId, flatten: true });
-    const session = attached.result!.sessionId as string;
+    const attached = await cdp.send('Target.attachToTarget', { targetId: target.result?.targetId, flatten: true });
+    const session = attached.result?.sessionId;
+    if (typeof session !== 'string') throw new Error('Chromium attached no session to the page');
     const evaluate = async (expression: string) =>
       (
         (await cdp.send('Runtime.evaluate', { expression, returnByValue: true }, session)).result as {

@@ -9,7 +9,10 @@ import { createHandlers } from 'workspace-automation-api-contract/msw';
 import { runFrontendFlows } from '../flows';
 
 const BASE_URL = 'http://api.test/v1';
-const show = (id: string, text: string) => (document.getElementById(id)!.textContent = text);
+const show = (id: string, text: string) => {
+  const element = document.getElementById(id);
+  if (element) element.textContent = text;
+};
 
 async function main(): Promise<void> {
   const started = performance.now();
