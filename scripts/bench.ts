@@ -3,38 +3,59 @@
  * node:http server replaying the mock's own status, headers and body (and Prism for the GET; for the create, the
  * least a keyed create does written inline on node:http, `lib/bench/least-create.ts`, and the bare server again
  * with BENCH_WORK_US µs of busy loop per request: the work a handler may do within 0.7×) on loopback, in
- * alternating rounds; then the mock's start-up time and its resident memory after 100k idempotent POSTs with
- * distinct keys. Prints markdown. `--throughput` stops after the throughput tables; `--memory` prints the memory
- * line alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per
- * request (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating
- * rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10),
- * BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS
- * (default 20000), BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change),
- * BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g. `--max-semi-space-size=2`: with BENCH_AGAINST=.
- * the A/B of a runtime setting).
+ * alternating rounds, each server in a process of its own; then the mock's start-up time and its resident memory
+ * after 100k idempotent POSTs with distinct keys. Prints markdown.
+ *
+ * The load generator is `wrk` (C, one thread; `scripts/ensure-wrk.sh` installs Debian's package where it is
+ * missing: `lib/bench/wrk.ts`), which needs a fraction of a lean server's CPU per request; `--autocannon` adds
+ * autocannon (Node, on the same cores: it saturates before a lean server does) as a second column, in the same
+ * rounds, for the figures measured with it before. Each server's CPU per request is its process's user and system
+ * time (from /proc) over the requests answered.
+ *
+ * Flags: `--throughput` stops after the throughput tables; `--rounds N` and `--seconds N` (whole seconds) override
+ * BENCH_ROUNDS and BENCH_SECONDS; `--memory` prints the memory line alone; `--start` prints the start-up table
+ * alone; `--in-process` prints the mock's own JavaScript per request (no sockets: `scripts/lib/bench/in-process.ts`),
+ * this checkout beside BENCH_AGAINST's, in alternating rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS
+ * (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS
+ * (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose mock joins
+ * every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g.
+ * `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime setting).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { BARE_SERVER, type Answer } from './lib/bench/bare-server';
+import { cpuUsPerRequest, freshPrefix, loadOnce, type Generator, type Sample } from './lib/bench/generators';
 import {
   autocannon,
-  autocannonTimed,
   BIN,
-  cpuMs,
   freePort,
   launch,
   median,
-  percentile,
   ROOT,
   rssMb,
   stop,
   waitFor200 as waitFor200With,
 } from './lib/bench/processes';
+import { findWrk, type LoadRequest } from './lib/bench/wrk';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 6);
+/** A whole number ≥ 1 from `--name N` or the environment, or the default; exit 2 with a reason otherwise. */
+function countOption(flag: string, variable: string, fallback: number): number {
+  const at = process.argv.indexOf(flag);
+  const text = at >= 0 ? process.argv[at + 1] : process.env[variable];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (Number.isInteger(value) && value >= 1) return value;
+  process.stderr.write(`bench: ${at >= 0 ? flag : variable}: "${text}" is not a whole number of 1 or more\n`);
+  process.exit(2);
+}
+
+const SECONDS = countOption('--seconds', 'BENCH_SECONDS', 3);
+const CONNECTIONS = countOption('--connections', 'BENCH_CONNECTIONS', 10);
+const ROUNDS = countOption('--rounds', 'BENCH_ROUNDS', 6);
 const POSTS = Number(process.env.BENCH_POSTS ?? 100_000);
+/** wrk always; autocannon beside it with `--autocannon`. */
+const GENERATORS: Generator[] = process.argv.includes('--autocannon') ? ['wrk', 'autocannon'] : ['wrk'];
 /**
  * The keyed create's work budget: the bare server again, with this many µs of busy loop per request each, so the
  * table shows how much work of its own a server may do per request and keep 0.7× the bare server's req/s.
@@ -81,24 +102,28 @@ const WORKLOADS: Workload[] = [
   },
 ];
 
-/** What the mock answered, replayed byte for byte by the bare server. */
-type Answer = { status: number; headers: [string, string][]; body: string };
-
 /** Headers Node writes itself (Date, Connection, Keep-Alive): the bare server's Node writes them alike. */
 const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
 
-let keys = 0;
-const requestHeaders = (workload: Workload): Record<string, string> => ({
-  authorization: `Bearer ${TOKEN}`,
-  ...(workload.body === undefined ? {} : { 'content-type': 'application/json' }),
-  ...(workload.keyed ? { 'idempotency-key': `bench-${process.pid}-${keys++}` } : {}),
+/** The workload's request for one run: a keyed one gets a prefix of its own, so no run replays another's keys. */
+const requestOf = (workload: Workload): LoadRequest => ({
+  method: workload.method,
+  headers: {
+    authorization: `Bearer ${TOKEN}`,
+    ...(workload.body === undefined ? {} : { 'content-type': 'application/json' }),
+  },
+  body: workload.body,
+  fresh: workload.keyed ? { header: 'idempotency-key', prefix: freshPrefix() } : undefined,
 });
 
 /** The mock's real answer to one request of the workload: status, every header it sets, the body text. */
 async function answerOf(base: string, workload: Workload): Promise<Answer> {
+  const request = requestOf(workload);
   const response = await fetch(base + workload.path, {
     method: workload.method,
-    headers: requestHeaders(workload),
+    headers: request.fresh
+      ? { ...request.headers, [request.fresh.header]: `${request.fresh.prefix}answer` }
+      : request.headers,
     body: workload.body,
   });
   const headers: [string, string][] = [];
@@ -108,118 +133,78 @@ async function answerOf(base: string, workload: Workload): Promise<Answer> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-/**
- * The baseline: a bare node:http server that answers each workload's request with the mock's own status, headers
- * and body (read from the mock at start), after reading the request's body like the mock does. Nothing else.
- */
-const BARE_SERVER = `
-const answers = new Map(JSON.parse(process.env.ANSWERS));
-const workMs = Number(process.env.WORK_US ?? 0) / 1000;
-require('node:http').createServer((req, res) => {
-  const answer = answers.get(req.method + ' ' + req.url);
-  const send = () => {
-    // WORK_US: a busy loop that long per request, the CPU a handler's own work would take (the work budget rows).
-    if (workMs > 0) for (const until = performance.now() + workMs; performance.now() < until; );
-    res.writeHead(answer.status, answer.headers);
-    res.end(answer.body);
-  };
-  if (req.method === 'GET') return send();
-  req.on('data', () => {});
-  req.on('end', send);
-}).listen(Number(process.env.PORT), '127.0.0.1');
-`;
-
-/** Requests, latencies and CPU time of one load run. */
-type Sample = {
-  requests: number;
-  seconds: number;
-  /** 2xx response times, sorted. */ latencies: Float64Array;
-  cpuMs: number;
-  errors: number;
-  non2xx: number;
-};
 type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least' | 'budget';
 type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
-/** One load run; each response's time is kept with its fraction (autocannon's histogram counts whole ms). */
-async function load(server: Server, workload: Workload, seconds: number): Promise<Sample> {
-  const cpuBefore = cpuMs(server.child.pid);
-  const { result, latencies } = await autocannonTimed({
-    url: server.base + workload.path,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: workload.method,
-        setupRequest: (request) => ({ ...request, headers: requestHeaders(workload), body: workload.body }),
-      },
-    ],
-  });
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    latencies,
-    cpuMs: cpuMs(server.child.pid) - cpuBefore,
-    errors: result.errors,
-    non2xx: result.non2xx,
-  };
+/** wrk's binary, found (or installed) once, before the first run; the bench cannot run without it. */
+let wrkBin: string | undefined;
+function requireWrk(): string {
+  if (wrkBin) return wrkBin;
+  const found = findWrk(ROOT);
+  if (!found.bin) {
+    process.stderr.write(`bench: wrk, the load generator, is missing and could not be installed: ${found.reason}\n`);
+    process.exit(2);
+  }
+  return (wrkBin = found.bin);
 }
 
+/** One load run of a server by one generator. */
+const load = (generator: Generator, server: Server, workload: Workload, seconds: number) =>
+  loadOnce(generator, { url: server.base + workload.path, pid: server.child.pid, wrkBin }, requestOf(workload), {
+    connections: CONNECTIONS,
+    seconds,
+  });
+
+/** Samples by generator, then server, then round. */
+type Samples = Map<Generator, Sample[][]>;
+
 /**
- * Each server's samples of one workload, one per round, the servers taking turns (A B, B A, …) so a machine
- * whose load drifts weighs on all of them alike.
+ * Each server's samples of one workload, one per round and generator, the servers taking turns (A B, B A, …) so
+ * a machine whose load drifts weighs on all of them alike, and each round's ratios compare neighbours in time.
  */
-async function measure(servers: Server[], workload: Workload): Promise<Sample[][]> {
-  for (const server of servers) await load(server, workload, 1); // warm-up: JIT, lazy compilation, connections
-  const rounds: Sample[][] = servers.map(() => []);
+async function measure(servers: Server[], workload: Workload): Promise<Samples> {
+  // Warm-up: JIT, lazy compilation, connections.
+  for (const server of servers) await load(GENERATORS[0], server, workload, 1);
+  const samples: Samples = new Map(GENERATORS.map((generator) => [generator, servers.map(() => [])]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = servers.map((_, i) => i);
     if (round % 2 === 1) order.reverse();
-    for (const i of order) rounds[i].push(await load(servers[i], workload, SECONDS));
+    for (const generator of GENERATORS)
+      for (const i of order) samples.get(generator)?.[i].push(await load(generator, servers[i], workload, SECONDS));
   }
-  return rounds;
+  return samples;
 }
 
 const rpsOf = (sample: Sample) => sample.requests / sample.seconds;
 
-/** One server's figures: medians over the rounds (a round the machine's other work disturbed moves none). */
+/** One server's figures under one generator: medians over the rounds (a disturbed round moves none). */
 type Row = {
-  role: Role;
-  name: string;
   rps: number;
   p50: number;
   p99: number;
   cpuUs: number;
   errors: number;
-  non2xx: number;
+  badStatus: number;
   rounds: Sample[];
 };
 
-function toRow({ role, name }: Server, rounds: Sample[]): Row {
-  const quantiles = rounds.map((sample) => {
-    return { p50: percentile(sample.latencies, 50), p99: percentile(sample.latencies, 99) };
-  });
+function toRow(rounds: Sample[]): Row {
   const sum = (pick: (sample: Sample) => number) => rounds.reduce((total, sample) => total + pick(sample), 0);
   return {
-    role,
-    name,
     rps: median(rounds.map(rpsOf)),
-    p50: median(quantiles.map((q) => q.p50)),
-    p99: median(quantiles.map((q) => q.p99)),
-    cpuUs:
-      (sum((sample) => sample.cpuMs) * 1000) /
-      Math.max(
-        1,
-        sum((sample) => sample.requests),
-      ),
+    p50: median(rounds.map((sample) => sample.p50)),
+    p99: median(rounds.map((sample) => sample.p99)),
+    cpuUs: cpuUsPerRequest(rounds),
     errors: sum((sample) => sample.errors),
-    non2xx: sum((sample) => sample.non2xx),
+    badStatus: sum((sample) => sample.badStatus),
     rounds,
   };
 }
 
-/** The median of the rounds' ratios, each of two servers measured one after the other in that round. */
-const pairedRatio = (a: Row, b: Row) => median(a.rounds.map((sample, i) => rpsOf(sample) / rpsOf(b.rounds[i])));
+/** The median of the rounds' ratios of a figure, each of two servers measured one after the other that round. */
+const pairedRatio = (a: Row, b: Row, figure: (sample: Sample) => number = rpsOf) =>
+  median(a.rounds.map((sample, i) => figure(sample) / figure(b.rounds[i])));
+const p99Of = (sample: Sample) => sample.p99;
 
 /** The mock as `npm start` runs it, one node process (its CPU time is read from its own /proc entry). */
 function startMock(role: Role, name: string, port: number, cwd?: string): Server {
@@ -234,13 +219,45 @@ function startMock(role: Role, name: string, port: number, cwd?: string): Server
   };
 }
 
-async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
-  const [mockPort, prismPort, barePort, leastPort] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+/** A server of the benchmark's own (bare, its budget rows, the least create), each a node process. */
+async function startBaseline(role: Role, name: string, args: string[], env: Record<string, string>) {
+  const port = await freePort();
+  const child = launch(process.execPath, args, { PORT: String(port), ...env });
+  return { role, name, base: `http://127.0.0.1:${port}/v1`, child } satisfies Server;
+}
+
+/** The servers that only answer what the mock answered (read once from the running mock). */
+async function startBaselines(mock: Server): Promise<{ bare: Server; least: Server; budgets: Server[] }> {
+  const answers: [string, Answer][] = [];
+  for (const workload of WORKLOADS)
+    answers.push([`${workload.method} /v1${workload.path}`, await answerOf(mock.base, workload)]);
+  const ANSWERS = JSON.stringify(answers);
+  const bare = await startBaseline('bare', 'bare `node:http`, the same status, headers and body', ['-e', BARE_SERVER], {
+    ANSWERS,
+  });
+  // The least a keyed create must do, inline on node:http: the floor beside the mock's keyed create.
+  const least = await startBaseline(
+    'least',
+    'the least a keyed create does, inline on `node:http` (`scripts/lib/bench/least-create.ts`)',
+    ['--require', 'tsx/cjs', 'scripts/lib/bench/least-create.ts'],
+    {},
+  );
+  // The same bare server with a busy loop per request: what the 0.7× target leaves for a handler's own work.
+  const budgets: Server[] = [];
+  for (const us of WORK_US)
+    budgets.push(
+      await startBaseline('budget', `bare \`node:http\` with ${us} µs of busy loop per request`, ['-e', BARE_SERVER], {
+        ANSWERS,
+        WORK_US: String(us),
+      }),
+    );
+  return { bare, least, budgets };
+}
+
+type Table = { workload: Workload; servers: Server[]; rows: Map<Generator, Row[]> };
+
+async function throughput(): Promise<Table[]> {
+  const [mockPort, prismPort] = await Promise.all([freePort(), freePort()]);
   const mock = startMock('mock', 'this mock (`npm start`)', mockPort);
   // The same mock from another checkout (an earlier commit), measured in the same rounds: the A/B of a change.
   const against = AGAINST ? startMock('against', `the mock at ${AGAINST}`, await freePort(), AGAINST) : undefined;
@@ -259,48 +276,13 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
       'spec/openapi.yaml',
     ]),
   };
-  const children = [mock.child, prism.child, ...(against ? [against.child] : [])];
+  const started: Server[] = [mock, prism, ...(against ? [against] : [])];
   try {
     await Promise.all([mock, ...(against ? [against] : [])].map((server) => waitFor200(server.base + PATH)));
-    const answers: [string, Answer][] = [];
-    for (const workload of WORKLOADS)
-      answers.push([`${workload.method} /v1${workload.path}`, await answerOf(mock.base, workload)]);
-    const bare: Server = {
-      role: 'bare',
-      name: 'bare `node:http`, the same status, headers and body',
-      base: `http://127.0.0.1:${barePort}/v1`,
-      child: launch(process.execPath, ['-e', BARE_SERVER], {
-        PORT: String(barePort),
-        ANSWERS: JSON.stringify(answers),
-      }),
-    };
-    // The least a keyed create must do, inline on node:http: the floor beside the mock's keyed create.
-    const least: Server = {
-      role: 'least',
-      name: 'the least a keyed create does, inline on `node:http` (`scripts/lib/bench/least-create.ts`)',
-      base: `http://127.0.0.1:${leastPort}/v1`,
-      child: launch(process.execPath, ['--require', 'tsx/cjs', 'scripts/lib/bench/least-create.ts'], {
-        PORT: String(leastPort),
-      }),
-    };
-    // The same bare server with a busy loop per request: what the 0.7× target leaves for a handler's own work.
-    const budgets: Server[] = [];
-    for (const us of WORK_US) {
-      const port = await freePort();
-      budgets.push({
-        role: 'budget',
-        name: `bare \`node:http\` with ${us} µs of busy loop per request`,
-        base: `http://127.0.0.1:${port}/v1`,
-        child: launch(process.execPath, ['-e', BARE_SERVER], {
-          PORT: String(port),
-          ANSWERS: JSON.stringify(answers),
-          WORK_US: String(us),
-        }),
-      });
-    }
-    children.push(bare.child, least.child, ...budgets.map((server) => server.child));
+    const { bare, least, budgets } = await startBaselines(mock);
+    started.push(bare, least, ...budgets);
     await Promise.all([bare, prism, least, ...budgets].map((server) => waitFor200(server.base + PATH)));
-    const tables: { workload: Workload; rows: Row[] }[] = [];
+    const tables: Table[] = [];
     for (const workload of WORKLOADS) {
       const servers = [
         mock,
@@ -310,12 +292,111 @@ async function throughput(): Promise<{ workload: Workload; rows: Row[] }[]> {
         ...(against ? [against] : []),
       ];
       const samples = await measure(servers, workload);
-      tables.push({ workload, rows: servers.map((server, i) => toRow(server, samples[i])) });
+      const rows = new Map(GENERATORS.map((generator) => [generator, (samples.get(generator) ?? []).map(toRow)]));
+      tables.push({ workload, servers, rows });
     }
     return tables;
   } finally {
-    await Promise.all(children.map(stop));
+    await Promise.all(started.map((server) => stop(server.child)));
   }
+}
+
+const fixed = (value: number, digits = 0) => value.toFixed(digits);
+const fraction = (ms: number) => fixed(ms, 2);
+const times = (ratio: number) => `${fixed(ratio, 2)}×`;
+
+/** One workload's table: a row per server, wrk's columns, and autocannon's beside them when it ran. */
+function printTable({ workload, servers, rows }: Table): void {
+  const columns = (generator: Generator) => [
+    `req/s (${generator})`,
+    `p50 (ms, ${generator})`,
+    `p99 (ms, ${generator})`,
+    `CPU per request (µs, ${generator})`,
+    `errors (${generator})`,
+    generator === 'wrk' ? 'status ≥ 400 (wrk)' : 'non-2xx (autocannon)',
+  ];
+  const head = ['server', ...GENERATORS.flatMap(columns)];
+  process.stdout.write(
+    `\n${workload.name}\n\n| ${head.join(' | ')} |\n|---|${head
+      .slice(1)
+      .map(() => '---:|')
+      .join('')}\n`,
+  );
+  servers.forEach((server, i) => {
+    const cells = GENERATORS.flatMap((generator) => {
+      const row = rows.get(generator)?.[i];
+      if (!row) return columns(generator).map(() => '');
+      return [fixed(row.rps), fraction(row.p50), fraction(row.p99), fixed(row.cpuUs, 1), row.errors, row.badStatus];
+    });
+    process.stdout.write(`| ${server.name} | ${cells.join(' | ')} |\n`);
+  });
+}
+
+/** The ratios of one workload under one generator, each round's pair of servers compared, then the median. */
+function printRatios({ servers, rows }: Table, generator: Generator): void {
+  const of = (role: Role) => rows.get(generator)?.[servers.findIndex((server) => server.role === role)];
+  const [mock, bare, prism, earlier, least] = (['mock', 'bare', 'prism', 'against', 'least'] as const).map(of);
+  if (!mock || !bare) return;
+  const say = (line: string) => process.stdout.write(`(${generator}) ${line}\n`);
+  say(
+    `mock / bare node:http: ${times(pairedRatio(mock, bare))} req/s, ${times(bare.cpuUs / mock.cpuUs)} CPU per request; mock p99 ${fraction(mock.p99)} ms against ${fraction(bare.p99)} ms`,
+  );
+  if (earlier)
+    say(
+      `mock / ${servers.find((server) => server.role === 'against')?.name}: ${times(pairedRatio(mock, earlier))} req/s, ${times(earlier.cpuUs / mock.cpuUs)} CPU per request (above 1: this checkout is faster)`,
+    );
+  if (prism) say(`mock / prism: ${times(pairedRatio(mock, prism))} req/s (target ≥ 3×, aim 5×)`);
+  if (least)
+    say(
+      `the least a keyed create does / bare node:http: ${times(pairedRatio(least, bare))} req/s, ${times(bare.cpuUs / least.cpuUs)} CPU per request; the mock / the least keyed create: ${times(pairedRatio(mock, least))} req/s, p99 ${times(pairedRatio(mock, least, p99Of))}`,
+    );
+  servers.forEach((server, i) => {
+    const budget = rows.get(generator)?.[i];
+    if (server.role === 'budget' && budget)
+      say(
+        `${server.name} / bare node:http: ${times(pairedRatio(budget, bare))} req/s (the work per request 0.7× leaves)`,
+      );
+  });
+}
+
+/**
+ * The issue's ratios side by side, one column per generator: the keyed create against the least keyed create,
+ * the list GET against bare node:http (each the median of the rounds' paired ratios), and CPU per request.
+ */
+function printSummary(tables: Table[]): void {
+  const find = (keyed: boolean, generator: Generator, role: Role) => {
+    const table = tables.find((candidate) => Boolean(candidate.workload.keyed) === keyed);
+    return table?.rows.get(generator)?.[table.servers.findIndex((server) => server.role === role)];
+  };
+  type Line = [string, string, (generator: Generator) => string];
+  const paired = (keyed: boolean, role: Role, figure?: (sample: Sample) => number) => (generator: Generator) => {
+    const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
+    return a && b ? times(pairedRatio(a, b, figure)) : '';
+  };
+  const cpu = (keyed: boolean, role: Role) => (generator: Generator) => {
+    const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
+    return a && b ? `${fixed(a.cpuUs, 1)} / ${fixed(b.cpuUs, 1)} µs` : '';
+  };
+  const lines: Line[] = [
+    ['keyed create / least keyed create, req/s', '≥ 0.9×', paired(true, 'least')],
+    ['keyed create / least keyed create, p99', '≤ 1.25×', paired(true, 'least', p99Of)],
+    ['keyed create, least keyed create: CPU per request', '', cpu(true, 'least')],
+    ['list GET / bare `node:http`, req/s', '≥ 0.7×', paired(false, 'bare')],
+    ['list GET / bare `node:http`, p99', '', paired(false, 'bare', p99Of)],
+    ['list GET, bare `node:http`: CPU per request', '', cpu(false, 'bare')],
+    ['list GET / `prism mock`, req/s', '≥ 3×', paired(false, 'prism')],
+  ];
+  // BENCH_AGAINST: the same ratios' numerators against the checkout before, measured in the same rounds.
+  if (AGAINST)
+    lines.push(
+      [`keyed create / the mock at ${AGAINST}, req/s`, '', paired(true, 'against')],
+      [`list GET / the mock at ${AGAINST}, req/s`, '', paired(false, 'against')],
+    );
+  process.stdout.write(
+    `\nRatios (the median of the rounds' ratios, each of two servers measured one after the other)\n\n| ratio | target | ${GENERATORS.join(' | ')} |\n|---|---|${GENERATORS.map(() => '---:|').join('')}\n`,
+  );
+  for (const [name, target, value] of lines)
+    process.stdout.write(`| ${name} | ${target} | ${GENERATORS.map(value).join(' | ')} |\n`);
 }
 
 /** Spawn to first 200 of GET suppressions; median of 3 runs of the given command. */
@@ -354,7 +435,7 @@ async function memoryAfterPosts(): Promise<{
   });
   try {
     await waitFor200(`http://127.0.0.1:${port}/v1${PATH}`);
-    const before = rssMb(child.pid!);
+    const before = rssMb(child.pid);
     let n = 0;
     const post = () =>
       autocannon({
@@ -377,13 +458,13 @@ async function memoryAfterPosts(): Promise<{
         ],
       });
     const first = await post();
-    const half = rssMb(child.pid!);
+    const half = rssMb(child.pid);
     const second = await post();
     await new Promise((resolve) => setTimeout(resolve, 500));
     return {
       before,
       half,
-      after: rssMb(child.pid!),
+      after: rssMb(child.pid),
       rps: (first.requests.average + second.requests.average) / 2,
       non2xx: first.non2xx + second.non2xx,
     };
@@ -391,8 +472,6 @@ async function memoryAfterPosts(): Promise<{
     await stop(child);
   }
 }
-
-const fixed = (value: number, digits = 0) => value.toFixed(digits);
 
 /**
  * Spawn to first served request of each way to start the mock. `npm start` loads tsx's CommonJS hook into one node
@@ -469,45 +548,24 @@ async function main(): Promise<void> {
   if (process.argv.includes('--start')) return startUpTable();
   if (process.argv.includes('--in-process')) return inProcessTable();
   if (process.argv.includes('--memory')) return printMemoryAfterPosts();
+  requireWrk();
   const os = await import('node:os');
   const load = os
     .loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
+  const generators =
+    GENERATORS.length > 1 ? 'wrk (one thread), and autocannon in the columns so marked,' : 'wrk (one thread)';
   process.stdout.write(
-    `Benchmark: autocannon ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per server and workload, the servers taking turns; req/s, p50 and p99 are medians over the rounds, ratios the median of each round's; ${os.cpus().length} CPUs, load average ${load}\n`,
+    `Benchmark: ${generators} ${CONNECTIONS} connections, ${ROUNDS} rounds × ${SECONDS} s per server, workload and generator, the servers taking turns; req/s, p50 and p99 are medians over the rounds, CPU per request the server process's CPU time over its requests, ratios the median of each round's; ${os.cpus().length} CPUs, load average ${load}\n`,
   );
-  const fraction = (ms: number) => fixed(ms, 2);
-  for (const { workload, rows } of await throughput()) {
-    const [mock, bare] = rows;
-    const prism = rows.find((row) => row.role === 'prism');
-    const earlier = rows.find((row) => row.role === 'against');
-    process.stdout.write(
-      `\n${workload.name}\n\n| server | req/s | p50 (ms) | p99 (ms) | CPU per request (µs) | errors | non-2xx |\n|---|---:|---:|---:|---:|---:|---:|\n`,
-    );
-    for (const row of rows)
-      process.stdout.write(
-        `| ${row.name} | ${fixed(row.rps)} | ${fraction(row.p50)} | ${fraction(row.p99)} | ${fixed(row.cpuUs)} | ${row.errors} | ${row.non2xx} |\n`,
-      );
-    process.stdout.write(
-      `\nmock / bare node:http: ${fixed(pairedRatio(mock, bare), 2)}× req/s (target ≥ 0.7×), ${fixed(bare.cpuUs / mock.cpuUs, 2)}× CPU per request; mock p99 ${fraction(mock.p99)} ms (target ≤ 1.5 ms) against ${fraction(bare.p99)} ms\n`,
-    );
-    if (earlier)
-      process.stdout.write(
-        `mock / ${earlier.name}: ${fixed(pairedRatio(mock, earlier), 2)}× req/s, ${fixed(earlier.cpuUs / mock.cpuUs, 2)}× CPU per request (above 1: this checkout is faster)\n`,
-      );
-    if (prism)
-      process.stdout.write(`mock / prism: ${fixed(pairedRatio(mock, prism), 2)}× req/s (target ≥ 3×, aim 5×)\n`);
-    const least = rows.find((row) => row.role === 'least');
-    if (least)
-      process.stdout.write(
-        `the least a keyed create does / bare node:http: ${fixed(pairedRatio(least, bare), 2)}× req/s, ${fixed(bare.cpuUs / least.cpuUs, 2)}× CPU per request (the floor of the 0.7× target: what is left for everything the mock does beyond it); the mock / the least keyed create: ${fixed(pairedRatio(mock, least), 2)}× req/s\n`,
-      );
-    for (const budget of rows.filter((row) => row.role === 'budget'))
-      process.stdout.write(
-        `${budget.name} / bare node:http: ${fixed(pairedRatio(budget, bare), 2)}× req/s (the work per request a 0.7× target leaves)\n`,
-      );
+  const tables = await throughput();
+  for (const table of tables) {
+    printTable(table);
+    process.stdout.write('\n');
+    for (const generator of GENERATORS) printRatios(table, generator);
   }
+  printSummary(tables);
   if (process.argv.includes('--throughput')) return;
   await startUpTable();
   process.stdout.write('\n');

@@ -99,11 +99,26 @@ export function median(values: number[]): number {
  */
 export function cpuMs(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return readCpuMs(pid);
   } catch {
     return 0;
   }
+}
+
+/** As `cpuMs`, but an error that says why where the process's CPU time cannot be read (the benchmark's column). */
+export function readCpuMs(pid: number | undefined): number {
+  if (pid === undefined) throw new Error('no process to read the CPU time of (it did not start)');
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch (error) {
+    throw new Error(`cannot read the CPU time of process ${pid} from /proc (Linux only): ${(error as Error).message}`);
+  }
+  // The command name, in parentheses, may hold spaces: fields are counted after its last ')'.
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  if (!Number.isFinite(ticks)) throw new Error(`process ${pid}'s /proc stat has no utime and stime: ${stat}`);
+  return ticks * 10;
 }
 
 /**
