@@ -1,13 +1,27 @@
-// Views over a dereferenced document as written (both sides of a diff, lint fixtures, the reference page): its
-// Operation Objects with their path items, merged parameters and security in force. The operation model
-// (operations.ts) builds on the bundled document instead, with pointers for compiling schemas.
+// Small readers of a document as written that are not part of the operation model: how reports name an
+// operation, its retirement flag and dates as printed, the server base path. The views the diff read before the
+// operation model (operations.ts) stay below as thin delegations to it, until it reads the model itself.
 // @see https://spec.openapis.org/oas/v3.1.0#path-item-object
 
 import { asArray, asObject, isObject, type JsonObject } from './json';
-import { HTTP_METHODS, parameterKey, type HttpMethod } from './operations';
+import {
+  listOperations,
+  mergeParameters,
+  readParameterObject,
+  securityInForce,
+  type HttpMethod,
+  type Operation,
+  type ParameterObject,
+} from './operations';
 
-export type ParameterObject = JsonObject & { name: string; in: string; required?: boolean; schema?: JsonObject };
+/** @deprecated Import `ParameterObject` from the operation model (`./operations`), where it is declared. */
+export type { ParameterObject };
 
+/**
+ * An Operation Object with its path item, as the diff reads it.
+ * @deprecated Read the operation model instead (`listOperations`, `Operation`): `node` is `operation`, `pathItem`
+ * is `pathItem`, and `parameters` and `security` are merged there.
+ */
 export type OperationRef = {
   method: HttpMethod;
   path: string;
@@ -17,43 +31,44 @@ export type OperationRef = {
   pathItem: JsonObject;
 };
 
+/** `GET /x/{uuid}`: how reports name an operation. */
 export function operationKey(method: string, path: string): string {
   return `${method.toUpperCase()} ${path}`;
 }
 
-/** Every Operation Object of a dereferenced document, in document order. */
+function toOperationRef(operation: Operation): OperationRef {
+  const method = operation.method.toLowerCase() as HttpMethod;
+  return {
+    method,
+    path: operation.path,
+    key: operationKey(method, operation.path),
+    operation: operation.node,
+    pathItem: operation.pathItem,
+  };
+}
+
+/**
+ * Every Operation Object of a dereferenced document, in document order.
+ * @deprecated Use `listOperations(document)`, the operation model; this maps it to the older shape.
+ */
 export function listOperationObjects(api: JsonObject): OperationRef[] {
-  const out: OperationRef[] = [];
-  for (const [path, item] of Object.entries(asObject(api.paths))) {
-    const pathItem = asObject(item);
-    for (const method of HTTP_METHODS) {
-      if (isObject(pathItem[method]))
-        out.push({
-          method,
-          path,
-          key: operationKey(method, path),
-          operation: pathItem[method] as JsonObject,
-          pathItem,
-        });
-    }
-  }
-  return out;
+  return listOperations(api).map(toOperationRef);
 }
 
-/** Path-level parameters overridden by operation-level ones of the same name and location (OAS 3.1 §4.8.9). */
+/**
+ * Path-level parameters overridden by operation-level ones of the same name and location (OAS 3.1 §4.8.9).
+ * @deprecated Use `Operation.parameters` (each with its Parameter Object as `node`); this calls the same merge.
+ */
 export function effectiveParameters(ref: Pick<OperationRef, 'operation' | 'pathItem'>): ParameterObject[] {
-  const byKey = new Map<string, ParameterObject>();
-  for (const raw of [...asArray(ref.pathItem.parameters), ...asArray(ref.operation.parameters)]) {
-    if (isObject(raw) && typeof raw.name === 'string' && typeof raw.in === 'string')
-      byKey.set(parameterKey(raw as ParameterObject), raw as ParameterObject);
-  }
-  return [...byKey.values()];
+  return mergeParameters(ref.pathItem.parameters, ref.operation.parameters, readParameterObject);
 }
 
-/** Security in force for an operation: its own list, else the document's (OAS 3.1 §4.8.10). */
+/**
+ * Security in force for an operation: its own list, else the document's (OAS 3.1 §4.8.10).
+ * @deprecated Use `Operation.security`; this calls the same rule (`securityInForce`).
+ */
 export function effectiveSecurity(api: JsonObject, operation: JsonObject): JsonObject[] | undefined {
-  const own = operation.security ?? api.security;
-  return Array.isArray(own) ? (own.filter(isObject) as JsonObject[]) : undefined;
+  return securityInForce(api.security, operation.security);
 }
 
 export function isDeprecated(operation: unknown): boolean {

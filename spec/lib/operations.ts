@@ -1,8 +1,11 @@
-// The operation model: each operation of the document with its parameters merged (path item, then operation),
-// its security in force, request body, responses and retirement dates, every part with its pointer.
+// The operation model, the one place where an operation is normalised: each operation of a document with its
+// parameters merged (path item, then operation), its security in force, request body, responses and retirement
+// dates, every part with its pointer. The mock, the suite, the lint, the docs, the diff and the generators read it.
+// It is total: a document the loader accepted never makes it throw, whatever its values (a missing or non-array
+// `parameters`, a `$ref` that cannot be followed, a `security` that is not a list).
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object
 
-import { asArray, asObject, isObject, type JsonObject } from './json';
+import { asArray, asObject, isObject, type Json, type JsonObject } from './json';
 import { childPointer, getAtPointer } from './pointer';
 
 /** The fixed fields of a Path Item that hold operations (OAS 3.1 §4.8.8), in the specification's order. */
@@ -80,20 +83,35 @@ export type Operation = {
   retirement?: Retirement;
   /** The Operation Object, dereferenced (cycles kept as `$ref`). */
   node: JsonObject;
+  /** The Path Item Object that holds it, dereferenced (where a report about its path points). */
+  pathItem: JsonObject;
 };
 
-/** Follows internal `$ref`s from a node to a concrete one; returns it with the pointer it lives at. */
-export function followRef(
-  document: JsonObject,
-  node: unknown,
-  pointer: string,
-): { value: JsonObject; pointer: string } {
+/** A Parameter Object as written: the two fields that identify it are strings, the rest is unread. */
+export type ParameterObject = JsonObject & { name: string; in: string; required?: boolean; schema?: JsonObject };
+
+/** A node reached through `$ref`s: the concrete node, or `{}` with the reason when a `$ref` cannot be followed. */
+export type Followed = { value: JsonObject; pointer: string; unresolved?: string };
+
+/** More `$ref`s in a row than any document needs: a chain this long goes round in a circle. */
+const MAX_REF_HOPS = 64;
+
+/**
+ * Follows internal `$ref`s from a node to a concrete one; returns it with the pointer it lives at. Never throws:
+ * a `$ref` outside the document, one that points at nothing and a chain that does not end give `{}` and say why.
+ */
+export function followRef(document: JsonObject, node: unknown, pointer: string): Followed {
   let current = node;
   let at = pointer;
   for (let hops = 0; isObject(current) && typeof current.$ref === 'string'; hops++) {
-    if (hops > 64) throw new Error(`$ref chain from ${pointer} does not end`);
-    at = current.$ref;
+    const ref = current.$ref;
+    if (hops >= MAX_REF_HOPS) return { value: {}, pointer: at, unresolved: `$ref chain from ${pointer} does not end` };
+    if (ref !== '#' && !ref.startsWith('#/'))
+      return { value: {}, pointer: at, unresolved: `$ref ${JSON.stringify(ref)} is not a pointer into the document` };
+    at = ref;
     current = getAtPointer(document, at);
+    if (current === undefined)
+      return { value: {}, pointer: at, unresolved: `$ref ${JSON.stringify(ref)} points at nothing` };
   }
   return { value: asObject(current), pointer: at };
 }
@@ -101,6 +119,54 @@ export function followRef(
 /** Header names are case-insensitive (RFC 9110 §5.1); other parameter names are not. */
 export function parameterKey(p: { name: string; in: string }): string {
   return `${p.in}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+}
+
+/** A Parameter Object as written, or undefined when it cannot be identified (not an object, no string name or in). */
+export function readParameterObject(raw: Json): ParameterObject | undefined {
+  return isObject(raw) && typeof raw.name === 'string' && typeof raw.in === 'string'
+    ? (raw as ParameterObject)
+    : undefined;
+}
+
+/** Where a parameter of an operation is declared: its path item or the operation itself. */
+export type ParameterLevel = 'path' | 'operation';
+
+/**
+ * The parameters in force for an operation, merged here once for every reader: the path item's list, each entry
+ * overridden by the operation's own parameter of the same name and location (header names ignoring case), kept in
+ * the order first met (OAS 3.1 §4.8.9 and §4.8.10 `parameters`). A list that is not an array counts as empty; an
+ * entry `read` cannot identify (not an object, no string `name` or `in`, a `$ref` that cannot be followed) is left
+ * out. Among duplicates on one level (which the specification forbids) the last wins.
+ * @see https://spec.openapis.org/oas/v3.1.0#path-item-object
+ */
+export function mergeParameters<P extends { name: string; in: string }>(
+  pathLevel: unknown,
+  operationLevel: unknown,
+  read: (raw: Json, level: ParameterLevel, index: number) => P | undefined,
+): P[] {
+  const byKey = new Map<string, P>();
+  const levels: [ParameterLevel, unknown][] = [
+    ['path', pathLevel],
+    ['operation', operationLevel],
+  ];
+  for (const [level, list] of levels)
+    asArray(list).forEach((raw, index) => {
+      const parameter = read(raw, level, index);
+      if (parameter) byKey.set(parameterKey(parameter), parameter);
+    });
+  return [...byKey.values()];
+}
+
+/**
+ * The security requirements in force for an operation (OAS 3.1 §4.8.10 `security`): its own list when it states
+ * one, an empty list meaning none, else the document's (§4.8.1). `null` counts as not stated. A stated value that
+ * is not a list overrides with nothing readable, so none is in force (the lint and the diff then say so rather than
+ * lend it the document's); entries that are not Security Requirement Objects are left out.
+ * @see https://spec.openapis.org/oas/v3.1.0#security-requirement-object
+ */
+export function securityInForce(documentSecurity: unknown, operationSecurity: unknown): JsonObject[] {
+  const stated = operationSecurity ?? documentSecurity;
+  return asArray(stated).filter(isObject);
 }
 
 /** A declared parameter by location and name (header names compared case-insensitively). */
@@ -223,73 +289,87 @@ export function retirementHeaderValues(
   };
 }
 
+/** A parameter of the model, or undefined when its object (after `$ref`s) has no string `name` or `in`. */
+function parameterModel(document: JsonObject, raw: Json, pointer: string, deref: Deref): Parameter | undefined {
+  const p = followRef(document, raw, pointer);
+  const object = readParameterObject(p.value);
+  if (!object) return undefined;
+  const schemaPointer = followRef(document, object.schema ?? {}, childPointer(p.pointer, 'schema')).pointer;
+  const parameter: Parameter = {
+    name: object.name,
+    in: object.in as ParameterLocation,
+    required: object.required === true,
+    schema: object.schema === undefined ? {} : deref(schemaPointer),
+    schemaPointer,
+    pointer: p.pointer,
+    node: deref(p.pointer),
+  };
+  if (typeof object.style === 'string') parameter.style = object.style;
+  if (typeof object.explode === 'boolean') parameter.explode = object.explode;
+  return parameter;
+}
+
+function requestBodyModel(document: JsonObject, raw: Json, pointer: string, deref: Deref): RequestBodyModel {
+  const body = followRef(document, raw, pointer);
+  const content = mediaTypes(document, body.value.content, childPointer(body.pointer, 'content'), deref);
+  return {
+    required: body.value.required === true,
+    pointer: body.pointer,
+    contentTypes: Object.keys(content),
+    content,
+    node: deref(body.pointer),
+  };
+}
+
+type PathItem = { path: string; value: JsonObject; pointer: string };
+
+function operationModel(document: JsonObject, item: PathItem, method: HttpMethod, deref: Deref): Operation {
+  const op = asObject(item.value[method]);
+  const pointer = childPointer(item.pointer, method);
+  const parameters = mergeParameters(item.value.parameters, op.parameters, (raw, level, index) =>
+    parameterModel(document, raw, childPointer(level === 'path' ? item.pointer : pointer, 'parameters', index), deref),
+  );
+  const responses: Record<string, ResponseModel> = {};
+  for (const [key, raw] of Object.entries(asObject(op.responses)))
+    responses[key] = responseModel(document, key, raw, childPointer(pointer, 'responses', key), deref);
+  const deprecated = op.deprecated === true;
+  const node = deref(pointer);
+  return {
+    operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${item.path}`,
+    method: method.toUpperCase(),
+    path: item.path,
+    pointer,
+    summary: typeof op.summary === 'string' ? op.summary : undefined,
+    description: typeof op.description === 'string' ? op.description : undefined,
+    tags: asArray(op.tags).filter((t): t is string => typeof t === 'string'),
+    parameters,
+    requestBody:
+      op.requestBody === undefined
+        ? undefined
+        : requestBodyModel(document, op.requestBody, childPointer(pointer, 'requestBody'), deref),
+    responses,
+    security: securityInForce(document.security, op.security),
+    deprecated,
+    retirement: deprecated ? retirementOf(node) : undefined,
+    node,
+    pathItem: deref(item.pointer),
+  };
+}
+
 /**
- * Every operation of a bundled document, in document order. `deref` gives the dereferenced node at a pointer.
+ * Every operation of a document, in document order: of a bundled one (internal `$ref`s kept) with `deref` giving
+ * the dereferenced node at a pointer, or of one already dereferenced, read as it is (the default `deref`).
  */
-export function listOperations(document: JsonObject, deref: Deref): Operation[] {
+export function listOperations(
+  document: JsonObject,
+  deref: Deref = (pointer) => asObject(getAtPointer(document, pointer)),
+): Operation[] {
   const operations: Operation[] = [];
-  const topSecurity = asArray(document.security).filter(isObject) as JsonObject[];
   for (const [path, rawItem] of Object.entries(asObject(document.paths))) {
-    const item = followRef(document, rawItem, childPointer('#/paths', path));
-    for (const method of HTTP_METHODS) {
-      const op = item.value[method];
-      if (!isObject(op)) continue;
-      const pointer = childPointer(item.pointer, method);
-      const parameters = new Map<string, Parameter>();
-      const collect = (list: unknown, listPointer: string) =>
-        asArray(list).forEach((raw, index) => {
-          const p = followRef(document, raw, childPointer(listPointer, index));
-          if (typeof p.value.name !== 'string' || typeof p.value.in !== 'string') return;
-          const schemaPointer = followRef(document, p.value.schema ?? {}, childPointer(p.pointer, 'schema')).pointer;
-          const parameter: Parameter = {
-            name: p.value.name,
-            in: p.value.in as ParameterLocation,
-            required: p.value.required === true,
-            schema: p.value.schema === undefined ? {} : deref(schemaPointer),
-            schemaPointer,
-            pointer: p.pointer,
-            node: deref(p.pointer),
-          };
-          if (typeof p.value.style === 'string') parameter.style = p.value.style;
-          if (typeof p.value.explode === 'boolean') parameter.explode = p.value.explode;
-          parameters.set(parameterKey(parameter), parameter);
-        });
-      collect(item.value.parameters, childPointer(item.pointer, 'parameters'));
-      collect(op.parameters, childPointer(pointer, 'parameters'));
-      let requestBody: RequestBodyModel | undefined;
-      if (op.requestBody !== undefined) {
-        const body = followRef(document, op.requestBody, childPointer(pointer, 'requestBody'));
-        const content = mediaTypes(document, body.value.content, childPointer(body.pointer, 'content'), deref);
-        requestBody = {
-          required: body.value.required === true,
-          pointer: body.pointer,
-          contentTypes: Object.keys(content),
-          content,
-          node: deref(body.pointer),
-        };
-      }
-      const responses: Record<string, ResponseModel> = {};
-      for (const [key, raw] of Object.entries(asObject(op.responses)))
-        responses[key] = responseModel(document, key, raw, childPointer(pointer, 'responses', key), deref);
-      const deprecated = op.deprecated === true;
-      const node = deref(pointer);
-      operations.push({
-        operationId: typeof op.operationId === 'string' ? op.operationId : `${method.toUpperCase()} ${path}`,
-        method: method.toUpperCase(),
-        path,
-        pointer,
-        summary: typeof op.summary === 'string' ? op.summary : undefined,
-        description: typeof op.description === 'string' ? op.description : undefined,
-        tags: asArray(op.tags).filter((t): t is string => typeof t === 'string'),
-        parameters: [...parameters.values()],
-        requestBody,
-        responses,
-        security: Array.isArray(op.security) ? (op.security.filter(isObject) as JsonObject[]) : topSecurity,
-        deprecated,
-        retirement: deprecated ? retirementOf(node) : undefined,
-        node,
-      });
-    }
+    const { value, pointer } = followRef(document, rawItem, childPointer('#/paths', path));
+    const item: PathItem = { path, value, pointer };
+    for (const method of HTTP_METHODS)
+      if (isObject(value[method])) operations.push(operationModel(document, item, method, deref));
   }
   return operations;
 }
