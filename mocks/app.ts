@@ -5,7 +5,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
 import { ApiError } from './errors';
-import { loadAuthServer, loadQueryEngine } from './integrations';
+import { createDefaultAuthServer } from './integrations';
+import { createQueryEngine } from './query';
 import type { UsageReport } from './control/usage';
 import { writeUsageReport } from './control/usage-file';
 import type { SettingsRepository } from './store/repositories/settings';
@@ -70,12 +71,12 @@ export async function createMockApp(options: MockOptions, originOf: () => string
     originOf,
     storagePort,
     prism: createPrismResponder(contract.document, { seed: config.seed }),
-    queryEngine: loadQueryEngine,
-    authServer: loadAuthServer,
+    queryEngine: createQueryEngine,
+    authServer: createDefaultAuthServer,
     startFixtures: config.fixturesPath
       ? { text: readFileSync(config.fixturesPath, 'utf8'), source: `MOCK_FIXTURES=${config.fixturesPath}` }
       : undefined,
-    engineName: 'this build of the mock',
+    engineName: 'the Node server',
   });
   const listener = createNodeListener(core.frontDoor);
 

@@ -4,7 +4,7 @@ import { CORE_DEFAULTS, type CoreConfig } from './defaults';
 import { INPUT_LIMITS } from './limits';
 import { ApiError } from './errors';
 import { createHandlers } from './handlers';
-import type { AuthServer, AuthServerOptions } from './integrations';
+import type { AuthServer, AuthServerOptions } from './oauth';
 import type { PipelineDeps } from './pipeline';
 import { createControlPlane } from './control';
 import { createUsageCounter } from './control/usage';
@@ -41,11 +41,18 @@ export type CorePorts = {
   /** The SQL engine of `executeQuery` and run exports: worker threads on Node, in the calling thread elsewhere. */
   queryEngine?: (options: { source: QuerySource; now: () => number; timeoutMs: number }) => QueryEngine;
   /** The OAuth server of `/auth` (Node only: its keys are Node's); absent, `/auth` answers 404 saying so. */
-  authServer?: (options: AuthServerOptions) => AuthServer | undefined;
+  authServer?: (setup: AuthSetup) => AuthServer;
   /** Fixtures loaded at start and after every reset (`MOCK_FIXTURES`: the adapter reads the file). */
   startFixtures?: { text: string; source: string };
   /** Where the engine is: named in the messages of what it lacks (e.g. "the in-process engine (./msw)"). */
   engineName?: string;
+};
+
+/** Where the core's OAuth server lives and what it shares with the API; its clients and users are the adapter's. */
+export type AuthSetup = Pick<AuthServerOptions, 'issuer' | 'audience' | 'basePath' | 'now'> & {
+  port: StoragePort;
+  /** Replaces the clients' redirect URIs (MOCK_OAUTH_REDIRECT_URIS). */
+  redirectUris?: string[];
 };
 
 export type CoreOptions = Partial<CoreConfig> &

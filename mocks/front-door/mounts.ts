@@ -2,7 +2,7 @@ import { ApiError } from '../errors';
 import { compose, jsonResponse, type Stage } from '../context';
 import type { ControlPlane } from '../control';
 import { CONTROL_PATH } from '../control';
-import type { AuthServer } from '../integrations';
+import type { AuthServer } from '../oauth';
 import { AUTH_BODY_LIMITS } from '../limits';
 import { authRateLimitBucket, oauthErrorDialect } from '../oauth/rate-limit';
 import { createPipeline, type PipelineDeps } from '../pipeline';
@@ -30,7 +30,7 @@ export type MountDeps = {
   /** The OAuth server (created on first use: its issuer needs the listen address); undefined without one. */
   auth: () => AuthServer | undefined;
   /** What `/auth` answers where there is no OAuth server. */
-  authMissing?: string;
+  authMissing: string;
   authLimiter: PipelineDeps['limiter'];
   store: Store;
   /** The control plane's CORS policy (configured origins; loopback by default). */
@@ -142,12 +142,7 @@ function controlPipeline(deps: MountDeps) {
 function authPipeline(deps: MountDeps) {
   const serveAuth: Stage = async (ctx) => {
     const server = deps.auth();
-    if (!server)
-      throw new ApiError(
-        404,
-        'not_found',
-        deps.authMissing ?? 'The OAuth server is not available in this build of the mock.',
-      );
+    if (!server) throw new ApiError(404, 'not_found', deps.authMissing);
     const serve = findInTable(
       server.routes,
       ctx.req.method,

@@ -2,7 +2,7 @@ import type { operations } from '../../generators/generated/openapi';
 import type { AdmittedCtx, Ctx } from '../context';
 import type { Store } from '../store';
 import type { MockResponse } from '../types';
-import type { QueryEngine } from '../integrations';
+import type { QueryEngine } from '../query';
 import type { RunRecord } from '../store/types';
 
 export type HandlerDeps = {
