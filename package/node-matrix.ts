@@ -97,17 +97,18 @@ function startMockUnder(node: string, project: string, script: string) {
   return { origin, stop, kill: () => child.kill('SIGKILL') };
 }
 
-async function main(): Promise<void> {
-  const cache = flag('cache') ?? join(homedir(), '.cache', 'workspace-api-node-matrix');
-  const wanted = (flag('nodes') ?? Object.keys(PINNED_NODES).join(',')).split(',');
-  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-    name: string;
-    bin: Record<string, string>;
-    exports: Record<string, unknown>;
-    devDependencies: Record<string, string>;
-  };
-  const hasMsw = './msw' in pkg.exports;
+type Package = {
+  name: string;
+  bin: Record<string, string>;
+  exports: Record<string, unknown>;
+  devDependencies: Record<string, string>;
+};
 
+/** What one step under one Node records: a row of the table and a progress line. */
+type StepRecorder = (step: string, ok: boolean, detail: string, ms: number) => void;
+
+/** The Node binaries asked for: this process's own for 20, the registry's pinned ones otherwise. */
+async function resolveNodes(wanted: string[], cache: string): Promise<Array<{ major: string; binary: string }>> {
   const nodes: { major: string; binary: string }[] = [];
   for (const major of wanted) {
     if (!(major in PINNED_NODES)) throw new Error(`--nodes: ${major} is not one of ${Object.keys(PINNED_NODES)}`);
@@ -118,9 +119,11 @@ async function main(): Promise<void> {
     nodes.push({ major, binary: version ? await nodeBinary(version, cache) : process.execPath });
   }
 
-  const work = mkdtempSync(join(tmpdir(), 'workspace-api-node-matrix-'));
-  const project = join(work, 'app');
-  mkdirSync(project, { recursive: true });
+  return nodes;
+}
+
+/** Packs the checkout and installs the tarball (and msw when the package has ./msw) into a fresh project. */
+async function installPacked(work: string, project: string, pkg: Package, hasMsw: boolean): Promise<void> {
   process.stdout.write(`node-matrix: packing (npm pack builds dist/) into ${work}\n`);
   const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, timeout: 600_000 });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
@@ -136,7 +139,117 @@ async function main(): Promise<void> {
     timeout: 600_000,
   });
   if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
+}
 
+/** workspace-api-mock answers a list and a SQL query, the suite passes a short run against it, and it stops. */
+async function proveMockAndSuite(binary: string, project: string, binOf: (name: string) => string, cell: StepRecorder) {
+  // workspace-api-mock: a list, a SQL query (worker thread + WASM), and a clean stop on SIGTERM.
+  let started = Date.now();
+  const mock = startMockUnder(binary, project, binOf('workspace-api-mock'));
+  try {
+    const origin = await mock.origin;
+    const headers = { authorization: 'Bearer mock-token-a', 'content-type': 'application/json' };
+    const list = await fetch(`${origin}/v1/mailboxManagement/suppressions?limit=2`, { headers });
+    const query = await fetch(`${origin}/v1/orchestration/query`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ query: 'SELECT count(*) AS n FROM runs' }),
+    });
+    const rows = ((await query.json()) as { rows?: unknown[] }).rows;
+    cell(
+      'workspace-api-mock',
+      list.status === 200 && query.status === 200 && Array.isArray(rows),
+      `list ${list.status}, SQL ${query.status}`,
+      Date.now() - started,
+    );
+
+    // workspace-api-conformance against it, a short run of a few checks.
+    const checks = ['error-responses-use-the-error-shape', 'requests-without-valid-credential-get-401'];
+    const suite = await run(
+      binary,
+      [
+        binOf('workspace-api-conformance'),
+        ...['--target', `${origin}/v1`, '--token', 'mock-token-a', '--token-b', 'mock-token-b'],
+        ...['--only', checks.join(','), '--max-requests', '2000', '--runs', '2', '--seed', '1'],
+      ],
+      { cwd: project },
+    );
+    const summary = /\d+ passed, \d+ failed, \d+ warned(, \d+ skipped)?/.exec(suite.stdout)?.[0];
+    const judged = suite.code === 0 && new RegExp(`^${checks.length} passed, 0 failed`).test(summary ?? '');
+    cell('workspace-api-conformance', judged, summary ?? suite.stderr.trim().split('\n')[0], suite.ms);
+  } catch (error) {
+    cell('workspace-api-mock', false, (error as Error).message.split('\n')[0], Date.now() - started);
+    mock.kill();
+  }
+  started = Date.now();
+  const stopped = await mock.stop();
+  cell('workspace-api-mock stops on SIGTERM', stopped.code === 0, `exit ${stopped.code}`, Date.now() - started);
+}
+
+/** workspace-api-spec-diff: a tightened limit is breaking (exit 1). */
+async function proveDiff(binary: string, project: string, binOf: (name: string) => string, cell: StepRecorder) {
+  const diff = await run(binary, [binOf('workspace-api-spec-diff'), 'base.yaml', 'head.yaml', '--format', 'json'], {
+    cwd: project,
+  });
+  const breaking = diff.code === 1 && /input-constraint-tightened/.test(diff.stdout);
+  cell('workspace-api-spec-diff', breaking, `exit ${diff.code}`, diff.ms);
+}
+
+/** startMock(): starts on a free port and closes; a bad setting rejects with the mock's message. */
+async function proveStartMock(binary: string, project: string, pkg: Package, cell: StepRecorder) {
+  const startScript = `const { startMock } = require(${JSON.stringify(pkg.name)});
+startMock({ PORT: '0' }).then(async (mock) => {
+const res = await fetch(mock.url + '/mailboxManagement/suppressions', { headers: { authorization: 'Bearer mock-token-a' } });
+await mock.close();
+const refused = await startMock({ PORT: '0', MOCK_RATE_LIMIT: 'lots' }).then(() => 'started', (error) => error.message);
+console.log(JSON.stringify({ status: res.status, refused }));
+});`;
+  const start = await run(binary, ['-e', startScript], { cwd: project });
+  let startOk = false;
+  try {
+    const seen = JSON.parse(start.stdout) as { status: number; refused: string };
+    startOk = start.code === 0 && seen.status === 200 && seen.refused.includes('MOCK_RATE_LIMIT');
+  } catch {
+    startOk = false;
+  }
+  cell('startMock()', startOk, start.code === 0 ? start.stdout.trim() : start.stderr.trim().split('\n')[0], start.ms);
+}
+
+/** ./msw: imported as an ES module and as CommonJS, the engine answering through handle(). */
+async function proveMsw(binary: string, project: string, pkg: Package, cell: StepRecorder) {
+  // The engine answering through the handler set's handle(): a Request in, its Response out, no port.
+  const answer = `const m = await import('${pkg.name}/msw');
+const mock = m.createHandlers({ baseUrl: 'http://api.test/v1' });
+const res = await mock.handle(new Request('http://api.test/v1/mailboxManagement/suppressions?limit=1', { headers: { authorization: 'Bearer mock-token-a' } }));
+await mock.close();
+console.log(Object.keys(m).join(',') + ' answered ' + res.status);`;
+  const esm = await run(binary, ['--input-type=module', '-e', answer], { cwd: project });
+  const cjs = await run(binary, ['-e', `console.log(Object.keys(require('${pkg.name}/msw')).join(','))`], {
+    cwd: project,
+  });
+  const ok =
+    esm.code === 0 &&
+    cjs.code === 0 &&
+    /createHandlers.* answered 200/.test(esm.stdout) &&
+    /createHandlers/.test(cjs.stdout);
+  cell(
+    './msw',
+    ok,
+    ok ? `exports ${esm.stdout.trim()}` : (esm.stderr || cjs.stderr).trim().split('\n')[0],
+    esm.ms + cjs.ms,
+  );
+}
+
+async function main(): Promise<void> {
+  const cache = flag('cache') ?? join(homedir(), '.cache', 'workspace-api-node-matrix');
+  const wanted = (flag('nodes') ?? Object.keys(PINNED_NODES).join(',')).split(',');
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Package;
+  const hasMsw = './msw' in pkg.exports;
+  const nodes = await resolveNodes(wanted, cache);
+  const work = mkdtempSync(join(tmpdir(), 'workspace-api-node-matrix-'));
+  const project = join(work, 'app');
+  mkdirSync(project, { recursive: true });
+  await installPacked(work, project, pkg, hasMsw);
   const installedRoot = join(project, 'node_modules', ...pkg.name.split('/'));
   const binOf = (name: string) => join(installedRoot, pkg.bin[name]);
   const spec = readFileSync(join(installedRoot, 'dist', 'spec', 'openapi.yaml'), 'utf8');
@@ -146,81 +259,16 @@ async function main(): Promise<void> {
   const cells: Cell[] = [];
   for (const { major, binary } of nodes) {
     const version = (await run(binary, ['--version'], { cwd: project })).stdout.trim();
-    const cell = (step: string, ok: boolean, detail: string, ms: number) => {
+    const cell: StepRecorder = (step, ok, detail, ms) => {
       cells.push({ node: version, step, result: ok ? 'ok' : 'FAILED', detail, ms });
       process.stdout.write(`  Node ${version} ${step}: ${ok ? 'ok' : 'FAILED'} (${ms} ms) ${detail}\n`);
     };
     process.stdout.write(`node-matrix: Node ${major} (${version})\n`);
-
-    // workspace-api-mock: a list, a SQL query (worker thread + WASM), and a clean stop on SIGTERM.
-    let started = Date.now();
-    const mock = startMockUnder(binary, project, binOf('workspace-api-mock'));
-    try {
-      const origin = await mock.origin;
-      const headers = { authorization: 'Bearer mock-token-a', 'content-type': 'application/json' };
-      const list = await fetch(`${origin}/v1/mailboxManagement/suppressions?limit=2`, { headers });
-      const query = await fetch(`${origin}/v1/orchestration/query`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ query: 'SELECT count(*) AS n FROM runs' }),
-      });
-      const rows = ((await query.json()) as { rows?: unknown[] }).rows;
-      cell(
-        'workspace-api-mock',
-        list.status === 200 && query.status === 200 && Array.isArray(rows),
-        `list ${list.status}, SQL ${query.status}`,
-        Date.now() - started,
-      );
-
-      // workspace-api-conformance against it, a short run of a few checks.
-      const checks = ['error-responses-use-the-error-shape', 'requests-without-valid-credential-get-401'];
-      const suite = await run(
-        binary,
-        [
-          binOf('workspace-api-conformance'),
-          ...['--target', `${origin}/v1`, '--token', 'mock-token-a', '--token-b', 'mock-token-b'],
-          ...['--only', checks.join(','), '--max-requests', '2000', '--runs', '2', '--seed', '1'],
-        ],
-        { cwd: project },
-      );
-      const summary = /\d+ passed, \d+ failed, \d+ warned(, \d+ skipped)?/.exec(suite.stdout)?.[0];
-      const judged = suite.code === 0 && new RegExp(`^${checks.length} passed, 0 failed`).test(summary ?? '');
-      cell('workspace-api-conformance', judged, summary ?? suite.stderr.trim().split('\n')[0], suite.ms);
-    } catch (error) {
-      cell('workspace-api-mock', false, (error as Error).message.split('\n')[0], Date.now() - started);
-      mock.kill();
-    }
-    started = Date.now();
-    const stopped = await mock.stop();
-    cell('workspace-api-mock stops on SIGTERM', stopped.code === 0, `exit ${stopped.code}`, Date.now() - started);
-
-    // workspace-api-spec-diff: a tightened limit is breaking (exit 1).
-    const diff = await run(binary, [binOf('workspace-api-spec-diff'), 'base.yaml', 'head.yaml', '--format', 'json'], {
-      cwd: project,
-    });
-    const breaking = diff.code === 1 && /input-constraint-tightened/.test(diff.stdout);
-    cell('workspace-api-spec-diff', breaking, `exit ${diff.code}`, diff.ms);
-
-    // startMock(): starts on a free port and closes; a bad setting rejects with the mock's message.
-    const startScript = `const { startMock } = require(${JSON.stringify(pkg.name)});
-startMock({ PORT: '0' }).then(async (mock) => {
-  const res = await fetch(mock.url + '/mailboxManagement/suppressions', { headers: { authorization: 'Bearer mock-token-a' } });
-  await mock.close();
-  const refused = await startMock({ PORT: '0', MOCK_RATE_LIMIT: 'lots' }).then(() => 'started', (error) => error.message);
-  console.log(JSON.stringify({ status: res.status, refused }));
-});`;
-    const start = await run(binary, ['-e', startScript], { cwd: project });
-    let startOk = false;
-    try {
-      const seen = JSON.parse(start.stdout) as { status: number; refused: string };
-      startOk = start.code === 0 && seen.status === 200 && seen.refused.includes('MOCK_RATE_LIMIT');
-    } catch {
-      startOk = false;
-    }
-    cell('startMock()', startOk, start.code === 0 ? start.stdout.trim() : start.stderr.trim().split('\n')[0], start.ms);
-
-    // ./msw: imported as an ES module and as CommonJS, once the package has the entry.
-    if (!hasMsw) {
+    await proveMockAndSuite(binary, project, binOf, cell);
+    await proveDiff(binary, project, binOf, cell);
+    await proveStartMock(binary, project, pkg, cell);
+    if (hasMsw) await proveMsw(binary, project, pkg, cell);
+    else {
       cells.push({
         node: version,
         step: './msw',
@@ -229,28 +277,6 @@ startMock({ PORT: '0' }).then(async (mock) => {
         ms: 0,
       });
       process.stdout.write(`  Node ${version} ./msw: skipped (the package has no ./msw entry yet)\n`);
-    } else {
-      // The engine answering through the handler set's handle(): a Request in, its Response out, no port.
-      const answer = `const m = await import('${pkg.name}/msw');
-const mock = m.createHandlers({ baseUrl: 'http://api.test/v1' });
-const res = await mock.handle(new Request('http://api.test/v1/mailboxManagement/suppressions?limit=1', { headers: { authorization: 'Bearer mock-token-a' } }));
-await mock.close();
-console.log(Object.keys(m).join(',') + ' answered ' + res.status);`;
-      const esm = await run(binary, ['--input-type=module', '-e', answer], { cwd: project });
-      const cjs = await run(binary, ['-e', `console.log(Object.keys(require('${pkg.name}/msw')).join(','))`], {
-        cwd: project,
-      });
-      const ok =
-        esm.code === 0 &&
-        cjs.code === 0 &&
-        /createHandlers.* answered 200/.test(esm.stdout) &&
-        /createHandlers/.test(cjs.stdout);
-      cell(
-        './msw',
-        ok,
-        ok ? `exports ${esm.stdout.trim()}` : (esm.stderr || cjs.stderr).trim().split('\n')[0],
-        esm.ms + cjs.ms,
-      );
     }
   }
 
