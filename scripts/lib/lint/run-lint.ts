@@ -5,7 +5,7 @@ import {
   dereferenceFile,
   escapeToken,
   HTTP_METHODS,
-  listOperationObjects,
+  listOperations,
   makeLineLocator,
   operationKey,
   parsePointer,
@@ -34,7 +34,7 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
   const { rules = LINT_RULES, waiversFile, now = new Date() } = Array.isArray(options) ? { rules: options } : options;
   const api = dereferenceFile(file);
   const bundled = bundleFile(file);
-  const operations = listOperationObjects(api);
+  const operations = listOperations(api);
   const locate = makeLineLocator(file);
   const found: Problem[] = [];
   for (const rule of rules) {
@@ -46,8 +46,12 @@ export function lintSpec(file: string, options: LintOptions | LintRule[] = {}): 
       operations,
       bundled,
       report(op, path, message) {
-        const base = op ? ['paths', op.path, op.method] : [];
-        push(op ? op.key : '(document)', `#/${[...base, ...path].map(escapeToken).join('/')}`, message);
+        const base = op ? ['paths', op.path, op.method.toLowerCase()] : [];
+        push(
+          op ? operationKey(op.method, op.path) : '(document)',
+          `#/${[...base, ...path].map(escapeToken).join('/')}`,
+          message,
+        );
       },
       reportAt(pointer, message) {
         push(operationOfPointer(pointer), pointer, message);

@@ -1,4 +1,4 @@
-import type { JsonObject, OperationRef } from '../../../spec/lib';
+import type { JsonObject, Operation } from '../../../spec/lib';
 
 /** One contract-lint finding: where it is and what to add. */
 export type Problem = {
@@ -17,10 +17,11 @@ export type Problem = {
 export type LintContext = {
   /** Fully dereferenced document: shared components are the same objects wherever they are referenced. */
   api: JsonObject;
-  operations: OperationRef[];
+  /** The operation model over `api`: parameters and security merged once, in spec/lib. */
+  operations: Operation[];
   /** The document with split files bundled in and internal `$ref`s kept (spec/lib's bundleFile). */
   bundled: JsonObject;
-  report(operation: OperationRef | undefined, pointer: string[], message: string): void;
+  report(operation: Operation | undefined, pointer: string[], message: string): void;
   /** Report at a JSON pointer into the bundled document (`#/components/schemas/X`). */
   reportAt(pointer: string, message: string): void;
 };

@@ -1,12 +1,5 @@
 import type { LintRule } from '../types';
-import {
-  asObject,
-  findHeader,
-  formatDate,
-  isDeprecated,
-  MINIMUM_SUNSET_GAP_DAYS,
-  retirementOf,
-} from '../../../../spec/lib';
+import { asObject, findHeader, formatDate, MINIMUM_SUNSET_GAP_DAYS } from '../../../../spec/lib';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -17,8 +10,8 @@ export const deprecationHeaders: LintRule = {
     'A deprecated operation declares Deprecation and Sunset on every response, x-sunset at least 180 days after x-deprecation; others declare neither.',
   check(ctx) {
     for (const op of ctx.operations) {
-      const responses = Object.entries(asObject(op.operation.responses));
-      if (!isDeprecated(op.operation)) {
+      const responses = Object.entries(asObject(op.node.responses));
+      if (!op.deprecated) {
         for (const [status, response] of responses) {
           const carried = ['Deprecation', 'Sunset'].filter((h) => findHeader(asObject(response).headers, h));
           if (carried.length > 0) {
@@ -44,8 +37,7 @@ export const deprecationHeaders: LintRule = {
           );
         }
       }
-      const deprecation = retirementOf(op.operation).deprecation;
-      const sunset = retirementOf(op.operation).sunset;
+      const { deprecation, sunset } = op.retirement ?? {};
       if (!deprecation)
         ctx.report(
           op,

@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters, type JsonObject } from '../../../../spec/lib';
+import { asObject, findParameter, IDEMPOTENCY_KEY_HEADER, type Operation } from '../../../../spec/lib';
 
 // Errors: "The suppressions list names 400, 401, 404, 429 and 500. The other operations each list five or seven
 // error bodies." The document's x-assumption reads the five as those and the seven as those plus 409 and 422
@@ -12,15 +12,15 @@ function componentFor(status: string, ctx: Parameters<LintRule['check']>[0]): st
   const responses = asObject(asObject(ctx.api.components).responses);
   const counts = new Map<string, number>();
   for (const op of ctx.operations) {
-    const used = asObject(op.operation.responses)[status];
+    const used = asObject(op.node.responses)[status];
     const name = Object.keys(responses).find((n) => responses[n] === used);
     if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
 }
 
-function acceptsIdempotencyKey(op: { operation: JsonObject; pathItem: JsonObject }): boolean {
-  return effectiveParameters(op).some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+function acceptsIdempotencyKey(op: Operation): boolean {
+  return findParameter(op, 'header', IDEMPOTENCY_KEY_HEADER) !== undefined;
 }
 
 export const errorResponsesDeclared: LintRule = {
@@ -30,7 +30,7 @@ export const errorResponsesDeclared: LintRule = {
     'Every operation declares the error responses the description names: 400, 401, 404, 429 and 500, plus 409 and 422 where it accepts Idempotency-Key.',
   check(ctx) {
     for (const op of ctx.operations) {
-      const declared = asObject(op.operation.responses);
+      const declared = asObject(op.node.responses);
       const wanted = [...NAMED_ERROR_STATUSES, ...(acceptsIdempotencyKey(op) ? IDEMPOTENCY_ERROR_STATUSES : [])];
       const missing = wanted.filter((status) => !(status in declared));
       if (missing.length === 0) continue;

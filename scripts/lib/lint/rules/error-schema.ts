@@ -29,7 +29,7 @@ export const errorSchema: LintRule = {
       return;
     }
     for (const op of ctx.operations) {
-      for (const [status, response] of Object.entries(asObject(op.operation.responses))) {
+      for (const [status, response] of Object.entries(asObject(op.node.responses))) {
         if (!isErrorStatus(status)) continue;
         const content = asObject(asObject(response).content);
         const json = Object.entries(content).filter(([type]) => /^application\/(.+\+)?json/.test(type));

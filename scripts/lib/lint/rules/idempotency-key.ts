@@ -1,14 +1,11 @@
 import type { LintRule } from '../types';
 import {
   asObject,
-  effectiveParameters,
+  findParameter,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_MAX_LENGTH,
   IDEMPOTENT_WRITE_METHODS,
 } from '../../../../spec/lib';
-
-const WRITE_METHODS = new Set(IDEMPOTENT_WRITE_METHODS.map((method) => method.toLowerCase()));
-const HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 
 /** The contract exempts multipart uploads: they do not accept the header. */
 function isMultipartOnly(requestBody: unknown): boolean {
@@ -22,8 +19,8 @@ export const idempotencyKey: LintRule = {
   description: 'Every POST, PUT and PATCH (multipart uploads aside) takes the optional Idempotency-Key header.',
   check(ctx) {
     for (const op of ctx.operations) {
-      if (!WRITE_METHODS.has(op.method) || isMultipartOnly(op.operation.requestBody)) continue;
-      const key = effectiveParameters(op).find((p) => p.in === 'header' && p.name.toLowerCase() === HEADER);
+      if (!IDEMPOTENT_WRITE_METHODS.includes(op.method) || isMultipartOnly(op.node.requestBody)) continue;
+      const key = findParameter(op, 'header', IDEMPOTENCY_KEY_HEADER);
       if (!key) {
         ctx.report(
           op,
@@ -32,7 +29,7 @@ export const idempotencyKey: LintRule = {
         );
         continue;
       }
-      const maxLength = asObject(key.schema).maxLength;
+      const maxLength = key.schema.maxLength;
       if (key.required === true || typeof maxLength !== 'number' || maxLength > IDEMPOTENCY_KEY_MAX_LENGTH) {
         ctx.report(
           op,

@@ -7,7 +7,7 @@ export const operationDescription: LintRule = {
     'Every operation has a description (a summary alone does not say what the description of the API leaves unshown).',
   check(ctx) {
     for (const op of ctx.operations) {
-      const text = op.operation.description;
+      const text = op.node.description;
       if (typeof text === 'string' && text.trim() !== '') continue;
       ctx.report(
         op,

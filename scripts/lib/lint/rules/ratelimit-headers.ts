@@ -7,7 +7,7 @@ export const ratelimitHeaders: LintRule = {
   description: 'Every response of every operation, errors included, declares the eight rate-limit headers.',
   check(ctx) {
     for (const op of ctx.operations) {
-      for (const [status, response] of Object.entries(asObject(op.operation.responses))) {
+      for (const [status, response] of Object.entries(asObject(op.node.responses))) {
         const missing = RATE_LIMIT_HEADER_NAMES.filter((name) => !findHeader(asObject(response).headers, name));
         if (missing.length === 0) continue;
         ctx.report(

@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveSecurity } from '../../../../spec/lib';
+import { asObject } from '../../../../spec/lib';
 
 export const securityRequired: LintRule = {
   id: 'security-on-every-operation',
@@ -11,8 +11,8 @@ export const securityRequired: LintRule = {
     const add =
       "add security: [{ bearerAuth: [] }, { oauth2: [] }] (or drop the operation's override of the document's security)";
     for (const op of ctx.operations) {
-      const security = effectiveSecurity(ctx.api, op.operation) ?? [];
-      const at = op.operation.security !== undefined ? ['security'] : [];
+      const security = op.security;
+      const at = op.node.security !== undefined ? ['security'] : [];
       if (security.length === 0) {
         ctx.report(op, at, `requires no security: ${add}`);
       } else if (security.some((req) => Object.keys(req).length === 0)) {

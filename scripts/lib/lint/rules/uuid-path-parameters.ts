@@ -1,5 +1,5 @@
 import type { LintRule } from '../types';
-import { asObject, effectiveParameters, type JsonObject } from '../../../../spec/lib';
+import type { JsonObject } from '../../../../spec/lib';
 
 /** The contract's UUID rule: versions 1-8 with variant 8, 9, a or b, plus the nil and max UUIDs. */
 export const CONTRACT_UUID_PATTERN =
@@ -16,8 +16,8 @@ export const uuidPathParameters: LintRule = {
     "Every uuid path parameter validates with the contract's UUID rule (components.schemas.Uuid), not a generic uuid format.",
   check(ctx) {
     for (const op of ctx.operations) {
-      for (const p of effectiveParameters(op)) {
-        const schema = asObject(p.schema);
+      for (const p of op.parameters) {
+        const schema = p.schema;
         if (p.in !== 'path' || !isUuidParameter(p.name, schema)) continue;
         if (schema.pattern === CONTRACT_UUID_PATTERN && schema.type === 'string') continue;
         const why =
