@@ -36,7 +36,7 @@ describe('broken servers', () => {
     const names = new Set(BROKEN.map((f) => f.name));
     for (const check of allChecks())
       expect({ check: check.id, fixture: names.has(check.fixture) }).toEqual({ check: check.id, fixture: true });
-    const proven = new Set(BROKEN.map((f) => f.breaks!.checkId));
+    const proven = new Set<string>(BROKEN.map((f) => f.breaks!.checkId));
     for (const check of allChecks())
       expect({ check: check.id, proven: proven.has(check.id) }).toEqual({ check: check.id, proven: true });
   });

@@ -5,14 +5,19 @@
  */
 import { carriesJob, judgeLiveLocations } from './live-polling';
 import { reportScenario } from './polling';
-import type { Check } from './registry';
+import { startsOrPollsJob } from './inputs';
+import { defineCheck } from './registry';
 
-export const asyncCreateAnswers202WithLocation: Check = {
+export const asyncCreateAnswers202WithLocation = defineCheck({
   id: 'async-create-answers-202-with-location',
   ruleId: 'async-202-location',
   title: 'Creating a run or a batch answers 202 with a Location that resolves.',
   fixture: 'accepted-without-location',
   covers: ['async-202-location: *', 'response-conformance: * 202'],
+  inputs: {
+    operations: startsOrPollsJob,
+    reads: { parts: ['operation'], responses: ['202'], statuses: ['2XX'], headers: ['Location'] },
+  },
   run: (ctx) => reportScenario(ctx, 'async-202-location'),
   traffic: { judge: judgeLiveLocations, covers: carriesJob },
-};
+});

@@ -16,7 +16,9 @@ import {
   post,
 } from '../lib/idempotency-model';
 import { conformanceName, requestBodySchema } from '../lib/operations';
-import type { Check, CheckContext } from './registry';
+import { declaresIdempotencyKey } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { defineCheck, type CheckContext } from './registry';
 
 /**
  * Concurrency that truly overlaps: a run created with waitUntilFinished takes time on any server, so a retry with
@@ -61,7 +63,7 @@ async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
   });
 }
 
-export const concurrentSameKeyRequestsCreateOneRecord: Check = {
+export const concurrentSameKeyRequestsCreateOneRecord = defineCheck({
   id: 'concurrent-same-key-requests-create-one-record',
   ruleId: 'idempotency-concurrent-409',
   title:
@@ -77,6 +79,10 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
       'a concurrent retry needs the first request still running when it arrives: only the waitUntilFinished run is slow on every server (and createMcpServer is raced)',
   },
   needs: [IDEMPOTENCY_OPERATION],
+  inputs: {
+    operations: declaresIdempotencyKey,
+    reads: { parts: ['operation', 'request-body'], responses: ['409', '2XX'], headers: [IDEMPOTENCY_KEY_HEADER] },
+  },
   async run(ctx) {
     await ctx.property(
       'concurrent',
@@ -114,17 +120,15 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
           });
         // Settle: once the first has finished, a replay must return what the successes returned.
         const replay = await post(real, key, body);
+        const original = successes[0].response;
         for (const exchange of [...successes.slice(1), replay]) {
-          if (
-            exchange.response?.status !== successes[0].response!.status ||
-            !deepEqual(exchange.response?.body, successes[0].response!.body)
-          ) {
+          if (exchange.response?.status !== original?.status || !deepEqual(exchange.response?.body, original?.body)) {
             const distinct = createdUuid(exchange) !== createdUuid(successes[0]);
             throw new CheckFailure({
               title: distinct
                 ? 'Concurrent same-key requests created more than one record'
                 : 'A same-key request got a different response',
-              expected: `${successes[0].response!.status} with the record ${String(createdUuid(successes[0]))}`,
+              expected: `${original?.status} with the record ${String(createdUuid(successes[0]))}`,
               received: describe(exchange),
               exchange,
             });
@@ -135,4 +139,4 @@ export const concurrentSameKeyRequestsCreateOneRecord: Check = {
     );
     await overlapWhileRunning(ctx);
   },
-};
+});

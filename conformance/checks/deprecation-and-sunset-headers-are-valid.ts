@@ -4,14 +4,18 @@
  * Proved by fixtures/broken/deprecation-on-live-operation.ts and fixtures/broken/sunset-without-deprecation.ts.
  */
 import { inspectVersioningHeaders } from '../lib/headers';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
-export const deprecationAndSunsetHeadersAreValid: Check = {
+export const deprecationAndSunsetHeadersAreValid = defineCheck({
   id: 'deprecation-and-sunset-headers-are-valid',
   ruleId: 'deprecation-sunset',
   title: 'Deprecation parses and marks only deprecated operations; Sunset follows it by at least 180 days.',
   fixture: 'deprecation-on-live-operation',
   covers: ['deprecation-sunset: *', 'version-in-path: *'],
+  inputs: {
+    operations: (op) => op.deprecated,
+    reads: { parts: ['operation', 'lifecycle'], headers: ['Deprecation', 'Sunset'] },
+  },
   onExchange(exchange, ctx) {
     const res = exchange.response;
     if (!res || (res.headers.deprecation === undefined && res.headers.sunset === undefined)) return;
@@ -19,4 +23,4 @@ export const deprecationAndSunsetHeadersAreValid: Check = {
     for (const finding of inspectVersioningHeaders(res.headers, op?.deprecated ?? false))
       ctx.report({ ...finding, title: `${finding.title}${op ? ` (${op.operationId})` : ''}`, exchange });
   },
-};
+});

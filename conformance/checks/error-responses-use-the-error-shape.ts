@@ -4,14 +4,16 @@
  * Proved by fixtures/broken/error-without-error-message.ts.
  */
 import { errorShapeProblems } from '../lib/exchange';
-import type { Check } from './registry';
+import { ERROR_STATUSES } from './inputs';
+import { defineCheck } from './registry';
 
-export const errorResponsesUseTheErrorShape: Check = {
+export const errorResponsesUseTheErrorShape = defineCheck({
   id: 'error-responses-use-the-error-shape',
   ruleId: 'error-shape',
   title: 'Every 4xx and 5xx response is a JSON object with a string errorMessage.',
   fixture: 'error-without-error-message',
   covers: ['error-shape: *'],
+  inputs: { operations: 'all', reads: { parts: ['operation'], responses: ERROR_STATUSES } },
   onExchange(exchange, ctx) {
     const status = exchange.response?.status;
     if (status === undefined || status < 400) return;
@@ -24,4 +26,4 @@ export const errorResponsesUseTheErrorShape: Check = {
         exchange,
       });
   },
-};
+});

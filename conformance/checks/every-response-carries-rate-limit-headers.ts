@@ -15,7 +15,8 @@ import { inspectRateLimitHeaders, parseInteger } from '../lib/headers';
 import { quotaContradictions, remainingOf } from '../lib/quota';
 import { ruleAssumption, ruleStated } from '../lib/stated';
 import type { Exchange } from '../lib/http-client';
-import type { Check, CheckContext } from './registry';
+import { RATE_LIMIT_HEADERS } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 /** Sequential requests of one burst; a window reset may interrupt one step, never all of them. */
 export const BURST = 6;
@@ -28,7 +29,7 @@ export function decreasedAcross(readings: Array<number | undefined>): boolean | 
 }
 
 /** A request of the suite's own valid credential that the server accepted: it was counted. */
-const counted = (exchange: Exchange) =>
+const counted = (exchange: Exchange): exchange is Exchange & { response: NonNullable<Exchange['response']> } =>
   (exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b') &&
   exchange.response !== undefined &&
   exchange.response.status >= 200 &&
@@ -41,7 +42,7 @@ const counted = (exchange: Exchange) =>
 function sayWhatWentUnjudged(ctx: CheckContext): void {
   const readings = ctx.client.exchanges.filter(counted).map((exchange) => ({
     exchange,
-    ...inspectRateLimitHeaders(exchange.response!.headers).reading,
+    ...inspectRateLimitHeaders(exchange.response.headers).reading,
   }));
   const limit = readings.find((r) => r.limit !== undefined)?.limit;
   if (readings.length === 0 || limit === undefined) return;
@@ -61,7 +62,7 @@ function sayWhatWentUnjudged(ctx: CheckContext): void {
     );
 }
 
-export const everyResponseCarriesRateLimitHeaders: Check = {
+export const everyResponseCarriesRateLimitHeaders = defineCheck({
   id: 'every-response-carries-rate-limit-headers',
   ruleId: 'ratelimit-headers-every-response',
   title:
@@ -72,6 +73,7 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
     'ratelimit-429-retry-after: Retry-After within the window',
     'ratelimit-429-retry-after: Retry-After on 429 only',
   ],
+  inputs: { operations: 'all', reads: { parts: ['operation'], headers: RATE_LIMIT_HEADERS } },
   onExchange(exchange, ctx) {
     const res = exchange.response;
     if (!res) return;
@@ -141,4 +143,4 @@ export const everyResponseCarriesRateLimitHeaders: Check = {
         exchange: limited,
       });
   },
-};
+});

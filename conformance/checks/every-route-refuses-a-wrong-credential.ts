@@ -20,15 +20,16 @@ import {
 } from '../model/commands/credentials';
 import { learnFacts, newReal, send } from '../model/real';
 import type { WorldModel } from '../model/world';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
-export const everyRouteRefusesAWrongCredential: Check = {
+export const everyRouteRefusesAWrongCredential = defineCheck({
   id: 'every-route-refuses-a-wrong-credential',
   ruleId: 'auth-required-401',
   title:
     'Every route — declared, a record that exists, a keyed write, undeclared — answers every wrong form of credential with 401.',
   fixture: 'last-word-of-authorization-accepted',
   covers: ['auth-required-401: Authorization: another scheme', 'auth-required-401: no credential'],
+  inputs: { operations: 'all', reads: { parts: ['operation', 'security'], responses: ['401'] } },
   async run(ctx) {
     const facts = await ctx.shared('model-facts', () => learnFacts(ctx));
     const real = newReal(ctx, facts, new Set());
@@ -62,4 +63,4 @@ export const everyRouteRefusesAWrongCredential: Check = {
     }
     ctx.note(`${seen.size} routes, ${sent} requests without a valid credential`);
   },
-};
+});

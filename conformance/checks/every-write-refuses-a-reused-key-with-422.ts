@@ -6,14 +6,20 @@
 import { describe } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
 import { sendWithKey, writeTargets } from '../lib/writes';
-import type { Check } from './registry';
+import { declaresIdempotencyKey } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { defineCheck } from './registry';
 
-export const everyWriteRefusesAReusedKeyWith422: Check = {
+export const everyWriteRefusesAReusedKeyWith422 = defineCheck({
   id: 'every-write-refuses-a-reused-key-with-422',
   ruleId: 'idempotency-key-reuse-422',
   title: 'On every write, an Idempotency-Key reused with a different request gets 422.',
   fixture: 'reused-key-accepted-on-runs',
   covers: ['idempotency-key-reuse-422: *', 'response-conformance: * 422'],
+  inputs: {
+    operations: declaresIdempotencyKey,
+    reads: { parts: ['operation', 'request-body'], responses: ['422'], headers: [IDEMPOTENCY_KEY_HEADER] },
+  },
   async run(ctx) {
     const { targets, skipped } = await writeTargets(ctx);
     for (const target of targets) {
@@ -36,4 +42,4 @@ export const everyWriteRefusesAReusedKeyWith422: Check = {
     }
     if (skipped.length > 0) ctx.note(`not tried: ${skipped.join(', ')}`);
   },
-};
+});

@@ -13,7 +13,8 @@ import type { Exchange } from '../lib/http-client';
 import { conformanceName, requestBodySchema, RUN_STATUSES, unknownUuid } from '../lib/operations';
 import { workspaceUuidOf } from '../lib/query';
 import type { Operation } from '../../spec/lib';
-import type { Check, CheckContext } from './registry';
+import { hasPathParameter } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 type Item = Record<string, unknown>;
 
@@ -138,7 +139,7 @@ async function judgeExports(ctx: CheckContext, needles: string[], run: Item, bat
   return `${fetched} export files read${elsewhere > 0 ? `, ${elsewhere} on another origin not fetched` : ''}`;
 }
 
-export const filtersAndExportsStayInTheWorkspace: Check = {
+export const filtersAndExportsStayInTheWorkspace = defineCheck({
   id: 'filters-and-exports-stay-in-the-workspace',
   ruleId: 'workspace-scoping',
   title: "No list filter and no export shows another workspace's data.",
@@ -148,6 +149,10 @@ export const filtersAndExportsStayInTheWorkspace: Check = {
     'workspace-scoping: * via export*',
     'workspace-scoping: * via batch membership*',
   ],
+  inputs: {
+    operations: (op) => (op.method === 'GET' && !hasPathParameter(op)) || op.operationId === 'downloadRuns',
+    reads: { parts: ['operation', 'security', 'parameter', 'request-body'], statuses: ['2XX'] },
+  },
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     const needles: string[] = [];
@@ -178,4 +183,4 @@ export const filtersAndExportsStayInTheWorkspace: Check = {
         : 'not tried: workspace B could not create a run';
     ctx.note(`${filters} filtered lists; exports: ${exported}`);
   },
-};
+});

@@ -31,44 +31,56 @@ import { undeclaredMethodsAreRefused } from './undeclared-methods-are-refused';
 import { validRequestsAreAccepted } from './valid-requests-are-accepted';
 import { workspacesDoNotSeeEachOther } from './workspaces-do-not-see-each-other';
 
+/**
+ * Every check in run order. A const tuple: `CheckId` is derived from it, so a fixture naming a check that is not
+ * listed here (its `breaks.checkId`, its `checks`) fails to compile, and the fixtures index requires the fixture of
+ * every check listed.
+ */
+export const CHECKS = [
+  responsesMatchTheContract,
+  requestsWithoutValidCredentialGet401,
+  everyRouteRefusesAWrongCredential,
+  validRequestsAreAccepted,
+  invalidRequestsAreRejectedWith400,
+  malformedOrOversizedBodiesGet4xx,
+  undeclaredMethodsAreRefused,
+  listFiltersSelectAndCount,
+  statedLengthsCountCharacters,
+  asyncCreateAnswers202WithLocation,
+  polledJobEndsTerminalAndStaysTerminal,
+  replayedRequestReturnsOriginalResponse,
+  reusedKeyWithChangedRequestGets422,
+  concurrentSameKeyRequestsCreateOneRecord,
+  everyWriteReplaysItsOriginalResponse,
+  everyWriteRefusesAReusedKeyWith422,
+  overlongIdempotencyKeyGets400,
+  multipartRequestWithIdempotencyKeyGets400,
+  workspacesDoNotSeeEachOther,
+  filtersAndExportsStayInTheWorkspace,
+  sqlQueryIsReadOnly,
+  sqlQueryIsScopedPerTable,
+  // The model phase: sequences over every operation, within its share of the budget, before the rate-limit checks.
+  statedRulesHoldAcrossCommandSequences,
+  requestsAreCountedPerWorkspace,
+  // Its burst needs quota, so it runs before the 429 check spends it.
+  everyResponseCarriesRateLimitHeaders,
+  // Spends the rate limit, so it runs after every check that needs quota.
+  tooManyRequestsCarryRetryAfter,
+  errorResponsesUseTheErrorShape,
+  deprecationAndSunsetHeadersAreValid,
+  noRequestGetsAServerError,
+  responsesArriveWithinMaxResponseTime,
+] as const;
+
+/** The id of a listed check. */
+export type CheckId = (typeof CHECKS)[number]['id'];
+
+/** The broken fixtures the listed checks name: each must be in the fixtures index (conformance/fixtures/index.ts). */
+export type CheckFixtureName = (typeof CHECKS)[number]['fixture'];
+
 export function createRegistry(): CheckRegistry {
   const registry = new CheckRegistry();
-  for (const check of [
-    responsesMatchTheContract,
-    requestsWithoutValidCredentialGet401,
-    everyRouteRefusesAWrongCredential,
-    validRequestsAreAccepted,
-    invalidRequestsAreRejectedWith400,
-    malformedOrOversizedBodiesGet4xx,
-    undeclaredMethodsAreRefused,
-    listFiltersSelectAndCount,
-    statedLengthsCountCharacters,
-    asyncCreateAnswers202WithLocation,
-    polledJobEndsTerminalAndStaysTerminal,
-    replayedRequestReturnsOriginalResponse,
-    reusedKeyWithChangedRequestGets422,
-    concurrentSameKeyRequestsCreateOneRecord,
-    everyWriteReplaysItsOriginalResponse,
-    everyWriteRefusesAReusedKeyWith422,
-    overlongIdempotencyKeyGets400,
-    multipartRequestWithIdempotencyKeyGets400,
-    workspacesDoNotSeeEachOther,
-    filtersAndExportsStayInTheWorkspace,
-    sqlQueryIsReadOnly,
-    sqlQueryIsScopedPerTable,
-    // The model phase: sequences over every operation, within its share of the budget, before the rate-limit checks.
-    statedRulesHoldAcrossCommandSequences,
-    requestsAreCountedPerWorkspace,
-    // Its burst needs quota, so it runs before the 429 check spends it.
-    everyResponseCarriesRateLimitHeaders,
-    // Spends the rate limit, so it runs after every check that needs quota.
-    tooManyRequestsCarryRetryAfter,
-    errorResponsesUseTheErrorShape,
-    deprecationAndSunsetHeadersAreValid,
-    noRequestGetsAServerError,
-    responsesArriveWithinMaxResponseTime,
-  ])
-    registry.register(check);
+  for (const check of CHECKS) registry.register(check);
   return registry;
 }
 

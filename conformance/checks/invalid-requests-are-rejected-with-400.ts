@@ -19,14 +19,19 @@ import {
   statedStatuses,
   STATUSES_NOT_SHOWN,
 } from '../lib/stated';
-import type { Check, CheckContext } from './registry';
+import { ERROR_STATUSES, hasRequestBody } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
-export const invalidRequestsAreRejectedWith400: Check = {
+export const invalidRequestsAreRejectedWith400 = defineCheck({
   id: 'invalid-requests-are-rejected-with-400',
   ruleId: 'request-validation',
   title: 'A request breaking one stated rule gets 400 in the error shape.',
   fixture: 'limit-1001-accepted',
   covers: ['request-validation: *'],
+  inputs: {
+    operations: (op) => hasRequestBody(op) || op.parameters.length > 0,
+    reads: { parts: ['operation', 'parameter', 'request-body'], responses: ERROR_STATUSES },
+  },
   async run(ctx) {
     const skipped: string[] = [];
     let cases = 0;
@@ -72,7 +77,7 @@ export const invalidRequestsAreRejectedWith400: Check = {
       ctx.unjudged?.(`invalid requests to ${skipped.join(', ')}`, 'run with --allow-writes (they change what exists)');
     }
   },
-};
+});
 
 /** What an answer did with a request to refuse, for a title: a 5xx refused nothing, but it did not accept either. */
 export function answered(status: number | undefined): string {

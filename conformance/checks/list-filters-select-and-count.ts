@@ -6,7 +6,8 @@
  */
 import { CheckSkipped } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
-import type { Check, CheckContext } from './registry';
+import { named } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 type Page = { exchange: Exchange; count?: number; items: Array<{ reason?: unknown }> };
 
@@ -28,13 +29,14 @@ async function list(
   };
 }
 
-export const listFiltersSelectAndCount: Check = {
+export const listFiltersSelectAndCount = defineCheck({
   id: 'list-filters-select-and-count',
   ruleId: 'list-filters-and-count',
   title: 'A list filter selects by every value given, and count is the total matching the filters.',
   fixture: 'reasons-first-value-only',
   covers: ['list-filters-and-count: listSuppressions *'],
   needs: ['listSuppressions'],
+  inputs: { operations: named('listSuppressions'), reads: { parts: ['operation', 'parameter'], responses: ['2XX'] } },
   async run(ctx) {
     const op = ctx.contract.operation('listSuppressions');
     if (!op) throw new CheckSkipped('the contract has no listSuppressions operation');
@@ -91,4 +93,4 @@ export const listFiltersSelectAndCount: Check = {
     }
     if (!complete) ctx.note(`more than 1000 suppressions: counts per reason not compared with the unfiltered list`);
   },
-};
+});

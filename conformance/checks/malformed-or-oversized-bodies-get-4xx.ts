@@ -11,7 +11,8 @@ import { RATE_LIMIT_HEADERS } from '../lib/headers';
 import type { Exchange } from '../lib/http-client';
 import { changesExistingState, conformanceName, fillPath, requestBodySchema } from '../lib/operations';
 import { answered } from './invalid-requests-are-rejected-with-400';
-import type { Check, CheckContext } from './registry';
+import { ERROR_STATUSES, hasRequestBody } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 const OVERSIZED_BYTES = 2 * 1024 * 1024;
 
@@ -63,12 +64,13 @@ function judge(ctx: CheckContext, exchange: Exchange, where: string): void {
     });
 }
 
-export const malformedOrOversizedBodiesGet4xx: Check = {
+export const malformedOrOversizedBodiesGet4xx = defineCheck({
   id: 'malformed-or-oversized-bodies-get-4xx',
   ruleId: 'request-validation',
   title:
     'Malformed JSON, a non-JSON Content-Type and an oversized body get a 4xx in the error shape with the rate-limit headers.',
   fixture: 'malformed-json-gets-framework-500',
+  inputs: { operations: hasRequestBody, reads: { parts: ['operation', 'request-body'], responses: ERROR_STATUSES } },
   async run(ctx) {
     const targets = ctx.contract.operations.filter(
       (op) => requestBodySchema(op) && (ctx.config.allowWrites || !changesExistingState(op)),
@@ -87,4 +89,4 @@ export const malformedOrOversizedBodiesGet4xx: Check = {
       }
     }
   },
-};
+});

@@ -6,12 +6,13 @@
 import { describe, errorShapeProblems } from '../lib/exchange';
 import { CheckSkipped } from '../lib/failure';
 import { acceptsIdempotencyKey, changesExistingState, conformanceName, hasPathParameters } from '../lib/operations';
-import type { Operation } from '../../spec/lib';
-import type { Check, CheckContext } from './registry';
+import { declaresIdempotencyKey, isMultipart } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER, type Operation } from '../../spec/lib';
+import { defineCheck, type CheckContext } from './registry';
 
 const BOUNDARY = 'conformance-boundary';
 
-export const multipartRequestWithIdempotencyKeyGets400: Check = {
+export const multipartRequestWithIdempotencyKeyGets400 = defineCheck({
   id: 'multipart-request-with-idempotency-key-gets-400',
   ruleId: 'idempotency-no-multipart',
   title: 'A multipart request carrying Idempotency-Key is refused with 400.',
@@ -21,6 +22,10 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
     'idempotency-no-multipart: cancelRun': 'a cancel takes no body to upload',
     'idempotency-no-multipart: updateCurrentWorkspace': 'needs writes (--allow-writes): it changes the workspace',
   },
+  inputs: {
+    operations: (op, all) => (all.some(isMultipart) ? isMultipart(op) : declaresIdempotencyKey(op)),
+    reads: { parts: ['operation', 'request-body'], statuses: ['400'], headers: [IDEMPOTENCY_KEY_HEADER] },
+  },
   async run(ctx) {
     const targets = ctx.contract.operations.filter(
       (op) =>
@@ -29,7 +34,7 @@ export const multipartRequestWithIdempotencyKeyGets400: Check = {
     if (targets.length === 0) throw new CheckSkipped('no selected write to upload to');
     for (const op of targets) await judgeUpload(ctx, op);
   },
-};
+});
 
 /** One multipart upload with an Idempotency-Key to a write: 400 in the error shape. */
 async function judgeUpload(ctx: CheckContext, op: Operation): Promise<void> {

@@ -4,13 +4,14 @@
  * A hook on every response of the run. Proved by fixtures/broken/suppressions-answer-500.ts.
  */
 import { describe } from '../lib/exchange';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
-export const noRequestGetsAServerError: Check = {
+export const noRequestGetsAServerError = defineCheck({
   id: 'no-request-gets-a-server-error',
   ruleId: 'request-validation',
   title: 'No request of the suite, valid or not, is answered with a 5xx server error.',
   fixture: 'suppressions-answer-500',
+  inputs: { operations: 'all', reads: { parts: ['operation', 'parameter', 'request-body'] } },
   onExchange(exchange, ctx) {
     const status = exchange.response?.status;
     if (status === undefined || status < 500) return;
@@ -21,4 +22,4 @@ export const noRequestGetsAServerError: Check = {
       exchange,
     });
   },
-};
+});

@@ -7,17 +7,23 @@ import { CheckFailure, CheckSkipped } from '../lib/failure';
 import { describe, errorShapeProblems } from '../lib/exchange';
 import { IDEMPOTENCY_OPERATION, bodyFor, isSuccess, newReal, post } from '../lib/idempotency-model';
 import { sendWithKey, writeTargets } from '../lib/writes';
-import type { Check } from './registry';
+import { declaresIdempotencyKey } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { defineCheck } from './registry';
 
 const keyChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.'.split(''));
 
-export const overlongIdempotencyKeyGets400: Check = {
+export const overlongIdempotencyKeyGets400 = defineCheck({
   id: 'overlong-idempotency-key-gets-400',
   ruleId: 'idempotency-key-length',
   title: 'An Idempotency-Key of the stated maximum length is accepted; a longer one gets 400.',
   fixture: 'overlong-key-accepted',
   covers: ['idempotency-key-length: *'],
   needs: [IDEMPOTENCY_OPERATION],
+  inputs: {
+    operations: declaresIdempotencyKey,
+    reads: { parts: ['operation'], statuses: ['400'], headers: [IDEMPOTENCY_KEY_HEADER] },
+  },
   async run(ctx) {
     const real = newReal(ctx);
     // The stated bound, read from the contract's Idempotency-Key parameter.
@@ -70,4 +76,4 @@ export const overlongIdempotencyKeyGets400: Check = {
         });
     }
   },
-};
+});

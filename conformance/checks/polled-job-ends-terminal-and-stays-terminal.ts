@@ -7,14 +7,16 @@
  */
 import { carriesJob, judgeLiveStatuses } from './live-polling';
 import { reportScenario } from './polling';
-import type { Check } from './registry';
+import { startsOrPollsJob } from './inputs';
+import { defineCheck } from './registry';
 
-export const polledJobEndsTerminalAndStaysTerminal: Check = {
+export const polledJobEndsTerminalAndStaysTerminal = defineCheck({
   id: 'polled-job-ends-terminal-and-stays-terminal',
   ruleId: 'async-poll-terminal',
   title: 'A polled run or batch shows only run statuses, ends terminal and stays terminal.',
   fixture: 'run-leaves-terminal-status',
   covers: ['async-poll-terminal: *', 'async-no-repeat-create: *'],
+  inputs: { operations: startsOrPollsJob, reads: { parts: ['operation'], responses: ['2XX'] } },
   run: (ctx) => reportScenario(ctx, 'async-poll-terminal'),
   traffic: { judge: judgeLiveStatuses, covers: carriesJob },
-};
+});

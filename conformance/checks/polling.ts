@@ -3,6 +3,7 @@
  * run created with waitUntilFinished, a batch created and polled, and a run cancelled. Every create is sent
  * exactly once (x-rules: async-no-repeat-create); every wait is bounded and honours Retry-After.
  */
+import { answerOf } from './answer';
 import { assumptionOf, type Contract } from '../../spec/lib';
 import type { CheckContext } from './registry';
 import type { FailureInput } from '../lib/failure';
@@ -44,7 +45,7 @@ export function judgeAcceptedLocation(
   accepted: Exchange,
   job: Job,
 ): { url?: string; uuid?: string; findings: Finding[] } {
-  const res = accepted.response!;
+  const res = answerOf(accepted);
   const body = envelope(res.body, job.kind)?.uuid;
   const uuid = typeof body === 'string' ? body : undefined;
   const location = res.headers.location;
@@ -186,7 +187,7 @@ async function poll(
       scenario.findings.push(unresolved);
       return undefined;
     }
-    const res = exchange.response!;
+    const res = answerOf(exchange);
     const polled = envelope(res.body, job.kind);
     const status = polled?.status;
     if (typeof status !== 'string') {
@@ -246,7 +247,7 @@ async function poll(
   // Waiting out 429s is the client's duty (Retry-After): a poll budget spent that way is reported as such, not as a stuck job.
   const waited = ctx.client.exchanges
     .filter((ex) => ex.sentAt >= started && ex.response?.status === 429)
-    .reduce((sum, ex) => sum + (parseInteger(ex.response!.headers['retry-after']) ?? 1), 0);
+    .reduce((sum, ex) => sum + (parseInteger(ex.response?.headers['retry-after']) ?? 1), 0);
   if (waited * 1000 * 3 >= ctx.config.pollTimeoutMs) {
     scenario.findings.push({
       ruleId: 'async-poll-terminal',

@@ -1,18 +1,20 @@
 import { allChecks } from './index';
-import { CheckRegistry } from './registry';
+import { CheckRegistry, type Check } from './registry';
+
+const NO_INPUTS: Check['inputs'] = { operations: 'all', reads: {} };
 
 describe('CheckRegistry', () => {
   it('should refuse a duplicate check id', () => {
     const registry = new CheckRegistry();
-    const check = { id: 'some-rule-holds', ruleId: 'r', title: 't', fixture: 'f' };
+    const check = { id: 'some-rule-holds', ruleId: 'r', title: 't', fixture: 'f', inputs: NO_INPUTS };
     registry.register(check);
     expect(() => registry.register({ ...check })).toThrow(/already registered/);
   });
 
   it('should refuse an id that is not a kebab-case sentence', () => {
-    expect(() => new CheckRegistry().register({ id: 'Some Rule', ruleId: 'r', title: 't', fixture: 'f' })).toThrow(
-      /kebab-case/,
-    );
+    expect(() =>
+      new CheckRegistry().register({ id: 'Some Rule', ruleId: 'r', title: 't', fixture: 'f', inputs: NO_INPUTS }),
+    ).toThrow(/kebab-case/);
   });
 
   it('should cite an x-rules id of the contract in every check', async () => {

@@ -7,6 +7,7 @@ import type { FailureInput } from '../lib/failure';
 import type { Exchange, HttpClient, SendOptions } from '../lib/http-client';
 import type { Contract, Operation } from '../../spec/lib';
 import type { RunConfig } from '../config';
+import type { CheckInputs } from './inputs';
 
 export type CheckContext = {
   config: RunConfig;
@@ -62,6 +63,8 @@ export type Check = {
   covers?: string[];
   /** Cells its `covers` match that it cannot judge, each with the reason (a pattern to the reason). */
   declines?: Record<string, string>;
+  /** What it reads from the contract: the operations it exercises and their parts (inputs.ts; the diff's impact). */
+  inputs: CheckInputs;
   /** Active part: sends its own requests. */
   run?(ctx: CheckContext): Promise<void>;
   /** Passive part: sees every exchange of the run (hooks), whichever check sent it. */
@@ -83,6 +86,16 @@ export type Check = {
   /** Runs after every check, for properties over the whole run. */
   finish?(ctx: CheckContext): void | Promise<void>;
 };
+
+/**
+ * A check as its file declares it, keeping its id and fixture name as literal types: the checks list
+ * (index.ts) derives `CheckId` from them, and the fixtures index requires the fixture each one names.
+ */
+export function defineCheck<const Id extends string, const FixtureName extends string>(
+  check: Check & { id: Id; fixture: FixtureName },
+): Check & { id: Id; fixture: FixtureName } {
+  return check;
+}
 
 /** Judges live traffic one exchange at a time; `end` adds what it judged to the check's notes when traffic stops. */
 export type TrafficJudge = { see(exchange: Exchange): void; end?(): void };

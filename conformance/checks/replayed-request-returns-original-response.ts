@@ -6,7 +6,9 @@
 import { IDEMPOTENCY_OPERATION, runIdempotencyModel, type CommandName } from '../lib/idempotency-model';
 import { deepEqual, describe } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
-import type { Check, CheckContext } from './registry';
+import { declaresIdempotencyKey } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { defineCheck, type CheckContext } from './registry';
 
 /**
  * The original response is its status, body and headers: replaying an async create must give the same 202 and the
@@ -44,13 +46,17 @@ async function replayAsyncCreate(ctx: CheckContext): Promise<void> {
     });
 }
 
-export const replayedRequestReturnsOriginalResponse: Check = {
+export const replayedRequestReturnsOriginalResponse = defineCheck({
   id: 'replayed-request-returns-original-response',
   ruleId: 'idempotency-replay',
   title: 'A request replayed with its Idempotency-Key gets the original status and body and creates no second record.',
   fixture: 'replay-creates-new-record',
   covers: ['idempotency-replay: createMcpServer'],
   needs: [IDEMPOTENCY_OPERATION],
+  inputs: {
+    operations: declaresIdempotencyKey,
+    reads: { parts: ['operation', 'request-body'], responses: ['2XX'], headers: [IDEMPOTENCY_KEY_HEADER] },
+  },
   async run(ctx) {
     const commands: CommandName[] = ['create', 'replay'];
     if (ctx.config.tokenB) commands.push('otherWorkspace');
@@ -64,4 +70,4 @@ export const replayedRequestReturnsOriginalResponse: Check = {
     await runIdempotencyModel(ctx, 'replay', commands, 'replay');
     await replayAsyncCreate(ctx);
   },
-};
+});

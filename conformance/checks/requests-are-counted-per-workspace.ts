@@ -7,16 +7,18 @@
 import { CheckSkipped } from '../lib/failure';
 import type { Exchange } from '../lib/http-client';
 import { remainingOf } from '../lib/quota';
-import type { Check } from './registry';
+import { RATE_LIMIT_HEADERS } from './inputs';
+import { defineCheck } from './registry';
 
 /** Requests of workspace B sent between A's two readings, one attempt each. */
 const ATTEMPTS = [3, 5];
 
-export const requestsAreCountedPerWorkspace: Check = {
+export const requestsAreCountedPerWorkspace = defineCheck({
   id: 'requests-are-counted-per-workspace',
   ruleId: 'ratelimit-headers-every-response',
   title: "Requests of one workspace do not lower another workspace's RateLimit-Remaining.",
   fixture: 'rate-limit-shared-across-workspaces',
+  inputs: { operations: 'all', reads: { parts: ['operation'], headers: RATE_LIMIT_HEADERS } },
   runsAlone: true,
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
@@ -54,4 +56,4 @@ export const requestsAreCountedPerWorkspace: Check = {
       exchange: last.after,
     });
   },
-};
+});

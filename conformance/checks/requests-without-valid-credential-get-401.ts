@@ -15,7 +15,7 @@ import { changesExistingState, fillPath, hasPathParameters, minimalBody } from '
 import { invalidRequestsOf, shapeRequest, targetOf } from '../lib/requests';
 import { statedAt } from '../lib/stated';
 import type { Operation } from '../../spec/lib';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
 type Credential = {
   name: string;
@@ -99,13 +99,17 @@ export function nearMisses(token: string): Array<{ name: string; token: string; 
   return out.filter((candidate) => candidate.token.length > 0 && candidate.token !== token);
 }
 
-export const requestsWithoutValidCredentialGet401: Check = {
+export const requestsWithoutValidCredentialGet401 = defineCheck({
   id: 'requests-without-valid-credential-get-401',
   ruleId: 'auth-required-401',
   title:
     'Every operation answers a missing, malformed or unknown credential with 401 in the error shape, with rate-limit headers.',
   fixture: 'unauthorized-without-rate-limit-headers',
   covers: ['auth-required-401: *', 'response-conformance: * 401'],
+  inputs: {
+    operations: (op) => op.security.length > 0,
+    reads: { parts: ['operation', 'security'], responses: ['401'] },
+  },
   async run(ctx) {
     const credentials: Credential[] = [
       ...CREDENTIALS,
@@ -166,4 +170,4 @@ export const requestsWithoutValidCredentialGet401: Check = {
         });
     }
   },
-};
+});

@@ -5,13 +5,14 @@
  * Proved by fixtures/broken/slow-responses.ts.
  */
 import { CheckSkipped } from '../lib/failure';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
-export const responsesArriveWithinMaxResponseTime: Check = {
+export const responsesArriveWithinMaxResponseTime = defineCheck({
   id: 'responses-arrive-within-max-response-time',
   ruleId: 'response-conformance',
   title: 'Every response arrives within --max-response-time (opt-in).',
   fixture: 'slow-responses',
+  inputs: { operations: 'all', reads: { parts: ['operation'] } },
   async run(ctx) {
     if (ctx.config.maxResponseTimeMs === undefined) throw new CheckSkipped('opt-in: set --max-response-time <ms>');
   },
@@ -27,4 +28,4 @@ export const responsesArriveWithinMaxResponseTime: Check = {
         exchange,
       });
   },
-};
+});

@@ -5,6 +5,7 @@
  * a list's total `count` is never below its page. A hook on every response, plus a sweep that calls every
  * operation once. Proved by fixtures/broken/suppression-with-extra-property.ts and suppression-count-below-page.ts.
  */
+import { answerOf } from './answer';
 import type { ErrorObject } from 'ajv';
 import type { Operation, Violation } from '../../spec/lib';
 import { describe } from '../lib/exchange';
@@ -12,7 +13,7 @@ import type { Exchange } from '../lib/http-client';
 import { changesExistingState, fillPath, hasPathParameters, minimalBody, unknownUuid } from '../lib/operations';
 import { refusalReason } from '../lib/refused-request';
 import { statedStatuses, STATUSES_NOT_SHOWN } from '../lib/stated';
-import type { Check, CheckContext } from './registry';
+import { defineCheck, type CheckContext } from './registry';
 
 function formatErrors(errors: ErrorObject[]): string {
   const shown = errors
@@ -39,7 +40,7 @@ function present(violation: Violation, exchange: Exchange): { title: string; exp
       return {
         title: `Header ${violation.header} is invalid`,
         expected: "a value valid against the header's schema",
-        received: `${violation.header}: ${exchange.response?.headers[violation.header!.toLowerCase()]} (${formatErrors(violation.errors ?? [])})`,
+        received: `${violation.header}: ${exchange.response?.headers[(violation.header ?? '').toLowerCase()]} (${formatErrors(violation.errors ?? [])})`,
       };
     case 'not-json':
       return violation.expected === 'application/json'
@@ -62,7 +63,7 @@ function present(violation: Violation, exchange: Exchange): { title: string; exp
  * contract refuses anyway (a form body, a bound broken) is another reading of an open point: a warning with it.
  */
 function reportUndeclaredStatus(ctx: CheckContext, op: Operation, exchange: Exchange, expected: string): void {
-  const status = exchange.response!.status;
+  const status = answerOf(exchange).status;
   const words = statedStatuses(op);
   const refused = status >= 400 && status < 500 && !words ? refusalReason(ctx.contract, op, exchange) : undefined;
   if (refused)
@@ -166,7 +167,7 @@ function idsFor(op: Operation, discovered: Record<string, string[]>): string[] {
   return [];
 }
 
-export const responsesMatchTheContract: Check = {
+export const responsesMatchTheContract = defineCheck({
   id: 'responses-match-the-contract',
   ruleId: 'response-conformance',
   title:
@@ -181,6 +182,7 @@ export const responsesMatchTheContract: Check = {
       'a concurrent retry overlaps only a request still running: provoked on the waitUntilFinished run alone',
     'response-conformance: listSuppressions 404': 'a list without ids names nothing that could be missing',
   },
+  inputs: { operations: 'all', reads: { parts: ['operation'], responses: ['*'] } },
   onExchange: inspectResponse,
   async run(ctx) {
     const discovered = await discoverIds(ctx);
@@ -207,4 +209,4 @@ export const responsesMatchTheContract: Check = {
       ctx.unjudged?.(`the responses of ${skipped.join(', ')}`, 'run with --allow-writes (they change what exists)');
     }
   },
-};
+});

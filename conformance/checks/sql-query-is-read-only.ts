@@ -9,15 +9,17 @@ import { CheckSkipped } from '../lib/failure';
 import { describe } from '../lib/exchange';
 import { createOwnRun, runQuery } from '../lib/query';
 import { unknownUuid } from '../lib/operations';
-import type { Check } from './registry';
+import { named } from './inputs';
+import { defineCheck } from './registry';
 
-export const sqlQueryIsReadOnly: Check = {
+export const sqlQueryIsReadOnly = defineCheck({
   id: 'sql-query-is-read-only',
   ruleId: 'query-read-only-scoped',
   title: 'A write statement sent to the SQL query endpoint changes nothing a later SELECT sees.',
   fixture: 'sql-executes-writes',
   covers: ['query-read-only-scoped: write statements refused'],
   needs: ['executeQuery'],
+  inputs: { operations: named('executeQuery'), reads: { parts: ['operation', 'request-body'], responses: ['2XX'] } },
   async run(ctx) {
     if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
     const uuid = await createOwnRun(ctx, 'a');
@@ -73,4 +75,4 @@ export const sqlQueryIsReadOnly: Check = {
         exchange: create.exchange,
       });
   },
-};
+});

@@ -10,15 +10,17 @@
 import { CheckSkipped } from '../lib/failure';
 import { envelope } from '../lib/exchange';
 import { createOwnRun, queryTables, rowsMention, runQuery, SQL_FORMS, workspaceUuidOf } from '../lib/query';
-import type { Check } from './registry';
+import { named } from './inputs';
+import { defineCheck } from './registry';
 
-export const sqlQueryIsScopedPerTable: Check = {
+export const sqlQueryIsScopedPerTable = defineCheck({
   id: 'sql-query-is-scoped-per-table',
   ruleId: 'query-read-only-scoped',
   title: "No queryable table shows another workspace's rows.",
   fixture: 'sql-table-unscoped',
   covers: Object.keys(SQL_FORMS).map((form) => `query-read-only-scoped: * ${form}`),
   needs: ['executeQuery'],
+  inputs: { operations: named('executeQuery'), reads: { parts: ['operation', 'request-body'], responses: ['2XX'] } },
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     if (!ctx.contract.operation('executeQuery')) throw new CheckSkipped('the contract has no executeQuery operation');
@@ -78,4 +80,4 @@ export const sqlQueryIsScopedPerTable: Check = {
       );
     }
   },
-};
+});

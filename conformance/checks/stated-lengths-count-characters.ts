@@ -13,7 +13,8 @@ import { conformanceName, NAME_PREFIX, requestBodySchema } from '../lib/operatio
 import { namedClientErrors, omittedFields, requiredNotShown } from '../lib/stated';
 import { assumptionOf, type Operation } from '../../spec/lib';
 import { judgeRefusal } from './invalid-requests-are-rejected-with-400';
-import type { Check, CheckContext } from './registry';
+import { named } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 const ASTRAL = '\u{1F600}';
 
@@ -70,12 +71,16 @@ function judgeAccepted(ctx: CheckContext, op: Operation, exchange: Exchange, wha
   });
 }
 
-export const statedLengthsCountCharacters: Check = {
+export const statedLengthsCountCharacters = defineCheck({
   id: 'stated-lengths-count-characters',
   ruleId: 'request-validation',
   title:
     'Stated lengths count characters (astral ones included), overlong valid values are refused, and every excluded character is.',
   fixture: 'length-in-utf16',
+  inputs: {
+    operations: named('createMcpServer', 'executeQuery', 'updateCurrentWorkspace'),
+    reads: { parts: ['operation', 'request-body'], statuses: ['400'] },
+  },
   async run(ctx) {
     const create = ctx.contract.operation('createMcpServer');
     if (create) {
@@ -184,4 +189,4 @@ export const statedLengthsCountCharacters: Check = {
       );
     }
   },
-};
+});

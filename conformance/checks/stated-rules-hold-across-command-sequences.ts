@@ -9,9 +9,11 @@
  * fixtures whose `breaks` name this check.
  */
 import { runModelPhase } from '../model/run';
-import type { Check } from './registry';
+import { RATE_LIMIT_HEADERS } from './inputs';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { defineCheck } from './registry';
 
-export const statedRulesHoldAcrossCommandSequences: Check = {
+export const statedRulesHoldAcrossCommandSequences = defineCheck({
   id: 'stated-rules-hold-across-command-sequences',
   ruleId: 'workspace-scoping',
   title:
@@ -27,7 +29,15 @@ export const statedRulesHoldAcrossCommandSequences: Check = {
     'auth-required-401: no credential',
     'auth-required-401: Authorization: another scheme',
   ],
+  inputs: {
+    operations: 'all',
+    reads: {
+      parts: ['operation', 'security', 'request-body'],
+      statuses: ['*'],
+      headers: [IDEMPOTENCY_KEY_HEADER, ...RATE_LIMIT_HEADERS],
+    },
+  },
   async run(ctx) {
     await runModelPhase(ctx);
   },
-};
+});

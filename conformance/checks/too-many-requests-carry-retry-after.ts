@@ -4,18 +4,20 @@
  * Provoking the 429 stays within --max-requests and is skipped when the limit lies beyond it.
  * Proved by fixtures/broken/too-many-requests-without-retry-after.ts.
  */
+import { answerOf } from './answer';
 import { CheckSkipped } from '../lib/failure';
 import { describe, errorShapeProblems } from '../lib/exchange';
 import { parseInteger, RATE_LIMIT } from '../lib/headers';
 import type { Exchange } from '../lib/http-client';
 import { propertyAssumption } from '../lib/stated';
-import type { Check } from './registry';
+import { RATE_LIMIT_HEADERS } from './inputs';
+import { defineCheck } from './registry';
 
 const BATCH = 8;
 /** Requests kept in reserve for the wait-and-retry step and for checks after this one. */
 const RESERVE = 5;
 
-export const tooManyRequestsCarryRetryAfter: Check = {
+export const tooManyRequestsCarryRetryAfter = defineCheck({
   id: 'too-many-requests-carry-retry-after',
   ruleId: 'ratelimit-429-retry-after',
   title: 'A 429 carries Retry-After in integer seconds and the error shape, and a request after waiting it succeeds.',
@@ -24,6 +26,7 @@ export const tooManyRequestsCarryRetryAfter: Check = {
     'ratelimit-429-retry-after: Retry-After in integer seconds on 429',
     'response-conformance: listSuppressions 429',
   ],
+  inputs: { operations: 'all', reads: { parts: ['operation'], responses: ['429'], headers: RATE_LIMIT_HEADERS } },
   runsAlone: true,
   async run(ctx) {
     const probe = ctx.contract.operations.find((op) => op.method === 'GET' && !op.path.includes('{'));
@@ -82,7 +85,7 @@ export const tooManyRequestsCarryRetryAfter: Check = {
       });
       return;
     }
-    const res = limited.response!;
+    const res = answerOf(limited);
     const retryAfter = parseInteger(res.headers['retry-after']);
     if (res.headers['retry-after'] === undefined)
       ctx.report({
@@ -153,7 +156,7 @@ export const tooManyRequestsCarryRetryAfter: Check = {
       });
     ctx.note(`429 reached after ${sent} requests; retried after ${waitSeconds} s`);
   },
-};
+});
 
 /** The window of `RateLimit-Policy: <limit>;w=<seconds>`, if it says one. */
 function parseWindow(policy: string | undefined): number | undefined {

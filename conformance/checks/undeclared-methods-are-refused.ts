@@ -8,18 +8,19 @@
 import { describe, errorShapeProblems } from '../lib/exchange';
 import type { Exchange } from '../lib/http-client';
 import { fillPath, hasPathParameters } from '../lib/operations';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Undeclared methods tried per path. */
 const PER_PATH = 2;
 
-export const undeclaredMethodsAreRefused: Check = {
+export const undeclaredMethodsAreRefused = defineCheck({
   id: 'undeclared-methods-are-refused',
   ruleId: 'error-shape',
   title:
     'A method the contract does not declare on a path is refused with a 4xx in the error shape (405 with Allow preferred).',
   fixture: 'undeclared-method-served',
+  inputs: { operations: 'all', reads: { parts: ['operation'] } },
   async run(ctx) {
     const byPath = new Map<string, typeof ctx.contract.operations>();
     for (const op of ctx.contract.operations) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op]);
@@ -88,4 +89,4 @@ export const undeclaredMethodsAreRefused: Check = {
         exchange: served[0].exchange,
       });
   },
-};
+});

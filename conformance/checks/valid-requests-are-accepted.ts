@@ -9,14 +9,15 @@ import { describe } from '../lib/exchange';
 import { changesExistingState, hasPathParameters } from '../lib/operations';
 import { mentionsUuid, openConstraintsTouched, shapeRequest, targetOf, validRequests } from '../lib/requests';
 import { namedClientErrors, omittedFields, requiredNotShown } from '../lib/stated';
-import type { Check } from './registry';
+import { defineCheck } from './registry';
 
-export const validRequestsAreAccepted: Check = {
+export const validRequestsAreAccepted = defineCheck({
   id: 'valid-requests-are-accepted',
   ruleId: 'request-validation',
   title: 'Requests that keep every stated rule are accepted (2xx, or 404 for ids that do not exist).',
   fixture: 'valid-limit-refused',
   covers: ['auth-required-401: Authorization: Bearer (the stated channel)'],
+  inputs: { operations: 'all', reads: { parts: ['operation', 'parameter', 'request-body'], statuses: ['2XX'] } },
   splits: true,
   async run(ctx) {
     const skipped = ctx.contract.operations
@@ -97,4 +98,4 @@ export const validRequestsAreAccepted: Check = {
       ctx.unjudged?.(`valid requests to ${skipped.join(', ')}`, 'run with --allow-writes (they change what exists)');
     }
   },
-};
+});

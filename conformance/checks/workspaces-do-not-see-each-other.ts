@@ -6,7 +6,8 @@
 import { CheckSkipped } from '../lib/failure';
 import { describe, envelope } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
-import type { Check, CheckContext } from './registry';
+import { hasPathParameter } from './inputs';
+import { defineCheck, type CheckContext } from './registry';
 
 type Listed = { uuid?: unknown; workspaceUuid?: unknown; isPublic?: unknown };
 
@@ -140,7 +141,7 @@ async function otherKinds(ctx: CheckContext): Promise<void> {
   ctx.note(`cross-workspace access tried on: run, ${targets.map((t) => t.kind).join(', ') || 'nothing else'}`);
 }
 
-export const workspacesDoNotSeeEachOther: Check = {
+export const workspacesDoNotSeeEachOther = defineCheck({
   id: 'workspaces-do-not-see-each-other',
   ruleId: 'workspace-scoping',
   title: "What one workspace creates or lists is never visible with another workspace's token.",
@@ -150,6 +151,10 @@ export const workspacesDoNotSeeEachOther: Check = {
     'workspace-scoping: * via cancel (*)',
     'workspace-scoping: * via list (*)',
   ],
+  inputs: {
+    operations: (op) => hasPathParameter(op) || op.method === 'GET',
+    reads: { parts: ['operation', 'security'], responses: ['404'], statuses: ['2XX'] },
+  },
   async run(ctx) {
     if (!ctx.config.tokenB) throw new CheckSkipped('needs --token-b (the token of a second workspace)');
     const createRun = ctx.contract.findOperation('POST', ctx.config.createRunPath);
@@ -223,4 +228,4 @@ export const workspacesDoNotSeeEachOther: Check = {
     }
     await compareLists(ctx);
   },
-};
+});
