@@ -135,7 +135,7 @@ export function selectWorkspaceRows(tables: QueryTables, workspaceUuid: string):
 
 /**
  * A change to a workspace's tables, in the engine's stored form: rows of timed tables carry their timelines. The
- * store describes each write it commits this way (`queryOpsOf` in change-feed.ts), so a database follows it in place.
+ * store describes each write it commits this way (`queryOpsOf` in store/change-feed.ts), so a database follows it in place.
  */
 export type QueryOp =
   | { op: 'upsert'; table: 'runs' | 'batches'; rows: object[] }

@@ -1,5 +1,5 @@
 import { STORE_LIMITS } from '../limits';
-import { createQueryChangeFeed, createQueryTablesReader } from '../query/change-feed';
+import { createQueryChangeFeed, createQueryTablesReader } from './change-feed';
 import type { StoragePort } from './port';
 import { createCreatedListing } from './repositories/created';
 import { createDownloadRepository } from './repositories/downloads';
@@ -11,7 +11,7 @@ import { createWorkspaceRepository } from './repositories/workspaces';
 import { createWorkspaceSlice } from './repositories/workspace-slice';
 import type { StoreLimits } from './types';
 
-export type { QueryChangeListener, QueryTablesRows } from '../query/change-feed';
+export type { QueryChangeListener, QueryTablesRows } from './change-feed';
 export type { CreatedEntry, CreatedPage } from './repositories/created';
 export { CREATED_PAGE, parseCreatedCursor } from './repositories/created';
 export type { Download } from './repositories/downloads';
@@ -33,7 +33,7 @@ export const DEFAULT_STORE_LIMITS: StoreLimits = {
  * The mock's state, one slice per workspace, kept in the storage port (memory or Redis) so every replica sees
  * the same, in rooms: one repository per aggregate (`repositories/`: workspaces, resources, runs and batches
  * with their age bound, downloads, fixtures, the created listing) over one workspace slice (seed on first read,
- * guarded commits), whose commits pass through the SQL change feed (`mocks/query/change-feed.ts`). Changes are
+ * guarded commits), whose commits pass through the SQL change feed (`mocks/store/change-feed.ts`). Changes are
  * atomic in the port: new entries in one guarded batch, edits by compare-and-set, removals guarded by presence.
  * This function only wires the rooms together; the store it returns is their union.
  */

@@ -1,10 +1,10 @@
-import { partOfKey, workspaceKey } from '../store/keys';
-import { batchQueryRow, rowsOfListedRuns, runQueryRow, runsOfBatch, viewBatch, viewRun } from '../store/runs';
-import type { Write } from '../store/port';
-import { decodeRow, decodeRun, type RowTable } from '../store/stored-form';
-import type { WorkspaceReader } from '../store/repositories/workspace-slice';
-import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from '../store/types';
-import type { QueryOp, QuerySnapshot, QuerySource } from './tables';
+import { partOfKey, workspaceKey } from './keys';
+import { batchQueryRow, rowsOfListedRuns, runQueryRow, runsOfBatch, viewBatch, viewRun } from './runs';
+import type { Write } from './port';
+import { decodeRow, decodeRun, type RowTable } from './stored-form';
+import type { WorkspaceReader } from './repositories/workspace-slice';
+import type { BatchRecord, LogRow, RecordRow, RunRecord, SpanRow } from './types';
+import type { QueryOp, QuerySnapshot, QuerySource } from '../query/tables';
 import { randomUuid } from '../web/bytes';
 
 /**
