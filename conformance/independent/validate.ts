@@ -98,10 +98,11 @@ export function validateField(
         if (inner !== undefined) validateField(child, inner, scope, at ? `${at}.${name}` : name, options, out);
       }
       return;
-    case 'array':
-      if (field.items)
-        (value as unknown[]).forEach((item) => validateField(field.items!, item, scope, `${at}[]`, options, out));
+    case 'array': {
+      const items = field.items;
+      if (items) (value as unknown[]).forEach((item) => validateField(items, item, scope, `${at}[]`, options, out));
       return;
+    }
     default:
       return;
   }

@@ -5,16 +5,13 @@
  * unscoped tables); correct variants are generated from the open points, each switched to the other reading.
  */
 import { jsonContent, type Contract } from '../../spec/lib';
-import { SQL_FORMS } from '../lib/query';
 import { invalidRequestsOf } from '../lib/requests';
 import { assumedAt } from '../lib/stated';
 import { DEFAULT_READINGS, type IndependentOptions, type Readings } from '../independent/server';
+import { BROKEN_VARIANTS, type BrokenId, type BrokenVariant } from '../independent/variants';
 import { allChecks } from '../checks';
 import type { RunConfig } from '../config';
 import { coverageMatrix, type Cell } from '../matrix/matrix';
-
-/** The model-based phase's check. */
-const MODEL_CHECK = 'stated-rules-hold-across-command-sequences';
 
 /** Checks whose requests reach an operation, so the hooks judging a cell see its traffic. */
 const FEEDERS = [
@@ -68,7 +65,7 @@ export function cellMutants(contract: Contract): Mutant[] {
     if (!mutation) continue;
     const existing = mutants.get(mutation);
     if (existing) {
-      existing.cells!.push(cell.id);
+      existing.cells = [...cellsOf(existing), cell.id];
       continue;
     }
     mutants.set(mutation, {
@@ -152,7 +149,8 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
       }
       // With the contract's reading of required fields, so that no other refusal (a missing name) hides the broken rule.
       const cell = `request-validation: ${op.operationId} ${invalid.location}:${invalid.path || 'body'}:${invalid.breaks}`;
-      if (mutants.has(key)) mutants.get(key)!.cells!.push(cell);
+      const existing = mutants.get(key);
+      if (existing) existing.cells = [...cellsOf(existing), cell];
       else
         mutants.set(key, {
           cells: [cell],
@@ -230,191 +228,27 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
   return { mutants: [...mutants.values()], equivalent: [...equivalent] };
 }
 
-const hand = (
-  id: string,
-  breaks: string,
-  checks: string[],
-  options: IndependentOptions & Partial<Pick<RunConfig, 'pollTimeoutMs'>> = {},
-): Mutant => {
-  const { pollTimeoutMs, ...server } = options;
+/** A hand-written broken variant of the independent server as a mutant, with the settings it needs. */
+function hand(id: BrokenId, variant: BrokenVariant): Mutant {
   return {
     id,
     source: 'hand-written',
-    breaks,
-    checks,
-    options: { mutations: [id], readings: OPEN_REQUIRED, ...FAST, ...server },
-    config: pollTimeoutMs === undefined ? undefined : { pollTimeoutMs },
+    breaks: variant.breaks,
+    checks: [...variant.checks],
+    options: { mutations: [id], readings: OPEN_REQUIRED, ...FAST, ...variant.server },
+    cells: [...variant.cells],
+    config: variant.pollTimeoutMs === undefined ? undefined : { pollTimeoutMs: variant.pollTimeoutMs },
   };
-};
+}
 
-/** Realistic defects, each breaking one stated rule once. */
-export const HAND_WRITTEN: Mutant[] = [
-  hand('sql-executes-writes', 'query-read-only-scoped', ['sql-query-is-read-only']),
-  ...['logs', 'runs', 'batches', 'records', 'spans'].map((table) =>
-    hand(`sql-table-unscoped ${table}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table']),
-  ),
-  ...Object.keys(SQL_FORMS)
-    .filter((form) => form !== 'bare')
-    .map((form) => hand(`sql-form-unscoped ${form}`, 'query-read-only-scoped', ['sql-query-is-scoped-per-table'])),
-  // Defects that live in sequences or in the shape of a statement: the model phase alone must catch them.
-  hand('sql-scope-appended', 'query-read-only-scoped', [MODEL_CHECK]),
-  hand('batch-runs-duplicated-on-replay', 'idempotency-replay', [MODEL_CHECK]),
-  ...['export-includes-other-workspaces'].map((id) =>
-    hand(id, 'workspace-scoping', ['filters-and-exports-stay-in-the-workspace']),
-  ),
-  hand('runs-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
-  hand('batches-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
-  hand('workflows-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
-  hand('models-readable-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
-  hand('cancel-cross-workspace', 'workspace-scoping', ['workspaces-do-not-see-each-other']),
-  hand('token-prefix-accepted', 'auth-required-401', ['requests-without-valid-credential-get-401']),
-  hand('token-suffix-accepted', 'auth-required-401', ['requests-without-valid-credential-get-401']),
-  hand('token-case-insensitive', 'auth-required-401', ['requests-without-valid-credential-get-401']),
-  hand('endpoint-without-auth', 'auth-required-401', ['requests-without-valid-credential-get-401']),
-  ...[
-    'token-in-query-accepted',
-    'token-in-cookie-accepted',
-    'token-in-other-header-accepted',
-    'basic-accepted',
-    'validation-before-auth',
-  ].map((id) => hand(id, 'auth-required-401', ['requests-without-valid-credential-get-401'])),
-  hand('401-without-rate-limit-headers', 'ratelimit-headers-every-response', [
-    'requests-without-valid-credential-get-401',
-  ]),
-  hand('reasons-first-value-only', 'list-filters-and-count', ['list-filters-select-and-count']),
-  hand('count-ignores-filter', 'list-filters-and-count', ['list-filters-select-and-count']),
-  hand('count-is-page-length', 'list-filters-and-count', ['list-filters-select-and-count']),
-  hand('length-in-utf16', 'request-validation', ['stated-lengths-count-characters']),
-  hand('query-length-unchecked', 'request-validation', ['stated-lengths-count-characters']),
-  hand('pattern-allows-gt', 'request-validation', ['stated-lengths-count-characters']),
-  hand('loose listSuppressions query:limit:maximum', 'request-validation (limit 1001 accepted)', REQUEST_CHECKS),
-  hand('loose createMcpServer body:name:maxLength', 'request-validation (name of 256 accepted)', REQUEST_CHECKS),
-  hand(
-    'loose updateCurrentWorkspace body:name:maxLength',
-    'request-validation (workspace name of 256 accepted)',
-    REQUEST_CHECKS,
-  ),
-  hand('limit-zero-accepted', 'request-validation (limit 0 accepted)', REQUEST_CHECKS),
-  hand('concurrent-retry-waits', 'idempotency-concurrent-409', ['concurrent-same-key-requests-create-one-record']),
-  hand('replay-drops-location', 'idempotency-replay', ['replayed-request-returns-original-response']),
-  hand('replay-creates-new-record', 'idempotency-replay', ['replayed-request-returns-original-response']),
-  hand('key-reuse-accepted', 'idempotency-key-reuse-422', ['reused-key-with-changed-request-gets-422']),
-  hand('overlong-key-accepted', 'idempotency-key-length', ['overlong-idempotency-key-gets-400']),
-  hand('multipart-key-accepted', 'idempotency-no-multipart', ['multipart-request-with-idempotency-key-gets-400']),
-  hand('retry-after-on-202', 'ratelimit-429-retry-after', [
-    'async-create-answers-202-with-location',
-    'every-response-carries-rate-limit-headers',
-  ]),
-  hand('location-without-v1', 'async-202-location', ['async-create-answers-202-with-location']),
-  hand('run-leaves-terminal', 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
-  ...['cancel-reopens-finished-run', 'batch-finishes-completed'].map((id) =>
-    hand(id, 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal']),
-  ),
-  hand('wait-false-answers-200', 'async-202-location', ['async-create-answers-202-with-location']),
-  hand('cancel-answers-200', 'async-202-location', ['async-create-answers-202-with-location']),
-  ...['run-never-finishes', 'run-finishes-outside-set', 'wait-true-answers-202', 'batch-leaves-terminal'].map((id) =>
-    hand(id, 'async-poll-terminal', ['polled-job-ends-terminal-and-stays-terminal'], { pollTimeoutMs: 3000 }),
-  ),
-  ...['remaining-constant', 'remaining-off-by-one'].map((id) =>
-    hand(
-      id,
-      'ratelimit-headers-every-response',
-      ['every-response-carries-rate-limit-headers', 'too-many-requests-carry-retry-after'],
-      SMALL_LIMIT,
-    ),
-  ),
-  hand(
-    'retry-after-in-milliseconds',
-    'ratelimit-429-retry-after',
-    ['every-response-carries-rate-limit-headers', 'too-many-requests-carry-retry-after'],
-    SMALL_LIMIT,
-  ),
-  hand('rate-limit-shared-across-workspaces', 'ratelimit-headers-every-response', [
-    'requests-are-counted-per-workspace',
-  ]),
-  hand('no-429', 'ratelimit-429-retry-after', ['too-many-requests-carry-retry-after'], SMALL_LIMIT),
-  hand('framework-error-body', 'error-shape', [
-    'invalid-requests-are-rejected-with-400',
-    'error-responses-use-the-error-shape',
-  ]),
-  hand('framework-404-page', 'error-shape', ['responses-match-the-contract', 'error-responses-use-the-error-shape']),
-  hand('body-parser-defaults', 'error-shape', [
-    'invalid-requests-are-rejected-with-400',
-    'error-responses-use-the-error-shape',
-  ]),
-  hand('error-body-message-key', 'error-shape', [
-    'invalid-requests-are-rejected-with-400',
-    'error-responses-use-the-error-shape',
-  ]),
-  hand('suppression-extra-field', 'response-conformance', ['responses-match-the-contract']),
-  hand('deprecation-header', 'deprecation-sunset', [
-    'responses-match-the-contract',
-    'deprecation-and-sunset-headers-are-valid',
-  ]),
-];
+/** Realistic defects, each breaking one stated rule once: the independent server's table of them, in its order. */
+export const HAND_WRITTEN: Mutant[] = (Object.entries(BROKEN_VARIANTS) as Array<[BrokenId, BrokenVariant]>).map(
+  ([id, variant]) => hand(id, variant),
+);
 
-/** The matrix cells each hand-written mutant breaks (patterns of cell ids). */
-const HAND_CELLS: Array<[RegExp, (id: string) => string[]]> = [
-  [/^sql-executes-writes$/, () => ['query-read-only-scoped: write statements refused']],
-  [/^sql-table-unscoped /, (id) => [`query-read-only-scoped: ${id.split(' ')[1]} bare`]],
-  [/^sql-form-unscoped /, (id) => [`query-read-only-scoped: * ${id.slice('sql-form-unscoped '.length)}`]],
-  [/^sql-scope-appended$/, () => ['query-read-only-scoped: * OR', 'query-read-only-scoped: * precedence']],
-  [/^batch-runs-duplicated-on-replay$/, () => ['idempotency-replay: createBatch']],
-  [/^runs-readable/, () => ['workspace-scoping: run via get*']],
-  [/^batches-readable/, () => ['workspace-scoping: batch via get*']],
-  [/^workflows-readable/, () => ['workspace-scoping: workflow via get*']],
-  [/^models-readable/, () => ['workspace-scoping: model via get*']],
-  [/^cancel-cross-workspace$/, () => ['workspace-scoping: run via cancel*']],
-  [/^export-includes/, () => ['workspace-scoping: run via export (*)']],
-  [/^export-filter-unscoped uuids$/, () => ['workspace-scoping: run via export filter uuids*']],
-  [/^list-filter-unscoped reasons$/, () => ['workspace-scoping: suppression via list filter reasons*']],
-  [/^token-(prefix|suffix|case)/, () => ['auth-required-401: Authorization: near misses of the token']],
-  [/^token-in-query/, () => ['auth-required-401: query ?access_token=', 'auth-required-401: query ?token=']],
-  [/^token-in-cookie/, () => ['auth-required-401: cookie']],
-  [/^token-in-other-header/, () => ['auth-required-401: another header']],
-  [/^basic-accepted$/, () => ['auth-required-401: Authorization: another scheme']],
-  [/^cancel-answers-200$/, () => ['async-202-location: run cancel before terminal']],
-  [/^run-never-finishes$/, () => ['async-poll-terminal: run poll to a terminal status']],
-  [/^run-finishes-outside-set$/, () => ['async-poll-terminal: run terminal status in the terminal set']],
-  [/^wait-true-answers-202$/, () => ['async-poll-terminal: run waitUntilFinished true']],
-  [/^batch-leaves-terminal$/, () => ['async-poll-terminal: batch stays terminal', 'async-poll-terminal: batch poll*']],
-  [/^validation-before-auth$/, () => ['auth-required-401: no credential, invalid request']],
-  [/^endpoint-without-auth$/, () => ['auth-required-401: listRecipes']],
-  [/^401-without-rate-limit-headers$/, () => ['auth-required-401: no credential']],
-  [/^(reasons-first-value-only|count-)/, () => ['list-filters-and-count: listSuppressions reasons']],
-  [/^length-in-utf16$/, () => ['request-validation: * body:name:maxLength']],
-  [/^query-length-unchecked$/, () => ['request-validation: executeQuery body:query:maxLength']],
-  [/^pattern-allows-gt$/, () => ['request-validation: updateCurrentWorkspace body:name:pattern']],
-  [/^loose /, (id) => [`request-validation: ${id.split(' ')[1]} ${id.split(' ')[2]}`]],
-  [/^limit-zero-accepted$/, () => ['request-validation: listSuppressions query:limit:minimum']],
-  [
-    /^concurrent-retry-waits$/,
-    () => ['idempotency-concurrent-409: createRun', 'idempotency-concurrent-409: createMcpServer'],
-  ],
-  [/^replay-(drops-location|creates-new-record)$/, () => ['idempotency-replay: createMcpServer']],
-  [/^key-reuse-accepted$/, () => ['idempotency-key-reuse-422: createMcpServer']],
-  [/^overlong-key-accepted$/, () => ['idempotency-key-length: *']],
-  [/^multipart-key-accepted$/, () => ['idempotency-no-multipart: *']],
-  [/^retry-after-on-202$/, () => ['ratelimit-429-retry-after: Retry-After on 429 only']],
-  [/^location-without-v1$/, () => ['async-202-location: run create', 'async-202-location: batch create']],
-  [/^run-leaves-terminal$/, () => ['async-poll-terminal: run stays terminal']],
-  [/^cancel-reopens-finished-run$/, () => ['async-poll-terminal: run cancel after terminal']],
-  [/^batch-finishes-completed$/, () => ['async-poll-terminal: batch terminal status in the terminal set']],
-  [/^wait-false-answers-200$/, () => ['async-202-location: run waitUntilFinished false']],
-  [/^remaining-constant$/, () => ['ratelimit-headers-every-response: a 429 never follows*']],
-  [/^remaining-off-by-one$/, () => ['ratelimit-headers-every-response: RateLimit-Remaining counts*']],
-  [/^retry-after-in-milliseconds$/, () => ['ratelimit-429-retry-after: Retry-After within the window']],
-  [/^no-429$/, () => ['ratelimit-429-retry-after: Retry-After in integer seconds on 429']],
-  [/^(framework-|body-parser|error-body)/, () => ['error-shape: *']],
-  [/^suppression-extra-field$/, () => ['response-conformance: listSuppressions 200']],
-  [/^deprecation-header$/, () => ['deprecation-sunset: *', 'version-in-path: *']],
-];
-
-/** The cells a mutant breaks: its own list, or the hand-written table's. */
+/** The cells a mutant breaks (patterns of cell ids); a generated one without a cell breaks none the matrix names. */
 export function cellsOf(mutant: Mutant): string[] {
-  return (
-    mutant.cells ?? HAND_CELLS.filter(([pattern]) => pattern.test(mutant.id)).flatMap(([, cells]) => cells(mutant.id))
-  );
+  return mutant.cells ?? [];
 }
 
 /** The contract's own reading of each open point where the independent server takes the other one. */
