@@ -13,6 +13,7 @@ import { JunitReporter } from './reporters/junit';
 import { NdjsonReporter } from './reporters/ndjson';
 import { startPassiveProxy } from './proxy';
 import { runConformance, type Reporter } from './runner';
+import { selectChecks } from './run/lifecycle';
 import { selectOperations } from './run/selection';
 import { loadContract, SpecRefused } from '../spec/lib';
 
@@ -31,9 +32,7 @@ async function main(): Promise<number> {
       const contract = loadContract(config.specPath);
       const checks = allChecks();
       const selected = selectOperations(contract, config).map((op) => op.operationId);
-      const ran = checks
-        .filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id))
-        .map((check) => check.id);
+      const ran = selectChecks(checks, config).map((check) => check.id);
       out(`${formatMatrix(coverageMatrix(contract, checks, { operations: selected, ran })).trim()}\n`);
       return 0;
     }

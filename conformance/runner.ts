@@ -1,21 +1,21 @@
 /**
- * The engine: loads the contract, checks the configuration against it and the target, selects operations and
- * checks, runs the checks in phases on the worker pool with one shared HTTP client, feeds every exchange to the
- * hook checks, and emits events to reporters.
+ * The active run: loads the contract, checks the configuration against it and the target, selects operations and
+ * checks, schedules the checks in phases on the worker pool with one shared HTTP client, and stops at --max-time.
+ * The run's lifecycle (results, events to reporters, hooks, the summary) is `run/lifecycle.ts`, shared with the
+ * passive proxy.
  */
 import { ConfigError, type RunConfig } from './config';
-import type { Check, CheckContext } from './checks/registry';
+import type { Check } from './checks/registry';
 import { CheckFailure, CheckSkipped } from './lib/failure';
 import { BudgetExhausted, HttpClient, TimeBudgetSpent, type Exchange } from './lib/http-client';
 import { loadContract, type Contract } from '../spec/lib';
-import { createContext, type RunState } from './run/context';
-import { FailureGroups } from './run/grouping';
+import { RunLifecycle, selectChecks } from './run/lifecycle';
 import { checkBasePath, preflight } from './run/preflight';
 import { executionLog } from './run/property';
 import { parseReplayPath } from './run/replay';
 import { phases, WorkerPool } from './run/scheduler';
 import { OperationNotSelected, Selection } from './run/selection';
-import { newResult, settle, type CheckResult, type Reporter, type RunEvent, type RunSummary } from './run/types';
+import type { Reporter, RunSummary } from './run/types';
 
 export type { CaseEvent, CheckResult, CheckStatus, Reporter, RunEvent, RunSummary } from './run/types';
 
@@ -23,32 +23,6 @@ export type { CaseEvent, CheckResult, CheckStatus, Reporter, RunEvent, RunSummar
 export const DEADLINE_GRACE_MS = 2000;
 
 export type RunOptions = { checks: Check[]; reporters?: Reporter[]; contract?: Contract };
-
-/** Reporters receive events in order; a slow reporter never reorders them, and none gets an event after the run's end. */
-function emitter(reporters: Reporter[]): (event: RunEvent) => Promise<void> {
-  let chain = Promise.resolve();
-  let ended = false;
-  return (event) => {
-    // A check the deadline left running may still end after the run did: its late events go nowhere.
-    if (ended) return chain;
-    if (event.type === 'run-end') ended = true;
-    chain = chain.then(async () => {
-      for (const reporter of reporters) await reporter.onEvent(event);
-    });
-    return chain;
-  };
-}
-
-function selectChecks(config: RunConfig, checks: Check[]): Check[] {
-  for (const [flag, ids] of [
-    ['--only', config.only],
-    ['--skip', config.skip],
-  ] as const) {
-    const unknown = (ids ?? []).filter((id) => !checks.some((check) => check.id === id));
-    if (unknown.length > 0) throw new ConfigError(`unknown check id(s) in ${flag}: ${unknown.join(', ')}`);
-  }
-  return checks.filter((check) => (!config.only || config.only.includes(check.id)) && !config.skip?.includes(check.id));
-}
 
 /** Why a check cannot run under the selection (an operation it needs is filtered out or absent), else undefined. */
 export function unmetNeed(check: Check, selection: Selection): string | undefined {
@@ -60,15 +34,53 @@ export function unmetNeed(check: Check, selection: Selection): string | undefine
   return undefined;
 }
 
+/** The run's time, from the command's start when it gave one, else from the run's own. */
+function deadlineOf(config: RunConfig, started: number): number {
+  return (config.startedAt ?? started) + config.maxTimeSeconds * 1000;
+}
+
+const timeSpent = (config: RunConfig) => `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
+
+/**
+ * At --max-time every exchange in flight is cut and every later request refused; a check still busy without the
+ * client (a wait of its own) is given DEADLINE_GRACE_MS to end, then `passed` resolves and the run settles what it has.
+ */
+class Deadline {
+  reason?: string;
+  readonly passed: Promise<void>;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly config: RunConfig,
+    private readonly client: HttpClient,
+    started: number,
+  ) {
+    let onPassed = () => {};
+    this.passed = new Promise<void>((resolve) => (onPassed = resolve));
+    this.timer = setTimeout(
+      () => {
+        this.reason = timeSpent(config);
+        client.stop();
+        setTimeout(onPassed, DEADLINE_GRACE_MS).unref();
+      },
+      deadlineOf(config, started) - Date.now(),
+    );
+    this.timer.unref();
+  }
+
+  /** Why the run stopped, if it did: the deadline may have been met by an exchange before the timer's turn. */
+  clear(): string | undefined {
+    clearTimeout(this.timer);
+    if (this.client.stopReason) this.reason ??= timeSpent(this.config);
+    return this.reason;
+  }
+}
+
 /** Runs one active check to its end; every way it can stop becomes part of its result. */
-async function runCheck(
-  check: Check,
-  ctx: CheckContext,
-  result: CheckResult,
-  config: RunConfig,
-  budget: { spent?: string },
-  selection: Selection,
-): Promise<void> {
+async function runCheck(run: RunLifecycle, check: Check, budget: { spent?: string }): Promise<void> {
+  const { config, selection } = run.state;
+  const result = run.result(check);
+  const ctx = run.context(check);
   if (budget.spent) {
     result.skippedReason = `${budget.spent} before this check`;
     return;
@@ -79,7 +91,7 @@ async function runCheck(
     return;
   }
   try {
-    await check.run!(ctx);
+    await check.run?.(ctx);
   } catch (error) {
     if (error instanceof CheckSkipped) result.skippedReason = error.message;
     else if (error instanceof OperationNotSelected)
@@ -87,7 +99,7 @@ async function runCheck(
     else if (error instanceof BudgetExhausted) {
       budget.spent =
         error instanceof TimeBudgetSpent
-          ? `not judged: the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`
+          ? `not judged: ${timeSpent(config)}`
           : `request budget of ${config.maxRequests} (--max-requests) spent`;
       result.skippedReason = `${budget.spent} during this check`;
       result.notes.push(result.skippedReason);
@@ -101,14 +113,35 @@ async function runCheck(
   }
 }
 
-export async function runConformance(config: RunConfig, options: RunOptions): Promise<RunSummary> {
-  const started = Date.now();
-  const contract = options.contract ?? (await loadContract(config.specPath));
-  checkBasePath(config.target, contract);
-  const selection = new Selection(contract, config);
-  const selected = selectChecks(config, options.checks);
-  const replay = parseReplayPath(config.path);
-  const client = new HttpClient({
+/** One active check from its start event to its end (a hook's end waits for the whole run's traffic). */
+async function runOne(run: RunLifecycle, check: Check, budget: { spent?: string }): Promise<void> {
+  const { config, client, selection } = run.state;
+  const result = run.result(check);
+  await run.begin(check);
+  const checkStarted = Date.now();
+  if (selection.checkInShard(check.id)) await runCheck(run, check, budget);
+  else if (config.shard) result.skippedReason = `in another shard than ${config.shard.index}/${config.shard.count}`;
+  if (!check.onExchange) result.requests = client.exchanges.filter((exchange) => exchange.checkId === check.id).length;
+  result.durationMs = Date.now() - checkStarted;
+  if (!check.onExchange) await run.end(check);
+}
+
+/** Runs the active checks phase by phase; returns when all ended. `unfinished` holds those that did not (yet). */
+async function schedule(run: RunLifecycle, active: Check[], unfinished: Set<Check>): Promise<void> {
+  const budget: { spent?: string } = {};
+  const one = async (check: Check) => {
+    await runOne(run, check, budget);
+    unfinished.delete(check);
+  };
+  for (const phase of phases(active)) {
+    // One worker keeps the registry's order exactly; more run the phase's checks on the pool.
+    if (run.state.config.workers === 1) for (const check of phase) await run.state.pool.run(() => one(check));
+    else await Promise.all(phase.map((check) => run.state.pool.run(() => one(check))));
+  }
+}
+
+function clientOf(config: RunConfig, started: number): HttpClient {
+  return new HttpClient({
     baseUrl: config.target,
     tokenA: config.tokenA,
     tokenB: config.tokenB,
@@ -116,38 +149,14 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
     timeoutMs: config.timeoutMs,
     maxWaitMs: config.maxWaitMs,
     maxResponseBytes: config.maxResponseBytes,
-    deadline: (config.startedAt ?? started) + config.maxTimeSeconds * 1000,
+    deadline: deadlineOf(config, started),
     maxTimeSeconds: config.maxTimeSeconds,
   });
-  const emit = emitter(options.reporters ?? []);
-  // At --max-time every exchange in flight is cut and every later request refused; a check still busy without the
-  // client (a wait of its own) is given DEADLINE_GRACE_MS to end, then the run settles what it has and reports.
-  let stopped: string | undefined;
-  let onStop = () => {};
-  const stoppedAt = new Promise<void>((resolve) => (onStop = resolve));
-  const watchdog = setTimeout(
-    () => {
-      stopped = `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
-      client.stop();
-      setTimeout(onStop, DEADLINE_GRACE_MS).unref();
-    },
-    (config.startedAt ?? started) + config.maxTimeSeconds * 1000 - Date.now(),
-  );
-  watchdog.unref();
+}
 
-  await emit({
-    type: 'run-start',
-    target: config.target,
-    seed: config.seed,
-    checks: selected,
-    specPath: config.specPath,
-    contract,
-    operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined,
-    shard: config.shard && `${config.shard.index}/${config.shard.count}`,
-    workers: config.workers,
-  });
-  // Reports see every exchange, the preflight's included; hooks judge the checks' traffic.
-  client.onExchange((exchange: Exchange) => void emit({ type: 'exchange', exchange }));
+/** The first request; a target that does not answer it before --max-time is a configuration error. */
+async function preflightOrRefuse(run: RunLifecycle): Promise<void> {
+  const { config, client, selection } = run.state;
   await preflight(client, selection.operations).catch((error: unknown) => {
     throw error instanceof TimeBudgetSpent
       ? new ConfigError(
@@ -155,112 +164,76 @@ export async function runConformance(config: RunConfig, options: RunOptions): Pr
         )
       : error;
   });
+}
 
-  const results = new Map<string, CheckResult>(selected.map((check) => [check.id, newResult(check)]));
-  const state: RunState = {
+/** After the scheduled checks: those the deadline left unfinished, `finish`, and the hooks, each given its verdict. */
+async function settleChecks(run: RunLifecycle, unfinished: Set<Check>, stopped: string | undefined): Promise<void> {
+  for (const check of unfinished) {
+    run.result(check).skippedReason ??= `not judged: ${stopped ?? 'the run stopped'} before this check ended`;
+    if (!check.onExchange) await run.end(check);
+  }
+  await run.finish();
+  for (const check of run.checks.filter((c) => c.onExchange)) {
+    if (!check.run) await run.begin(check);
+    await run.end(check);
+  }
+  // A check with neither part is settled (skipped: it judged nothing) without events of its own.
+  for (const check of run.checks) if (!check.run && !check.onExchange) run.settle(check);
+}
+
+export async function runConformance(config: RunConfig, options: RunOptions): Promise<RunSummary> {
+  const started = Date.now();
+  const contract = options.contract ?? (await loadContract(config.specPath));
+  checkBasePath(config.target, contract);
+  const selection = new Selection(contract, config);
+  const checks = selectChecks(options.checks, config);
+  const replay = parseReplayPath(config.path);
+  const client = clientOf(config, started);
+  const pool = new WorkerPool(config.workers);
+  const run = new RunLifecycle({
     config,
     contract,
     client,
     selection,
-    groups: new FailureGroups(contract, config.credentials, (failure) => void emit({ type: 'finding', failure })),
-    pool: new WorkerPool(config.workers),
+    pool,
     replay,
-    replayReached: false,
-    sharedValues: new Map(),
-    onCase: (event) => void emit(event),
-  };
-  const contexts = new Map(selected.map((check) => [check.id, createContext(state, check, results.get(check.id)!)]));
-
-  const hooks = selected.filter((check) => check.onExchange);
+    checks,
+    startedAt: started,
+    reporters: options.reporters ?? [],
+  });
+  const deadline = new Deadline(config, client, started);
+  const shard = config.shard && `${config.shard.index}/${config.shard.count}`;
+  await run.start({
+    target: config.target,
+    specPath: config.specPath,
+    contract,
+    operations: selection.restricted ? selection.operations.map((op) => op.operationId) : undefined,
+    shard,
+    workers: config.workers,
+  });
+  // Reports see every exchange, the preflight's included; hooks judge the checks' traffic.
+  client.onExchange((exchange: Exchange) => void run.emit({ type: 'exchange', exchange }));
+  await preflightOrRefuse(run);
+  const hooks = checks.filter((check) => check.onExchange);
   client.onExchange((exchange: Exchange) => {
     executionLog.getStore()?.push(exchange);
-    for (const hook of hooks) {
-      results.get(hook.id)!.requests++;
-      try {
-        hook.onExchange!(exchange, contexts.get(hook.id)!);
-      } catch (error) {
-        if (error instanceof CheckFailure) contexts.get(hook.id)!.report(error.input);
-        else throw error;
-      }
-    }
+    run.observe(exchange, hooks, 'throw');
   });
 
-  const active = selected.filter((check) => check.run);
+  const active = checks.filter((check) => check.run);
   selection.deal(active.filter((check) => !check.splits).map((check) => check.id));
-
-  const budget: { spent?: string } = {};
-  const runOne = async (check: Check) => {
-    const result = results.get(check.id)!;
-    await emit({ type: 'check-start', check });
-    const checkStarted = Date.now();
-    if (selection.checkInShard(check.id))
-      await runCheck(check, contexts.get(check.id)!, result, config, budget, selection);
-    else result.skippedReason = `in another shard than ${config.shard!.index}/${config.shard!.count}`;
-    if (!check.onExchange)
-      result.requests = client.exchanges.filter((exchange) => exchange.checkId === check.id).length;
-    result.durationMs = Date.now() - checkStarted;
-    if (!check.onExchange) {
-      settle(result);
-      await emit({ type: 'check-end', result });
-    }
-  };
   const unfinished = new Set(active);
-  const allPhases = (async () => {
-    for (const phase of phases(active)) {
-      // One worker keeps the registry's order exactly; more run the phase's checks on the pool.
-      const one = async (check: Check) => {
-        await runOne(check);
-        unfinished.delete(check);
-      };
-      if (config.workers === 1) for (const check of phase) await state.pool.run(() => one(check));
-      else await Promise.all(phase.map((check) => state.pool.run(() => one(check))));
-    }
-  })();
-  await Promise.race([allPhases, stoppedAt]);
-  clearTimeout(watchdog);
-  // The deadline may have been met by an exchange before the watchdog's turn: the run stopped all the same.
-  if (client.stopReason) stopped ??= `the run's time of ${config.maxTimeSeconds} s (--max-time) was spent`;
-  for (const check of unfinished) {
-    const result = results.get(check.id)!;
-    result.skippedReason ??= `not judged: ${stopped ?? 'the run stopped'} before this check ended`;
-    if (!check.onExchange) {
-      settle(result);
-      await emit({ type: 'check-end', result });
-    }
-  }
-
-  for (const check of selected)
-    try {
-      await check.finish?.(contexts.get(check.id)!);
-    } catch (error) {
-      if (!(error instanceof BudgetExhausted)) throw error;
-    }
-  for (const check of hooks) {
-    const result = results.get(check.id)!;
-    if (!check.run) await emit({ type: 'check-start', check });
-    settle(result);
-    await emit({ type: 'check-end', result });
-  }
-  for (const check of selected) if (!check.run && !check.onExchange) settle(results.get(check.id)!);
+  await Promise.race([schedule(run, active, unfinished), deadline.passed]);
+  const stopped = deadline.clear();
+  await settleChecks(run, unfinished, stopped);
   client.close();
-  if (replay && !state.replayReached && !stopped)
+  if (replay && !run.state.replayReached && !stopped)
     throw new ConfigError(
       `--path names the property "${replay.property}", which no selected check ran (is --only the check printed with it?)`,
     );
-
-  const ordered = selected.map((check) => results.get(check.id)!);
-  const summary: RunSummary = {
-    target: config.target,
-    seed: config.seed,
-    results: ordered,
-    requests: client.count,
-    durationMs: Date.now() - started,
-    exitCode: ordered.some((result) => result.status === 'failed') ? 1 : stopped ? 2 : 0,
-    stopped,
-    operations: selection.operations.map((op) => op.operationId),
-    shard: config.shard && `${config.shard.index}/${config.shard.count}`,
-    workers: config.workers,
-  };
-  await emit({ type: 'run-end', summary });
-  return summary;
+  const summary = run.summary(
+    { target: config.target, requests: client.count, stopped },
+    { stopped, operations: selection.operations.map((op) => op.operationId), shard, workers: config.workers },
+  );
+  return run.close(summary);
 }

@@ -95,7 +95,8 @@ export type RunEvent =
 
 export type Reporter = { onEvent(event: RunEvent): void | Promise<void> };
 
-export function newResult(check: Check): CheckResult {
+/** A check's result before it ran: passed until it records otherwise. */
+export function newResult(check: Pick<Check, 'id' | 'ruleId' | 'title' | 'fixture'>): CheckResult {
   return {
     id: check.id,
     ruleId: check.ruleId,

@@ -1,0 +1,244 @@
+/**
+ * The passive mode's door: a forwarding HTTP server that passes every request and response through unchanged to one
+ * upstream origin, keeps at most `maxBytes` of each body for judging, and hands each exchange over when it ends.
+ * Both sides are hostile to the proxy's health, never to its life: a client or upstream that resets or aborts
+ * mid-body ends that exchange alone (recorded as aborted, not judged), never the proxy.
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+import type { Exchange } from './http-client';
+
+/** Headers that belong to one connection, never forwarded (RFC 9110 §7.6.1). */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+]);
+
+/** How long closing waits for exchanges in flight before it cuts their connections. */
+const CLOSE_GRACE_MS = 2000;
+
+function flatten(headers: IncomingHttpHeaders): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}
+
+function withoutHopByHop<T extends Record<string, unknown>>(headers: T): T {
+  for (const name of Object.keys(headers)) if (HOP_BY_HOP.has(name.toLowerCase())) delete headers[name];
+  return headers;
+}
+
+/** The first `maxBytes` of a stream's bytes, kept for judging while the whole stream passes on. */
+class Capture {
+  private readonly chunks: Buffer[] = [];
+  private bytes = 0;
+  truncated = false;
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Buffer): void {
+    const room = this.maxBytes - this.bytes;
+    if (chunk.length > room) this.truncated = true;
+    if (room <= 0) return;
+    const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    this.chunks.push(kept);
+    this.bytes += kept.length;
+  }
+
+  get buffer(): Buffer {
+    return Buffer.concat(this.chunks);
+  }
+
+  /** The kept bytes as text, decoded when the body was compressed (bounded too: a bomb is cut, not inflated whole). */
+  text(encoding: string | undefined): { text: string; truncated: boolean } {
+    const raw = this.buffer;
+    const decode = { gzip: gunzipSync, 'x-gzip': gunzipSync, deflate: inflateSync, br: brotliDecompressSync }[
+      (encoding ?? '').trim().toLowerCase()
+    ];
+    if (!decode || this.truncated) return { text: raw.toString('utf8'), truncated: this.truncated };
+    try {
+      return { text: decode(raw, { maxOutputLength: this.maxBytes }).toString('utf8'), truncated: false };
+    } catch {
+      return { text: '', truncated: true };
+    }
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text.length > 0 ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request as the checks see it: its path below the base path, its headers flattened, a JSON body parsed. */
+function requestSeen(
+  req: IncomingMessage,
+  sent: Capture | undefined,
+  target: URL,
+  basePath: string,
+): Exchange['request'] {
+  const body = sent?.buffer;
+  const rawBody = body && body.length > 0 ? body.toString('utf8') : undefined;
+  const path = target.pathname.startsWith(basePath)
+    ? target.pathname.slice(basePath.length) + target.search
+    : target.pathname + target.search;
+  return {
+    method: req.method ?? 'GET',
+    url: target.href,
+    path,
+    headers: flatten(req.headers),
+    body: rawBody === undefined ? undefined : (parseJson(rawBody) ?? rawBody),
+    rawBody,
+  };
+}
+
+/** An upstream the proxy cannot reach: 502 in the contract's error shape. */
+function answerBadGateway(res: ServerResponse, error: Error): void {
+  res.writeHead(502, { 'content-type': 'application/json' });
+  res.end(
+    JSON.stringify({
+      errorMessage: `conformance proxy: upstream unreachable (${error.message})`,
+      reason: 'bad_gateway',
+    }),
+  );
+}
+
+export type ForwardHooks = {
+  /** A request about to be forwarded: the exchange it becomes, its request as first seen (body still to come). */
+  open(request: Exchange['request'], authorization: string | undefined): Exchange;
+  /** The exchange ended: answered in full (`answered`, to judge), or broken off (`error` says how). */
+  close(exchange: Exchange, answered: boolean): void;
+};
+
+export type Forwarder = { port: number; close(): Promise<void> };
+
+type Upstream = { origin: string; host: string; basePath: string; maxBytes: number };
+
+/** One exchange through the proxy, from the client's request to the end of the upstream's answer or a break. */
+function forwardOne(req: IncomingMessage, res: ServerResponse, upstream: Upstream, hooks: ForwardHooks): void {
+  const target = new URL(req.url ?? '/', upstream.origin);
+  // Only the upstream's origin is ever reached, whatever the request line says.
+  if (target.origin !== upstream.origin) {
+    answerBadGateway(res, new Error('the request names another origin than the upstream'));
+    return;
+  }
+  const headers = withoutHopByHop<Record<string, string | string[] | undefined>>({
+    ...req.headers,
+    host: upstream.host,
+  });
+  const sent = new Capture(upstream.maxBytes);
+  const answer = new Capture(upstream.maxBytes);
+  const authorization = typeof req.headers.authorization === 'string' ? req.headers.authorization : undefined;
+  const exchange = hooks.open(requestSeen(req, undefined, target, upstream.basePath), authorization);
+  let ended = false;
+  /** An exchange that broke off: recorded as aborted (not judged), both sides' connections closed. */
+  const abort = (why: string) => {
+    if (ended) return;
+    ended = true;
+    exchange.error = `aborted: ${why}`;
+    exchange.request = requestSeen(req, sent, target, upstream.basePath);
+    forward.destroy();
+    if (!res.headersSent) answerBadGateway(res, new Error(why));
+    else res.destroy();
+    hooks.close(exchange, false);
+  };
+  const answered = (upstreamRes: IncomingMessage) => {
+    if (ended) return;
+    ended = true;
+    res.end();
+    const { text, truncated } = answer.text(upstreamRes.headers['content-encoding']);
+    exchange.request = requestSeen(req, sent, target, upstream.basePath);
+    exchange.response = {
+      status: upstreamRes.statusCode ?? 0,
+      headers: flatten(upstreamRes.headers),
+      body: truncated ? undefined : parseJson(text),
+      text,
+    };
+    if (truncated) exchange.response.truncated = true;
+    hooks.close(exchange, true);
+  };
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const forward = send(target, { method: req.method, headers }, (upstreamRes) => {
+    // Unchanged for the client: status, headers and the body's bytes, streamed as they come.
+    res.writeHead(upstreamRes.statusCode ?? 502, withoutHopByHop({ ...upstreamRes.headers }));
+    upstreamRes.on('data', (chunk: Buffer) => {
+      answer.add(chunk);
+      // A slow client slows the upstream down instead of filling the proxy's memory.
+      if (!res.write(chunk)) {
+        upstreamRes.pause();
+        res.once('drain', () => upstreamRes.resume());
+      }
+    });
+    upstreamRes.on('end', () => answered(upstreamRes));
+    upstreamRes.on('error', () => abort('the upstream reset the connection mid-body'));
+    upstreamRes.on('close', () => {
+      if (!upstreamRes.complete) abort('the upstream closed the connection mid-body');
+    });
+  });
+  forward.on('error', (error) =>
+    abort(
+      res.headersSent
+        ? `the upstream reset the connection mid-body (${error.message})`
+        : `upstream unreachable (${error.message})`,
+    ),
+  );
+  req.on('data', (chunk: Buffer) => sent.add(chunk));
+  req.on('error', () => abort('the client reset the connection mid-request'));
+  req.on('close', () => {
+    if (!req.complete) abort('the client closed the connection mid-request');
+  });
+  const clientWent = (how: string) => `the client ${how} the connection mid-${req.complete ? 'answer' : 'request'}`;
+  res.on('error', () => abort(clientWent('reset')));
+  res.on('close', () => {
+    if (!res.writableFinished) abort(clientWent('closed'));
+  });
+  req.pipe(forward);
+}
+
+/** Listens on 127.0.0.1:`port` (0: any) and forwards to `upstream`, whose path is the base path requests are below. */
+export async function startForwarder(
+  upstream: URL,
+  port: number | undefined,
+  maxBytes: number,
+  hooks: ForwardHooks,
+): Promise<Forwarder> {
+  const basePath = upstream.pathname.replace(/\/+$/, '');
+  const door: Upstream = { origin: upstream.origin, host: upstream.host, basePath, maxBytes };
+  const server = createServer((req, res) => forwardOne(req, res, door, hooks));
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A malformed request or a socket error belongs to that connection alone.
+  server.on('clientError', (_error, socket) => socket.destroy());
+  await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      // Exchanges in flight get a moment to end; then their connections are cut (recorded as aborted).
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => {
+        for (const socket of sockets) socket.destroy();
+      }, CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(cut);
+    },
+  };
+}
