@@ -12,8 +12,8 @@
  * rounds, for the figures measured with it before. Each server's CPU per request is its process's user and system
  * time (from /proc) over the requests answered.
  *
- * Flags: `--throughput` stops after the throughput tables; `--rounds N` and `--seconds N` (whole seconds) override
- * BENCH_ROUNDS and BENCH_SECONDS; `--memory` prints the memory line alone; `--start` prints the start-up table
+ * Flags: `--throughput` stops after the throughput tables; `--rounds N`, `--seconds N` (whole seconds) and
+ * `--connections N` override BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS; `--memory` prints the memory line alone; `--start` prints the start-up table
  * alone; `--in-process` prints the mock's own JavaScript per request (no sockets: `scripts/lib/bench/in-process.ts`),
  * this checkout beside BENCH_AGAINST's, in alternating rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS
  * (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS
@@ -183,6 +183,7 @@ type Row = {
   p50: number;
   p99: number;
   cpuUs: number;
+  generatorCpuUs: number;
   errors: number;
   badStatus: number;
   rounds: Sample[];
@@ -195,6 +196,7 @@ function toRow(rounds: Sample[]): Row {
     p50: median(rounds.map((sample) => sample.p50)),
     p99: median(rounds.map((sample) => sample.p99)),
     cpuUs: cpuUsPerRequest(rounds),
+    generatorCpuUs: cpuUsPerRequest(rounds, 'generatorCpuMs'),
     errors: sum((sample) => sample.errors),
     badStatus: sum((sample) => sample.badStatus),
     rounds,
@@ -304,6 +306,7 @@ async function throughput(): Promise<Table[]> {
 const fixed = (value: number, digits = 0) => value.toFixed(digits);
 const fraction = (ms: number) => fixed(ms, 2);
 const times = (ratio: number) => `${fixed(ratio, 2)}×`;
+const cpuOf = (a: Row, b: Row) => `${fixed(a.cpuUs, 1)} against ${fixed(b.cpuUs, 1)} µs`;
 
 /** One workload's table: a row per server, wrk's columns, and autocannon's beside them when it ran. */
 function printTable({ workload, servers, rows }: Table): void {
@@ -312,6 +315,7 @@ function printTable({ workload, servers, rows }: Table): void {
     `p50 (ms, ${generator})`,
     `p99 (ms, ${generator})`,
     `CPU per request (µs, ${generator})`,
+    `${generator}'s own CPU per request (µs)`,
     `errors (${generator})`,
     generator === 'wrk' ? 'status ≥ 400 (wrk)' : 'non-2xx (autocannon)',
   ];
@@ -326,7 +330,8 @@ function printTable({ workload, servers, rows }: Table): void {
     const cells = GENERATORS.flatMap((generator) => {
       const row = rows.get(generator)?.[i];
       if (!row) return columns(generator).map(() => '');
-      return [fixed(row.rps), fraction(row.p50), fraction(row.p99), fixed(row.cpuUs, 1), row.errors, row.badStatus];
+      const cpu = [fixed(row.cpuUs, 1), fixed(row.generatorCpuUs, 1)];
+      return [fixed(row.rps), fraction(row.p50), fraction(row.p99), ...cpu, row.errors, row.badStatus];
     });
     process.stdout.write(`| ${server.name} | ${cells.join(' | ')} |\n`);
   });
@@ -339,16 +344,16 @@ function printRatios({ servers, rows }: Table, generator: Generator): void {
   if (!mock || !bare) return;
   const say = (line: string) => process.stdout.write(`(${generator}) ${line}\n`);
   say(
-    `mock / bare node:http: ${times(pairedRatio(mock, bare))} req/s, ${times(bare.cpuUs / mock.cpuUs)} CPU per request; mock p99 ${fraction(mock.p99)} ms against ${fraction(bare.p99)} ms`,
+    `mock / bare node:http: ${times(pairedRatio(mock, bare))} req/s, CPU per request ${cpuOf(mock, bare)}; mock p99 ${fraction(mock.p99)} ms against ${fraction(bare.p99)} ms`,
   );
   if (earlier)
     say(
-      `mock / ${servers.find((server) => server.role === 'against')?.name}: ${times(pairedRatio(mock, earlier))} req/s, ${times(earlier.cpuUs / mock.cpuUs)} CPU per request (above 1: this checkout is faster)`,
+      `mock / ${servers.find((server) => server.role === 'against')?.name}: ${times(pairedRatio(mock, earlier))} req/s (above 1: this checkout is faster), CPU per request ${cpuOf(mock, earlier)}`,
     );
   if (prism) say(`mock / prism: ${times(pairedRatio(mock, prism))} req/s (target ≥ 3×, aim 5×)`);
   if (least)
     say(
-      `the least a keyed create does / bare node:http: ${times(pairedRatio(least, bare))} req/s, ${times(bare.cpuUs / least.cpuUs)} CPU per request; the mock / the least keyed create: ${times(pairedRatio(mock, least))} req/s, p99 ${times(pairedRatio(mock, least, p99Of))}`,
+      `the least a keyed create does / bare node:http: ${times(pairedRatio(least, bare))} req/s, CPU per request ${cpuOf(least, bare)}; the mock / the least keyed create: ${times(pairedRatio(mock, least))} req/s, p99 ${times(pairedRatio(mock, least, p99Of))}`,
     );
   servers.forEach((server, i) => {
     const budget = rows.get(generator)?.[i];
@@ -375,7 +380,7 @@ function printSummary(tables: Table[]): void {
   };
   const cpu = (keyed: boolean, role: Role) => (generator: Generator) => {
     const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
-    return a && b ? `${fixed(a.cpuUs, 1)} / ${fixed(b.cpuUs, 1)} µs` : '';
+    return a && b ? cpuOf(a, b) : '';
   };
   const lines: Line[] = [
     ['keyed create / least keyed create, req/s', '≥ 0.9×', paired(true, 'least')],

@@ -22,6 +22,11 @@ export type Sample = {
   errors: number;
   /** Answers the generator counts as failed: status above 399 for wrk, any but 2xx for autocannon. */
   badStatus: number;
+  /**
+   * The generator's own CPU time over the run, in ms: wrk's process (its `os.clock()`), or this process for
+   * autocannon (it runs here). Beside the server's, it shows whether the generator was the one saturated.
+   */
+  generatorCpuMs: number;
 };
 
 /** A new prefix for the fresh keys of one run (`bench-<12 hex>-`): no run replays another's keys. */
@@ -30,6 +35,7 @@ export const freshPrefix = () => `bench-${randomBytes(6).toString('hex')}-`;
 /** A run of autocannon sending the same request, with the same fresh header per request. */
 async function runAutocannon(url: string, request: LoadRequest, connections: number, seconds: number) {
   let counter = 0;
+  const cpuBefore = process.cpuUsage();
   const { result, latencies } = await autocannonTimed({
     url,
     connections,
@@ -47,6 +53,7 @@ async function runAutocannon(url: string, request: LoadRequest, connections: num
       },
     ],
   });
+  const cpu = process.cpuUsage(cpuBefore);
   return {
     requests: result.requests.total,
     seconds: result.duration,
@@ -54,6 +61,7 @@ async function runAutocannon(url: string, request: LoadRequest, connections: num
     p99: percentile(latencies, 99),
     errors: result.errors,
     status4xx5xx: result.non2xx,
+    generatorCpuMs: (cpu.user + cpu.system) / 1000,
   };
 }
 
@@ -76,9 +84,12 @@ export async function loadOnce(
   return { ...figures, badStatus: status4xx5xx, cpuMs: readCpuMs(target.pid) - cpuBefore };
 }
 
-/** µs of the server's CPU per request over samples (their totals, so a short run weighs less). */
-export function cpuUsPerRequest(samples: Sample[]): number {
-  const cpu = samples.reduce((total, sample) => total + sample.cpuMs, 0);
+/**
+ * µs of the server's CPU per request over samples (their totals, so a short run weighs less); `generatorCpuMs`
+ * for the generator's.
+ */
+export function cpuUsPerRequest(samples: Sample[], figure: 'cpuMs' | 'generatorCpuMs' = 'cpuMs'): number {
+  const cpu = samples.reduce((total, sample) => total + sample[figure], 0);
   const requests = samples.reduce((total, sample) => total + sample.requests, 0);
   return (cpu * 1000) / Math.max(1, requests);
 }

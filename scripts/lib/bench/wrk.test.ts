@@ -50,7 +50,7 @@ describe('wrkScript', () => {
 
 describe('parseWrkOutput', () => {
   const line =
-    'wrk-result {"requests":3000,"durationUs":1000000,"connect":1,"read":2,"write":0,"timeout":3,"status":4,"p50Us":250,"p99Us":1200}';
+    'wrk-result {"requests":3000,"durationUs":1000000,"connect":1,"read":2,"write":0,"timeout":3,"status":4,"p50Us":250,"p99Us":1200,"cpuUs":150000}';
 
   it('should read the done hook line among wrk own lines', () => {
     expect(parseWrkOutput(`Running 1s test @ http://127.0.0.1:1/\n\n${line}\n`)).toEqual({
@@ -60,6 +60,7 @@ describe('parseWrkOutput', () => {
       p99: 1.2,
       errors: 6,
       status4xx5xx: 4,
+      generatorCpuMs: 150,
     });
   });
 
@@ -116,6 +117,8 @@ describe('the load generator, one round of a second', () => {
         // The server's own CPU, not the generator's: at least some, and under 10 ms a request even on a busy machine.
         expect(good.cpuMs).toBeGreaterThan(0);
         expect(cpuUsPerRequest([good])).toBeLessThan(10_000);
+        // wrk's own CPU (its os.clock()), read from its result line.
+        expect(good.generatorCpuMs).toBeGreaterThan(0);
         const broken = await loadOnce('wrk', target('/broken'), request, options);
         expect(broken.badStatus).toBe(broken.requests);
       } finally {

@@ -31,6 +31,8 @@ export type WrkResult = {
   errors: number;
   /** Answers with a status above 399 (what wrk counts; the benchmark's answers are 2xx). */
   status4xx5xx: number;
+  /** wrk's own CPU time over the run (its Lua `os.clock()`, every thread), in ms: the generator's share. */
+  generatorCpuMs: number;
 };
 
 export type WrkLookup = { bin: string; reason?: undefined } | { bin?: undefined; reason: string };
@@ -98,9 +100,9 @@ export function wrkScript(request: LoadRequest): string {
   lines.push(
     'function done(summary, latency, requests)',
     '  local e = summary.errors',
-    `  io.write(string.format("\\n${RESULT}{\\"requests\\":%d,\\"durationUs\\":%d,\\"connect\\":%d,\\"read\\":%d,\\"write\\":%d,\\"timeout\\":%d,\\"status\\":%d,\\"p50Us\\":%d,\\"p99Us\\":%d}\\n",`,
+    `  io.write(string.format("\\n${RESULT}{\\"requests\\":%d,\\"durationUs\\":%d,\\"connect\\":%d,\\"read\\":%d,\\"write\\":%d,\\"timeout\\":%d,\\"status\\":%d,\\"p50Us\\":%d,\\"p99Us\\":%d,\\"cpuUs\\":%d}\\n",`,
     '    summary.requests, summary.duration, e.connect, e.read, e.write, e.timeout, e.status,',
-    '    latency:percentile(50), latency:percentile(99)))',
+    '    latency:percentile(50), latency:percentile(99), os.clock() * 1e6))',
     'end',
   );
   return `${lines.join('\n')}\n`;
@@ -111,14 +113,14 @@ export function parseWrkOutput(stdout: string): WrkResult {
   const line = stdout.split('\n').find((text) => text.startsWith(RESULT));
   if (line === undefined) throw new Error(`wrk printed no result line: ${stdout.slice(-500)}`);
   const raw = JSON.parse(line.slice(RESULT.length)) as Record<string, unknown>;
-  const fields = ['requests', 'durationUs', 'connect', 'read', 'write', 'timeout', 'status', 'p50Us', 'p99Us'];
+  const fields = ['requests', 'durationUs', 'connect', 'read', 'write', 'timeout', 'status', 'p50Us', 'p99Us', 'cpuUs'];
   const value = (name: string): number => {
     const figure = raw[name];
     if (typeof figure !== 'number' || !Number.isFinite(figure) || figure < 0)
       throw new Error(`wrk's result line has no count ${name}: ${line}`);
     return figure;
   };
-  const [requests, durationUs, connect, read, write, timeout, status, p50Us, p99Us] = fields.map(value);
+  const [requests, durationUs, connect, read, write, timeout, status, p50Us, p99Us, cpuUs] = fields.map(value);
   if (durationUs === 0) throw new Error(`wrk's result line has a run of no duration: ${line}`);
   return {
     requests,
@@ -127,6 +129,7 @@ export function parseWrkOutput(stdout: string): WrkResult {
     p99: p99Us / 1000,
     errors: connect + read + write + timeout,
     status4xx5xx: status,
+    generatorCpuMs: cpuUs / 1000,
   };
 }
 
