@@ -13,13 +13,14 @@
  * time (from /proc) over the requests answered.
  *
  * Flags: `--throughput` stops after the throughput tables; `--rounds N`, `--seconds N` (whole seconds) and
- * `--connections N` override BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS; `--memory` prints the memory line alone; `--start` prints the start-up table
- * alone; `--in-process` prints the mock's own JavaScript per request (no sockets: `scripts/lib/bench/in-process.ts`),
- * this checkout beside BENCH_AGAINST's, in alternating rounds. Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS
- * (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US (default 8,12,16; empty for none), BENCH_POSTS
- * (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000), BENCH_AGAINST (another checkout whose mock joins
- * every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags for this checkout's mock only, e.g.
- * `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime setting).
+ * `--connections N` override BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS; `--memory` prints the memory line
+ * alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per request
+ * (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating rounds.
+ * Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US
+ * (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000),
+ * BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags
+ * for this checkout's mock only, e.g. `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime
+ * setting), WRK_BIN (another wrk binary).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
