@@ -1,4 +1,3 @@
-import type { ApiError } from './errors';
 import type { Caller, MockRequest, MockResponse } from './types';
 import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
@@ -11,8 +10,12 @@ export type RequestSource = {
   body: AsyncIterable<Uint8Array | string>;
 };
 
-/** What authenticate found: the caller, or the 401 answered once the request is counted (require-credential). */
-export type Identity = { caller: Caller } | { refusal: ApiError };
+/**
+ * What authenticate found: the caller, or why there is none (no header, another scheme, a malformed or unknown
+ * token). A finding, not an error: rate-limit counts the request in the bucket it names, a preflight is answered
+ * without a credential, and require-credential answers the 401 from it once the request is counted.
+ */
+export type Identity = { caller: Caller } | { unidentified: string };
 
 /** Query and path parameters after validation, coerced to their declared types. */
 export type ValidatedInput = { query: Record<string, unknown>; path: Record<string, unknown> };

@@ -2,16 +2,16 @@ import type { Fault } from './prefer';
 
 /** The mock's programmatic types: one request and one response flow through every stage of the pipeline. */
 export type MockRequest = {
-  method: string;
+  readonly method: string;
   /** Path without the /v1 base. */
-  path: string;
-  query: URLSearchParams;
+  readonly path: string;
+  readonly query: URLSearchParams;
   /** Lowercase header names. */
-  headers: Record<string, string>;
-  rawBody: Uint8Array;
-  body?: unknown;
-  workspaceUuid?: string;
-  operationId?: string;
+  readonly headers: Record<string, string>;
+  readonly rawBody: Uint8Array;
+  readonly body?: unknown;
+  readonly workspaceUuid?: string;
+  readonly operationId?: string;
 };
 
 export type MockResponse = {

@@ -25,16 +25,16 @@ export async function identifyController(
   if (isAdminToken(headers['x-mock-admin-token'] ?? bearer, deps.adminToken)) return { role: 'admin' };
   if (headers['x-mock-admin-token'] !== undefined)
     throw new ApiError(401, 'unauthorized', 'X-Mock-Admin-Token: is not the admin token (MOCK_ADMIN_TOKEN).');
-  const caller = await identifyCaller(headers.authorization, deps);
-  if (caller instanceof ApiError)
+  const identity = await identifyCaller(headers.authorization, deps);
+  if ('unidentified' in identity)
     throw new ApiError(
       401,
       'unauthorized',
-      `${caller.message} The control plane steers the workspace of the caller's token (a token of the mock or an OAuth access token); the admin token (MOCK_ADMIN_TOKEN) steers every workspace.`,
+      `${identity.unidentified} The control plane steers the workspace of the caller's token (a token of the mock or an OAuth access token); the admin token (MOCK_ADMIN_TOKEN) steers every workspace.`,
       {},
       { 'www-authenticate': 'Bearer realm="mock-control"' },
     );
-  return { role: 'tenant', workspaceUuid: caller.workspaceUuid };
+  return { role: 'tenant', workspaceUuid: identity.caller.workspaceUuid };
 }
 
 /** Refuses a tenant what only the admin may do (across workspaces): 403 naming the admin token. */

@@ -55,8 +55,7 @@ export function createFrontDoor(deps: FrontDoorDeps) {
     // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
     if (missingHost) return refuse(new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.'))(ctx);
     const mount = deps.mounts.find((m) => m.matches(target.path)) ?? deps.fallback;
-    ctx.req.path = mount.within ? mount.within(target.path) : target.path;
-    ctx.req.query = target.query;
+    ctx.req = { ...ctx.req, path: mount.within ? mount.within(target.path) : target.path, query: target.query };
     return mount.pipeline(ctx);
   };
 

@@ -149,7 +149,8 @@ function authPipeline(deps: MountDeps) {
       ctx.req.path,
       () => new ApiError(404, 'not_found', `No OAuth endpoint at ${ctx.req.path}.`),
     );
-    ctx.req.rawBody = await readRequestBody(ctx, { ...AUTH_BODY_LIMITS, timeoutMs: deps.api.bodyLimits.timeoutMs });
+    const rawBody = await readRequestBody(ctx, { ...AUTH_BODY_LIMITS, timeoutMs: deps.api.bodyLimits.timeoutMs });
+    ctx.req = { ...ctx.req, rawBody };
     return serve(ctx.req);
   };
   return compose([

@@ -52,7 +52,7 @@ function setup(outcome: 'success' | 'error' = 'success') {
   };
   const call = (operation: 'createBatch' | 'cancelRun', input: { body?: unknown; uuid?: string }) => {
     const ctx = admittedCtx(makeCtx({ method: 'POST' }), { path: input.uuid ? { uuid: input.uuid } : {}, query: {} });
-    ctx.req.body = input.body;
+    ctx.req = { ...ctx.req, body: input.body };
     return Promise.resolve(handlers[operation]!(ctx));
   };
   return { store, getBatch, addBatch, call, advance: (ms: number) => (now += ms), now: () => now };

@@ -53,7 +53,7 @@ function requestContext(req: IncomingMessage, res: ServerResponse, origin: strin
 class NodeRequestContext implements Ctx {
   #signal: AbortSignal | undefined;
   constructor(
-    readonly req: Ctx['req'],
+    public req: Ctx['req'],
     readonly source: Ctx['source'],
     readonly origin: string,
     readonly res: ServerResponse,

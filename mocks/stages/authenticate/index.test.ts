@@ -1,6 +1,5 @@
-import { ApiError } from '../../errors';
 import { makeCtx, okNext } from '../../testing/ctx';
-import { authenticate, identifyCaller } from '.';
+import { authenticate, identifyCaller, unauthorized } from '.';
 
 const deps = {
   tokens: { 'mock-token-a': 'ws-a' },
@@ -14,7 +13,7 @@ describe('identifyCaller', () => {
     ['a lowercase scheme', 'bearer mock-token-a', { workspaceUuid: 'ws-a', via: 'token' }],
     ['an OAuth access token', 'Bearer jwt.ok.sig', { workspaceUuid: 'ws-oauth', sub: 'user-1', via: 'oauth' }],
   ])('should accept %s', async (_name, header, want) => {
-    expect(await identifyCaller(header, deps)).toEqual(want);
+    expect(await identifyCaller(header, deps)).toEqual({ caller: want });
   });
 
   it.each([
@@ -23,21 +22,22 @@ describe('identifyCaller', () => {
     ['a scheme alone', 'Bearer'],
     ['two tokens', 'Bearer a b'],
     ['an unknown token', 'Bearer nope'],
-  ])('should refuse %s with a 401', async (_name, header) => {
+  ])('should find no caller with %s, saying why (the 401 it gets)', async (_name, header) => {
     const result = await identifyCaller(header, deps);
-    expect(result).toBeInstanceOf(ApiError);
-    expect(result).toMatchObject({ status: 401, reason: 'unauthorized' });
+    expect(result).toEqual({ unidentified: expect.stringMatching(/^Authorization: /) });
+    if (!('unidentified' in result)) return;
+    expect(unauthorized(result.unidentified)).toMatchObject({ status: 401, reason: 'unauthorized' });
   });
 });
 
 describe('authenticate stage', () => {
-  it('should hand the 401 on as its result, so the request is still counted', async () => {
+  it('should hand on why there is no caller as its result, so the request is still counted', async () => {
     const ctx = makeCtx();
     const next = okNext();
     await authenticate(deps)(ctx, next);
     expect(next.calls).toBe(1);
     expect(ctx.caller).toBeUndefined();
-    expect(ctx.identity).toMatchObject({ refusal: { status: 401 } });
+    expect(ctx.identity).toEqual({ unidentified: expect.stringMatching(/^Authorization: /) });
   });
 
   it('should name the caller of the token', async () => {

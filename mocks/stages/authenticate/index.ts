@@ -1,6 +1,5 @@
 import { ApiError } from '../../errors';
 import type { Ctx, Identity, Stage } from '../../context';
-import type { Caller } from '../../types';
 
 /** Async: an OAuth token's revocation is looked up in the store (shared by every replica). */
 export type VerifyAccessToken = (token: string) => Promise<{ workspaceUuid: string; sub: string } | null>;
@@ -16,31 +15,30 @@ export function tokenTable(tokens: AuthenticateDeps['tokens']): ReadonlyMap<stri
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
-/** Resolves a static token, else an OAuth access token; returns the caller or the 401 to answer with. */
-export async function identifyCaller(
-  authorization: string | undefined,
-  deps: AuthenticateDeps,
-): Promise<Caller | ApiError> {
-  if (!authorization) return unauthorized('Authorization: header is missing; send "Authorization: Bearer <token>".');
+/** Resolves a static token, else an OAuth access token: the caller, or why there is none. */
+export async function identifyCaller(authorization: string | undefined, deps: AuthenticateDeps): Promise<Identity> {
+  if (!authorization)
+    return { unidentified: 'Authorization: header is missing; send "Authorization: Bearer <token>".' };
   const scheme = authorization.trim().split(/\s+/)[0];
   if (scheme.toLowerCase() !== 'bearer')
-    return unauthorized(`Authorization: scheme "${scheme}" is not supported; use Bearer.`);
+    return { unidentified: `Authorization: scheme "${scheme}" is not supported; use Bearer.` };
   const match = BEARER.exec(authorization.trim());
-  if (!match) return unauthorized('Authorization: the bearer token is malformed.');
+  if (!match) return { unidentified: 'Authorization: the bearer token is malformed.' };
   const token = match[1];
   const workspaceUuid = tokenTable(deps.tokens).get(token);
-  if (typeof workspaceUuid === 'string' && workspaceUuid) return { workspaceUuid, via: 'token' };
+  if (typeof workspaceUuid === 'string' && workspaceUuid) return { caller: { workspaceUuid, via: 'token' } };
   const verified = await deps.verifyAccessToken?.(token);
-  if (verified) return { workspaceUuid: verified.workspaceUuid, sub: verified.sub, via: 'oauth' };
-  return unauthorized('Authorization: the token is unknown or expired.');
+  if (verified) return { caller: { workspaceUuid: verified.workspaceUuid, sub: verified.sub, via: 'oauth' } };
+  return { unidentified: 'Authorization: the token is unknown or expired.' };
 }
 
-function unauthorized(message: string): ApiError {
-  return new ApiError(401, 'unauthorized', message, {}, { 'www-authenticate': 'Bearer realm="api"' });
+/** x-rules auth-required-401: the answer to a request without a valid credential, saying why. */
+export function unauthorized(why: string): ApiError {
+  return new ApiError(401, 'unauthorized', why, {}, { 'www-authenticate': 'Bearer realm="api"' });
 }
 
 /**
- * Finds who is calling: the caller, or the 401 to answer. The rate limiter counts the request first (in the
+ * Finds who is calling: the caller, or why there is none. The rate limiter counts the request first (in the
  * bucket the identity names), then require-credential answers the 401, so it carries real quota headers.
  */
 export function authenticate(options: AuthenticateDeps): Stage {
@@ -48,11 +46,11 @@ export function authenticate(options: AuthenticateDeps): Stage {
   // A static token names the same workspace for the server's life: its identity is read once per header text.
   const known = new Map<string, Identity>();
   const identify = async (ctx: Ctx, authorization: string | undefined) => {
-    const result = await identifyCaller(authorization, deps);
-    ctx.identity = result instanceof ApiError ? { refusal: result } : { caller: result };
-    if (authorization !== undefined && !(result instanceof ApiError) && result.via === 'token') {
+    const identity = await identifyCaller(authorization, deps);
+    ctx.identity = identity;
+    if (authorization !== undefined && 'caller' in identity && identity.caller.via === 'token') {
       if (known.size >= KNOWN_HEADERS) known.clear();
-      known.set(authorization, Object.freeze({ caller: Object.freeze(result) }));
+      known.set(authorization, Object.freeze({ caller: Object.freeze(identity.caller) }));
     }
   };
   return (ctx, next) => {

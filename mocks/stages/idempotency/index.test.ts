@@ -18,7 +18,7 @@ function post(body: unknown, key = 'k', workspaceUuid = 'ws', extraHeaders: Reco
     path: '/things',
     headers: { 'idempotency-key': key, 'content-type': 'application/json', ...extraHeaders },
   });
-  ctx.req.body = body;
+  ctx.req = { ...ctx.req, body: body };
   ctx.caller = { workspaceUuid, via: 'token' };
   return ctx;
 }

@@ -1,4 +1,5 @@
 import { codePointLength } from '../../../spec/lib/json';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_WRITE_METHODS } from '../../../spec/lib/constants';
 import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
@@ -7,8 +8,11 @@ import { PendingCommit } from '../../store/pending-commit';
 import { rollBack } from '../all-or-nothing';
 import { mayWrite, uncounted } from '../rate-limit';
 import { latin1Encode, sha256Base64, toBase64, utf8Decode, utf8Length } from '../../web/bytes';
+import { safeDict } from '../../safety/dict';
 
-const METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const METHODS = new Set(IDEMPOTENT_WRITE_METHODS);
+/** The header as the request's headers hold it (lower case). */
+const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 /** Methods whose requests only read: they go on while their count is under way. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -90,8 +94,11 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
   const max = deps.keyLength.max ?? Infinity;
   const bounds = deps.keyLength.max === undefined ? `at least ${min}` : `${min} to ${max}`;
   const keyed = async (ctx: Ctx, next: Next, sent: string): Promise<MockResponse> => {
+    const key = readIdempotencyKey(sent);
+    // The request as the key was meant (its UTF-8 read back): validation and hooks see the same text.
+    if (key !== sent)
+      ctx.req = { ...ctx.req, headers: Object.assign(safeDict<string>(), ctx.req.headers, { [KEY_HEADER]: key }) };
     const { req } = ctx;
-    const key = (req.headers['idempotency-key'] = readIdempotencyKey(sent));
     const length = codePointLength(key);
     if (length < min || length > max) {
       throw new ApiError(
@@ -145,7 +152,7 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
   // The first stage that may write: a request whose count is still under way waits for it (reads go on).
   const counted = async (ctx: Ctx, next: Next): Promise<MockResponse> => ((await mayWrite(ctx)) ? next() : uncounted());
   return (ctx, next) => {
-    const sent = ctx.req.headers['idempotency-key'];
+    const sent = ctx.req.headers[KEY_HEADER];
     if (sent !== undefined && METHODS.has(ctx.req.method)) return keyed(ctx, next, sent);
     return ctx.counting === undefined || SAFE_METHODS.has(ctx.req.method) ? next() : counted(ctx, next);
   };

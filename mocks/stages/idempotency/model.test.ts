@@ -48,7 +48,7 @@ describe('idempotency model', () => {
             continue;
           }
           const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'idempotency-key': op.key } });
-          ctx.req.body = { value: op.body };
+          ctx.req = { ...ctx.req, body: { value: op.body } };
           ctx.caller = { workspaceUuid: 'ws', via: 'token' };
           const got = await stage(ctx, handler).catch((error) => ({
             status: error.status as number,

@@ -81,7 +81,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
       identity: { caller: { workspaceUuid: 'ws', via: 'token' as const } },
       caller: { workspaceUuid: 'ws', via: 'token' as const },
     });
-    ctx.req.body = { name: 'x' };
+    ctx.req = { ...ctx.req, body: { name: 'x' } };
     return ctx;
   };
 

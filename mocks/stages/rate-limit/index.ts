@@ -37,7 +37,8 @@ export function rateLimit(deps: {
   const limitOf = deps.limit ?? apiRateLimit;
   // A caller with a credential that is not valid is counted (its headers show its quota) but always gets the
   // 401 the contract states, so a client with an expired token is sent to log in again rather than to back off.
-  const refused = (ctx: Ctx, state: RateLimitState) => !state.allowed && !(ctx.identity && 'refusal' in ctx.identity);
+  const refused = (ctx: Ctx, state: RateLimitState) =>
+    !state.allowed && !(ctx.identity && 'unidentified' in ctx.identity);
   const countFirst = async (ctx: Ctx, next: Next): Promise<MockResponse> => {
     const state = await deps.limiter.consume(bucketOf(ctx), limitOf(ctx));
     ctx.rateLimit = state;

@@ -75,8 +75,10 @@ export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
     if (read instanceof ApiError) throw read;
     ctx.bodyRead = true;
     const { req } = ctx;
-    req.rawBody = read;
-    if (read.length > 0 && isJson(req.headers['content-type'])) req.body = decodeJson(read, limits);
+    ctx.req =
+      read.length > 0 && isJson(req.headers['content-type'])
+        ? { ...req, rawBody: read, body: decodeJson(read, limits) }
+        : { ...req, rawBody: read };
   };
   return (ctx, next) => {
     if (!announcesBody(ctx.req.headers)) {

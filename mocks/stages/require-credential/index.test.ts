@@ -3,11 +3,17 @@ import { makeCtx, okNext } from '../../testing/ctx';
 import { requireCredential } from '.';
 
 describe('require-credential stage', () => {
-  it("should answer authenticate's 401 when no caller was found", async () => {
+  it('should answer 401 saying why, when authenticate found no caller', async () => {
     const ctx = makeCtx();
-    const refusal = new ApiError(401, 'unauthorized', 'Authorization: header is missing.');
-    ctx.identity = { refusal };
-    await expect(requireCredential()(ctx, okNext())).rejects.toBe(refusal);
+    ctx.identity = { unidentified: 'Authorization: header is missing.' };
+    const answer = requireCredential()(ctx, okNext());
+    await expect(answer).rejects.toBeInstanceOf(ApiError);
+    await expect(answer).rejects.toMatchObject({
+      status: 401,
+      reason: 'unauthorized',
+      message: 'Authorization: header is missing.',
+      headers: { 'www-authenticate': 'Bearer realm="api"' },
+    });
   });
 
   it('should pass on for an authenticated caller, scoping the request to its workspace', async () => {

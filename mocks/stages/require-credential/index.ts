@@ -1,4 +1,5 @@
 import type { Stage } from '../../context';
+import { unauthorized } from '../authenticate';
 
 /**
  * x-rules auth-required-401: no operation is served without a valid credential. Runs after the request is
@@ -8,9 +9,9 @@ export function requireCredential(): Stage {
   return (ctx, next) => {
     const identity = ctx.identity;
     if (!identity) return Promise.reject(new Error('require-credential runs after authenticate'));
-    if ('refusal' in identity) return Promise.reject(identity.refusal);
+    if ('unidentified' in identity) return Promise.reject(unauthorized(identity.unidentified));
     ctx.caller = identity.caller;
-    ctx.req.workspaceUuid = identity.caller.workspaceUuid;
+    ctx.req = { ...ctx.req, workspaceUuid: identity.caller.workspaceUuid };
     return next();
   };
 }

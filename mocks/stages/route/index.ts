@@ -15,7 +15,7 @@ export function route(deps: { route: Router }): Stage {
         routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined),
       );
     ctx.route = { operation: found.operation, params: found.params };
-    req.operationId = found.operation.operationId;
+    ctx.req = { ...req, operationId: found.operation.operationId };
     return next();
   };
 }

@@ -8,7 +8,7 @@ const DEFAULTS = { rateLimit: 10, authRateLimit: 5, latencyMs: 0, runDurationMs:
 describe('steering stage', () => {
   it.each([
     ['a caller', { caller: { workspaceUuid: 'ws-a', via: 'token' as const } }, 'ws-a'],
-    ['a refused credential', { refusal: new Error('401') as never }, undefined],
+    ['a refused credential', { unidentified: 'Authorization: the token is unknown or expired.' }, undefined],
     ['no identity (a mount without authentication)', undefined, undefined],
   ])('should read the settings of the workspace of %s', async (_name, identity, workspace) => {
     const asked: (string | undefined)[] = [];

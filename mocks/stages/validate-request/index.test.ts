@@ -16,7 +16,7 @@ async function setup() {
   return (method: string, path: string, init: { query?: string; body?: unknown } = {}) => {
     const ctx = makeCtx({ method, path, query: init.query });
     ctx.route = matchRoute(method, path);
-    ctx.req.body = init.body;
+    ctx.req = { ...ctx.req, body: init.body };
     return stage(ctx, okNext()).then(
       () => ctx,
       (error) => Promise.reject(error),
