@@ -145,16 +145,52 @@ function percent(text: string): number {
   return value;
 }
 
-/** Parses argv (after the script name) and the environment; throws ConfigError on bad configuration. */
-export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): RunConfig {
+const BOOLEAN_FLAGS = new Set(['allow-writes', 'help', 'proxy', 'coverage']);
+
+const VALUE_FLAGS = new Set([
+  'target',
+  'token',
+  'token-b',
+  'max-requests',
+  'runs',
+  'seed',
+  'path',
+  'only',
+  'skip',
+  'junit',
+  'spec',
+  'timeout',
+  'poll-timeout',
+  'create-run-path',
+  'create-run-body',
+  'max-wait',
+  'max-time',
+  'max-response-bytes',
+  'operations',
+  'tags',
+  'skip-tags',
+  'workers',
+  'shard',
+  'ndjson',
+  'har',
+  'html',
+  'ctrf',
+  'min-coverage',
+  'max-response-time',
+  'upstream',
+  'port',
+  'report-every',
+]);
+
+/** `--name value`, `--name=value` and boolean `--name`, by name; an unknown name or a stray argument is refused. */
+function readFlags(argv: string[]): Map<string, string> {
   const flags = new Map<string, string>();
-  const booleans = new Set(['allow-writes', 'help', 'proxy', 'coverage']);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new ConfigError(`unexpected argument "${arg}"`);
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-    if (booleans.has(name)) {
+    if (BOOLEAN_FLAGS.has(name)) {
       flags.set(name, 'true');
       continue;
     }
@@ -163,58 +199,20 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     flags.set(name, value);
   }
   if (flags.has('help')) throw new ConfigError(USAGE);
-  const known = new Set([
-    ...booleans,
-    'target',
-    'token',
-    'token-b',
-    'max-requests',
-    'runs',
-    'seed',
-    'path',
-    'only',
-    'skip',
-    'junit',
-    'spec',
-    'timeout',
-    'poll-timeout',
-    'create-run-path',
-    'create-run-body',
-    'max-wait',
-    'max-time',
-    'max-response-bytes',
-    'operations',
-    'tags',
-    'skip-tags',
-    'workers',
-    'shard',
-    'ndjson',
-    'har',
-    'html',
-    'ctrf',
-    'min-coverage',
-    'max-response-time',
-    'upstream',
-    'port',
-    'report-every',
-  ]);
-  for (const name of flags.keys()) if (!known.has(name)) throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
+  for (const name of flags.keys())
+    if (!BOOLEAN_FLAGS.has(name) && !VALUE_FLAGS.has(name))
+      throw new ConfigError(`unknown option --${name}\n\n${USAGE}`);
+  return flags;
+}
 
-  const proxy = flags.has('proxy');
-  // The matrix alone is read from the contract: nothing is sent, so no target or token is needed.
-  const coverageOnly = flags.has('coverage');
-  if (coverageOnly && !flags.has('target')) flags.set('target', 'http://127.0.0.1/v1');
-  if (coverageOnly && !flags.has('token')) flags.set('token', '-');
-  if (!proxy && (flags.has('upstream') || flags.has('port') || flags.has('report-every')))
-    throw new ConfigError('--upstream, --port and --report-every belong to passive mode (--proxy)');
+/** The base URL checked (`--target`) or forwarded to (`--upstream`), without a trailing slash. */
+function targetOf(flags: Map<string, string>, env: NodeJS.ProcessEnv, proxy: boolean): string {
   const target = (
     flags.get(proxy ? 'upstream' : 'target') ??
     (proxy ? flags.get('target') : undefined) ??
     env.CONFORMANCE_TARGET ??
     ''
   ).replace(/\/+$/, '');
-  const tokenA = flags.get('token') ?? env.CONFORMANCE_TOKEN ?? '';
-  const tokenB = flags.get('token-b') ?? env.CONFORMANCE_TOKEN_B ?? undefined;
   if (!target)
     throw new ConfigError(`missing ${proxy ? '--upstream' : '--target'} (or CONFORMANCE_TARGET)\n\n${USAGE}`);
   let url: URL;
@@ -224,37 +222,65 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     throw new ConfigError(`--target is not a URL: "${target}"`);
   }
   if (!/^https?:$/.test(url.protocol)) throw new ConfigError(`--target must be http(s): "${target}"`);
+  return target;
+}
+
+function createRunBodyOf(text: string | undefined): unknown {
+  // Runs have no name: the record title makes the suite's runs recognisable on a shared server.
+  if (text === undefined) return { recordTitle: `conformance-run-${Date.now().toString(36)}` };
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ConfigError('--create-run-body is not JSON');
+  }
+}
+
+function shardOf(text: string | undefined): RunConfig['shard'] {
+  if (text === undefined) return undefined;
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || count < 1 || index < 1 || index > count)
+    throw new ConfigError(`--shard: expected <i>/<n> with 1 <= i <= n, got "${text}"`);
+  return { index, count };
+}
+
+const list = (text: string | undefined) =>
+  text
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** An optional integer flag: undefined when not given. */
+function optionalInteger(flags: Map<string, string>, name: string, min: number): number | undefined {
+  const text = flags.get(name);
+  return text === undefined ? undefined : positiveInteger(`--${name}`, text, 0, min);
+}
+
+/** Parses argv (after the script name) and the environment; throws ConfigError on bad configuration. */
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): RunConfig {
+  const flags = readFlags(argv);
+  const proxy = flags.has('proxy');
+  // The matrix alone is read from the contract: nothing is sent, so no target or token is needed.
+  const coverageOnly = flags.has('coverage');
+  if (coverageOnly && !flags.has('target')) flags.set('target', 'http://127.0.0.1/v1');
+  if (coverageOnly && !flags.has('token')) flags.set('token', '-');
+  if (!proxy && (flags.has('upstream') || flags.has('port') || flags.has('report-every')))
+    throw new ConfigError('--upstream, --port and --report-every belong to passive mode (--proxy)');
+  const tokenA = flags.get('token') ?? env.CONFORMANCE_TOKEN ?? '';
+  const tokenB = flags.get('token-b') ?? env.CONFORMANCE_TOKEN_B ?? undefined;
+  const target = targetOf(flags, env, proxy);
   // Passive mode sends nothing of its own: the traffic brings its credentials.
   if (!tokenA && !proxy) throw new ConfigError(`missing --token (or CONFORMANCE_TOKEN)\n\n${USAGE}`);
   if (tokenB !== undefined && tokenB === tokenA)
     throw new ConfigError('--token-b must be the token of another workspace than --token');
-  // Runs have no name: the record title makes the suite's runs recognisable on a shared server.
-  let createRunBody: unknown = { recordTitle: `conformance-run-${Date.now().toString(36)}` };
-  if (flags.has('create-run-body')) {
-    try {
-      createRunBody = JSON.parse(flags.get('create-run-body')!);
-    } catch {
-      throw new ConfigError('--create-run-body is not JSON');
-    }
-  }
-  const list = (text: string | undefined) =>
-    text
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-  let shard: RunConfig['shard'];
-  if (flags.has('shard')) {
-    const match = /^(\d+)\/(\d+)$/.exec(flags.get('shard')!);
-    const [index, count] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
-    if (!match || count < 1 || index < 1 || index > count)
-      throw new ConfigError(`--shard: expected <i>/<n> with 1 <= i <= n, got "${flags.get('shard')}"`);
-    shard = { index, count };
-  }
+  const createRunBody = createRunBodyOf(flags.get('create-run-body'));
+  const shard = shardOf(flags.get('shard'));
   // A token given on the command line is written as given; one from the environment as the variable that holds it.
   const credentials = {
     a: flags.has('token') ? tokenA : TOKEN_VARIABLES.a,
     b: flags.has('token-b') ? (tokenB ?? '') : TOKEN_VARIABLES.b,
   };
+  const minCoverage = flags.get('min-coverage');
   return {
     target,
     tokenA,
@@ -273,7 +299,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     html: flags.get('html'),
     ctrf: flags.get('ctrf'),
     coverageOnly,
-    minCoverage: flags.has('min-coverage') ? percent(flags.get('min-coverage')!) : undefined,
+    minCoverage: minCoverage === undefined ? undefined : percent(minCoverage),
     specPath: flags.get('spec') ?? DEFAULT_SPEC_PATH,
     timeoutMs: positiveInteger('--timeout', flags.get('timeout'), DEFAULTS.timeoutMs),
     pollTimeoutMs: positiveInteger('--poll-timeout', flags.get('poll-timeout'), DEFAULTS.pollTimeoutMs),
@@ -295,14 +321,10 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv = process.env
     proxy: proxy
       ? {
           upstream: target,
-          port: flags.has('port') ? positiveInteger('--port', flags.get('port'), 0, 0) : undefined,
-          reportEverySeconds: flags.has('report-every')
-            ? positiveInteger('--report-every', flags.get('report-every'), 0)
-            : undefined,
+          port: optionalInteger(flags, 'port', 0),
+          reportEverySeconds: optionalInteger(flags, 'report-every', 1),
         }
       : undefined,
-    maxResponseTimeMs: flags.has('max-response-time')
-      ? positiveInteger('--max-response-time', flags.get('max-response-time'), 0)
-      : undefined,
+    maxResponseTimeMs: optionalInteger(flags, 'max-response-time', 1),
   };
 }
