@@ -1,4 +1,4 @@
-import { RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib/constants';
+import { IDEMPOTENCY_KEY_HEADER, RATE_LIMIT_HEADER_NAMES } from '../../../spec/lib/constants';
 import type { Stage } from '../../context';
 
 /**
@@ -37,7 +37,7 @@ const EXPOSED = EXPOSED_HEADERS.join(', ');
 export const API_CORS: CorsPolicy = {
   allowOrigin: '*',
   allowMethods: 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-  allowHeaders: 'Authorization, Content-Type, Idempotency-Key, Prefer',
+  allowHeaders: `Authorization, Content-Type, ${IDEMPOTENCY_KEY_HEADER}, Prefer`,
   exposeHeaders: EXPOSED,
   privateNetwork: true,
 };

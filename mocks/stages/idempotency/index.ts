@@ -57,13 +57,17 @@ export function fingerprintRequest(req: MockRequest): string {
 /** The answer to a request whose key another request holds: 422 for another request, 409 in flight, else the replay. */
 function answerOf(found: HeldKey): MockResponse {
   if (!found.sameRequest) {
-    throw new ApiError(422, 'idempotency_key_reused', 'Idempotency-Key: was already used with a different request.');
+    throw new ApiError(
+      422,
+      'idempotency_key_reused',
+      `${IDEMPOTENCY_KEY_HEADER}: was already used with a different request.`,
+    );
   }
   if (found.kind === 'in-flight') {
     throw new ApiError(
       409,
       'idempotency_key_in_use',
-      'Idempotency-Key: a request with this key is still running; retry later.',
+      `${IDEMPOTENCY_KEY_HEADER}: a request with this key is still running; retry later.`,
     );
   }
   return found.response;
@@ -104,12 +108,16 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
       throw new ApiError(
         400,
         'invalid_idempotency_key',
-        `Idempotency-Key: must be ${bounds} characters, got ${length}.`,
+        `${IDEMPOTENCY_KEY_HEADER}: must be ${bounds} characters, got ${length}.`,
         length > max ? { maxLength: max } : {},
       );
     }
     if ((req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/')) {
-      throw new ApiError(400, 'idempotency_key_not_allowed', 'Idempotency-Key: is not accepted on multipart requests.');
+      throw new ApiError(
+        400,
+        'idempotency_key_not_allowed',
+        `${IDEMPOTENCY_KEY_HEADER}: is not accepted on multipart requests.`,
+      );
     }
     if (!ctx.caller) throw new Error('idempotency runs after require-credential');
     const workspaceUuid = ctx.caller.workspaceUuid;

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_HEADER } from '../../../spec/lib/constants';
 import { STORE_LIMITS } from '../../limits';
 import { createByteBudget, type ByteBudget } from '../byte-budget';
 import type { MockResponse } from '../../types';
@@ -149,7 +150,7 @@ export function createIdempotencyStore(options: {
       }
       await withAnswer.ready();
     }
-    throw new Error(`Idempotency-Key: its answer could not be kept in ${MAX_JOINT_COMMIT_TRIES} tries`);
+    throw new Error(`${IDEMPOTENCY_KEY_HEADER}: its answer could not be kept in ${MAX_JOINT_COMMIT_TRIES} tries`);
   };
 
   return {
