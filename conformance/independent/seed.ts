@@ -4,10 +4,10 @@ import { iso, type Run, type Workspace } from './context';
 
 export const REASONS = ['unsubscribed', 'bounced', 'complained', 'manual'];
 
-export function seedWorkspace(label: 'a' | 'b'): Workspace {
-  const uuid = randomUUID();
-  const now = Date.now();
-  const suppressions = Array.from({ length: 37 }, (_, i) => ({
+type Records = Map<string, Record<string, unknown>>;
+
+function seedSuppressions(label: 'a' | 'b', uuid: string, now: number): Workspace['suppressions'] {
+  return Array.from({ length: 37 }, (_, i) => ({
     uuid: randomUUID(),
     workspaceUuid: uuid,
     email: `person${i}.${label}@example.org`,
@@ -17,8 +17,12 @@ export function seedWorkspace(label: 'a' | 'b'): Workspace {
     createdAt: iso(now - i * 60_000),
     updatedAt: iso(now - i * 30_000),
   }));
-  const workflows = new Map<string, Record<string, unknown>>();
-  const models = new Map<string, Record<string, unknown>>();
+}
+
+/** Two workflows and two models. */
+function seedWorkflowsAndModels(uuid: string, now: number): { workflows: Records; models: Records } {
+  const workflows: Records = new Map();
+  const models: Records = new Map();
   for (let i = 0; i < 2; i++) {
     const w = randomUUID();
     workflows.set(w, {
@@ -44,6 +48,14 @@ export function seedWorkspace(label: 'a' | 'b'): Workspace {
       createdAt: iso(now),
     });
   }
+  return { workflows, models };
+}
+
+export function seedWorkspace(label: 'a' | 'b'): Workspace {
+  const uuid = randomUUID();
+  const now = Date.now();
+  const suppressions = seedSuppressions(label, uuid, now);
+  const { workflows, models } = seedWorkflowsAndModels(uuid, now);
   const domain = randomUUID();
   const records = [...models.keys()].map((modelUuid, i) => ({
     id: `rec-${label}-${i}`,

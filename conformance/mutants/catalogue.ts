@@ -133,10 +133,10 @@ function ruleKey(operationId: string, location: string, path: string, breaks: st
   return `${operationId} ${location}:${field}:${breaks}`;
 }
 
-/** Mutants generated from the contract: each stated request rule switched off once, each header dropped, each stated status changed. */
-export function generatedMutants(contract: Contract): { mutants: Mutant[]; equivalent: string[] } {
-  const mutants = new Map<string, Mutant>();
-  const equivalent = new Set<string>();
+type Mutants = Map<string, Mutant>;
+
+/** Each stated request rule switched off once (a path id's are equivalent: a malformed id then names nothing). */
+function requestRuleMutants(contract: Contract, mutants: Mutants, equivalent: Set<string>): void {
   for (const op of contract.operations) {
     for (const invalid of invalidRequestsOf(op)) {
       if (invalid.location === 'header') continue; // Idempotency-Key: its length rule is a hand-written mutant
@@ -163,6 +163,10 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
         });
     }
   }
+}
+
+/** Each rate-limit header dropped, each write served without its idempotency, Location and Retry-After dropped. */
+function headerMutants(contract: Contract, mutants: Mutants): void {
   const headers = Object.keys((contract.resolve('#/components/headers') as Record<string, unknown>) ?? {});
   for (const name of headers.filter((h) => /ratelimit/i.test(h)))
     mutants.set(`drop-header ${name}`, {
@@ -207,6 +211,10 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
       cells: ['ratelimit-429-retry-after: Retry-After in integer seconds on 429'],
       checks: ['too-many-requests-carry-retry-after'],
     });
+}
+
+/** Each stated status (with a JSON body) answered as another. */
+function statusMutants(contract: Contract, mutants: Mutants): void {
   const statuses: Array<[string, string[], IndependentOptions]> = [
     ['401', ['requests-without-valid-credential-get-401'], {}],
     ['429', ['too-many-requests-carry-retry-after'], SMALL_LIMIT],
@@ -225,6 +233,15 @@ export function generatedMutants(contract: Contract): { mutants: Mutant[]; equiv
         checks,
       });
   }
+}
+
+/** Mutants generated from the contract: each stated request rule switched off once, each header dropped, each stated status changed. */
+export function generatedMutants(contract: Contract): { mutants: Mutant[]; equivalent: string[] } {
+  const mutants: Mutants = new Map();
+  const equivalent = new Set<string>();
+  requestRuleMutants(contract, mutants, equivalent);
+  headerMutants(contract, mutants);
+  statusMutants(contract, mutants);
   return { mutants: [...mutants.values()], equivalent: [...equivalent] };
 }
 
