@@ -18,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import Redis from 'ioredis';
 import { startRedisServer } from '../mocks/testing/redis-server';
+import { IDEMPOTENCY_KEY_HEADER } from '../spec/lib/constants';
 import {
   autocannonTimed,
   cpuMs,
@@ -52,7 +53,7 @@ const WORKLOADS: Workload[] = [
             headers: {
               authorization: `Bearer ${TOKEN}`,
               'content-type': 'application/json',
-              'idempotency-key': `bench-${process.pid}-${++sequence}`,
+              [IDEMPOTENCY_KEY_HEADER]: `bench-${process.pid}-${++sequence}`,
             },
             body: JSON.stringify({ name: 'Bench', description: 'Created by bench:redis' }),
           }),
