@@ -15,6 +15,7 @@ import {
   normalize,
 } from './schema';
 import { isValid } from './validate';
+import { mergeParameters, readParameterObject } from '../../spec/lib/operations';
 import { type ValidOptions, boundaryValues, canonicalValue, makeContext, validArbitrary } from './valid';
 import { type InvalidCase, invalidCases } from './invalid';
 
@@ -48,21 +49,26 @@ type Parameter = {
   explode?: boolean;
 };
 
-/** Operation parameters override path-item parameters of the same name and location. */
+/** A dereferenced Parameter Object; a `$ref` left in place is a caller's mistake, said at once. */
+function readParameter(raw: unknown): Parameter | undefined {
+  if (isObject(raw) && typeof raw.$ref === 'string')
+    throw new Error('Parameter $ref found: dereference the spec first');
+  return readParameterObject(raw) as Parameter | undefined;
+}
+
+/**
+ * Operation parameters override path-item parameters of the same name and location: the contract library's
+ * merge (spec/lib mergeParameters), the one every reader of an operation uses.
+ */
 export function operationParameters(
   operation: object,
   pathItemParams: object[] = [],
   options: RequestOptions = {},
 ): Parameter[] {
-  const own = ((operation as { parameters?: object[] }).parameters ?? []) as Parameter[];
-  const byKey = new Map<string, Parameter>();
-  for (const p of [...(pathItemParams as Parameter[]), ...own]) {
-    if (typeof (p as { $ref?: unknown }).$ref === 'string')
-      throw new Error('Parameter $ref found: dereference the spec first');
-    byKey.set(`${p.in}:${p.name}`, p);
-  }
+  const own = isObject(operation) ? operation.parameters : undefined;
+  const merged = mergeParameters(pathItemParams, own, readParameter);
   const omitted = (options.omitHeaders ?? DEFAULT_OMITTED_HEADERS).map((h) => h.toLowerCase());
-  return [...byKey.values()].filter(
+  return merged.filter(
     (p) => ['query', 'path', 'header'].includes(p.in) && !(p.in === 'header' && omitted.includes(p.name.toLowerCase())),
   );
 }

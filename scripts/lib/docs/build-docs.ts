@@ -89,7 +89,8 @@ function inertLine(line: string): string {
       out += line.slice(i, i + 2);
       i += 2;
     } else if (c === '`') {
-      const run = /^`+/.exec(line.slice(i))![0];
+      let run = '`';
+      while (line[i + run.length] === '`') run += '`';
       const close = closingRun(line, i + run.length, run.length);
       const end = close === -1 ? i + run.length : close + run.length;
       out += line.slice(i, end);

@@ -8,7 +8,7 @@ import { dumpDom, findChromium, remoteRequests } from './chromium';
 import { escapeHtml, renderMarkdown } from './render-reference';
 import { curlTemplate, fillSnippet, openapiFetchTemplate, TYPES_MODULE } from './try-it';
 import ts from 'typescript';
-import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
+import { dereferenceFile, listOperations } from '../../../spec/lib';
 import { startMock, type RunningMock } from '../../../mocks/app';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -40,16 +40,16 @@ describe('npm run docs', () => {
     'should list every operation when opened from disk in headless Chromium, offline',
     async () => {
       const { dom, requestedUrls, consoleErrors } = await dumpDom(chromium.bin!, pathToFileURL(built.output).href);
-      const operations = listOperationObjects(dereferenceFile(SPEC));
+      const operations = listOperations(dereferenceFile(SPEC));
       expect(operations.length).toBeGreaterThan(0);
       const missing = operations
-        .filter(({ operation }) => {
+        .filter(({ node: operation }) => {
           const id = String(operation.operationId);
           return (
             !dom.includes(`id="operation/${escapeHtml(id)}"`) || !dom.includes(escapeHtml(operation.summary ?? id))
           );
         })
-        .map((op) => op.key);
+        .map((op) => `${op.method} ${op.path}`);
       expect(missing).toEqual([]);
       expect(remoteRequests(requestedUrls)).toEqual([]);
       expect(consoleErrors).toEqual([]);
@@ -70,7 +70,7 @@ describe('reference page markdown', () => {
 });
 
 describe('try-it snippets', () => {
-  const operations = listOperationObjects(dereferenceFile(SPEC));
+  const operations = listOperations(dereferenceFile(SPEC));
   const chosen = { base: 'http://127.0.0.1:5001/v1', token: "it's-a-token", prefer: 'code=404' };
 
   it('should import the types from the package this repository publishes', () => {
@@ -79,7 +79,7 @@ describe('try-it snippets', () => {
     expect(Object.keys(pkg.exports)).toContain('./types');
   });
 
-  it.each(operations.map((op) => [String(op.operation.operationId), op] as const))(
+  it.each(operations.map((op) => [op.operationId, op] as const))(
     'should give a curl line for %s that a shell reads as the chosen URL, token and Prefer',
     (_id, op) => {
       const words = execFileSync(
@@ -155,7 +155,7 @@ describe('reference page in use (search, examples, shared responses, try-it agai
   it('should render every named example of the spec, once per place it is declared', () => {
     const api = dereferenceFile(SPEC);
     const names: string[] = [];
-    for (const { operation } of listOperationObjects(api)) {
+    for (const { node: operation } of listOperations(api)) {
       for (const response of Object.values(
         (operation.responses ?? {}) as Record<string, { content?: Record<string, { examples?: object }> }>,
       )) {
@@ -174,8 +174,8 @@ describe('reference page in use (search, examples, shared responses, try-it agai
   });
 
   it('should give every operation a try-it form with curl and openapi-fetch snippets', () => {
-    const operations = listOperationObjects(dereferenceFile(SPEC));
-    for (const { operation } of operations)
+    const operations = listOperations(dereferenceFile(SPEC));
+    for (const { node: operation } of operations)
       expect(html).toContain(`data-operation="${escapeHtml(String(operation.operationId))}"`);
     expect(html.match(/<h5>curl<\/h5>/g)).toHaveLength(operations.length);
     expect(html.match(/<h5>openapi-fetch<\/h5>/g)).toHaveLength(operations.length);

@@ -3,11 +3,10 @@
 import {
   asArray,
   asObject,
-  effectiveSecurity,
   isObject,
   type JsonObject,
-  listOperationObjects,
-  type OperationRef,
+  listOperations,
+  type Operation,
   escapeHtml as escapeSpecHtml,
 } from '../../../spec/lib';
 import { renderMediaExamples, renderToolbar, renderTryIt, TRY_IT_SCRIPT, TRY_IT_STYLE } from './try-it';
@@ -161,10 +160,9 @@ function renderContent(content: unknown, names: Names, label = 'Response'): stri
 /** Responses declared once under components and shared by operations, by identity in the dereferenced document. */
 let sharedResponses = new Map<object, string>();
 
-function renderParameters(op: OperationRef, names: Names): string {
-  const params = [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(
-    isObject,
-  ) as JsonObject[];
+/** The parameters in force, as the model merged them (an operation's own overriding its path item's). */
+function renderParameters(op: Operation, names: Names): string {
+  const params = op.parameters.map((p) => p.node);
   if (params.length === 0) return '';
   const rows = params.map(
     (p) =>
@@ -193,11 +191,11 @@ function renderHeaders(headers: unknown): string {
     .join(' ')}</div>`;
 }
 
-function renderOperation(api: JsonObject, op: OperationRef, names: Names): string {
-  const o = op.operation;
-  const id = typeof o.operationId === 'string' ? o.operationId : `${op.method}-${op.path}`;
-  const security =
-    (effectiveSecurity(api, o) ?? []).map((req) => Object.keys(req).join(' + ') || 'anonymous').join(' | ') || 'none';
+function renderOperation(op: Operation, names: Names): string {
+  const o = op.node;
+  const method = op.method.toLowerCase();
+  const id = typeof o.operationId === 'string' ? o.operationId : `${method}-${op.path}`;
+  const security = op.security.map((req) => Object.keys(req).join(' + ') || 'anonymous').join(' | ') || 'none';
   const meta = [`operationId <code>${escapeHtml(id)}</code>`, `security: ${escapeHtml(security)}`];
   if (o.deprecated === true)
     meta.push(
@@ -222,7 +220,7 @@ function renderOperation(api: JsonObject, op: OperationRef, names: Names): strin
     })
     .join('');
   return `<article class="operation" id="${escapeHtml(anchor('operation', id))}">
-<h3><span class="method ${op.method}">${op.method.toUpperCase()}</span> <code class="path">${escapeHtml(op.path)}</code> <span class="summary">${escapeHtml(o.summary ?? id)}</span></h3>
+<h3><span class="method ${method}">${op.method}</span> <code class="path">${escapeHtml(op.path)}</code> <span class="summary">${escapeHtml(o.summary ?? id)}</span></h3>
 <p class="meta">${meta.join(' · ')}</p>
 ${renderMarkdown(o.description)}
 ${renderParameters(op, names)}
@@ -277,29 +275,32 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
           })
           .join('')}</section>`;
 
-  const operations = listOperationObjects(api);
+  const operations = listOperations(api);
   const tagOrder = asArray(api.tags)
     .filter(isObject)
     .map((t) => String(t.name));
-  const byTag = new Map<string, OperationRef[]>();
+  const byTag = new Map<string, Operation[]>();
   for (const op of operations) {
-    const tag = String(asArray(op.operation.tags)[0] ?? 'other');
+    const tag = String(asArray(op.node.tags)[0] ?? 'other');
     if (!tagOrder.includes(tag)) tagOrder.push(tag);
     byTag.set(tag, [...(byTag.get(tag) ?? []), op]);
   }
   const tagDescription = (tag: string) =>
     asObject(asArray(api.tags).find((t) => isObject(t) && t.name === tag)).description;
-  const opId = (op: OperationRef) => String(op.operation.operationId ?? `${op.method}-${op.path}`);
+  const opId = (op: Operation) => String(op.node.operationId ?? `${op.method.toLowerCase()}-${op.path}`);
 
-  const toc = tagOrder
-    .filter((t) => byTag.has(t))
+  const groups = tagOrder.flatMap((tag): [string, Operation[]][] => {
+    const ops = byTag.get(tag);
+    return ops ? [[tag, ops]] : [];
+  });
+
+  const toc = groups
     .map(
-      (tag) =>
-        `<li><a href="#${escapeHtml(anchor('tag', tag))}">${escapeHtml(tag)}</a><ul>${byTag
-          .get(tag)!
+      ([tag, ops]) =>
+        `<li><a href="#${escapeHtml(anchor('tag', tag))}">${escapeHtml(tag)}</a><ul>${ops
           .map(
             (op) =>
-              `<li data-op="${escapeHtml(anchor('operation', opId(op)))}"><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method}">${op.method.toUpperCase()}</span> ${escapeHtml(op.operation.summary ?? opId(op))}</a></li>`,
+              `<li data-op="${escapeHtml(anchor('operation', opId(op)))}"><a href="#${escapeHtml(anchor('operation', opId(op)))}"><span class="method ${op.method.toLowerCase()}">${op.method}</span> ${escapeHtml(op.node.summary ?? opId(op))}</a></li>`,
           )
           .join('')}</ul></li>`,
     )
@@ -342,13 +343,11 @@ export function renderReference(api: JsonObject, source = 'spec/openapi.yaml'): 
         `<article class="schema" id="${escapeHtml(anchor('schema', name))}"><h3>${escapeHtml(name)}</h3>${renderMarkdown(asObject(schema).description)}${renderSchema(schema, names, 0)}</article>`,
     )
     .join('');
-  const tags = tagOrder
-    .filter((t) => byTag.has(t))
+  const tags = groups
     .map(
-      (tag) =>
-        `<section id="${escapeHtml(anchor('tag', tag))}"><h2>${escapeHtml(tag)}</h2>${renderMarkdown(tagDescription(tag))}${byTag
-          .get(tag)!
-          .map((op) => renderOperation(api, op, names))
+      ([tag, ops]) =>
+        `<section id="${escapeHtml(anchor('tag', tag))}"><h2>${escapeHtml(tag)}</h2>${renderMarkdown(tagDescription(tag))}${ops
+          .map((op) => renderOperation(op, names))
           .join('\n')}</section>`,
     )
     .join('\n');

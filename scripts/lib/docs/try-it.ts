@@ -2,7 +2,7 @@
 // (the mock by default) with a token and a `Prefer` preset, plus curl and openapi-fetch snippets. One inline
 // script, no dependencies, so the page stays one file that opens offline (the calls go where the user points).
 
-import { asArray, asObject, isObject, type JsonObject, type OperationRef } from '../../../spec/lib';
+import { asArray, asObject, isObject, type JsonObject, type Operation } from '../../../spec/lib';
 import { escapeHtml } from './render-reference';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
@@ -34,17 +34,15 @@ export const PREFER_PRESETS = [
 
 type Param = { name: string; in: string; required: boolean; array: boolean; sample: unknown };
 
-function parametersOf(op: OperationRef): Param[] {
-  return [...asArray(op.pathItem.parameters), ...asArray(op.operation.parameters)].filter(isObject).map((p) => {
-    const schema = asObject(p.schema);
-    return {
-      name: String(p.name),
-      in: String(p.in),
-      required: p.required === true,
-      array: schema.type === 'array',
-      sample: sampleOf(schema, 0),
-    };
-  });
+/** The operation's parameters as the model merged them (an operation's own overriding its path item's). */
+function parametersOf(op: Operation): Param[] {
+  return op.parameters.map((p) => ({
+    name: p.name,
+    in: p.in,
+    required: p.required,
+    array: p.schema.type === 'array',
+    sample: sampleOf(p.schema, 0),
+  }));
 }
 
 /** A value to start from: the schema's first example, else a skeleton of its properties (two levels deep). */
@@ -72,8 +70,8 @@ export function sampleOf(raw: unknown, depth: number): unknown {
 }
 
 /** The request body to start from: the media type's example, else the schema's. */
-function bodySample(op: OperationRef): unknown {
-  const body = asObject(op.operation.requestBody);
+function bodySample(op: Operation): unknown {
+  const body = asObject(op.node.requestBody);
   const media = asObject(asObject(body.content)['application/json']);
   if (!isObject(body.content)) return undefined;
   if (media.example !== undefined) return media.example;
@@ -82,7 +80,7 @@ function bodySample(op: OperationRef): unknown {
   return sampleOf(media.schema, 0);
 }
 
-function pathWith(op: OperationRef, params: Param[]): string {
+function pathWith(op: Operation, params: Param[]): string {
   return op.path.replace(/\{([^}]+)\}/g, (whole, name: string) =>
     String(params.find((p) => p.name === name && p.in === 'path')?.sample ?? whole),
   );
@@ -138,18 +136,18 @@ function snippetHtml(template: string): string {
     .join('');
 }
 
-export function curlTemplate(op: OperationRef): string {
+export function curlTemplate(op: Operation): string {
   const params = parametersOf(op);
   const body = bodySample(op);
   const lines = [
-    `curl -i -X ${op.method.toUpperCase()} '${marker('base', 'sh')}${shQuoted(pathWith(op, params))}'`,
+    `curl -i -X ${op.method} '${marker('base', 'sh')}${shQuoted(pathWith(op, params))}'`,
     `  -H 'Authorization: Bearer ${marker('token', 'sh')}'${marker('prefer', 'prefer-sh')}`,
   ];
   if (body !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  -d ${q(JSON.stringify(body))}`);
   return lines.join(' \\\n');
 }
 
-export function openapiFetchTemplate(op: OperationRef, typesModule: string): string {
+export function openapiFetchTemplate(op: Operation, typesModule: string): string {
   const params = parametersOf(op);
   const path = params.filter((p) => p.in === 'path');
   const options: string[] = [];
@@ -165,12 +163,12 @@ export function openapiFetchTemplate(op: OperationRef, typesModule: string): str
     `import type { paths } from '${typesModule}';`,
     ``,
     `const client = createClient<paths>({ baseUrl: '${marker('base', 'js')}', headers: { Authorization: 'Bearer ${marker('token', 'js')}' } });`,
-    `const { data, error, response } = await client.${op.method.toUpperCase()}('${op.path}'${init});`,
+    `const { data, error, response } = await client.${op.method}('${op.path}'${init});`,
   ].join('\n');
 }
 
 /** The panel under each operation: inputs for its parameters and body, a Prefer preset, Send, and the answer. */
-export function renderTryIt(op: OperationRef, operationId: string, typesModule = TYPES_MODULE): string {
+export function renderTryIt(op: Operation, operationId: string, typesModule = TYPES_MODULE): string {
   const params = parametersOf(op).filter((p) => p.in !== 'cookie');
   const inputs = params
     .map((p) => {
@@ -184,7 +182,7 @@ export function renderTryIt(op: OperationRef, operationId: string, typesModule =
     (p) => `<option value="${escapeHtml(p)}">${p ? escapeHtml(p) : '(no Prefer)'}</option>`,
   ).join('');
   return `<details class="tryit"><summary>Try it · curl · openapi-fetch</summary>
-<form class="try" data-operation="${escapeHtml(operationId)}" data-method="${op.method.toUpperCase()}" data-path="${escapeHtml(op.path)}">
+<form class="try" data-operation="${escapeHtml(operationId)}" data-method="${op.method}" data-path="${escapeHtml(op.path)}">
 <div class="try-fields">${inputs}<label>Prefer <select data-prefer>${presets}</select></label></div>
 ${body === undefined ? '' : `<label class="try-body">Body (JSON)<textarea data-body rows="6">${escapeHtml(JSON.stringify(body, null, 2))}</textarea></label>`}
 <button type="submit">Send</button> <span class="try-note">to the base URL and token at the top of the page</span>
