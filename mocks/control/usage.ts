@@ -69,7 +69,7 @@ export function createUsageCounter(deps: UsageDeps) {
     let table = scopes.get(scope);
     const key = `${operationId} ${status} ${outcome}`;
     const count = table?.get(key);
-    if (count !== undefined) return void table!.set(key, count + 1);
+    if (table && count !== undefined) return void table.set(key, count + 1);
     if (cells >= maxCells) return void (dropped += 1);
     if (!table) scopes.set(scope, (table = new Map()));
     table.set(key, 1);

@@ -8,14 +8,18 @@ type PrismModule = typeof import('@stoplight/prism-http');
 type PrismOperation = Awaited<ReturnType<PrismModule['getHttpOperationsFromSpec']>>[number];
 type Loaded = {
   operations: Map<string, PrismOperation>;
-  request: (input: unknown, ops: PrismOperation[], config: unknown) => () => Promise<any>;
+  request: (input: unknown, ops: PrismOperation[], config: unknown) => () => Promise<PrismResult>;
 };
+/** What Prism's request task settles with (an fp-ts Either): its failure, or its output. */
+type PrismResult = { _tag: 'Left'; left: unknown } | { _tag: 'Right'; right: { output: unknown } };
 
 /** Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape. */
-function toApiError(error: any): ApiError {
-  const status = typeof error?.status === 'number' && error.status >= 400 && error.status < 600 ? error.status : 500;
+function toApiError(error: unknown): ApiError {
+  const found: { status?: unknown; detail?: unknown; message?: unknown } =
+    typeof error === 'object' && error !== null ? error : {};
+  const status = typeof found.status === 'number' && found.status >= 400 && found.status < 600 ? found.status : 500;
   const reason = status >= 500 ? 'internal_error' : 'mock_preference_unsatisfiable';
-  const detail = error?.detail || error?.message || 'Prism could not answer this request.';
+  const detail = found.detail || found.message || 'Prism could not answer this request.';
   return new ApiError(status === 404 ? 400 : status, reason, `Prefer: ${detail}`);
 }
 

@@ -41,7 +41,8 @@ export function createInThreadQueryEngine(options: InThreadOptions): QueryEngine
     (started ??= (async () => {
       let SQL: SqlJsStatic;
       try {
-        SQL = await initSqlJs(options.wasmUrl ? { locateFile: () => options.wasmUrl! } : undefined);
+        const wasmUrl = options.wasmUrl;
+        SQL = await initSqlJs(wasmUrl ? { locateFile: () => wasmUrl } : undefined);
       } catch (error) {
         started = undefined;
         throw new ApiError(

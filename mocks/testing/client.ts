@@ -12,6 +12,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
   query?: string;
 };
+// `any`: tests read the answer's JSON by its paths (`body.runs[0].uuid`); the client has already validated it
+// against the contract's schema for its status, so a wrong shape fails there, not as a type error here.
 export type CallResult = { status: number; headers: Record<string, string>; body: any };
 
 /**

@@ -26,7 +26,9 @@ export function oauthFlow(origin: string, clientId = 'mock-frontend', redirectUr
       login_hint: user.email,
     }).toString();
     const response = await fetch(url, { redirect: 'manual' });
-    const location = new URL(response.headers.get('location')!);
+    const redirect = response.headers.get('location');
+    if (redirect === null) throw new Error(`authorize answered ${response.status} without a Location`);
+    const location = new URL(redirect);
     return {
       code: location.searchParams.get('code'),
       error: location.searchParams.get('error'),

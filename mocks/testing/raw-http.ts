@@ -1,6 +1,8 @@
 import { connect } from 'node:net';
 import { safeDict } from '../safety/dict';
 
+// `any`: tests read the answer's JSON by its paths, whatever it is (hostile requests get answers of any shape,
+// which the tests then assert on); a typed body would be a cast in every test instead.
 export type RawAnswer = { status: number; headers: Record<string, string>; body: any; elapsedMs: number };
 
 /**

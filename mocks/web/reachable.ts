@@ -111,8 +111,7 @@ export function reachableFrom(entries: string[]): Reach {
   const globals: string[] = [];
   const queue = entries.map((entry) => path.resolve(entry));
   const root = process.cwd();
-  while (queue.length > 0) {
-    const file = queue.shift()!;
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (files.has(file)) continue;
     if (file.endsWith('.json')) {
       files.set(file, []);

@@ -117,8 +117,8 @@ function tooLarge(limit: number): ApiError {
 }
 
 type Readable = AsyncIterable<Uint8Array | string> & {
-  on?(event: string, listener: (...args: any[]) => void): unknown;
-  off?(event: string, listener: (...args: any[]) => void): unknown;
+  on?(event: string, listener: (...args: never[]) => void): unknown;
+  off?(event: string, listener: (...args: never[]) => void): unknown;
   pause?(): unknown;
   /** Node's request: the whole message has arrived (its body waits in the stream's buffer). */
   complete?: boolean;

@@ -384,7 +384,9 @@ export async function createRedisPort(options: RedisPortOptions): Promise<Storag
       } catch (error) {
         return unavailable(error);
       }
-      if (claimed === 0) throw new ClaimRefusedError(index!);
+      // The script answers 0 only when the index is full, so only for a claim with an index.
+      if (claimed === 0)
+        throw index ? new ClaimRefusedError(index) : new Error('mockClaim refused a claim without an index');
       return claimed as string | null;
     },
 
