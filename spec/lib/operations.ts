@@ -122,7 +122,7 @@ export function parameterKey(p: { name: string; in: string }): string {
 }
 
 /** A Parameter Object as written, or undefined when it cannot be identified (not an object, no string name or in). */
-export function readParameterObject(raw: Json): ParameterObject | undefined {
+export function readParameterObject(raw: unknown): ParameterObject | undefined {
   return isObject(raw) && typeof raw.name === 'string' && typeof raw.in === 'string'
     ? (raw as ParameterObject)
     : undefined;
