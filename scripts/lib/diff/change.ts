@@ -1,4 +1,11 @@
 import { type Classification, getRule } from './rules';
+import type { OperationPart } from '../../../conformance/checks/inputs';
+
+/** The part of an operation a change touches, set where the change is made (the checks read the same parts). */
+export type ChangePart = OperationPart;
+
+/** Where a change is: its location as reports show it, and the part of the operation it touches. */
+export type Place = { location: string; part: ChangePart };
 
 /** One classified difference between the base and head specs. */
 export type Change = {
@@ -13,8 +20,10 @@ export type Change = {
   channel?: 'webhook' | 'callback';
   /** The operation a callback belongs to (`POST /things`). */
   parentOperation?: string;
-  /** Where inside the operation, e.g. `response 200 application/json › workflow.name`. */
+  /** Where inside the operation, e.g. `response 200 application/json › workflow.name`: for display and waivers. */
   location: string;
+  /** The part it touches (`{ kind: 'response', status: '200', mediaType, field: 'workflow.name' }`): for impact. */
+  part: ChangePart;
   /** What changed, one line. */
   detail: string;
   /** Why it is classified so (the rule's reason). */
@@ -34,7 +43,7 @@ export type Change = {
  */
 export type Anchor = { head?: unknown; base?: unknown; key?: string; path?: string[] };
 
-export type Emit = (rule: string, location: string, detail: string, anchor?: Anchor) => void;
+export type Emit = (rule: string, place: Place, detail: string, anchor?: Anchor) => void;
 
 const anchors = new WeakMap<Change, Anchor>();
 
@@ -42,9 +51,18 @@ export function anchorOf(change: Change): Anchor | undefined {
   return anchors.get(change);
 }
 
-export function makeChange(rule: string, operation: string, location: string, detail: string, anchor?: Anchor): Change {
+export function makeChange(rule: string, operation: string, place: Place, detail: string, anchor?: Anchor): Change {
   const def = getRule(rule);
-  const change: Change = { rule, classification: def.classification, operation, location, detail, reason: def.reason };
+  const { location, part } = place;
+  const change: Change = {
+    rule,
+    classification: def.classification,
+    operation,
+    location,
+    part,
+    detail,
+    reason: def.reason,
+  };
   if (anchor) anchors.set(change, anchor);
   return change;
 }

@@ -2,6 +2,7 @@
 // @see https://spec.openapis.org/oas/v3.1.0#security-scheme-object
 
 import { type Emit, show } from './change';
+import { component, security } from './place';
 import { asObject, type JsonObject } from '../../../spec/lib/json';
 
 const KIND_KEYS = ['type', 'scheme', 'bearerFormat', 'in', 'name'] as const;
@@ -12,7 +13,7 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
   const bSchemes = asObject(asObject(base.components).securitySchemes);
   const hSchemes = asObject(asObject(head.components).securitySchemes);
   for (const [name, raw] of Object.entries(bSchemes)) {
-    const where = `securitySchemes.${name}`;
+    const where = security(`securitySchemes.${name}`);
     const b = asObject(raw);
     if (!(name in hSchemes)) {
       emit('security-scheme-removed', where, `security scheme \`${name}\` removed`, { base: b, head: hSchemes });
@@ -44,13 +45,13 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
       if (!(flow in hFlows))
         emit(
           'security-scheme-flow-removed',
-          `${where}.flows.${flow}`,
+          security(`${where.location}.flows.${flow}`),
           `security scheme \`${name}\`: OAuth flow ${flow} removed`,
           anchor,
         );
     }
     for (const [flow, rawFlow] of Object.entries(hFlows)) {
-      const at = `${where}.flows.${flow}`;
+      const at = security(`${where.location}.flows.${flow}`);
       const hf = asObject(rawFlow);
       if (!(flow in bFlows)) {
         emit('security-scheme-flow-added', at, `security scheme \`${name}\`: OAuth flow ${flow} added`, {
@@ -93,7 +94,9 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
   }
   for (const [name, raw] of Object.entries(hSchemes)) {
     if (!(name in bSchemes))
-      emit('security-scheme-added', `securitySchemes.${name}`, `security scheme \`${name}\` added`, { head: raw });
+      emit('security-scheme-added', security(`securitySchemes.${name}`), `security scheme \`${name}\` added`, {
+        head: raw,
+      });
   }
 }
 
@@ -103,14 +106,19 @@ export function compareComponents(base: JsonObject, head: JsonObject, emit: Emit
   const h = asObject(asObject(head.components).schemas);
   for (const name of Object.keys(b)) {
     if (!(name in h))
-      emit('component-schema-removed', `components.schemas.${name}`, `component schema \`${name}\` removed`, {
-        base: b[name],
-        head: h,
-      });
+      emit(
+        'component-schema-removed',
+        component(`components.schemas.${name}`),
+        `component schema \`${name}\` removed`,
+        {
+          base: b[name],
+          head: h,
+        },
+      );
   }
   for (const name of Object.keys(h)) {
     if (!(name in b))
-      emit('component-schema-added', `components.schemas.${name}`, `component schema \`${name}\` added`, {
+      emit('component-schema-added', component(`components.schemas.${name}`), `component schema \`${name}\` added`, {
         head: h[name],
       });
   }

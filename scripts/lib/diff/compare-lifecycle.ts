@@ -3,7 +3,7 @@
 // the contract (Versioning 4-6) puts Sunset at least 180 days after Deprecation and serves the thing until then.
 // @see https://www.rfc-editor.org/rfc/rfc8594 (Sunset), https://www.rfc-editor.org/rfc/rfc9745 (Deprecation)
 
-import type { Emit } from './change';
+import type { Emit, Place } from './change';
 import { formatDate, isDeprecated } from '../../../spec/lib/document';
 import { isObject, type JsonObject } from '../../../spec/lib/json';
 import { MINIMUM_SUNSET_GAP_DAYS } from '../../../spec/lib/constants';
@@ -32,7 +32,7 @@ export function compareLifecycle(
   head: unknown,
   now: Date,
   emit: Emit,
-  where: string,
+  where: Place,
 ): void {
   if (!isObject(base) || !isObject(head)) return;
   const anchor = { head, base, key: head['x-sunset'] !== undefined ? 'x-sunset' : 'deprecated' };

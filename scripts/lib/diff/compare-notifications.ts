@@ -6,7 +6,8 @@
 // @see https://spec.openapis.org/oas/v3.1.0#oasWebhooks
 // @see https://spec.openapis.org/oas/v3.1.0#callback-object
 
-import { type Anchor, type Change, type Emit, makeChange } from './change';
+import { type Anchor, type Change, type Emit, makeChange, type Place } from './change';
+import * as at from './place';
 import {
   compareContent,
   compareOperationMeta,
@@ -15,7 +16,6 @@ import {
 } from './compare-operations';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import { HTTP_METHODS, type HttpMethod } from '../../../spec/lib/operations';
-import type { OperationRef } from '../../../spec/lib/document';
 
 export type Channel = NonNullable<Change['channel']>;
 
@@ -84,6 +84,16 @@ function sentParameters(item: JsonObject, operation: JsonObject): JsonObject {
   return out;
 }
 
+/** The payload the API sends (the notification's request body) and the answers it reads (its responses). */
+const PAYLOAD = at.requestBody('payload');
+
+/** A parameter the API sends with the payload, by its key in sentParameters. */
+function sentAt(sent: JsonObject[], key: string): Place {
+  const p = asObject(sent.find((side) => key in side)?.[key]);
+  const part = { kind: 'parameter', in: String(p.in), name: String(p.name) } as const;
+  return { location: `payload header ${key}`, part };
+}
+
 /** One notification present on both sides: the payload as a response, the answer as a request. */
 function compareNotification(
   b: { item: JsonObject; operation: JsonObject; method: HttpMethod },
@@ -93,32 +103,19 @@ function compareNotification(
 ): void {
   const payload = emit('payload');
   const answer = emit('answer');
-  const asRef = (side: typeof b): OperationRef => ({
-    method: side.method,
-    path: '',
-    key: '',
-    operation: side.operation,
-    pathItem: side.item,
-  });
-  compareOperationMeta(asRef(b), asRef(h), payload, options.now, 'the notification');
+  compareOperationMeta(b.operation, h.operation, payload, options.now, 'the notification');
   // What the API sends with the payload: removed or made optional breaks subscribers that read it.
-  compareResponseHeaders(
-    sentParameters(b.item, b.operation),
-    sentParameters(h.item, h.operation),
-    'payload',
-    payload,
-    options,
-    h.operation,
-  );
+  const sent = [sentParameters(b.item, b.operation), sentParameters(h.item, h.operation)];
+  compareResponseHeaders(sent[0], sent[1], (key) => sentAt(sent, key), payload, options, h.operation);
   const bBody = b.operation.requestBody;
   const hBody = h.operation.requestBody;
   const bodyAnchor: Anchor = { head: hBody ?? h.operation, base: bBody ?? b.operation };
   if (isObject(bBody) && !isObject(hBody))
-    payload('notification-payload-removed', 'payload', 'payload removed: the API now sends no body', bodyAnchor);
+    payload('notification-payload-removed', PAYLOAD, 'payload removed: the API now sends no body', bodyAnchor);
   else if (!isObject(bBody) && isObject(hBody))
-    payload('notification-payload-added', 'payload', 'payload added', bodyAnchor);
+    payload('notification-payload-added', PAYLOAD, 'payload added', bodyAnchor);
   else if (isObject(bBody) && isObject(hBody))
-    compareContent(bBody.content, hBody.content, 'output', 'payload', payload, options, bodyAnchor);
+    compareContent(bBody.content, hBody.content, 'output', PAYLOAD, payload, options, bodyAnchor);
   // The subscriber's answer: statuses the API accepts, and what it reads from their bodies.
   const bAnswers = asObject(b.operation.responses);
   const hAnswers = asObject(h.operation.responses);
@@ -126,13 +123,13 @@ function compareNotification(
     if (!(status in hAnswers))
       answer(
         'subscriber-answer-status-removed',
-        `answer ${status}`,
+        at.response(status, `answer ${status}`),
         `the API no longer accepts answer ${status} from subscribers`,
         { head: hAnswers, base: bAnswers[status] },
       );
   }
   for (const status of Object.keys(hAnswers)) {
-    const where = `answer ${status}`;
+    const where = at.response(status, `answer ${status}`);
     if (!(status in bAnswers)) {
       answer('subscriber-answer-status-added', where, `the API now accepts answer ${status} from subscribers`, {
         head: hAnswers[status],
@@ -166,7 +163,7 @@ function compareNotificationMap(
       const label = notificationLabel(channel, naming(key), method, parent);
       const emit = emitterFor(changes, label, channel, parent)('payload');
       if (!kept.includes(method)) {
-        emit(removedRule, channel, `${channel} ${naming(key)} (${method.toUpperCase()}) removed`, {
+        emit(removedRule, at.wholeOperation(channel), `${channel} ${naming(key)} (${method.toUpperCase()}) removed`, {
           base: asObject(item)[method],
           head: isObject(head[key]) ? head[key] : head,
         });
@@ -187,7 +184,7 @@ function compareNotificationMap(
       const label = notificationLabel(channel, naming(key), method, parent);
       emitterFor(changes, label, channel, parent)('payload')(
         addedRule,
-        channel,
+        at.wholeOperation(channel),
         `${channel} ${naming(key)} (${method.toUpperCase()}) added`,
         { head: asObject(item)[method] },
       );

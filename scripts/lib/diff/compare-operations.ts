@@ -2,7 +2,7 @@
 // path parameter is still the same endpoint), then parameters, request body, responses and security.
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object
 
-import { type Anchor, type Change, type Emit, makeChange, show } from './change';
+import { type Anchor, type Change, type Emit, makeChange, type Place, show } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { compareSchema, type Direction } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
@@ -11,17 +11,16 @@ import { mediaTypeKey } from './semantics';
 import { compareComponents, compareSecuritySchemes } from './compare-document';
 import { compareCallbacks, compareWebhooks } from './compare-notifications';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
+import { formatDate, isDeprecated, serverBasePath } from '../../../spec/lib/document';
 import {
-  effectiveParameters,
-  effectiveSecurity,
-  formatDate,
-  isDeprecated,
-  listOperationObjects,
-  type OperationRef,
+  listOperations,
+  type Operation,
+  parameterKey,
   type ParameterObject,
-  serverBasePath,
-} from '../../../spec/lib/document';
-import { parameterKey, retirementOf } from '../../../spec/lib/operations';
+  readParameterObject,
+  retirementOf,
+} from '../../../spec/lib/operations';
+import * as at from './place';
 
 export type CompareOptions = {
   now: Date;
@@ -34,8 +33,13 @@ function pathShape(path: string): string {
   return path.replace(/\{[^}]*\}/g, '{}');
 }
 
-function groupByPath(ops: OperationRef[]): Map<string, OperationRef[]> {
-  const out = new Map<string, OperationRef[]>();
+/** `GET /x/{uuid}`: how an operation is named in reports. */
+function keyOf(op: Operation): string {
+  return `${op.method} ${op.path}`;
+}
+
+function groupByPath(ops: Operation[]): Map<string, Operation[]> {
+  const out = new Map<string, Operation[]>();
   for (const op of ops) {
     const key = pathShape(op.path);
     out.set(key, [...(out.get(key) ?? []), op]);
@@ -55,40 +59,45 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
   compareWebhooks(base, head, changes, options);
   compareComponents(base, head, emitFor('(document)'));
 
-  const basePaths = groupByPath(listOperationObjects(base));
-  const headPaths = groupByPath(listOperationObjects(head));
+  const basePaths = groupByPath(listOperations(base));
+  const headPaths = groupByPath(listOperations(head));
   for (const [shape, baseOps] of basePaths) {
     const headOps = headPaths.get(shape) ?? [];
-    const retired = (op: OperationRef) => isRetired(op.operation, options.now);
+    const retired = (op: Operation) => isRetired(op.node, options.now);
     if (headOps.length === 0 && !baseOps.every(retired)) {
-      const methods = baseOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(baseOps[0].path)('path-removed', 'path', `path ${baseOps[0].path} removed (${methods})`, {
-        base: baseOps[0].pathItem,
-        head: head.paths,
-      });
+      const methods = baseOps.map((op) => op.method).join(', ');
+      emitFor(baseOps[0].path)(
+        'path-removed',
+        at.wholeOperation('path'),
+        `path ${baseOps[0].path} removed (${methods})`,
+        {
+          base: baseOps[0].pathItem,
+          head: head.paths,
+        },
+      );
       continue;
     }
     for (const baseOp of baseOps) {
       const headOp = headOps.find((op) => op.method === baseOp.method);
       if (headOp) {
-        compareOperation(base, head, baseOp, headOp, emitFor(headOp.key), options);
-        compareCallbacks(baseOp.operation, headOp.operation, headOp.key, changes, options);
+        compareOperation(head, baseOp, headOp, emitFor(keyOf(headOp)), options);
+        compareCallbacks(baseOp.node, headOp.node, keyOf(headOp), changes, options);
       } else if (retired(baseOp)) {
-        emitFor(baseOp.key)(
+        emitFor(keyOf(baseOp))(
           'operation-removed-after-sunset',
-          'operation',
-          `operation removed; its Sunset ${formatDate(retirementOf(baseOp.operation).sunset)} has passed`,
-          { base: baseOp.operation, head: headOps[0]?.pathItem },
+          at.wholeOperation('operation'),
+          `operation removed; its Sunset ${formatDate(retirementOf(baseOp.node).sunset)} has passed`,
+          { base: baseOp.node, head: headOps[0]?.pathItem },
         );
       } else {
-        const sunset = retirementOf(baseOp.operation).sunset;
-        const why = !isDeprecated(baseOp.operation)
+        const sunset = retirementOf(baseOp.node).sunset;
+        const why = !isDeprecated(baseOp.node)
           ? 'it was never deprecated'
           : sunset
             ? `its Sunset ${formatDate(sunset)} has not passed`
             : 'it has no Sunset date (x-sunset)';
-        emitFor(baseOp.key)('operation-removed', 'operation', `operation removed while ${why}`, {
-          base: baseOp.operation,
+        emitFor(keyOf(baseOp))('operation-removed', at.wholeOperation('operation'), `operation removed while ${why}`, {
+          base: baseOp.node,
           head: headOps[0]?.pathItem,
         });
       }
@@ -97,15 +106,17 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
   for (const [shape, headOps] of headPaths) {
     const baseOps = basePaths.get(shape) ?? [];
     if (baseOps.length === 0) {
-      const methods = headOps.map((op) => op.method.toUpperCase()).join(', ');
-      emitFor(headOps[0].path)('path-added', 'path', `path ${headOps[0].path} added (${methods})`, {
+      const methods = headOps.map((op) => op.method).join(', ');
+      emitFor(headOps[0].path)('path-added', at.wholeOperation('path'), `path ${headOps[0].path} added (${methods})`, {
         head: headOps[0].pathItem,
       });
       continue;
     }
     for (const headOp of headOps) {
       if (!baseOps.some((op) => op.method === headOp.method))
-        emitFor(headOp.key)('operation-added', 'operation', 'operation added', { head: headOp.operation });
+        emitFor(keyOf(headOp))('operation-added', at.wholeOperation('operation'), 'operation added', {
+          head: headOp.node,
+        });
     }
   }
   return changes;
@@ -116,57 +127,52 @@ function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   const b = serverBasePath(base) || '/';
   const h = serverBasePath(head) || '/';
   if (b !== h)
-    emit('server-url-changed', 'servers', `base path changed from ${b} to ${h}`, {
+    emit('server-url-changed', at.wholeOperation('servers'), `base path changed from ${b} to ${h}`, {
       head: head.servers,
       base: base.servers,
     });
 }
 
-function compareOperation(
-  baseApi: JsonObject,
-  headApi: JsonObject,
-  b: OperationRef,
-  h: OperationRef,
-  emit: Emit,
-  options: CompareOptions,
-): void {
-  compareOperationMeta(b, h, emit, options.now);
+function compareOperation(headApi: JsonObject, b: Operation, h: Operation, emit: Emit, options: CompareOptions): void {
+  compareOperationMeta(b.node, h.node, emit, options.now);
   compareParameters(b, h, emit, options);
-  compareRequestBody(b.operation.requestBody, h.operation.requestBody, emit, options);
-  compareResponses(asObject(b.operation.responses), asObject(h.operation.responses), emit, options);
-  compareSecurity(effectiveSecurity(baseApi, b.operation), effectiveSecurity(headApi, h.operation), emit, {
-    head: h.operation.security ?? headApi.security,
-    base: b.operation,
-  });
+  compareRequestBody(b.node.requestBody, h.node.requestBody, emit, options);
+  compareResponses(asObject(b.node.responses), asObject(h.node.responses), emit, options);
+  compareSecurity(b.security, h.security, emit, { head: h.node.security ?? headApi.security, base: b.node });
 }
 
+/** The operationId, lifecycle and documentation of two Operation Objects (operations, webhooks, callbacks). */
 export function compareOperationMeta(
-  b: OperationRef,
-  h: OperationRef,
+  bo: JsonObject,
+  ho: JsonObject,
   emit: Emit,
   now: Date,
   subject = 'the operation',
 ): void {
-  const bo = b.operation;
-  const ho = h.operation;
   const anchor = { head: ho, base: bo };
   if (bo.operationId !== ho.operationId) {
     emit(
       'operation-id-changed',
-      'operationId',
+      at.documentation('operationId'),
       `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`,
       { ...anchor, key: 'operationId' },
     );
   }
-  compareLifecycle('operation', subject, bo, ho, now, emit, 'deprecated');
+  compareLifecycle('operation', subject, bo, ho, now, emit, at.lifecycle('deprecated'));
   for (const key of ['summary', 'description', 'tags']) {
     if (!sameShape(bo[key] ?? null, ho[key] ?? null))
-      emit('operation-docs-changed', key, `${key} changed`, { ...anchor, key });
+      emit('operation-docs-changed', at.documentation(key), `${key} changed`, { ...anchor, key });
   }
 }
 
-function parameterLabel(p: ParameterObject): string {
-  return `parameter ${p.in} ${p.name}`;
+/** The parameters in force, as written (the model merged them; the diff compares what the document says). */
+function parametersOf(op: Operation): Map<string, ParameterObject> {
+  const out = new Map<string, ParameterObject>();
+  for (const p of op.parameters) {
+    const object = readParameterObject(p.node);
+    if (object) out.set(parameterKey(object), object);
+  }
+  return out;
 }
 
 /** The schema a parameter is validated with: `schema`, or the one media type of `content`. */
@@ -176,63 +182,63 @@ function parameterSchema(p: ParameterObject): unknown {
   return asObject(media).schema;
 }
 
-function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options: CompareOptions): void {
+function compareParameters(b: Operation, h: Operation, emit: Emit, options: CompareOptions): void {
   const { now } = options;
-  const bParams = new Map(effectiveParameters(b).map((p) => [parameterKey(p), p]));
-  const hParams = new Map(effectiveParameters(h).map((p) => [parameterKey(p), p]));
-  const removed = [...bParams.keys()].filter((k) => !hParams.has(k));
-  const added = [...hParams.keys()].filter((k) => !bParams.has(k));
-  const renamed = new Map<string, string>();
-  for (const r of removed) {
-    const bp = bParams.get(r)!;
-    const match = added.find((a) => {
-      const hp = hParams.get(a)!;
+  const bParams = parametersOf(b);
+  const hParams = parametersOf(h);
+  const removed = [...bParams].filter(([key]) => !hParams.has(key)).map(([, p]) => p);
+  const added = [...hParams].filter(([key]) => !bParams.has(key)).map(([, p]) => p);
+  // Removed → added parameter, where the evidence says it is one parameter renamed.
+  const renamed = new Map<ParameterObject, ParameterObject>();
+  const renamedTo = new Set<ParameterObject>();
+  for (const bp of removed) {
+    const match = added.find((hp) => {
       const evidence =
         bp.in === 'path'
           ? pathSlot(b.path, bp.name) >= 0 && pathSlot(b.path, bp.name) === pathSlot(h.path, hp.name)
           : similarNames(bp.name, hp.name) || sameTarget(options.targetOf, bp, hp);
       return (
-        ![...renamed.values()].includes(a) &&
+        !renamedTo.has(hp) &&
         hp.in === bp.in &&
         (hp.required === true) === (bp.required === true) &&
         evidence &&
         sameShape(parameterSchema(bp), parameterSchema(hp))
       );
     });
-    if (match) renamed.set(r, match);
+    if (match) {
+      renamed.set(bp, match);
+      renamedTo.add(match);
+    }
   }
-  for (const r of removed) {
-    const bp = bParams.get(r)!;
-    const to = renamed.get(r);
-    if (to) {
-      const hp = hParams.get(to)!;
+  for (const bp of removed) {
+    const hp = renamed.get(bp);
+    if (hp) {
       emit(
         bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed',
-        parameterLabel(bp),
+        at.parameter(bp),
         `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``,
         { head: hp, base: bp },
       );
     } else if (isRetired(bp, now)) {
       emit(
         'parameter-removed-after-sunset',
-        parameterLabel(bp),
+        at.parameter(bp),
         `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(retirementOf(bp).sunset)}`,
-        { head: h.operation, base: bp },
+        { head: h.node, base: bp },
       );
     } else {
-      emit('parameter-removed', parameterLabel(bp), `${bp.in} parameter \`${bp.name}\` removed`, {
-        head: h.operation,
+      emit('parameter-removed', at.parameter(bp), `${bp.in} parameter \`${bp.name}\` removed`, {
+        head: h.node,
         base: bp,
       });
     }
   }
-  for (const a of added) {
-    if ([...renamed.values()].includes(a)) continue;
-    const hp = hParams.get(a)!;
+  for (const hp of added) {
+    if (renamedTo.has(hp)) continue;
     const required = hp.required === true;
     emit(
       required ? 'parameter-added-required' : 'parameter-added-optional',
-      parameterLabel(hp),
+      at.parameter(hp),
       `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`,
       { head: hp },
     );
@@ -240,7 +246,7 @@ function compareParameters(b: OperationRef, h: OperationRef, emit: Emit, options
   for (const [key, bp] of bParams) {
     const hp = hParams.get(key);
     if (!hp) continue;
-    const where = parameterLabel(hp);
+    const where = at.parameter(hp);
     const anchor = { head: hp, base: bp };
     const was = bp.required === true;
     const is = hp.required === true;
@@ -303,7 +309,7 @@ export function compareContent(
   baseContent: unknown,
   headContent: unknown,
   direction: Direction,
-  where: string,
+  where: Place,
   emit: Emit,
   options: CompareOptions,
   anchor: Anchor,
@@ -326,13 +332,16 @@ export function compareContent(
   for (const type of Object.keys(b)) {
     const name = names.get(type) ?? type;
     if (!(type in h))
-      emit(removedRule, `${where} ${name}`, `media type ${name} removed`, { head: anchor.head, base: b[type] });
+      emit(removedRule, at.mediaTypeOf(where, name), `media type ${name} removed`, {
+        head: anchor.head,
+        base: b[type],
+      });
   }
   for (const type of Object.keys(h)) {
     const name = names.get(type) ?? type;
-    const at = `${where} ${name}`;
+    const place = at.mediaTypeOf(where, name);
     if (!(type in b)) {
-      emit(addedRule, at, `media type ${name} added`, { head: h[type] });
+      emit(addedRule, place, `media type ${name} added`, { head: h[type] });
       continue;
     }
     const bs = asObject(b[type]).schema;
@@ -348,16 +357,16 @@ export function compareContent(
           : tightened
             ? 'output-constraint-tightened'
             : 'output-constraint-loosened';
-      emit(rule, at, `schema of ${name} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
+      emit(rule, place, `schema of ${name} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
       continue;
     }
     compareSchema(bs, hs, '', {
       direction,
       emit,
-      where: at,
+      where: place,
       now: options.now,
       targetOf: options.targetOf,
-      subject: `the ${where}`,
+      subject: `the ${where.location}`,
       prefix: 'body',
       body: true,
     });
@@ -366,7 +375,7 @@ export function compareContent(
 
 function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, options: CompareOptions): void {
   if (!isObject(baseBody) && !isObject(headBody)) return;
-  const where = 'request body';
+  const where = at.requestBody();
   const anchor = { head: headBody, base: baseBody };
   if (!isObject(headBody)) {
     emit('request-body-removed', where, 'request body removed', anchor);
@@ -398,21 +407,22 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
     if (!(status in h)) {
       emit(
         isSuccess(status) ? 'response-status-removed' : 'error-response-status-removed',
-        `response ${status}`,
+        at.response(status),
         `response ${status} removed`,
         { head: h, base: b[status] },
       );
     }
   }
   for (const status of Object.keys(h)) {
-    const where = `response ${status}`;
+    const where = at.response(status);
     if (!(status in b)) {
       emit('response-status-added', where, `response ${status} added`, { head: h[status] });
       continue;
     }
     const bResp = asObject(b[status]);
     const hResp = asObject(h[status]);
-    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), where, emit, options, hResp);
+    const headerAt = (name: string) => at.responseHeader(status, name);
+    compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), headerAt, emit, options, hResp);
     compareContent(bResp.content, hResp.content, 'output', where, emit, options, { head: hResp, base: bResp });
   }
 }
@@ -420,7 +430,7 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
 export function compareResponseHeaders(
   b: JsonObject,
   h: JsonObject,
-  where: string,
+  headerAt: (name: string) => Place,
   emit: Emit,
   options: CompareOptions,
   response: JsonObject,
@@ -433,20 +443,20 @@ export function compareResponseHeaders(
     if (hh.has(key)) continue;
     emit(
       header.required === true ? 'response-header-removed' : 'optional-response-header-removed',
-      `${where} header ${name}`,
+      headerAt(name),
       `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`,
       { head: response, base: header },
     );
   }
   for (const [key, { name, header }] of hh) {
-    const at = `${where} header ${name}`;
+    const place = headerAt(name);
     const before = bh.get(key);
     if (!before) {
-      emit('response-header-added', at, `response header \`${name}\` added`, { head: header });
+      emit('response-header-added', place, `response header \`${name}\` added`, { head: header });
       continue;
     }
     if (before.header.required === true && header.required !== true) {
-      emit('response-header-made-optional', at, `response header \`${name}\` is no longer always sent`, {
+      emit('response-header-made-optional', place, `response header \`${name}\` is no longer always sent`, {
         head: header,
         base: before.header,
         key: 'required',
@@ -455,7 +465,7 @@ export function compareResponseHeaders(
     compareSchema(before.header.schema, header.schema, '', {
       direction: 'output',
       emit,
-      where: at,
+      where: place,
       now: options.now,
       targetOf: options.targetOf,
       subject: `header \`${name}\``,
@@ -482,20 +492,18 @@ function stillSatisfied(bReq: JsonObject, head: JsonObject[]): boolean {
   );
 }
 
-function compareSecurity(b: JsonObject[] | undefined, h: JsonObject[] | undefined, emit: Emit, anchor: Anchor): void {
-  const bReqs = b ?? [];
-  const hReqs = h ?? [];
+function compareSecurity(bReqs: JsonObject[], hReqs: JsonObject[], emit: Emit, anchor: Anchor): void {
   const open = (reqs: JsonObject[]) => reqs.length === 0 || reqs.some((r) => Object.keys(r).length === 0);
   const label = (reqs: JsonObject[]) =>
     reqs.length === 0 ? '(none)' : reqs.map(requirementKey).join(' | ') || '(anonymous)';
   if (label(bReqs) === label(hReqs)) return;
   const detail = `security changed from ${label(bReqs)} to ${label(hReqs)}`;
   if (open(hReqs)) {
-    if (!open(bReqs)) emit('security-removed', 'security', detail, anchor);
+    if (!open(bReqs)) emit('security-removed', at.security('security'), detail, anchor);
     return;
   }
   if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs)))
-    emit('security-changed', 'security', detail, anchor);
-  else if (hReqs.length > bReqs.length) emit('security-alternative-added', 'security', detail, anchor);
-  else emit('security-relaxed', 'security', detail, anchor);
+    emit('security-changed', at.security('security'), detail, anchor);
+  else if (hReqs.length > bReqs.length) emit('security-alternative-added', at.security('security'), detail, anchor);
+  else emit('security-relaxed', at.security('security'), detail, anchor);
 }

@@ -5,7 +5,8 @@
 // @see https://spec.openapis.org/oas/v3.1.0#schema-object
 // @see https://json-schema.org/draft/2020-12/json-schema-validation
 
-import { type Anchor, type Emit, show } from './change';
+import { type Anchor, type Emit, type Place, show } from './change';
+import { fieldOf } from './place';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
 import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib/json';
 import { sameTarget, similarNames } from './rename';
@@ -175,7 +176,7 @@ function canonical(value: unknown, seen = new Set<unknown>()): string {
 export type SchemaContext = {
   direction: Direction;
   emit: Emit;
-  where: string;
+  where: Place;
   now: Date;
   /** How the top-level schema is named in details (`\`limit\``, `the body`). */
   subject?: string;
@@ -188,15 +189,11 @@ export type SchemaContext = {
   targetOf?: (node: object) => string | undefined;
 };
 
-function fieldLabel(field: string): string {
-  return field === '' ? '' : ` › ${field}`;
-}
-
 function child(field: string, name: string): string {
   return field === '' ? name : `${field}.${name}`;
 }
 
-type Site = { name: string; at: string; anchor: Anchor; ctx: SchemaContext };
+type Site = { name: string; at: Place; anchor: Anchor; ctx: SchemaContext };
 
 export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string, ctx: SchemaContext): void {
   if (!isObject(baseRaw) || !isObject(headRaw)) return;
@@ -214,7 +211,7 @@ export function compareSchema(baseRaw: unknown, headRaw: unknown, field: string,
   const shown = /^[[{(]/.test(field) ? `${ctx.prefix ?? ''}${field}` : field;
   const site: Site = {
     name: field === '' ? (ctx.subject ?? 'the schema') : `\`${shown}\``,
-    at: `${ctx.where}${fieldLabel(field)}`,
+    at: fieldOf(ctx.where, field),
     anchor: { head: headRaw, base: baseRaw },
     ctx,
   };
@@ -657,8 +654,7 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
   const h = head.alternatives;
   if (!b && !h) return false;
   const dir = ctx.direction;
-  const branchDetail = (schema: JsonObject, verb: string) =>
-    `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
+  if (b && h) return compareBranches(base, head, b, h, field, site);
   if (!b && h) {
     const { pairs } = matchBranches([base.schema], h);
     const matched = pairs.length > 0 ? pairs[0][1] : -1;
@@ -692,8 +688,22 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
     if (matched >= 0) compareSchema(b[matched], head.schema, field, ctx);
     return true;
   }
-  const bb = b!;
-  const hh = h!;
+  return false;
+}
+
+/** Alternatives on both sides: the combinator, then branch by branch. */
+function compareBranches(
+  base: Normalised,
+  head: Normalised,
+  bb: JsonObject[],
+  hh: JsonObject[],
+  field: string,
+  site: Site,
+): boolean {
+  const { name, at, anchor, ctx } = site;
+  const dir = ctx.direction;
+  const branchDetail = (schema: JsonObject, verb: string) =>
+    `${name}: alternative ${show(schema.title ?? canonicalBrief(schema))} ${verb}`;
   if (base.combinator !== head.combinator) {
     // anyOf admits what oneOf admits (and values matching several branches).
     constraint(head.combinator === 'oneOf', `${name} changed from ${base.combinator} to ${head.combinator}`, site);
@@ -765,7 +775,7 @@ function compareProperties(
   if (bProps.size === 0 && hProps.size === 0) return;
   const bReq = new Set(asArray(base.required).map(String));
   const hReq = new Set(asArray(head.required).map(String));
-  const at = (name: string) => `${ctx.where} › ${child(field, name)}`;
+  const at = (name: string) => fieldOf(ctx.where, child(field, name));
   // A property still defined but now hidden in this direction (readOnly on input, writeOnly on output).
   const hidden = (k: string) => isObject(hAll[k]) && !hProps.has(k);
   const unhidden = (k: string) => isObject(bAll[k]) && !bProps.has(k);

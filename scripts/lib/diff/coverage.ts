@@ -50,7 +50,7 @@ export function renderCoverage(rows = loadCoverage(), cases = loadCases()): stri
     '`npm run spec:diff` reports it (the case places a base and a head fragment in the template spec; `npm test` runs',
     'every case) and the verdict it gets here, or with the reason it does not apply to this contract.',
     '',
-    `- **${applicable.length}** rules apply and **${applicable.filter((r) => byId.has(r.case!)).length}** are covered by a fixture case;`,
+    `- **${applicable.length}** rules apply and **${applicable.filter((r) => r.case !== undefined && byId.has(r.case)).length}** are covered by a fixture case;`,
     `  **${rows.length - applicable.length}** do not apply.`,
     '- oasdiff levels: ERR (breaking), WARN (may break), INFO. Where the verdict here differs, the note says why:',
     "  this diff follows the contract's Versioning section (a breaking change ships as a new path; closed `enum`s in",
@@ -65,7 +65,7 @@ export function renderCoverage(rows = loadCoverage(), cases = loadCases()): stri
       lines.push(`| \`${row.oasdiff}\` | ${row.level} | not applicable | | | ${row.notApplicable} |`);
       continue;
     }
-    const c = byId.get(row.case!);
+    const c = row.case === undefined ? undefined : byId.get(row.case);
     if (!c) {
       lines.push(`| \`${row.oasdiff}\` | ${row.level} | **missing case ${row.case}** | | | |`);
       continue;

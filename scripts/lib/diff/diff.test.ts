@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import YAML from 'yaml';
 import { COVERAGE_FILE, loadCoverage, renderCoverage } from './coverage';
 import { diffCase, documentsOf, loadCases } from './fixture-cases';
-import { CHECK_INPUTS, checksOfChange } from './check-inputs';
-import { dereferenceFile, listOperationObjects } from '../../../spec/lib';
-import type { Change } from './change';
+import { checksOfChange } from './impact';
+import { CHECKS } from '../../../conformance/checks';
+import { dereferenceFile, listOperations } from '../../../spec/lib';
+import type { Change, ChangePart } from './change';
 import { renderGithub, renderJunit } from './render-ci';
 import { renderMarkdown as renderEscapedMarkdown } from './render-markdown';
 import type { DiffReport } from './run-diff';
@@ -486,24 +487,40 @@ describe('waivers and thresholds', () => {
 });
 
 describe('conformance checks a change touches', () => {
-  const ops = listOperationObjects(dereferenceFile(join(ROOT, 'spec', 'openapi.yaml')));
-  const ids = Object.keys(CHECK_INPUTS);
-  const touched = (operation: string, location: string, rule = 'request-field-added-required') =>
+  const ops = listOperations(dereferenceFile(join(ROOT, 'spec', 'openapi.yaml')));
+  const touched = (operation: string, part: ChangePart, rule = 'request-field-added-required') =>
     checksOfChange(
-      ids,
-      { rule, classification: 'breaking', operation, location, detail: '', reason: '' } satisfies Change,
+      CHECKS,
+      { rule, classification: 'breaking', operation, location: '', part, detail: '', reason: '' } satisfies Change,
       [ops],
     );
+  const body = (field: string): ChangePart => ({ kind: 'request-body', mediaType: 'application/json', field });
+  const response = (status: string, field: string): ChangePart => ({
+    kind: 'response',
+    status,
+    mediaType: 'application/json',
+    field,
+  });
 
-  it('should have the inputs of every registered check written down, and of no other', async () => {
-    const { allChecks } = await import('../../../conformance/checks');
-    const registered = allChecks().map((c) => c.id);
-    expect(registered.filter((id) => !(id in CHECK_INPUTS))).toEqual([]);
-    expect(ids.filter((id) => !registered.includes(id))).toEqual([]);
+  it('should set the part of every change where it is made, whatever its location says', () => {
+    for (const c of loadCases())
+      for (const change of diffCase(c, NOW))
+        expect({ case: c.id, rule: change.rule, part: typeof change.part?.kind }).toEqual({
+          case: c.id,
+          rule: change.rule,
+          part: 'string',
+        });
+    // The location is for display: the part carries the parameter's whole name, spaces and line breaks included.
+    const spaced = { name: 'q r', in: 'query', required: true, schema: { type: 'string' } };
+    const changes = diffCase(
+      { id: 'spaced-name', at: 'parameter', head: spaced, want: 'parameter-added-required' },
+      NOW,
+    );
+    expect(changes.map((c) => c.part)).toContainEqual({ kind: 'parameter', in: 'query', name: 'q r' });
   });
 
   it('should list no check of an unrelated operation for a change to one operation', () => {
-    const runs = touched('POST /orchestration/runs', 'request body application/json › workflowUuid');
+    const runs = touched('POST /orchestration/runs', body('workflowUuid'));
     for (const unrelated of [
       'sql-query-is-read-only',
       'sql-query-is-scoped-per-table',
@@ -517,32 +534,33 @@ describe('conformance checks a change touches', () => {
     expect(runs).toEqual(
       expect.arrayContaining(['valid-requests-are-accepted', 'replayed-request-returns-original-response']),
     );
-    expect(touched('POST /orchestration/query', 'request body application/json › query')).toEqual(
+    expect(touched('POST /orchestration/query', body('query'))).toEqual(
       expect.arrayContaining(['sql-query-is-read-only', 'sql-query-is-scoped-per-table']),
     );
   });
 
   it('should list the checks of the part changed: a response field, a rate-limit header, an error response', () => {
-    const field = touched(
-      'GET /orchestration/runs/{uuid}',
-      'response 200 application/json › run.status',
-      'response-field-removed',
-    );
+    const field = touched('GET /orchestration/runs/{uuid}', response('200', 'run.status'), 'response-field-removed');
     expect(field).toContain('responses-match-the-contract');
     expect(field).toContain('polled-job-ends-terminal-and-stays-terminal');
     expect(field).not.toContain('invalid-requests-are-rejected-with-400');
-    const limit = touched('GET /orchestration/runs/{uuid}', 'response 200 header RateLimit', 'response-header-removed');
+    const limit = touched(
+      'GET /orchestration/runs/{uuid}',
+      { kind: 'response-header', status: '200', name: 'RateLimit' },
+      'response-header-removed',
+    );
     expect(limit).toEqual(
       expect.arrayContaining(['every-response-carries-rate-limit-headers', 'responses-match-the-contract']),
     );
     expect(limit).not.toContain('error-responses-use-the-error-shape');
-    const error = touched(
-      'GET /orchestration/runs/{uuid}',
-      'response 404 application/json › reason',
-      'response-field-removed',
-    );
+    const error = touched('GET /orchestration/runs/{uuid}', response('404', 'reason'), 'response-field-removed');
     expect(error).toContain('error-responses-use-the-error-shape');
     expect(error).not.toContain('valid-requests-are-accepted');
+  });
+
+  it('should list no check for documentation or a named component, which no check reads', () => {
+    expect(touched('GET /orchestration/runs/{uuid}', { kind: 'documentation' }, 'operation-docs-changed')).toEqual([]);
+    expect(touched('(document)', { kind: 'component' }, 'component-schema-removed')).toEqual([]);
   });
 });
 

@@ -1,14 +1,18 @@
 // Beyond the wire: for each breaking change (and warning), the generated client types it changes, named by where
-// the change is written (the names openapi-typescript gives them), and the conformance checks whose inputs it
-// touches (check-inputs.ts; conformance/ never imports mocks/, so neither does this).
+// the change is written (the names openapi-typescript gives them), and the conformance checks whose declared inputs
+// (each check's `inputs`: the operations it exercises, the parts it reads) hold the change's operation and part.
 // Named, not generated: running openapi-typescript on both sides cost a second of start-up and, on an 11 MB
 // description, seconds and half a gigabyte per side, to learn what the change's place and keyword already say.
 
-import { listOperationObjects, type OperationRef } from '../../../spec/lib/document';
+import { listOperations, type Operation } from '../../../spec/lib/operations';
 import type { JsonObject } from '../../../spec/lib/json';
 import { parsePointer } from '../../../spec/lib/pointer';
-import type { Change } from './change';
-import { CHECK_INPUTS, checksOfChange, partOfChange } from './check-inputs';
+import { CHECKS } from '../../../conformance/checks';
+import { exercises, readsPart, type CheckInputs } from '../../../conformance/checks/inputs';
+import type { Change, ChangePart } from './change';
+
+/** What impact reads of a check: its id and its declared inputs. */
+export type CheckWithInputs = { id: string; inputs: CheckInputs };
 
 /** Keywords that constrain values but not their TypeScript type (openapi-typescript prints none of them). */
 const UNTYPED_KEYWORDS = new Set([
@@ -65,20 +69,46 @@ export function clientTypesOf(change: Change, operationIds: string[], path: stri
 
 export type ImpactInput = { baseApi: JsonObject; headApi: JsonObject };
 
+/** `GET /x/{uuid}`: how the diff names an operation. */
+const keyOf = (op: Operation) => `${op.method} ${op.path}`;
+
+/** The checks whose inputs hold a change: its part among what they read, its operation among those they exercise. */
+export function checksOfChange(checks: readonly CheckWithInputs[], change: Change, sides: Operation[][]): string[] {
+  const target = change.operation;
+  // A change to a path (`/things` removed) concerns each of its operations; a document-wide one, every operation.
+  const concerns = (op: Operation) =>
+    keyOf(op) === target || (!target.includes(' ') && op.path === target) || target === '(document)';
+  return checks
+    .filter(
+      ({ inputs }) =>
+        readsPart(inputs.reads, change.part) &&
+        sides.some((ops) => ops.some((op) => concerns(op) && exercises(inputs, op, ops))),
+    )
+    .map((check) => check.id);
+}
+
+/** What decides which checks a part concerns (a body's field path only by being there): one memo entry each. */
+function partKey(part: ChangePart): string {
+  const { kind } = part;
+  if (kind === 'parameter') return `${kind} ${part.in} ${part.name}`;
+  if (kind === 'response-header') return `${kind} ${part.status} ${part.name}`;
+  if (kind === 'response') return `${kind} ${part.status} ${part.field === undefined ? '' : '›'}`;
+  return kind;
+}
+
 /**
  * Adds `impact` to every breaking change and warning of the report; computed once per operation and place (many
  * changes share both).
  */
-export function addImpact(changes: Change[], input: ImpactInput): void {
+export function addImpact(changes: Change[], input: ImpactInput, checks: readonly CheckWithInputs[] = CHECKS): void {
   const targets = changes.filter((c) => c.classification === 'breaking' || c.classification === 'warning');
   if (targets.length === 0) return;
-  const ids = Object.keys(CHECK_INPUTS);
-  const sides: OperationRef[][] = [listOperationObjects(input.headApi), listOperationObjects(input.baseApi)];
+  const sides: Operation[][] = [listOperations(input.headApi), listOperations(input.baseApi)];
   const byKey = new Map<string, { ids: Set<string>; path: string }>();
   for (const op of sides.flat()) {
-    const entry = byKey.get(op.key) ?? { ids: new Set<string>(), path: op.path };
-    if (typeof op.operation.operationId === 'string') entry.ids.add(op.operation.operationId);
-    byKey.set(op.key, entry);
+    const entry = byKey.get(keyOf(op)) ?? { ids: new Set<string>(), path: op.path };
+    if (typeof op.node.operationId === 'string') entry.ids.add(op.node.operationId);
+    byKey.set(keyOf(op), entry);
   }
   const typesMemo = new Map<string, string[]>();
   const checksMemo = new Map<string, string[]>();
@@ -97,10 +127,10 @@ export function addImpact(changes: Change[], input: ImpactInput): void {
       clientTypes = clientTypesOf(c, [...(op?.ids ?? [])], op?.path);
       typesMemo.set(typesAt, clientTypes);
     }
-    const checksAt = `${c.operation}\u0000${JSON.stringify(partOfChange(c))}`;
+    const checksAt = `${c.operation}\u0000${partKey(c.part)}`;
     let conformanceChecks = checksMemo.get(checksAt);
     if (!conformanceChecks) {
-      conformanceChecks = checksOfChange(ids, c, sides);
+      conformanceChecks = checksOfChange(checks, c, sides);
       checksMemo.set(checksAt, conformanceChecks);
     }
     c.impact = { clientTypes, conformanceChecks };

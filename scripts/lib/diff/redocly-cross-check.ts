@@ -111,8 +111,8 @@ const RESOLVING_KEYS = new Set(['$ref', '$dynamicRef', '$recursiveRef', '$id']);
 export function outsideReference(document: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[document, '']];
   const seen = new Set<object>();
-  while (stack.length > 0) {
-    const [node, at] = stack.pop()!;
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, at] = top;
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     seen.add(node);
     if (!Array.isArray(node) && typeof (node as Record<string, unknown>).externalValue === 'string')
@@ -284,6 +284,8 @@ export function crossCheck(report: RedoclyReport, engine: Change[]): CrossCheck 
             classification,
             operation,
             location,
+            // Only redocly's pointer is known: the change counts for the whole operation.
+            part: { kind: 'operation' },
             detail: redocly.message,
             reason:
               classification === 'informational' && verdict.impact === 'major'

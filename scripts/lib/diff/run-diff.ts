@@ -12,7 +12,6 @@ import {
 import { groupRows } from './rows';
 import { CLASSIFICATIONS, type Classification } from './rules';
 import { isExpired, loadWaivers, type Waiver, waiverMatchesChange } from './waivers';
-import { addImpact } from './impact';
 import { createLineLocator } from '../../../spec/lib/locate';
 import { bundleFile, dereferenceFile, type Origin } from '../../../spec/lib/load';
 import { escapeToken } from '../../../spec/lib/pointer';
@@ -210,7 +209,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
   const headSource =
     options.head !== undefined
       ? resolveSource(options.head, options.cwd, specPath)
-      : workingTreeSource(options.cwd, specPath!);
+      : workingTreeSource(options.cwd, specPath ?? findSpecPath(options.cwd));
   const baseFile = sourceFile(baseSource, options.cwd);
   const headFile = sourceFile(headSource, options.cwd);
   const abort = new AbortController();
@@ -271,7 +270,11 @@ export async function runDiff(options: DiffOptions): Promise<DiffReport> {
       unused: inForce.filter((w) => !used.has(w)),
     };
 
-    if (options.impact) addImpact(sorted, { baseApi: base.api, headApi: head.api });
+    // Impact reads the conformance checks' declared inputs: loaded only when a breaking change or warning has one.
+    if (options.impact && sorted.some((c) => c.classification === 'breaking' || c.classification === 'warning')) {
+      const { addImpact } = await import('./impact');
+      addImpact(sorted, { baseApi: base.api, headApi: head.api });
+    }
 
     const threshold = new Set<Classification>(failOn === 'warning' ? ['breaking', 'warning'] : ['breaking']);
     const failing = sorted.filter(
