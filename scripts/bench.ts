@@ -39,6 +39,7 @@ import {
   waitFor200 as waitFor200With,
 } from './lib/bench/processes';
 import { findWrk, type LoadRequest } from './lib/bench/wrk';
+import { IDEMPOTENCY_KEY_HEADER } from '../spec/lib/constants';
 
 /** A whole number ≥ 1 from `--name N` or the environment, or the default; exit 2 with a reason otherwise. */
 function countOption(flag: string, variable: string, fallback: number): number {
@@ -114,7 +115,7 @@ const requestOf = (workload: Workload): LoadRequest => ({
     ...(workload.body === undefined ? {} : { 'content-type': 'application/json' }),
   },
   body: workload.body,
-  fresh: workload.keyed ? { header: 'idempotency-key', prefix: freshPrefix() } : undefined,
+  fresh: workload.keyed ? { header: IDEMPOTENCY_KEY_HEADER, prefix: freshPrefix() } : undefined,
 });
 
 /** The mock's real answer to one request of the workload: status, every header it sets, the body text. */
@@ -456,7 +457,7 @@ async function memoryAfterPosts(): Promise<{
               headers: {
                 authorization: `Bearer ${TOKEN}`,
                 'content-type': 'application/json',
-                'idempotency-key': `bench-${n++}`,
+                [IDEMPOTENCY_KEY_HEADER]: `bench-${n++}`,
               },
               body: JSON.stringify({ statuses: ['idle'] }),
             }),

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../spec/lib/constants';
 import { BARE_SERVER } from './bare-server';
 import { cpuUsPerRequest, freshPrefix, loadOnce, type Generator } from './generators';
 import { freePort, launch, ROOT, stop, waitFor200 } from './processes';
@@ -137,7 +138,7 @@ describe('the load generator, one round of a second', () => {
           req.on('data', (chunk: string) => (body += chunk));
           req.on('end', () => {
             seen.push({
-              key: String(req.headers['idempotency-key']),
+              key: String(req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()]),
               body,
               type: req.headers['content-type'],
               authorization: req.headers.authorization,
@@ -163,7 +164,7 @@ describe('the load generator, one round of a second', () => {
             method: 'POST',
             headers: { authorization: 'Bearer mock-token-a', 'content-type': 'application/json' },
             body,
-            fresh: { header: 'idempotency-key', prefix },
+            fresh: { header: IDEMPOTENCY_KEY_HEADER, prefix },
           };
           const sample = await loadOnce(generator, { url, pid: process.pid, wrkBin: wrk.bin }, request, options);
           expect(sample).toMatchObject({ errors: 0, badStatus: 0 });
