@@ -18,7 +18,7 @@ export function dereferenceDocument(document: JsonObject, cycles: CycleMode): Js
   const active = new Set<string>();
   // $refs being followed: one met again before any ordinary node is a cycle of bare $refs (it would never end).
   const following = new Set<string>();
-  const refuse = (at: string, reason: string, code: 'cycle' | 'depth' | 'missing-target') => {
+  const refuse = (at: string, reason: string, code: 'cycle' | 'depth' | 'missing-target'): never => {
     throw new SpecRefused('(document)', at, reason, code);
   };
   // `level` counts calls (nesting and $refs followed), so no chain of $refs can exhaust the stack.
@@ -34,12 +34,15 @@ export function dereferenceDocument(document: JsonObject, cycles: CycleMode): Js
       let target: Json;
       if (active.has(targetAt)) {
         if (cycles === 'ref') return node;
-        target = done.get(targetAt)!;
+        // An active node was registered in `done` before its children were walked.
+        const started = done.get(targetAt);
+        if (started === undefined) return refuse(at, `$ref ${JSON.stringify($ref)} meets a node not yet made`, 'cycle');
+        target = started;
       } else {
         const raw = getAtPointer(document, targetAt) as Json | undefined;
-        if (raw === undefined) refuse(at, `$ref ${JSON.stringify($ref)} points at nothing`, 'missing-target');
+        if (raw === undefined) return refuse(at, `$ref ${JSON.stringify($ref)} points at nothing`, 'missing-target');
         following.add(at);
-        target = walk(raw!, targetAt, level + 1);
+        target = walk(raw, targetAt, level + 1);
         following.delete(at);
       }
       if (Object.keys(siblings).length === 0 || !isObject(target)) {

@@ -5,7 +5,7 @@
 
 /** `\x1B`, `\u202E`: a character shown as the escape a reader can see and copy. */
 function visible(c: string): string {
-  const code = c.codePointAt(0)!;
+  const code = c.codePointAt(0) ?? 0xfffd;
   return code <= 0xff
     ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
     : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -16,6 +16,11 @@ function visible(c: string): string {
  * controls (CSI as U+009B), the line and paragraph separators, bidirectional overrides and isolates (text that reads
  * differently than it runs), zero-width and BOM characters, noncharacters, and lone surrogates.
  */
+/** A character's entity from the table of those a format escapes; any other character as it is. */
+function entity(c: string, table: Readonly<Record<string, string>>): string {
+  return table[c] ?? c;
+}
+
 const TERMINAL_UNSAFE =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2066-\u2069\uFEFF\uFFF9-\uFFFB\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
@@ -34,7 +39,7 @@ export function escapeTerminal(text: string): string {
   return text
     .replace(TERMINAL_UNSAFE, visible)
     .replace(WORKFLOW_COMMAND, (_m, space: string | undefined, colon: string | undefined, hash: string | undefined) =>
-      colon ? `${space ?? ''}${visible(colon)}` : visible(hash!),
+      colon ? `${space ?? ''}${visible(colon)}` : visible(hash ?? '#'),
     );
 }
 
@@ -56,7 +61,7 @@ function foldLines(text: string): string {
 export function escapeMarkdown(text: string): string {
   return foldLines(text)
     .replace(TERMINAL_UNSAFE, visible)
-    .replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)
+    .replace(/[&<>]/g, (c) => entity(c, { '&': '&amp;', '<': '&lt;', '>': '&gt;' }))
     .replace(/[\\`*_{}[\]()#+\-.!|~:"']/g, (c) => `\\${c}`)
     .replace(/@/g, '&#64;');
 }
@@ -89,9 +94,8 @@ const XML_FORBIDDEN =
 export function escapeXml(text: string): string {
   return text
     .replace(XML_FORBIDDEN, visible)
-    .replace(
-      /[<>&"'\r]/g,
-      (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' })[c]!,
+    .replace(/[<>&"'\r]/g, (c) =>
+      entity(c, { '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;', '\r': '&#13;' }),
     );
 }
 
@@ -99,7 +103,7 @@ export function escapeXml(text: string): string {
 export function escapeHtml(text: string): string {
   return text
     .replace(TERMINAL_UNSAFE, visible)
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+    .replace(/[&<>"']/g, (c) => entity(c, { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }));
 }
 
 /**
@@ -153,7 +157,7 @@ export function quoteShell(text: string): string {
   const body = text
     .replace(/[\\']/g, (c) => `\\${c}`)
     .replace(unsafe, (c) => {
-      const code = c.length === 1 && c >= '\uD800' && c <= '\uDFFF' ? 0xfffd : c.codePointAt(0)!;
+      const code = c.length === 1 && c >= '\uD800' && c <= '\uDFFF' ? 0xfffd : (c.codePointAt(0) ?? 0xfffd);
       return code < 0x80
         ? `\\x${code.toString(16).toUpperCase().padStart(2, '0')}`
         : `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;

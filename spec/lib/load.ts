@@ -100,10 +100,11 @@ function parseYaml(text: string, refuse: Refuse, limits: SpecLimits): Json {
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
-  const first = document!.errors[0];
+  const parsed = document ?? refuse([], 'syntax', 'holds no YAML document');
+  const first = parsed.errors[0];
   if (first) refuse([], 'syntax', `YAML: ${first.message.split('\n')[0]} (line ${lineAt(text, first.pos[0])})`);
   try {
-    return document!.toJS({ maxAliasCount: limits.maxAliasCount }) as Json;
+    return parsed.toJS({ maxAliasCount: limits.maxAliasCount }) as Json;
   } catch (error) {
     if (error instanceof ReferenceError && /alias/i.test(error.message))
       refuse([], 'aliases', `YAML aliases over the bound (maxAliasCount ${limits.maxAliasCount}): ${error.message}`);
@@ -314,8 +315,7 @@ class SpecFiles {
 function countObjects(document: Json, budget: number, over: () => never): number {
   const seen = new Set<object>();
   const stack: Json[] = [document];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node === null || typeof node !== 'object' || seen.has(node)) continue;
     seen.add(node);
     if (seen.size > budget) over();
@@ -420,9 +420,9 @@ export function bundleFile(entryPath: string, limits: SpecLimits = SPEC_LIMITS):
       if (found) return { $ref: formatPointer(found), ...siblings };
       const content = getAtPointer(files.read(target.file), target.tokens) as Json | undefined;
       if (content === undefined)
-        refuserFor(file)([...from, '$ref'], 'missing-target', `$ref ${quoteRef($ref)} points at nothing`);
+        return refuserFor(file)([...from, '$ref'], 'missing-target', `$ref ${quoteRef($ref)} points at nothing`);
       placed.set(keyOf(target), at);
-      const inlined = walk(content!, target.file, at, target.tokens, level + 1);
+      const inlined = walk(content, target.file, at, target.tokens, level + 1);
       return isObject(inlined) && Object.keys(siblings).length > 0 ? { ...inlined, ...siblings } : inlined;
     }
     const out: JsonObject = {};
@@ -462,16 +462,17 @@ export function dereferenceFile(
     if (level > limits.maxDepth)
       refuserFor(file)(at, 'depth', `nested deeper than ${limits.maxDepth} levels, $refs followed included`);
     const key = `${file}${formatPointer(at)}`;
-    if (resolved.has(key)) return resolved.get(key)!;
+    const known = resolved.get(key);
+    if (known !== undefined) return known;
     if (isObject(node) && typeof node.$ref === 'string') {
       if (following.has(key))
         refuserFor(file)([...at, '$ref'], 'cycle', '$ref leads back to itself through nothing but $refs');
       const target = files.target(node.$ref, file, at);
       const raw = getAtPointer(files.read(target.file), target.tokens) as Json | undefined;
       if (raw === undefined)
-        refuserFor(file)([...at, '$ref'], 'missing-target', `$ref ${quoteRef(node.$ref)} points at nothing`);
+        return refuserFor(file)([...at, '$ref'], 'missing-target', `$ref ${quoteRef(node.$ref)} points at nothing`);
       following.add(key);
-      const value = walk(raw!, target.file, target.tokens, level + 1);
+      const value = walk(raw, target.file, target.tokens, level + 1);
       following.delete(key);
       const siblings = Object.keys(node).filter((k) => k !== '$ref');
       if (siblings.length === 0 || !isObject(value)) {

@@ -313,7 +313,8 @@ export function lineOfOffset(starts: number[], offset: number): number {
 export function createLineLocator(wanted: Map<string, Set<string>>): LineOf {
   const files = new Map<string, { offsetOf: OffsetOf; starts: number[] } | null>();
   const load = (file: string) => {
-    if (files.has(file)) return files.get(file)!;
+    const known = files.get(file);
+    if (known !== undefined) return known;
     let entry: { offsetOf: OffsetOf; starts: number[] } | null = null;
     try {
       const text = readFileSync(file, 'utf8');

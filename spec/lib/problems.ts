@@ -8,11 +8,10 @@ import { CONTRACT_UUID_PATTERN } from './schemas';
 export type SchemaProblem = { pointer: string; message: string };
 
 /** Patterns shown by name: a person cannot read them, and they are the contract's own rules. */
-const NAMED_PATTERNS = new Map<string, string>([
-  [CONTRACT_UUID_PATTERN, 'must be a UUID (versions 1–8, variant 8, 9, a or b; or the nil or max UUID)'],
-]);
+const MUST_BE_A_UUID = 'must be a UUID (versions 1–8, variant 8, 9, a or b; or the nil or max UUID)';
+const NAMED_PATTERNS = new Map<string, string>([[CONTRACT_UUID_PATTERN, MUST_BE_A_UUID]]);
 const NAMED_FORMATS: Record<string, string> = {
-  uuid: NAMED_PATTERNS.get(CONTRACT_UUID_PATTERN)!,
+  uuid: MUST_BE_A_UUID,
   'date-time': 'must be a date-time (RFC 3339, e.g. 2026-01-31T09:00:00Z)',
   date: 'must be a date (e.g. 2026-01-31)',
   email: 'must be an email address',

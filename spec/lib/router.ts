@@ -68,12 +68,14 @@ export function createRouter(operations: readonly Operation[]): Router {
   const templates = new Map<string, Template>();
   for (const operation of operations) {
     if (!operation.path.includes('{')) {
-      if (!literal.has(operation.path)) literal.set(operation.path, new Map());
-      literal.get(operation.path)!.set(operation.method, operation);
+      let byMethod = literal.get(operation.path);
+      if (!byMethod) literal.set(operation.path, (byMethod = new Map()));
+      byMethod.set(operation.method, operation);
       continue;
     }
-    if (!templates.has(operation.path)) templates.set(operation.path, compileTemplate(operation.path, templates.size));
-    templates.get(operation.path)!.byMethod.set(operation.method, operation);
+    let template = templates.get(operation.path);
+    if (!template) templates.set(operation.path, (template = compileTemplate(operation.path, templates.size)));
+    template.byMethod.set(operation.method, operation);
   }
   const ranked = [...templates.values()].sort(compareTemplates);
 
