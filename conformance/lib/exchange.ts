@@ -1,9 +1,31 @@
 /** Helpers to read exchanges: JSON content type, error shape, header lookups, short descriptions. */
 import { detachedSlice, type Exchange } from './http-client';
 
+/** An exchange the target answered. */
+export type Answered = Exchange & { response: NonNullable<Exchange['response']> };
+
+export function isAnswered(exchange: Exchange): exchange is Answered {
+  return exchange.response !== undefined;
+}
+
+/** The answer of an exchange that must have one; an exchange without names itself and why it has none. */
+/** A 2xx answer: the target accepted the request. */
+export function isSuccess(exchange: Exchange): exchange is Answered {
+  const status = exchange.response?.status ?? 0;
+  return status >= 200 && status < 300;
+}
+
+export function responseOf(exchange: Exchange): NonNullable<Exchange['response']> {
+  if (!exchange.response)
+    throw new Error(
+      `exchange ${exchange.id} (${exchange.request.method} ${exchange.request.path}) has no response: ${exchange.error ?? 'none was read'}`,
+    );
+  return exchange.response;
+}
+
 export function describe(exchange: Exchange): string {
-  if (exchange.error) return `no response (${exchange.error})`;
-  const res = exchange.response!;
+  const res = exchange.response;
+  if (exchange.error || !res) return `no response (${exchange.error ?? 'none was read'})`;
   const text = res.text.length > 300 ? `${detachedSlice(res.text, 300)}…` : res.text;
   const cut = res.truncated
     ? ` (the answer went on past --max-response-bytes: its first ${res.text.length} characters read)`

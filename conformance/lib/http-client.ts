@@ -182,13 +182,14 @@ function exchangeOnWire(
     let settled = false;
     let answered = false;
     let bodyBytes = 0;
-    const settle = (error: Error | undefined, answer?: Answer) => {
+    /** The exchange's one outcome: the answer read, or why none complete came. */
+    const settle = (outcome: Error | Answer) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       inFlight.delete(abort);
-      if (error) reject(error);
-      else resolve(answer!);
+      if (outcome instanceof Error) reject(outcome);
+      else resolve(outcome);
     };
     let req: ReturnType<typeof httpRequest>;
     try {
@@ -227,7 +228,7 @@ function exchangeOnWire(
       const headers = flattenHeaders(res.headers as Record<string, unknown>);
       const chunks: Buffer[] = [];
       const done = (truncated: boolean) =>
-        settle(undefined, {
+        settle({
           status: res.statusCode ?? 0,
           headers,
           text: Buffer.concat(chunks).toString('utf8'),
@@ -274,7 +275,7 @@ export class LogBound {
 
   /** Once nothing judges any more: every answer keeps only what a report shows, so writing reports stays quick. */
   trimAll(): void {
-    for (const exchange of this.held.splice(0)) trim(exchange.response!);
+    for (const exchange of this.held.splice(0)) trim(exchange.response);
     this.bytes = 0;
   }
 
@@ -284,8 +285,8 @@ export class LogBound {
     this.held.push(latest);
     this.bytes += length;
     while (this.bytes > this.maxBytes && this.held.length > 1) {
-      const old = this.held.shift()!.response!;
-      this.bytes -= old.text.length;
+      const old = this.held.shift()?.response;
+      this.bytes -= old?.text.length ?? 0;
       trim(old);
     }
   }
@@ -307,7 +308,8 @@ export function reportedText(text: string): string {
     : `${detachedSlice(text, TRIMMED_TEXT_BYTES)}… (${text.length - TRIMMED_TEXT_BYTES} characters more, not kept)`;
 }
 
-function trim(response: NonNullable<Exchange['response']>): void {
+function trim(response: Exchange['response']): void {
+  if (!response) return;
   response.text = detachedSlice(response.text, TRIMMED_TEXT_BYTES);
   response.body = undefined;
   response.trimmed = true;

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckContext } from '../checks/registry';
 import { CheckFailure, CheckSkipped } from './failure';
-import { deepEqual, describe, errorShapeProblems, envelope } from './exchange';
+import { deepEqual, describe, errorShapeProblems, envelope, isSuccess } from './exchange';
 import type { Exchange } from './http-client';
 import { NAME_PREFIX, requestBodySchema } from './operations';
 import type { Operation } from '../../spec/lib';
@@ -72,10 +72,7 @@ export function createdUuid(exchange: Exchange): unknown {
   return envelope(body, 'mcpServer')?.uuid;
 }
 
-export function isSuccess(exchange: Exchange): boolean {
-  const status = exchange.response?.status ?? 0;
-  return status >= 200 && status < 300;
-}
+export { isSuccess };
 
 function fail(ruleId: string, title: string, expected: string, exchange: Exchange): never {
   throw new CheckFailure({ ruleId, title, expected, received: describe(exchange), exchange });
@@ -102,7 +99,7 @@ export class CreateCommand implements fc.AsyncCommand<IdempotencyModel, Idempote
         '2xx for a new request with a fresh key',
         exchange,
       );
-    model.keys.push({ key, body, status: exchange.response!.status, response: exchange.response!.body });
+    model.keys.push({ key, body, status: exchange.response.status, response: exchange.response.body });
   }
   toString(): string {
     return `create(${this.suffix})`;

@@ -22,9 +22,9 @@ const credentialOf = (exchange: Exchange) =>
   exchange.tokenLabel === 'a' || exchange.tokenLabel === 'b' ? exchange.tokenLabel : undefined;
 
 export function remainingOf(exchange: Exchange): number | undefined {
-  const headers = exchange.response?.headers;
-  if (!headers || exchange.response!.status === 429) return undefined;
-  return parseInteger(headers[RATE_LIMIT.remaining]);
+  const response = exchange.response;
+  if (!response || response.status === 429) return undefined;
+  return parseInteger(response.headers[RATE_LIMIT.remaining]);
 }
 
 /** Every 429 whose credential's last reading promised room for it. */
@@ -42,15 +42,17 @@ export function quotaContradictions(exchanges: readonly Exchange[]): QuotaContra
         (!reading || other.receivedTick > reading.receivedTick)
       )
         reading = other;
-    const remaining = reading && remainingOf(reading);
-    if (!reading || remaining === undefined) continue;
+    if (!reading) continue;
+    const since = reading;
+    const remaining = remainingOf(since);
+    if (remaining === undefined) continue;
     // Anything in flight at any moment between the reading's request and the 429's answer may have been counted.
     const between = exchanges.filter(
       (other) =>
         other !== limited &&
-        other !== reading &&
+        other !== since &&
         other.sentTick < limited.receivedTick &&
-        (other.receivedTick === 0 || other.receivedTick > reading!.sentTick),
+        (other.receivedTick === 0 || other.receivedTick > since.sentTick),
     ).length;
     if (remaining > between) found.push({ limited, reading, remaining, between });
   }

@@ -183,7 +183,7 @@ function jobTransitions(contract: Contract): Array<{ subject: string; operationI
   for (const create of contract.operations) {
     const accepted = create.responses['202'];
     if (create.method !== 'POST' || hasPathId(create) || !accepted || !('Location' in accepted.headers)) continue;
-    const kind = singular(create.path.split('/').pop()!);
+    const kind = singular(create.path.split('/').pop() ?? '');
     const poll = contract.operations.find((op) => op.method === 'GET' && op.path === `${create.path}/{uuid}`);
     const cancel = contract.operations.find((op) => op.method === 'POST' && op.path === `${create.path}/{uuid}/cancel`);
     const push = (transition: string, op: Operation) =>
@@ -339,7 +339,8 @@ export function coverageMatrix(contract: Contract, checks: Check[], options: Mat
       reason = draft.stated ? undefined : 'not stated: the contract assumes it (a server reading it otherwise warns)';
     if (!reason && draft.operationId && options.operations && !options.operations.includes(draft.operationId))
       reason = `filtered out: ${draft.operationId} is not selected`;
-    if (!reason && options.ran && judgedBy.length > 0 && !judgedBy.some((checkId) => options.ran!.includes(checkId)))
+    const ran = options.ran;
+    if (!reason && ran && judgedBy.length > 0 && !judgedBy.some((checkId) => ran.includes(checkId)))
       reason = `not run: ${judgedBy.join(', ')} skipped or not selected`;
     return { ...draft, id, judgedBy, reason };
   });

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CheckContext } from '../checks/registry';
-import { describe, envelope } from '../lib/exchange';
+import { describe, envelope, isSuccess } from '../lib/exchange';
 import { CheckFailure, type FailureInput } from '../lib/failure';
 import type { Exchange, SendOptions } from '../lib/http-client';
 import { NAME_PREFIX } from '../lib/operations';
@@ -57,10 +57,7 @@ export function fail(input: FailureInput): never {
   throw new CheckFailure(input);
 }
 
-export function isSuccess(exchange: Exchange): boolean {
-  const status = exchange.response?.status ?? 0;
-  return status >= 200 && status < 300;
-}
+export { isSuccess };
 
 function collect(facts: TenantFacts, value: unknown, field = ''): void {
   if (Array.isArray(value)) for (const item of value) collect(facts, item, field);
@@ -197,5 +194,5 @@ export async function send(
 
 /** Adds a created record's uuid to its tenant's needles: from now on the other tenant must never see it. */
 export function own(real: Real, tenant: Tenant, uuid: string): void {
-  if (real.facts.b) real.facts[tenant]!.needles.add(uuid);
+  if (real.facts.b) real.facts[tenant]?.needles.add(uuid);
 }

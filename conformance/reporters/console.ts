@@ -41,7 +41,8 @@ export function formatFailure(failure: Failure): string {
     `  Expected: ${continued(failure.expected)}`,
     `  Received: ${continued(failure.received)}`,
   ];
-  if ((failure.operations?.length ?? 0) > 1) lines.push(`  Seen on:  ${failure.operations!.join(', ')}`);
+  const operations = failure.operations ?? [];
+  if (operations.length > 1) lines.push(`  Seen on:  ${operations.join(', ')}`);
   if (failure.alsoBy?.length) lines.push(`  Also found by: ${failure.alsoBy.join(', ')}`);
   if (failure.request) {
     lines.push(`  Request:  ${failure.request.method} ${continued(failure.request.url)}`);

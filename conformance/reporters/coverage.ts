@@ -78,15 +78,15 @@ export function buildCoverage(
       return { status: key, seen, state: (failed ? 'failed' : seen > 0 ? 'passed' : 'not reached') as CellState };
     });
     const counts = new Map<number, number>();
-    for (const e of mine)
-      if (e.response && !Object.keys(op.responses).some((key) => statusMatches(key, e.response!.status)))
-        counts.set(e.response.status, (counts.get(e.response.status) ?? 0) + 1);
+    for (const { response } of mine)
+      if (response && !Object.keys(op.responses).some((key) => statusMatches(key, response.status)))
+        counts.set(response.status, (counts.get(response.status) ?? 0) + 1);
     const ruleStates: Record<string, CellState> = {};
     for (const rule of rules) {
       const judged = hooks.some((h) => h.ruleId === rule.id)
         ? mine.length > 0
         : mine.some((e) => checkRule.get(e.checkId) === rule.id) ||
-          (mine.length > 0 && judges.some((j) => j.ruleId === rule.id && j.traffic!.covers(op)));
+          (mine.length > 0 && judges.some((j) => j.ruleId === rule.id && j.traffic?.covers(op)));
       const cited = opFindings.filter((f) => f.ruleId === rule.id);
       if (cited.some((f) => f.severity === 'failure')) ruleStates[rule.id] = 'failed';
       else if (cited.length > 0) ruleStates[rule.id] = 'warned';

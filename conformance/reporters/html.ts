@@ -64,10 +64,8 @@ function message(failure: Failure): string {
     Object.entries(h)
       .map(([n, v]) => `${n}: ${v}`)
       .join('\n');
-  const seen =
-    (failure.operations?.length ?? 0) > 1
-      ? `<tr><th>Seen on</th><td>${escapeHtml(failure.operations!.join(', '))}</td></tr>`
-      : '';
+  const operations = failure.operations ?? [];
+  const seen = operations.length > 1 ? `<tr><th>Seen on</th><td>${escapeHtml(operations.join(', '))}</td></tr>` : '';
   const also = failure.alsoBy?.length
     ? `<tr><th>Also found by</th><td>${escapeHtml(failure.alsoBy.join(', '))}</td></tr>`
     : '';

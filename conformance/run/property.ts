@@ -92,7 +92,7 @@ export async function runProperty<T>(
     {
       seed: (env.config.seed + stringHash(`${env.checkId}/${name}`)) | 0,
       numRuns: options?.numRuns ?? env.config.runs,
-      path: replaying ? env.replay!.path || undefined : undefined,
+      path: replaying ? env.replay?.path || undefined : undefined,
       // A replay shows the replayed case itself, not a further shrink of it.
       endOnFailure: replaying,
       examples: options?.examples?.map((example) => [example] as [typeof example]),

@@ -34,10 +34,11 @@ export function selectOperations(
     throw new ConfigError(
       `unknown tag(s) in --tags/--skip-tags: ${unknownTags.join(', ')}\nknown: ${[...tags].join(', ')}`,
     );
+  const only = config.tags;
   return contract.operations.filter(
     (op) =>
       (!config.operations || config.operations.includes(op.operationId)) &&
-      (!config.tags || tagsOf(op).some((tag) => config.tags!.includes(tag))) &&
+      (!only || tagsOf(op).some((tag) => only.includes(tag))) &&
       !tagsOf(op).some((tag) => config.skipTags?.includes(tag)),
   );
 }

@@ -8,7 +8,7 @@ import type fc from 'fast-check';
 import { deepEqual, describe, errorShapeProblems } from '../../lib/exchange';
 import { fail, isSuccess, newName, own, type Real } from '../real';
 import type { Tenant, WorldModel } from '../world';
-import { countBacks, createBody, createdOf, sendCreate } from './shared';
+import { countBacks, createBody, createdOf, outcomeOf, sendCreate } from './shared';
 
 export class ConcurrentRetryCommand implements fc.AsyncCommand<WorldModel, Real> {
   constructor(
@@ -40,7 +40,7 @@ export class ConcurrentRetryCommand implements fc.AsyncCommand<WorldModel, Real>
     const created = answers.filter(isSuccess);
     const first = created[0];
     for (const exchange of answers) {
-      if (isSuccess(exchange) && deepEqual(exchange.response!.body, first.response!.body)) continue;
+      if (isSuccess(exchange) && deepEqual(exchange.response.body, first.response.body)) continue;
       if (exchange.response?.status === 409 && errorShapeProblems(exchange).length === 0) continue;
       fail({
         ruleId: isSuccess(exchange) ? 'idempotency-replay' : 'idempotency-concurrent-409',
@@ -77,9 +77,7 @@ export class ConcurrentRetryCommand implements fc.AsyncCommand<WorldModel, Real>
       create: index,
       body,
       key,
-      status: winner.response!.status,
-      response: winner.response!.body,
-      location: winner.response!.headers.location,
+      ...outcomeOf(winner),
       exchange: winner,
     };
     model.records.push(record);

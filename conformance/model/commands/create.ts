@@ -8,7 +8,7 @@ import type fc from 'fast-check';
 import { describe } from '../../lib/exchange';
 import { fail, isSuccess, newName, own, type Real } from '../real';
 import { other, type Tenant, type WorldModel } from '../world';
-import { createBody, createdOf, sendCreate } from './shared';
+import { createBody, createdOf, outcomeOf, sendCreate } from './shared';
 
 export class CreateCommand implements fc.AsyncCommand<WorldModel, Real> {
   constructor(
@@ -54,9 +54,7 @@ export class CreateCommand implements fc.AsyncCommand<WorldModel, Real> {
       create: this.create % real.roles.creates.length,
       body,
       key,
-      status: exchange.response!.status,
-      response: exchange.response!.body,
-      location: exchange.response!.headers.location,
+      ...outcomeOf(exchange),
       exchange,
     });
   }

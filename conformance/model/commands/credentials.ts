@@ -103,8 +103,9 @@ export function routeTarget(
   real: Real,
 ): Omit<SendOptions, 'auth'> | undefined {
   const mine = records.filter((r) => r.tenant === 'a');
+  const op = pick(real.roles.all, index);
+  if (!op) return undefined;
   if (route === 'declared') {
-    const op = pick(real.roles.all, index)!;
     return {
       method: op.method,
       path: fillPath(op, {}),
@@ -117,26 +118,25 @@ export function routeTarget(
       mine.filter((r) => real.roles.creates[r.create].reader),
       index,
     );
-    const reader = record && real.roles.creates[record.create].reader!;
+    const reader = record && real.roles.creates[record.create].reader;
     if (!record || !reader) return undefined;
     return { method: 'GET', path: reader.path.replace(/\{[^}]+\}/, record.uuid), operationId: reader.operationId };
   }
   if (route === 'replay') {
     const record = pick(
-      mine.filter((r) => r.key !== undefined),
+      mine.filter((r): r is RecordModel & { key: string } => r.key !== undefined),
       index,
     );
     if (!record) return undefined;
-    const op = real.roles.creates[record.create].op;
+    const create = real.roles.creates[record.create].op;
     return {
-      method: op.method,
-      path: op.path,
+      method: create.method,
+      path: create.path,
       body: record.body,
-      headers: { 'Idempotency-Key': record.key! },
-      operationId: op.operationId,
+      headers: { 'Idempotency-Key': record.key },
+      operationId: create.operationId,
     };
   }
-  const op = pick(real.roles.all, index)!;
   const paths = [`/${newName(real, 'route')}`, `${fillPath(op, {})}/${newName(real, 'route')}`];
   return { method: 'GET', path: paths[index % paths.length] };
 }

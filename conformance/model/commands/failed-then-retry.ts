@@ -12,7 +12,7 @@ import { statedAt } from '../../lib/stated';
 import type { CreateRole } from '../derive';
 import { fail, isSuccess, newName, own, type Real } from '../real';
 import type { Tenant, WorldModel } from '../world';
-import { createBody, createdOf, sendCreate } from './shared';
+import { createBody, createdOf, outcomeOf, sendCreate } from './shared';
 
 /** A body of the create breaking a stated rule (a bound, a pattern), else one of the wrong type. */
 function failingBody(role: CreateRole): unknown {
@@ -64,9 +64,7 @@ export class FailedThenRetryCommand implements fc.AsyncCommand<WorldModel, Real>
         create: index,
         body,
         key,
-        status: retry.response!.status,
-        response: retry.response!.body,
-        location: retry.response!.headers.location,
+        ...outcomeOf(retry),
         exchange: retry,
       });
     }

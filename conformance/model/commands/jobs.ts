@@ -6,13 +6,20 @@
 import type fc from 'fast-check';
 import { describe, envelope } from '../../lib/exchange';
 import { TERMINAL_STATUSES } from '../../lib/operations';
+import type { Operation } from '../../../spec/lib';
+import type { CreateRole } from '../derive';
 import { fail, isSuccess, send, type Real } from '../real';
 import { other, pick, type RecordModel, type Tenant, type WorldModel } from '../world';
 
-function jobs(model: Readonly<WorldModel>, real: Real, cancellable: boolean): RecordModel[] {
-  return model.records.filter((r) => {
-    const role = real.roles.creates[r.create];
-    return role.reader !== undefined && (!cancellable || role.cancel !== undefined);
+/** A record of a job with the operations that reach it. */
+type Job = { record: RecordModel; role: CreateRole; reader: Operation; cancel?: Operation };
+
+/** The records of jobs (with a reader; `cancellable`: and a cancel), in the model's order. */
+function jobs(model: Readonly<WorldModel>, real: Real, cancellable: boolean): Job[] {
+  return model.records.flatMap((record) => {
+    const role = real.roles.creates[record.create];
+    const { reader, cancel } = role;
+    return reader && (!cancellable || cancel) ? [{ record, role, reader, cancel }] : [];
   });
 }
 
@@ -71,18 +78,18 @@ export class PollCommand implements fc.AsyncCommand<WorldModel, Real> {
   }
 
   async run(model: WorldModel, real: Real): Promise<void> {
-    const record = pick(jobs(model, real, false), this.index);
-    if (!record) return;
-    const role = real.roles.creates[record.create];
+    const job = pick(jobs(model, real, false), this.index);
+    if (!job) return;
+    const { record, role, reader } = job;
     // The Location is a URI reference, resolved against the create's URL (RFC 3986), as the client polls it.
     const path = record.location
       ? new URL(record.location, record.exchange.request.url).toString()
-      : role.reader!.path.replace(/\{[^}]+\}/, record.uuid);
+      : reader.path.replace(/\{[^}]+\}/, record.uuid);
     const exchange = await send(model, real, {
       method: 'GET',
       path,
       auth: record.tenant,
-      operationId: role.reader!.operationId,
+      operationId: reader.operationId,
     });
     if (exchange.response?.status !== 200)
       fail({
@@ -98,9 +105,9 @@ export class PollCommand implements fc.AsyncCommand<WorldModel, Real> {
     if (!this.alsoOther || !real.facts[stranger]) return;
     const theirs = await send(model, real, {
       method: 'GET',
-      path: role.reader!.path.replace(/\{[^}]+\}/, record.uuid),
+      path: reader.path.replace(/\{[^}]+\}/, record.uuid),
       auth: stranger,
-      operationId: role.reader!.operationId,
+      operationId: reader.operationId,
     });
     refusedToOther(record, real, theirs, 'read');
   }
@@ -122,12 +129,12 @@ export class CancelCommand implements fc.AsyncCommand<WorldModel, Real> {
 
   /** The other workspace tries first (in whatever status the job is now), then, if drawn, the owner cancels it. */
   async run(model: WorldModel, real: Real): Promise<void> {
-    const record = pick(jobs(model, real, true), this.index);
-    if (!record) return;
-    const role = real.roles.creates[record.create];
-    const path = role.cancel!.path.replace(/\{[^}]+\}/, record.uuid);
+    const job = pick(jobs(model, real, true), this.index);
+    if (!job?.cancel) return;
+    const { record, cancel: op } = job;
+    const path = op.path.replace(/\{[^}]+\}/, record.uuid);
     const cancel = (tenant: Tenant) =>
-      send(model, real, { method: role.cancel!.method, path, auth: tenant, operationId: role.cancel!.operationId });
+      send(model, real, { method: op.method, path, auth: tenant, operationId: op.operationId });
     const stranger = other(record.tenant);
     if (real.facts[stranger]) refusedToOther(record, real, await cancel(stranger), 'cancel');
     if (!this.owner) return;

@@ -129,9 +129,10 @@ export class PageCommand implements fc.AsyncCommand<WorldModel, Real> {
         });
       for (const item of page.items) {
         const id = idOf(item);
-        if (seen.has(id))
+        const earlier = seen.get(id);
+        if (earlier !== undefined)
           judge(real, stated, {
-            title: `${role.op.operationId} page ${n + 1} repeats an item of page ${seen.get(id)! + 1}`,
+            title: `${role.op.operationId} page ${n + 1} repeats an item of page ${earlier + 1}`,
             expected: `pages of ${size} that concatenate to the whole list, each item once`,
             received: `${id} on both pages (${offset.name}=${at})`,
             exchange: page.exchange,

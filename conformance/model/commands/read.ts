@@ -25,15 +25,15 @@ export class ReadCommand implements fc.AsyncCommand<WorldModel, Real> {
   async run(model: WorldModel, real: Real): Promise<void> {
     const role = pick(real.roles.reads, this.read);
     const owner: Tenant = this.fromOther ? other(this.tenant) : this.tenant;
-    if (!role || !real.facts[this.tenant] || !real.facts[owner]) return;
+    const mine = real.facts[this.tenant];
+    const theirs = real.facts[owner];
+    if (!role || !mine || !theirs) return;
     const created = model.records
       .filter((r) => r.tenant === owner && real.roles.creates[r.create].reader?.operationId === role.op.operationId)
       .map((r) => r.uuid);
     const field = fieldOfKind(role.kind);
-    const mineToo = new Set(real.facts[this.tenant]!.idsByField.get(field) ?? []);
-    const learned = (real.facts[owner]!.idsByField.get(field) ?? []).filter(
-      (id) => !this.fromOther || !mineToo.has(id),
-    );
+    const mineToo = new Set(mine.idsByField.get(field) ?? []);
+    const learned = (theirs.idsByField.get(field) ?? []).filter((id) => !this.fromOther || !mineToo.has(id));
     const ids = [...created, ...learned];
     const id = pick(ids, this.index);
     if (!id) return;

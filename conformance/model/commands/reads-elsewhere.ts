@@ -46,7 +46,8 @@ export class ExportCommand implements fc.AsyncCommand<WorldModel, Real> {
   async run(model: WorldModel, real: Real): Promise<void> {
     const op = real.roles.exports;
     const owner = this.fromOther ? other(this.tenant) : this.tenant;
-    if (!op || !real.facts[this.tenant] || !real.facts[owner]) return;
+    const ownerFacts = real.facts[owner];
+    if (!op || !real.facts[this.tenant] || !ownerFacts) return;
     const properties: Record<string, { type?: unknown }> = requestBodySchema(op)?.properties ?? {};
     // The runs the model saw the owner create, by the export's own field of run uuids.
     const runs = model.records.filter((r) => r.tenant === owner && real.roles.creates[r.create].envelope === 'run');
@@ -56,7 +57,7 @@ export class ExportCommand implements fc.AsyncCommand<WorldModel, Real> {
     if (this.fromOther)
       for (const [field, schema] of Object.entries(properties)) {
         const ids =
-          real.facts[owner]!.idsByField.get(field) ??
+          ownerFacts.idsByField.get(field) ??
           model.records
             .filter((r) => r.tenant === owner && `${real.roles.creates[r.create].envelope}Uuid` === field)
             .map((r) => r.uuid);

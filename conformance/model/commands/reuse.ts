@@ -39,21 +39,22 @@ export class ReuseCommand implements fc.AsyncCommand<WorldModel, Real> {
         exchange,
         sequence: [record.exchange],
       });
-    const own = field ? readBacks(real, record).find((back) => back.column === field) : undefined;
+    if (!field) return;
+    const own = readBacks(real, record).find((back) => back.column === field);
     if (!own) return;
     model.allowance--;
     const { count, exchange: read } = await countRows(
       real.ctx,
       own.table,
       own.column,
-      String(changed[field!]),
+      String(changed[field]),
       record.tenant,
     );
     if (count !== undefined && count > 0)
       fail({
         ruleId: 'idempotency-key-reuse-422',
         title: `A ${role.op.operationId} key reused with a changed request created a record`,
-        expected: `no ${own.table} row with ${own.column} = ${String(changed[field!])}`,
+        expected: `no ${own.table} row with ${own.column} = ${String(changed[field])}`,
         received: `${count} rows`,
         exchange: read,
         sequence: [record.exchange, exchange],

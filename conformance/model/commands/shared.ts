@@ -1,5 +1,5 @@
 /** What several commands share: the body of a create, sending it, and reading back what a write said it made. */
-import { envelope } from '../../lib/exchange';
+import { envelope, responseOf } from '../../lib/exchange';
 import type { Exchange } from '../../lib/http-client';
 import { requestBodySchema } from '../../lib/operations';
 import { childTableOf, countRows, queryTables, tableColumns } from '../../lib/query';
@@ -35,6 +35,12 @@ export function createBody(
       if (ids && ids.length > 0) body[reference] = ids[0];
     }
   return body;
+}
+
+/** What a record keeps of the answer that created it: what its key must replay. */
+export function outcomeOf(exchange: Exchange): Pick<RecordModel, 'status' | 'response' | 'location'> {
+  const response = responseOf(exchange);
+  return { status: response.status, response: response.body, location: response.headers.location };
 }
 
 export function createdOf(role: CreateRole, exchange: Exchange): Record<string, unknown> | undefined {
