@@ -160,6 +160,7 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
   // The first stage that may write: a request whose count is still under way waits for it (reads go on).
   const counted = async (ctx: Ctx, next: Next): Promise<MockResponse> => ((await mayWrite(ctx)) ? next() : uncounted());
   return (ctx, next) => {
+    // dictionary-lookup: the contract's header name, a constant, never taken from the request
     const sent = ctx.req.headers[KEY_HEADER];
     if (sent !== undefined && METHODS.has(ctx.req.method)) return keyed(ctx, next, sent);
     return ctx.counting === undefined || SAFE_METHODS.has(ctx.req.method) ? next() : counted(ctx, next);

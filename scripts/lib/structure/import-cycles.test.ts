@@ -32,7 +32,9 @@ describe('import cycles', () => {
 
   it('should list no known cycle that is gone (the list only shrinks)', () => {
     const present = new Set(cycles.map((cycle) => key(cycle.files)));
-    expect(OWNED_ELSEWHERE.map(key).filter((entry) => !present.has(entry))).toEqual([]);
+    const gone = OWNED_ELSEWHERE.map(key).filter((entry) => !present.has(entry));
+    if (gone.length > 0)
+      throw new Error(`broken, so remove from OWNED_ELSEWHERE (this file):\n${gone.map((e) => `  ${e}`).join('\n')}`);
   });
 });
 
