@@ -8,6 +8,7 @@ import { createFailingPort, storesIdempotentAnswer, type PortCall } from './test
  * keeps the idempotent answer, or on a read while a run is awaited) applies nothing, and its Idempotency-Key is
  * free: the retry with the same key does the work once.
  */
+// `any`: the answer's JSON is read by its paths (`body.batch.uuid`), whatever the server sent.
 type Answer = { status: number; body: any };
 
 let clock = Date.UTC(2026, 7, 1, 9, 0, 0);

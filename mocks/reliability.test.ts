@@ -185,6 +185,7 @@ describe('every answer carries the error shape and the rate-limit headers, Node-
   afterAll(() => m.close());
   const host = () => new URL(m.mock.url).host;
   const expectShaped = (
+    // `any`: the body is whatever a refusal sent; the assertions below read it by its paths
     answer: { status: number; headers: Record<string, string>; body: any },
     status: number,
     reason: string,

@@ -11,6 +11,7 @@ import { defaultAuthConfig } from './index';
  * every replica shares it), answered 429 in the contract's error shape with the rate-limit headers; and a grant
  * store bounded by count (per client and user, per grant: client-bounds.test.ts), bytes and age.
  */
+// `any`: the answer's JSON is read by its paths (OAuth's error, tokens), whatever the server sent.
 type Answer = { status: number; headers: Record<string, string>; body: any };
 
 /** One request from a chosen loopback address (127.0.0.2 is another client to the mock). */
