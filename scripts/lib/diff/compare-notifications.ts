@@ -8,12 +8,7 @@
 
 import { type Anchor, type Change, type Emit, makeChange, type Place } from './change';
 import * as at from './place';
-import {
-  compareContent,
-  compareOperationMeta,
-  compareResponseHeaders,
-  type CompareOptions,
-} from './compare-operations';
+import { compareContent, compareOperationMeta, compareResponseHeaders, type CompareOptions } from './compare-parts';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import { HTTP_METHODS, type HttpMethod } from '../../../spec/lib/operations';
 

@@ -2,14 +2,15 @@
 // path parameter is still the same endpoint), then parameters, request body, responses and security.
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object
 
-import { type Anchor, type Change, type Emit, makeChange, type Place, show } from './change';
+import { type Anchor, type Change, type Emit, makeChange } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
-import { compareSchema, type Direction } from './compare-schemas';
+import { compareSchema } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
 import { mediaTypeKey } from './semantics';
 import { compareComponents, compareSecuritySchemes } from './compare-document';
 import { compareCallbacks, compareWebhooks } from './compare-notifications';
+import { compareContent, compareOperationMeta, compareResponseHeaders, type CompareOptions } from './compare-parts';
 import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import { formatDate, isDeprecated, serverBasePath } from '../../../spec/lib/document';
 import {
@@ -21,12 +22,6 @@ import {
   retirementOf,
 } from '../../../spec/lib/operations';
 import * as at from './place';
-
-export type CompareOptions = {
-  now: Date;
-  /** The component a node of either side was written as (`/components/schemas/Thing`): evidence of a rename. */
-  targetOf?: (node: object) => string | undefined;
-};
 
 /** `/a/{uuid}/b` and `/a/{id}/b` are the same endpoint for clients. */
 function pathShape(path: string): string {
@@ -139,30 +134,6 @@ function compareOperation(headApi: JsonObject, b: Operation, h: Operation, emit:
   compareRequestBody(b.node.requestBody, h.node.requestBody, emit, options);
   compareResponses(asObject(b.node.responses), asObject(h.node.responses), emit, options);
   compareSecurity(b.security, h.security, emit, { head: h.node.security ?? headApi.security, base: b.node });
-}
-
-/** The operationId, lifecycle and documentation of two Operation Objects (operations, webhooks, callbacks). */
-export function compareOperationMeta(
-  bo: JsonObject,
-  ho: JsonObject,
-  emit: Emit,
-  now: Date,
-  subject = 'the operation',
-): void {
-  const anchor = { head: ho, base: bo };
-  if (bo.operationId !== ho.operationId) {
-    emit(
-      'operation-id-changed',
-      at.documentation('operationId'),
-      `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`,
-      { ...anchor, key: 'operationId' },
-    );
-  }
-  compareLifecycle('operation', subject, bo, ho, now, emit, at.lifecycle('deprecated'));
-  for (const key of ['summary', 'description', 'tags']) {
-    if (!sameShape(bo[key] ?? null, ho[key] ?? null))
-      emit('operation-docs-changed', at.documentation(key), `${key} changed`, { ...anchor, key });
-  }
 }
 
 /** The parameters in force, as written (the model merged them; the diff compares what the document says). */
@@ -305,74 +276,6 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
   }
 }
 
-export function compareContent(
-  baseContent: unknown,
-  headContent: unknown,
-  direction: Direction,
-  where: Place,
-  emit: Emit,
-  options: CompareOptions,
-  anchor: Anchor,
-): void {
-  // Keyed by what the media type means: `application/json; charset=utf-8` is `application/json`.
-  const byMeaning = (content: unknown) => {
-    const out: JsonObject = {};
-    for (const [type, media] of Object.entries(asObject(content))) out[mediaTypeKey(type)] ??= media;
-    return out;
-  };
-  const names = new Map(
-    [...Object.keys(asObject(baseContent)), ...Object.keys(asObject(headContent))].map((t) => [mediaTypeKey(t), t]),
-  );
-  const b = byMeaning(baseContent);
-  const h = byMeaning(headContent);
-  const [removedRule, addedRule] =
-    direction === 'input'
-      ? ['request-media-type-removed', 'request-media-type-added']
-      : ['response-media-type-removed', 'response-media-type-added'];
-  for (const type of Object.keys(b)) {
-    const name = names.get(type) ?? type;
-    if (!(type in h))
-      emit(removedRule, at.mediaTypeOf(where, name), `media type ${name} removed`, {
-        head: anchor.head,
-        base: b[type],
-      });
-  }
-  for (const type of Object.keys(h)) {
-    const name = names.get(type) ?? type;
-    const place = at.mediaTypeOf(where, name);
-    if (!(type in b)) {
-      emit(addedRule, place, `media type ${name} added`, { head: h[type] });
-      continue;
-    }
-    const bs = asObject(b[type]).schema;
-    const hs = asObject(h[type]).schema;
-    if (isObject(bs) !== isObject(hs)) {
-      // A media type that gains a schema constrains what was free (and the reverse).
-      const tightened = isObject(hs);
-      const rule =
-        direction === 'input'
-          ? tightened
-            ? 'input-constraint-tightened'
-            : 'input-constraint-loosened'
-          : tightened
-            ? 'output-constraint-tightened'
-            : 'output-constraint-loosened';
-      emit(rule, place, `schema of ${name} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
-      continue;
-    }
-    compareSchema(bs, hs, '', {
-      direction,
-      emit,
-      where: place,
-      now: options.now,
-      targetOf: options.targetOf,
-      subject: `the ${where.location}`,
-      prefix: 'body',
-      body: true,
-    });
-  }
-}
-
 function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, options: CompareOptions): void {
   if (!isObject(baseBody) && !isObject(headBody)) return;
   const where = at.requestBody();
@@ -424,53 +327,6 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
     const headerAt = (name: string) => at.responseHeader(status, name);
     compareResponseHeaders(asObject(bResp.headers), asObject(hResp.headers), headerAt, emit, options, hResp);
     compareContent(bResp.content, hResp.content, 'output', where, emit, options, { head: hResp, base: bResp });
-  }
-}
-
-export function compareResponseHeaders(
-  b: JsonObject,
-  h: JsonObject,
-  headerAt: (name: string) => Place,
-  emit: Emit,
-  options: CompareOptions,
-  response: JsonObject,
-): void {
-  const lower = (m: JsonObject) =>
-    new Map(Object.entries(m).map(([k, v]) => [k.toLowerCase(), { name: k, header: asObject(v) }]));
-  const bh = lower(b);
-  const hh = lower(h);
-  for (const [key, { name, header }] of bh) {
-    if (hh.has(key)) continue;
-    emit(
-      header.required === true ? 'response-header-removed' : 'optional-response-header-removed',
-      headerAt(name),
-      `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`,
-      { head: response, base: header },
-    );
-  }
-  for (const [key, { name, header }] of hh) {
-    const place = headerAt(name);
-    const before = bh.get(key);
-    if (!before) {
-      emit('response-header-added', place, `response header \`${name}\` added`, { head: header });
-      continue;
-    }
-    if (before.header.required === true && header.required !== true) {
-      emit('response-header-made-optional', place, `response header \`${name}\` is no longer always sent`, {
-        head: header,
-        base: before.header,
-        key: 'required',
-      });
-    }
-    compareSchema(before.header.schema, header.schema, '', {
-      direction: 'output',
-      emit,
-      where: place,
-      now: options.now,
-      targetOf: options.targetOf,
-      subject: `header \`${name}\``,
-      prefix: name,
-    });
   }
 }
 
