@@ -13,7 +13,7 @@ import {
   type RefusalCode,
   type SpecLimits,
 } from './load';
-import type { JsonObject } from './json';
+import { asObject, type JsonObject } from './json';
 import { getAtPointer } from './pointer';
 import { loadContract } from './contract';
 
@@ -69,18 +69,21 @@ describe('dereferenceDocument', () => {
     },
   };
 
+  const items = (tree: unknown) => getAtPointer(tree, '/properties/children/items');
   it.each([
-    ['object', (tree: any) => expect(tree.properties.children.items).toBe(tree)],
-    ['ref', (tree: any) => expect(tree.properties.children.items).toEqual({ $ref: '#/components/schemas/Tree' })],
+    ['object', (tree: unknown) => expect(items(tree)).toBe(tree)],
+    ['ref', (tree: unknown) => expect(items(tree)).toEqual({ $ref: '#/components/schemas/Tree' })],
   ] as const)('should turn a cycle into %s', (cycles, check) => {
-    check((dereferenceDocument(document as any, cycles) as any).components.schemas.Tree);
+    check(getAtPointer(dereferenceDocument(document as JsonObject, cycles), '/components/schemas/Tree'));
   });
 
   it('should share one object per target and merge siblings of $ref into a copy', () => {
-    const { schemas } = (dereferenceDocument(document as any, 'object') as any).components;
-    expect(schemas.Uses.properties.a).toBe(schemas.Error);
-    expect(schemas.Uses.properties.b).toEqual({ type: 'object', description: 'b' });
-    expect(schemas.Uses.properties.b).not.toBe(schemas.Error);
+    const schemas = asObject(
+      getAtPointer(dereferenceDocument(document as JsonObject, 'object'), '/components/schemas'),
+    );
+    expect(getAtPointer(schemas, '/Uses/properties/a')).toBe(schemas.Error);
+    expect(getAtPointer(schemas, '/Uses/properties/b')).toEqual({ type: 'object', description: 'b' });
+    expect(getAtPointer(schemas, '/Uses/properties/b')).not.toBe(schemas.Error);
   });
 });
 
@@ -297,12 +300,12 @@ describe('the bounds', () => {
   });
 
   it('should keep a __proto__ member as a member, not as the prototype', () => {
-    const document = parseDocumentText('{"openapi": "3.1.0", "x-a": {"__proto__": {"polluted": true}}}') as any;
+    const document = parseDocumentText('{"openapi": "3.1.0", "x-a": {"__proto__": {"polluted": true}}}');
     const file = join(fs.mkdtempSync(join(scratch, 'p-')), 'openapi.json');
     fs.writeFileSync(file, JSON.stringify(document));
-    const dereferenced = dereferenceFile(file) as any;
-    expect(Object.keys(dereferenced['x-a'])).toEqual(['__proto__']);
-    expect(({} as any).polluted).toBeUndefined();
+    const dereferenced = dereferenceFile(file);
+    expect(Object.keys(asObject(dereferenced['x-a']))).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(dereferenced['x-a'])).toBe(Object.prototype);
   });
 
