@@ -15,7 +15,7 @@ import {
   normalize,
 } from './schema';
 import { isValid } from './validate';
-import { mergeParameters, readParameterObject } from '../../spec/lib/operations';
+import { mergeParameters, readParameterObject } from '../../spec/lib';
 import { type ValidOptions, boundaryValues, canonicalValue, makeContext, validArbitrary } from './valid';
 import { type InvalidCase, invalidCases } from './invalid';
 
