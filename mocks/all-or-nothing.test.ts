@@ -2,6 +2,7 @@ import { startMock, type RunningMock } from './app';
 import { WORKSPACE_A, WORKSPACE_B } from './config';
 import { createMemoryPort } from './store/adapters/memory';
 import { createFailingPort, storesIdempotentAnswer, type PortCall } from './testing/failing-port';
+import { defined } from './testing/defined';
 
 /**
  * All or nothing (principle 5): a request that fails after its write (here the store fails on the commit that
@@ -111,7 +112,8 @@ describe('a write whose request fails afterwards is taken back, and its key free
 
   it('should take back the cancel of a batch member when its batch cannot be updated', async () => {
     const created = await call('POST', '/orchestration/batches', { recordIds: ['x', 'y'] });
-    const member = (await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid))!.runUuids[0];
+    const member = defined(await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid), 'the stored batch')
+      .runUuids[0];
     const before = await everything();
     failing.failNext(
       (c: PortCall) =>
@@ -122,7 +124,7 @@ describe('a write whose request fails afterwards is taken back, and its key free
     expect([failed.status, failed.body.reason]).toEqual([503, 'store_unavailable']);
     expect(await everything()).toEqual(before);
     expect((await call('POST', `/orchestration/runs/${member}/cancel`, undefined)).status).toBe(202);
-    const batch = (await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid))!;
+    const batch = defined(await mock.store.get(WORKSPACE_A, 'batches', created.body.batch.uuid), 'the stored batch');
     expect(batch.tally).toMatchObject({ runs: 2, cancelled: 1 });
   });
 
@@ -133,7 +135,10 @@ describe('a write whose request fails afterwards is taken back, and its key free
     const created = await call('POST', '/ai/mcpServers', { name: 'one', description: 'd' }, 'one-commit-1');
     expect(created.status).toBe(201);
     expect(commits() - before).toBe(1);
-    const joint = failing.calls.filter((c) => c.method === 'commit').at(-1)!.args[0] as { op: string; key: string }[];
+    const joint = defined(
+      failing.calls.filter((c) => c.method === 'commit').at(-1),
+      "failing.calls.filter((c) => c.method === 'commit').at(-1)",
+    ).args[0] as { op: string; key: string }[];
     expect(joint.map((w) => `${w.op} ${w.key.split(':').at(-1)}`)).toEqual(
       expect.arrayContaining(['set one-commit-1', 'hset mcpServers', 'append mcpServers-created']),
     );

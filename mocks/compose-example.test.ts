@@ -1,5 +1,6 @@
 import { readConfigFromEnv } from './config';
 import { readComposeExample } from './testing/compose-example';
+import { defined } from './testing/defined';
 
 /**
  * The shared-deployment example works as written: every replica links to the balancer's address, the control
@@ -12,7 +13,7 @@ describe('examples/compose.shared-mock.yml', () => {
     const { replicaEnv } = readComposeExample({ MOCK_ADMIN_TOKEN: 'a-secret' });
     const config = readConfigFromEnv(replicaEnv);
     expect(config.publicUrl).toBe('http://localhost:8080');
-    expect(new URL(config.authUrl!).origin).toBe(config.publicUrl);
+    expect(new URL(defined(config.authUrl, 'config.authUrl')).origin).toBe(config.publicUrl);
     expect(config.adminToken).toBe('a-secret');
     expect(config.redisUrl).toMatch(/^redis:\/\//);
   });

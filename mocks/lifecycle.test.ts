@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import path from 'node:path';
+import { defined } from './testing/defined';
 
 /** `npm start` as users run it: its PID is npm's, and the server must stop with it. */
 function npmStart(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
@@ -10,8 +11,8 @@ function npmStart(): Promise<{ child: ChildProcess; url: string; output: () => s
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
-  child.stdout!.on('data', (chunk) => (text += chunk));
-  child.stderr!.on('data', (chunk) => (text += chunk));
+  defined(child.stdout, 'child.stdout').on('data', (chunk) => (text += chunk));
+  defined(child.stderr, 'child.stderr').on('data', (chunk) => (text += chunk));
   return new Promise((resolve, reject) => {
     const timer = setInterval(() => {
       const found = /listening on (http:\/\/\S+)/.exec(text);
@@ -91,8 +92,8 @@ describe('an in-process mock closed in a script', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
-    child.stdout!.on('data', (chunk) => (out += chunk));
-    child.stderr!.on('data', (chunk) => (out += chunk));
+    defined(child.stdout, 'child.stdout').on('data', (chunk) => (out += chunk));
+    defined(child.stderr, 'child.stderr').on('data', (chunk) => (out += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(out).toMatch(/query 200 .*"one":1/);
     expect(out).toMatch(/after close/);

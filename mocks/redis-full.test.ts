@@ -3,6 +3,7 @@ import { startMock, type RunningMock } from './app';
 import { writeKnownRateLimitHeaders } from './stages/rate-limit/limiter';
 import { readComposeExample } from './testing/compose-example';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
+import { defined } from './testing/defined';
 
 /**
  * A shared Redis that is full under `noeviction` (the compose example's policy) refuses every write with
@@ -45,7 +46,12 @@ describe('the mock on a Redis out of memory (maxmemory with noeviction)', () => 
   it('should answer 503 store_unavailable with Retry-After and the rate-limit headers, then serve once freed', async () => {
     // Served while there is room (the workspace is seeded now, so the full store is met on the hot path).
     expect((await call('GET', '/mailboxManagement/suppressions')).status).toBe(200);
-    const used = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+    const used = Number(
+      defined(
+        /used_memory:(\d+)/.exec(await admin.info('memory')),
+        "/used_memory:(\\d+)/.exec(await admin.info('memory'))",
+      )[1],
+    );
     // The shared-deployment example's policy (noeviction).
     await admin.config('SET', 'maxmemory-policy', readComposeExample().redisFlags['maxmemory-policy']);
     await admin.config('SET', 'maxmemory', String(used + 2 * 1024 * 1024));

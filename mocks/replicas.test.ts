@@ -6,6 +6,7 @@ import { startMock, type MockOptions, type RunningMock } from './app';
 import { WORKSPACE_A } from './config';
 import { createMockControl } from './control/client';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
+import { defined } from './testing/defined';
 
 /**
  * The contract's promises across replicas: several mocks (each its own app, store and Redis client, as separate
@@ -118,7 +119,10 @@ describe('replicas sharing one Redis', () => {
   it('should poll a run created on one replica to its terminal status on the others, and cancel anywhere', async () => {
     const created = await call(replicas[0], 'POST', '/orchestration/runs', { body: { recordId: 'everywhere' } });
     expect(created.status).toBe(202);
-    const path = new URL(created.headers.get('location')!).pathname.replace(/^\/v1/, '');
+    const path = new URL(defined(created.headers.get('location'), "created.headers.get('location')")).pathname.replace(
+      /^\/v1/,
+      '',
+    );
     const seen = new Set<string>();
     for (let i = 0; ; i++) {
       const poll = await call(replicas[(i % 2) + 1], 'GET', path);
@@ -199,7 +203,10 @@ describe('replicas sharing one Redis', () => {
       authorize.searchParams.set(name, value);
     }
     const redirect = await fetch(authorize, { redirect: 'manual' });
-    const code = new URL(redirect.headers.get('location')!).searchParams.get('code')!;
+    const code = defined(
+      new URL(defined(redirect.headers.get('location'), "redirect.headers.get('location')")).searchParams.get('code'),
+      'the code in the redirect',
+    );
     expect(code).toBeTruthy();
     const form = new URLSearchParams({
       grant_type: 'authorization_code',
@@ -255,7 +262,7 @@ describe('refresh-token reuse grace across replicas', () => {
           body: new URLSearchParams({
             grant_type: 'refresh_token',
             client_id: 'mock-frontend',
-            refresh_token: refresh_token!,
+            refresh_token: defined(refresh_token, 'refresh_token'),
           }),
         }).then(async (res) => ({
           status: res.status,
@@ -294,9 +301,12 @@ async function loginOn(
     audience: PUBLIC,
   };
   for (const [name, value] of Object.entries(params)) authorize.searchParams.set(name, value);
-  const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get(
-    'code',
-  )!;
+  const code = defined(
+    new URL(
+      defined((await fetch(authorize, { redirect: 'manual' })).headers.get('location'), 'the redirect'),
+    ).searchParams.get('code'),
+    'the code in the redirect',
+  );
   const response = await fetch(`${exchangeAt.origin}/auth/oauth/token`, {
     method: 'POST',
     body: new URLSearchParams({

@@ -7,6 +7,7 @@ import { readConfigFromEnv, WORKSPACE_B } from './config';
 import { createMockControl } from './control/client';
 import { readComposeExample } from './testing/compose-example';
 import { startRedisServer, type RedisServer } from './testing/redis-server';
+import { defined } from './testing/defined';
 
 /**
  * The shared deployment as examples/compose.shared-mock.yml describes it, without Docker: a real redis-server
@@ -111,7 +112,7 @@ describe('the shared deployment of examples/compose.shared-mock.yml (three repli
   it('should link to the public address and let a run be polled to its end through the proxy', async () => {
     const created = await call('POST', '/v1/orchestration/runs', { body: {}, headers: { prefer: 'duration=200' } });
     expect(created.status).toBe(202);
-    const location = created.headers.get('location')!;
+    const location = defined(created.headers.get('location'), "created.headers.get('location')");
     expect(location).toBe(`${publicUrl}/v1/orchestration/runs/${created.body.run.uuid}`);
     const seen = await pollToEnd(new URL(location).pathname);
     expect(seen.at(-1)).toBe('success');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { WORKSPACE_A, WORKSPACE_B } from '../config';
 import { startCheckedMock } from '../testing/client';
 import { createMockControl, MockControlError, resetMock, type MockControl } from './client';
+import { defined } from '../testing/defined';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 
@@ -50,7 +51,12 @@ describe('control plane (/__mock)', () => {
       await resetMock(undefined, { url: m.mock.origin, adminToken: ADMIN });
       expect(await control.created()).toEqual([]);
       expect((await m.call('GET', `/orchestration/runs/${run.body.run.uuid}`)).status).toBe(404);
-      expect((await m.mock.store.get(WORKSPACE_A, 'domains', domain))!.status).toBe('pending');
+      expect(
+        defined(
+          await m.mock.store.get(WORKSPACE_A, 'domains', domain),
+          "(await m.mock.store.get(WORKSPACE_A, 'domains', domain))",
+        ).status,
+      ).toBe('pending');
       expect((await m.call('GET', '/mailboxManagement/suppressions')).body).toEqual(before.body);
     });
 
@@ -143,7 +149,7 @@ describe('control plane (/__mock)', () => {
       expect(error).toBeInstanceOf(MockControlError);
       expect(error.status).toBe(400);
       expect(error.body.reason).toBe('invalid_fixtures');
-      expect(error.body.problems!.join('\n')).toContain(want);
+      expect(defined(error.body.problems, 'error.body.problems').join('\n')).toContain(want);
       expect((await m.call('GET', '/mailboxManagement/suppressions')).body).toEqual(before.body);
     });
 
@@ -205,7 +211,7 @@ describe('control plane (/__mock)', () => {
       const error = (await control.updateSettings(change as never).catch((e: unknown) => e)) as MockControlError;
       expect(error.status).toBe(400);
       expect(error.body.reason).toBe('invalid_settings');
-      expect(error.body.problems!.join('\n')).toContain(want);
+      expect(defined(error.body.problems, 'error.body.problems').join('\n')).toContain(want);
       expect(await control.settings()).toEqual(before);
     });
   });

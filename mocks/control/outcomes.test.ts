@@ -2,6 +2,7 @@
 import { WORKSPACE_B } from '../config';
 import { startCheckedMock } from '../testing/client';
 import { createMockControl } from './client';
+import { defined } from '../testing/defined';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 
@@ -61,7 +62,10 @@ describe('forced outcomes of async creates', () => {
     clock += 5000;
     expect(await poll('batches', batch.body.batch.uuid, 'mock-token-b')).toBe('error');
     expect(await poll('runs', other.body.run.uuid)).toBe('success');
-    const runs = (await m.mock.store.get(WORKSPACE_B, 'batches', batch.body.batch.uuid))!.runUuids;
+    const runs = defined(
+      await m.mock.store.get(WORKSPACE_B, 'batches', batch.body.batch.uuid),
+      'the stored batch',
+    ).runUuids;
     for (const uuid of runs) expect(await poll('runs', uuid, 'mock-token-b')).toBe('error');
   });
 

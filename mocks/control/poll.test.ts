@@ -18,6 +18,7 @@ import {
 } from './client';
 import { loadContract } from '../../spec/lib';
 import { SPEC_PATH } from '../testing/client';
+import { defined } from '../testing/defined';
 
 type RunStatus = components['schemas']['RunStatus'];
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
@@ -104,7 +105,7 @@ describe('polling a Location, typed', () => {
       intervalMs: 60_000,
       fetch: async (url) => {
         seen.push(String(url));
-        return answers.shift()!;
+        return defined(answers.shift(), 'answers.shift()');
       },
     });
     expect(run.status).toBe('success');

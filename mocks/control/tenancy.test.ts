@@ -6,6 +6,7 @@
 import { WORKSPACE_A, WORKSPACE_B } from '../config';
 import { startCheckedMock } from '../testing/client';
 import { createMockControl, MockControlError } from './client';
+import { defined } from '../testing/defined';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 
@@ -243,7 +244,7 @@ describe('control plane tenancy with MOCK_ADMIN_TOKEN and MOCK_CONTROL_ORIGINS',
       ['http://localhost:5173', null],
     ]) {
       const res = await send(m.mock.origin, 'GET', '/settings', {
-        origin: origin!,
+        origin: defined(origin, 'origin'),
         authorization: 'Bearer admin-secret',
       });
       expect(res.headers.get('access-control-allow-origin')).toBe(allowed);

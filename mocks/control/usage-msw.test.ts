@@ -4,6 +4,7 @@
  */
 import { setupServer } from 'msw/node';
 import { createHandlers } from '../msw';
+import { defined } from '../testing/defined';
 
 const BASE = 'http://usage.test/v1';
 
@@ -25,7 +26,7 @@ describe('the usage report in process (./msw)', () => {
       headers: { ...headers, prefer: 'outcome=cancelled' },
       body: '{}',
     });
-    await fetch(created.headers.get('location')!, { headers });
+    await fetch(defined(created.headers.get('location'), "created.headers.get('location')"), { headers });
     const report = await mock.control.usage();
     expect(report.rows.map(({ operation, status, outcome, count }) => [operation, status, outcome, count])).toEqual([
       ['listSuppressions', 200, '-', 1],

@@ -13,6 +13,7 @@ import { SPEC_PATH, startCheckedMock } from '../testing/client';
 import { createMockControl, formatUsageMarkdown, MockControlError, type UsageReport } from './client';
 import { createUsageCounter } from './usage';
 import { markdownPathOf } from './usage-file';
+import { defined } from '../testing/defined';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 const ADMIN = 'admin-secret';
@@ -22,7 +23,11 @@ const rowsOf = (report: UsageReport, operation: string) =>
   report.rows
     .filter((row) => row.operation === operation)
     .map(({ status, outcome, count }) => [status, outcome, count]);
-const gapOf = (report: UsageReport, operation: string) => report.operations.find((gap) => gap.operation === operation)!;
+const gapOf = (report: UsageReport, operation: string) =>
+  defined(
+    report.operations.find((gap) => gap.operation === operation),
+    'report.operations.find((gap) => gap.operation === operation)',
+  );
 
 describe('the usage report over the control plane', () => {
   let clock = Date.UTC(2026, 5, 1, 12, 0, 0);
@@ -70,7 +75,12 @@ describe('the usage report over the control plane', () => {
     expect(report.rows.every((row) => row.stated)).toBe(true);
     // What no answer met: the statuses the contract states, and the terminal statuses no poll showed.
     const stated = (operationId: string) =>
-      Object.keys(contract.operations.find((op) => op.operationId === operationId)!.responses);
+      Object.keys(
+        defined(
+          contract.operations.find((op) => op.operationId === operationId),
+          `the operation ${operationId}`,
+        ).responses,
+      );
     expect(gapOf(report, 'listSuppressions').unexercisedStatuses).toEqual(
       stated('listSuppressions').filter((key) => !['200', '400', '401'].includes(key)),
     );

@@ -2,6 +2,7 @@
 import { request } from 'node:http';
 import { startCheckedMock } from '../testing/client';
 import { createMockControl } from '../control/client';
+import { defined } from '../testing/defined';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 type Seen = { status?: number; body?: string; error?: string };
@@ -36,7 +37,7 @@ describe('network faults', () => {
   it('should answer normally without a fault', async () => {
     const seen = await send(list());
     expect(seen.status).toBe(200);
-    expect(JSON.parse(seen.body!).count).toBe(30);
+    expect(JSON.parse(defined(seen.body, 'seen.body')).count).toBe(30);
   });
 
   it.each([
@@ -47,7 +48,7 @@ describe('network faults', () => {
       'malformed-json',
       (s: Seen) => {
         expect(s.status).toBe(200);
-        expect(() => JSON.parse(s.body!)).toThrow();
+        expect(() => JSON.parse(defined(s.body, 's.body'))).toThrow();
       },
     ],
   ])('should break the connection for Prefer: fault=%s', async (fault, expectSeen) => {

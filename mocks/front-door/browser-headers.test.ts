@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { dumpDom, findChromium } from '../../scripts/lib/docs/chromium';
 import { startMock, type RunningMock } from '../app';
+import { defined } from '../testing/defined';
 
 /**
  * What a page on another origin can read, in real Chromium (the Fetch standard hides every response header but
@@ -53,7 +54,9 @@ describe('response headers a page on another origin reads (Chromium)', () => {
   (chromium.bin ? it : it.skip)(
     'should let the page read WWW-Authenticate, the rate-limit headers and Location, and see GET / answer 404',
     async () => {
-      const { dom } = await dumpDom(chromium.bin!, `${appOrigin}/`, 90_000, { allowLoopback: true });
+      const { dom } = await dumpDom(defined(chromium.bin, 'chromium.bin'), `${appOrigin}/`, 90_000, {
+        allowLoopback: true,
+      });
       const text = /<pre id="out">([\s\S]*?)<\/pre>/.exec(dom)?.[1] ?? '';
       const seen = JSON.parse(text.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as Record<string, unknown>;
       expect(seen).toEqual({

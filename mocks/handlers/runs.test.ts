@@ -5,6 +5,7 @@ import type { BatchRecord } from '../store/types';
 import { makeCtx } from '../testing/ctx';
 import type { AdmittedCtx, Ctx, ValidatedInput } from '../context';
 import { runHandlers } from './runs';
+import { defined } from '../testing/defined';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 
@@ -48,12 +49,12 @@ function setup(outcome: 'success' | 'error' = 'success') {
   };
   const getBatch = (uuid: string) => {
     const ctx = admittedCtx(makeCtx({ path: `/orchestration/batches/${uuid}` }), { path: { uuid }, query: {} });
-    return handlers.getBatch!(ctx);
+    return defined(handlers.getBatch, 'handlers.getBatch')(ctx);
   };
   const call = (operation: 'createBatch' | 'cancelRun', input: { body?: unknown; uuid?: string }) => {
     const ctx = admittedCtx(makeCtx({ method: 'POST' }), { path: input.uuid ? { uuid: input.uuid } : {}, query: {} });
     ctx.req = { ...ctx.req, body: input.body };
-    return Promise.resolve(handlers[operation]!(ctx));
+    return Promise.resolve(defined(handlers[operation], 'handlers[operation]')(ctx));
   };
   return { store, getBatch, addBatch, call, advance: (ms: number) => (now += ms), now: () => now };
 }
@@ -97,7 +98,7 @@ describe('a batch created through the API', () => {
         batch: { uuid: string };
       };
       const uuid = created.batch.uuid;
-      const stored = (await store.get(WS, 'batches', uuid))!;
+      const stored = defined(await store.get(WS, 'batches', uuid), "(await store.get(WS, 'batches', uuid))");
       expect(stored.tally).toMatchObject({ runs: 3, cancelled: 0 });
       const read = jest.spyOn(store, 'runsOfBatch');
       const statuses: string[] = [];
@@ -111,7 +112,7 @@ describe('a batch created through the API', () => {
       ] as const) {
         advance(step);
         if (cancel !== undefined && cancel < cancels) await call('cancelRun', { uuid: stored.runUuids[cancel] });
-        const batch = (await store.get(WS, 'batches', uuid))!;
+        const batch = defined(await store.get(WS, 'batches', uuid), "(await store.get(WS, 'batches', uuid))");
         const runs = await store.runsByUuid(WS, batch.runUuids);
         // The status the runs themselves give (no tally), against the answer from the tally alone.
         const fromRuns = viewBatch({ ...batch, tally: undefined }, now(), runs);

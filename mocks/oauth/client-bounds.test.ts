@@ -8,6 +8,7 @@ import { listenOAuth } from '../testing/oauth-server';
 import { startRedisServer, type RedisServer } from '../testing/redis-server';
 import { refreshGraceMs, type GrantLimits } from './grants';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
+import { defined } from '../testing/defined';
 
 /**
  * No client can evict another's entries: codes and grants are bounded per client and user, refresh tokens and
@@ -76,7 +77,7 @@ describe.each(['memory', 'redis'] as const)('OAuth bounds per client and per gra
     for (let i = 0; i < FLOOD; i++) flood.push(await authorize(ada));
     // Ada's client holds 5 codes at most: one before the flood, four in it; the rest are refused.
     expect(flood.filter((answer) => answer.code !== null)).toHaveLength(4);
-    const refused = flood.at(-1)!;
+    const refused = defined(flood.at(-1), 'flood.at(-1)');
     expect([refused.code, refused.error]).toEqual([null, 'temporarily_unavailable']);
     expect(refused.description).toMatch(/holds 5 unexpired authorization codes for this user/);
     // The same flood aimed at Bo (anyone may name a user) refuses new codes and voids none of Bo's.

@@ -5,6 +5,7 @@ import { createMemoryPort } from '../store/adapters/memory';
 import { createFailingPort } from '../testing/failing-port';
 import { codeTtlMs, DEFAULT_GRANT_LIMITS, GrantStore, refreshTokenTtlMs, type Grant } from './grants';
 import { defaultAuthConfig } from './index';
+import { defined } from '../testing/defined';
 
 /**
  * Bounds of the OAuth endpoints against a hostile client: a per-address rate limit kept in the storage port (so
@@ -46,7 +47,11 @@ function send(
           } catch {
             // an HTML page or a redirect: kept as text
           }
-          resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, body });
+          resolve({
+            status: defined(res.statusCode, 'res.statusCode'),
+            headers: res.headers as Record<string, string>,
+            body,
+          });
         });
       },
     );
@@ -260,7 +265,7 @@ describe('the OAuth grant store (bounded by count, bytes and age)', () => {
     const largest = { ...grant(1), id: 'x'.repeat(16), user: defaultAuthConfig.users[1] };
     const issued = await store.issueCode(largest, longest, challenge, 'n'.repeat(DEFAULT_GRANT_LIMITS.nonceLength));
     const [text] = await port.read([{ op: 'get', key: `oauth:code:${'code' in issued ? issued.code : ''}` }]);
-    expect(Buffer.byteLength(text!)).toBeLessThanOrEqual(DEFAULT_GRANT_LIMITS.entryBytes);
+    expect(Buffer.byteLength(defined(text, 'text'))).toBeLessThanOrEqual(DEFAULT_GRANT_LIMITS.entryBytes);
     const outsized = { ...largest, user: { ...largest.user, name: 'n'.repeat(5000) } };
     await expect(store.issueCode(outsized, longest, challenge)).rejects.toThrow(/over the bound/);
     await expect(store.issueRefreshToken(outsized)).rejects.toThrow(/over the bound/);

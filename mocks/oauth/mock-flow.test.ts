@@ -5,6 +5,7 @@ import { startMock, type RunningMock } from '../app';
 import { readConfigFromEnv } from '../config';
 import { createMockControl } from '../control/client';
 import { defaultAuthConfig } from './index';
+import { defined } from '../testing/defined';
 
 /**
  * The PKCE flow against the running mock (`startMock`, as `npm start` serves it), then the token used on the API:
@@ -46,7 +47,7 @@ async function login(options: LoginOptions = {}): Promise<string> {
   const uri = options.redirectUri ?? redirectUri;
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(target.as.authorization_endpoint!);
+  const url = new URL(defined(target.as.authorization_endpoint, 'target.as.authorization_endpoint'));
   url.search = new URLSearchParams({
     client_id: client.client_id,
     redirect_uri: uri,
@@ -146,7 +147,7 @@ describe('OAuth login against the running mock', () => {
         expect((await query(token, 'SELECT 1 AS one')).status).toBe(200);
       }
       const verifier = oauth.generateRandomCodeVerifier();
-      const authorizeUrl = new URL(as.authorization_endpoint!);
+      const authorizeUrl = new URL(defined(as.authorization_endpoint, 'as.authorization_endpoint'));
       authorizeUrl.search = new URLSearchParams({
         client_id: client.client_id,
         redirect_uri: `http://127.0.0.1:${appPort}/callback`,

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { createAuthServer, defaultAuthConfig, type AuthServer } from './index';
 import { refreshGraceMs } from './grants';
+import { defined } from '../testing/defined';
 
 /**
  * The whole PKCE flow driven by a real client library (oauth4webapi) against the auth server on loopback HTTP, plus a
@@ -60,7 +61,7 @@ type AuthorizeOptions = { params?: Record<string, string | undefined>; verifier?
 async function authorize(options: AuthorizeOptions = {}) {
   const verifier = options.verifier ?? oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const url = new URL(as.authorization_endpoint!);
+  const url = new URL(defined(as.authorization_endpoint, 'as.authorization_endpoint'));
   const params: Record<string, string | undefined> = {
     client_id: client.client_id,
     redirect_uri: redirectUri,
@@ -80,7 +81,7 @@ async function authorize(options: AuthorizeOptions = {}) {
 async function authorizeAndCallback(options: AuthorizeOptions = {}) {
   const { location, verifier, state, response } = await authorize(options);
   expect(response.status).toBe(302);
-  const callback = oauth.validateAuthResponse(as, client, new URL(location!), state);
+  const callback = oauth.validateAuthResponse(as, client, new URL(defined(location, 'location')), state);
   return { callback, verifier };
 }
 
@@ -188,7 +189,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     ['another loopback address', (o: string) => o.replace('127.0.0.1', '127.0.0.2')],
   ])('should refuse %s as the audience with invalid_target', async (_name, spell) => {
     const { location } = await authorize({ params: { audience: spell(origin) } });
-    const callback = new URL(location!);
+    const callback = new URL(defined(location, 'location'));
     expect(callback.searchParams.get('error')).toBe('invalid_target');
     expect(callback.searchParams.get('error_description')).toContain(`${origin}/v1`);
   });
@@ -244,7 +245,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
   ])('should redirect %s back with an error', async (_name, params, error) => {
     const { response, location, state } = await authorize({ params });
     expect(response.status).toBe(302);
-    const callback = new URL(location!);
+    const callback = new URL(defined(location, 'location'));
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
     expect(callback.searchParams.get('error')).toBe(error);
     expect(callback.searchParams.get('error_description')).toEqual(expect.any(String));
@@ -289,15 +290,33 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
     const second = await oauth.processRefreshTokenResponse(
       as,
       client,
-      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure),
+      await oauth.refreshTokenGrantRequest(
+        as,
+        client,
+        oauth.None(),
+        defined(first.refresh_token, 'first.refresh_token'),
+        insecure,
+      ),
     );
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect((await callApi(second.access_token)).status).toBe(200);
     clockOffsetMs = refreshGraceMs + 1;
-    const reuse = oauth.refreshTokenGrantRequest(as, client, oauth.None(), first.refresh_token!, insecure);
+    const reuse = oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      defined(first.refresh_token, 'first.refresh_token'),
+      insecure,
+    );
     expect(await tokenError(reuse, oauth.processRefreshTokenResponse)).toBe('invalid_grant');
     expect((await callApi(second.access_token)).status).toBe(401);
-    const next = oauth.refreshTokenGrantRequest(as, client, oauth.None(), second.refresh_token!, insecure);
+    const next = oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      defined(second.refresh_token, 'second.refresh_token'),
+      insecure,
+    );
     expect(await tokenError(next, oauth.processRefreshTokenResponse)).toBe('invalid_grant');
   });
 
@@ -308,16 +327,19 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
         .refreshTokenGrantRequest(as, client, oauth.None(), token, insecure)
         .then((res) => oauth.processRefreshTokenResponse(as, client, res));
     // Two tabs refresh at once, then a third a few seconds later (a retry after a lost answer): all succeed.
-    const [a, b] = await Promise.all([refresh(first.refresh_token!), refresh(first.refresh_token!)]);
+    const [a, b] = await Promise.all([
+      refresh(defined(first.refresh_token, 'first.refresh_token')),
+      refresh(defined(first.refresh_token, 'first.refresh_token')),
+    ]);
     clockOffsetMs = refreshGraceMs - 1000;
-    const c = await refresh(first.refresh_token!);
+    const c = await refresh(defined(first.refresh_token, 'first.refresh_token'));
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     expect(a.refresh_token).not.toBe(first.refresh_token);
     expect((await callApi(a.access_token)).status).toBe(200);
     expect((await callApi(first.access_token)).status).toBe(200);
     // The rotated token goes on as usual.
-    expect((await callApi((await refresh(a.refresh_token!)).access_token)).status).toBe(200);
+    expect((await callApi((await refresh(defined(a.refresh_token, 'a.refresh_token'))).access_token)).status).toBe(200);
   });
 
   it('should issue no refresh token without offline_access', async () => {
@@ -329,7 +351,13 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
   it('should revoke a refresh token through the revocation endpoint', async () => {
     const tokens = await login();
     await oauth.processRevocationResponse(
-      await oauth.revocationRequest(as, client, oauth.None(), tokens.refresh_token!, insecure),
+      await oauth.revocationRequest(
+        as,
+        client,
+        oauth.None(),
+        defined(tokens.refresh_token, 'tokens.refresh_token'),
+        insecure,
+      ),
     );
     expect((await callApi(tokens.access_token)).status).toBe(401);
   });
@@ -356,7 +384,10 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
       'invalid_grant',
     ],
   ])('should answer %s per RFC 6749 §5.2', async (_name, form, error) => {
-    const res = await fetch(as.token_endpoint!, { method: 'POST', body: new URLSearchParams(form) });
+    const res = await fetch(defined(as.token_endpoint, 'as.token_endpoint'), {
+      method: 'POST',
+      body: new URLSearchParams(form),
+    });
     expect(res.status).toBe(400);
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(await res.json()).toEqual({
@@ -368,7 +399,7 @@ describe('OAuth 2.0 authorization server (PKCE)', () => {
   });
 
   it('should refuse a token request that is not form-encoded', async () => {
-    const res = await fetch(as.token_endpoint!, {
+    const res = await fetch(defined(as.token_endpoint, 'as.token_endpoint'), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: '{}',

@@ -11,6 +11,7 @@ import { createRunRecord, createdLogUuid, createdSpanUuid } from '../store/runs'
 import { createdRowTables, queryTableSchema } from './tables';
 import { engineCountingLoads, queryDocumentedTable } from './test-tables';
 import { createWorkspaceIndexes, createWorkspaceTables } from './worker/database';
+import { defined } from '../testing/defined';
 
 /**
  * A created run's log and span rows are kept nowhere: the store derives them from the run where it shows them
@@ -155,7 +156,7 @@ describe("the uuids and plans of a created run's rows", () => {
       expect(new Set([run, log, span]).size).toBe(3);
       const validate = compiler.at('#/components/schemas/QueryLogRow');
       const row = { uuid: log, workspaceUuid: run, runUuid: run, level: 'info', message: 'm', createdAt: 'now' };
-      if (!validate(row)) throw new Error(describeSchemaError(validate.errors![0], ''));
+      if (!validate(row)) throw new Error(describeSchemaError(defined(validate.errors, 'validate.errors')[0], ''));
     }
   });
 

@@ -7,6 +7,7 @@ import { createFailingPort } from '../testing/failing-port';
 import { StoreUnavailableError, type Read, type StoragePort, type Write } from './port';
 import type { BatchRecord, RunRecord } from './types';
 import { createStore, type StoreLimits } from '.';
+import { defined } from '../testing/defined';
 
 const WS = '0b1f1a8e-2c3d-4e5f-8a9b-0c1d2e3f4a5b';
 const HOUR = 60 * 60 * 1000;
@@ -63,7 +64,7 @@ describe.each([
     'memory',
     async (space: string): Promise<StoragePort> => {
       if (!memoryPorts.has(space)) memoryPorts.set(space, createMemoryPort({ now: () => 0 }));
-      return memoryPorts.get(space)!;
+      return defined(memoryPorts.get(space), 'memoryPorts.get(space)');
     },
   ],
   [
@@ -118,7 +119,7 @@ describe.each([
     // Past it: gone, with the batch and the rows; the younger runs and everything seeded stay.
     clock = START + TTL + 1_000;
     expect(await store.get(WS, 'runs', old.runs[0].uuid)).toBeUndefined();
-    expect(await store.get(WS, 'batches', old.batch!.uuid)).toBeUndefined();
+    expect(await store.get(WS, 'batches', defined(old.batch, 'old.batch').uuid)).toBeUndefined();
     expect(await present(store, old)).toEqual({ runs: 0, batch: false, logs: 0, spans: 0 });
     expect(await present(store, young)).toEqual({ runs: 2, batch: undefined, logs: 2, spans: 2 });
     const after = await store.snapshot(WS);

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { OldestFirst } from './oldest-first';
+import { defined } from '../testing/defined';
 
 describe('OldestFirst', () => {
   it('should keep the order, sizes and values a Map keeps, whatever the sets and deletes', () => {
@@ -154,7 +155,11 @@ describe('OldestFirst', () => {
         // Compacted on the next set (few live keys, a long queue), then grown past the length the arrays kept.
         for (let i = 0; i < 2 * grown; i++) {
           add();
-          if (ours.get(model.at(-1)!) !== next - 1 || ours.oldestKey() !== model[0] || ours.size !== model.length)
+          if (
+            ours.get(defined(model.at(-1), 'model.at(-1)')) !== next - 1 ||
+            ours.oldestKey() !== model[0] ||
+            ours.size !== model.length
+          )
             throw new Error(`grown ${grown}, taken ${taken}: wrong after ${i + 1} sets`);
         }
         expect([...ours.keys()]).toEqual(model);
@@ -167,7 +172,7 @@ describe('OldestFirst', () => {
     for (let i = 0; i < 10_000; i++) keys.set(`k${i}`, i);
     for (let i = 10_000; i < 60_000; i++) {
       keys.set(`k${i}`, i);
-      keys.delete(keys.oldest()![0]);
+      keys.delete(defined(keys.oldest(), 'keys.oldest()')[0]);
     }
     expect(keys.size).toBe(10_000);
     expect(keys.oldest()).toEqual(['k50000', 50_000]);

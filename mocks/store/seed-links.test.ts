@@ -1,6 +1,7 @@
 import { WORKSPACE_A, WORKSPACE_B } from '../config';
 import { defaultAuthConfig } from '../oauth';
 import { seedWorkspace } from './seed';
+import { defined } from '../testing/defined';
 
 describe('seed links (every id the seed mentions resolves)', () => {
   const states = [seedWorkspace(WORKSPACE_A, 1), seedWorkspace(WORKSPACE_B, 1), seedWorkspace(WORKSPACE_A, 42)];
@@ -14,7 +15,7 @@ describe('seed links (every id the seed mentions resolves)', () => {
       }
       for (const model of state.models.values()) {
         const lastRun = model.lastRun as { uuid: string };
-        const run = state.runs.get(lastRun.uuid)!;
+        const run = defined(state.runs.get(lastRun.uuid), 'state.runs.get(lastRun.uuid)');
         expect(state.records.find((record) => record.id === run.recordId)?.modelUuid).toBe(model.uuid);
       }
       for (const { allocation } of state.allocations) {

@@ -4,6 +4,7 @@ import { createStore } from '.';
 import { createMemoryPort } from './adapters/memory';
 import { seedWorkspace } from './seed';
 import { viewBatch, viewRun } from './runs';
+import { defined } from '../testing/defined';
 
 describe('seed data', () => {
   it('should be the same for the same seed and differ for another seed', () => {
@@ -25,7 +26,7 @@ describe('seed data', () => {
         for (const value of values) {
           if (!validate(value))
             throw new Error(
-              `${schema}: ${describeSchemaError(validate.errors![0], '')} in ${JSON.stringify(value).slice(0, 200)}`,
+              `${schema}: ${describeSchemaError(defined(validate.errors, 'validate.errors')[0], '')} in ${JSON.stringify(value).slice(0, 200)}`,
             );
         }
       };

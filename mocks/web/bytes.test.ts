@@ -16,6 +16,7 @@ import {
   utf8Encode,
   utf8Length,
 } from './bytes';
+import { defined } from '../testing/defined';
 
 const TEXTS: [string, string][] = [
   ['empty', ''],
@@ -50,7 +51,11 @@ describe.each([
     expect(utf8Decode(bytes)).toBe(Buffer.from(text, 'utf8').toString('utf8'));
     expect(toBase64(bytes)).toBe(Buffer.from(text).toString('base64'));
     expect(toBase64Url(bytes)).toBe(Buffer.from(text).toString('base64url'));
-    expect(Buffer.from(fromBase64Url(toBase64Url(bytes))!).equals(Buffer.from(bytes))).toBe(true);
+    expect(
+      Buffer.from(defined(fromBase64Url(toBase64Url(bytes)), 'fromBase64Url(toBase64Url(bytes))')).equals(
+        Buffer.from(bytes),
+      ),
+    ).toBe(true);
     expect(toHex(bytes)).toBe(Buffer.from(text).toString('hex'));
     expect(toBase64(sha256(text))).toBe(createHash('sha256').update(text).digest('base64'));
     expect(sha256Base64(text)).toBe(createHash('sha256').update(text).digest('base64'));

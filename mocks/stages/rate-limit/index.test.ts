@@ -5,6 +5,7 @@ import { idempotency } from '../idempotency';
 import { createMemoryPort } from '../../store/adapters/memory';
 import { createIdempotencyStore } from '../../store/repositories/idempotency';
 import { createRateLimiter, rateLimitHeaders } from './limiter';
+import { defined } from '../../testing/defined';
 
 describe('rate limiter', () => {
   it('should allow exactly the limit in a window, then reset with the next window', async () => {
@@ -92,7 +93,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
     const second = here.consumeAhead('workspace:ws');
     expect(first && second).toBeDefined();
     expect(here.consumeAhead('workspace:ws')).toBeUndefined(); // two under way use the room there was
-    expect((await first)!.remaining).toBe(1);
+    expect(defined(await first, '(await first)').remaining).toBe(1);
     await second;
     expect(here.consumeAhead('workspace:ws')).toBeUndefined(); // spent
   });

@@ -2,6 +2,7 @@ import { jsonContent, loadContract, type JsonObject } from '../../../spec/lib';
 import type { RouteMatch } from '../../context';
 import { makeCtx, okNext } from '../../testing/ctx';
 import { validateRequest } from '.';
+import { defined } from '../../testing/defined';
 
 async function setup() {
   const contract = loadContract();
@@ -147,7 +148,7 @@ describe('validate-request stage (x-rules request-validation)', () => {
     const ctx = await run('GET', '/mailboxManagement/suppressions', {
       query: 'limit=5&offset=2&reasons=bounced&extra=1',
     });
-    expect(ctx.input!.query).toEqual({ limit: 5, offset: 2, reasons: ['bounced'] });
+    expect(defined(ctx.input, 'ctx.input').query).toEqual({ limit: 5, offset: 2, reasons: ['bounced'] });
   });
 
   it('should accept unknown body fields (objects are open)', async () => {
