@@ -5,7 +5,8 @@
 import type { RunSummary } from '../runner';
 import { runAgainstIndependent } from './run-independent';
 
-jest.setTimeout(400_000);
+// Minutes of real HTTP on two cores; the limit is generous so a busy CI machine slows the run rather than failing it.
+jest.setTimeout(900_000);
 
 function failuresOf(summary: RunSummary): string {
   return summary.results
