@@ -28,6 +28,7 @@ function ownItems(body: unknown): Item[] {
 }
 
 /** A value of a list filter that would select one of workspace B's items, read from the parameter's schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a parameter's JSON Schema walked by key
 function filterValue(schema: Record<string, any>, name: string, itemsB: Item[]): string[] {
   const fromB = itemsB.map((item) => item[name.replace(/s$/, '')] ?? item[name]).find((v) => typeof v === 'string');
   if (schema.type === 'array') {
@@ -45,6 +46,7 @@ function filterValue(schema: Record<string, any>, name: string, itemsB: Item[]):
 /** Bodies of the export, each setting one filter to select workspace B's run (booleans both ways). */
 function exportBodies(op: Operation, run: Item, batchUuid: string | undefined): Array<{ field: string; body: Item }> {
   const hour = 3_600_000;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the body schema's properties, JSON Schema walked by key
   const properties: Record<string, any> = requestBodySchema(op)?.properties ?? {};
   const bodies: Array<{ field: string; body: Item }> = [{ field: '(no filter)', body: {} }];
   for (const [field, schema] of Object.entries(properties)) {

@@ -105,7 +105,10 @@ export function judgeLiveLocations(ctx: CheckContext): TrafficJudge {
       const finding = judgeLocationPoll(exchange, polled.job, polled.url, polled.uuid);
       if (finding) ctx.report({ ...finding, sequence: [polled.accepted] });
       // Polling ends at a terminal status: later GETs of the Location are no longer polls.
-      else if (TERMINAL_STATUSES.includes(envelope(res.body, polled.job.kind)?.status)) locations.delete(key);
+      else {
+        const status = envelope(res.body, polled.job.kind)?.status;
+        if (typeof status === 'string' && TERMINAL_STATUSES.includes(status)) locations.delete(key);
+      }
     },
     end() {
       ctx.note(

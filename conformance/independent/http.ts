@@ -47,6 +47,7 @@ export function bodyOf(
   scope: string,
   fields: Record<string, Field>,
   required: string[] = [],
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the validated body, read by each route by field
 ): Record<string, any> {
   // No bytes at all is no body (whatever the parser left in req.body).
   const empty = req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;

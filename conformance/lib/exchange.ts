@@ -75,11 +75,14 @@ export function deepEqual(a: unknown, b: unknown): boolean {
     return a.length === (b as unknown[]).length && a.every((item, i) => deepEqual(item, (b as unknown[])[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((key) => deepEqual((a as any)[key], (b as any)[key]));
+  return (
+    ka.length === kb.length &&
+    ka.every((key) => deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
+  );
 }
 
 /** The first object-valued property of a JSON body (`{run: {...}}` → the run). */
-export function envelope(body: unknown, name: string): Record<string, any> | undefined {
+export function envelope(body: unknown, name: string): Record<string, unknown> | undefined {
   const inner = body && typeof body === 'object' ? (body as Record<string, unknown>)[name] : undefined;
-  return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, any>) : undefined;
+  return inner && typeof inner === 'object' && !Array.isArray(inner) ? (inner as Record<string, unknown>) : undefined;
 }
