@@ -38,7 +38,7 @@ async function overlapWhileRunning(ctx: CheckContext): Promise<void> {
       method: 'POST',
       path: ctx.config.createRunPath,
       body,
-      headers: { 'Idempotency-Key': key },
+      headers: { [IDEMPOTENCY_KEY_HEADER]: key },
       operationId: create.operationId,
     });
   const first = send();

@@ -46,7 +46,10 @@ async function judgeUpload(ctx: CheckContext, op: Operation): Promise<void> {
     const exchange = await ctx.send({
       method: op.method,
       path: op.path,
-      headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, 'Idempotency-Key': conformanceName(40) },
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        [IDEMPOTENCY_KEY_HEADER]: conformanceName(40),
+      },
       body,
       operationId: op.operationId,
     });

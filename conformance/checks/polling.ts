@@ -11,6 +11,7 @@ import { describe, envelope } from '../lib/exchange';
 import { parseInteger } from '../lib/headers';
 import { originOf, type Exchange } from '../lib/http-client';
 import { conformanceName, RUN_STATUSES, TERMINAL_STATUSES } from '../lib/operations';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
 
 export type Finding = FailureInput & { ruleId: string };
 export type PollScenario = {
@@ -297,7 +298,12 @@ async function createAndPoll(
 ): Promise<{ location?: string; uuid?: string; terminal?: string }> {
   scenario.creates++;
   scenario.createPaths.add(path);
-  const create = await ctx.send({ method: 'POST', path, body, headers: { 'Idempotency-Key': conformanceName(40) } });
+  const create = await ctx.send({
+    method: 'POST',
+    path,
+    body,
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
+  });
   const res = create.response;
   if (!res || res.status !== 202) {
     scenario.findings.push({
@@ -372,7 +378,7 @@ async function waitUntilFinished(ctx: CheckContext, scenario: PollScenario, path
     method: 'POST',
     path,
     body: { ...(ctx.config.createRunBody as object), waitUntilFinished: true },
-    headers: { 'Idempotency-Key': conformanceName(40) },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
   });
   const status = envelope(exchange.response?.body, 'run')?.status;
   if (exchange.response?.status !== 200 || typeof status !== 'string' || !TERMINAL_STATUSES.includes(status))
@@ -392,7 +398,7 @@ async function notWaitingUntilFinished(ctx: CheckContext, scenario: PollScenario
     method: 'POST',
     path,
     body: { ...(ctx.config.createRunBody as object), recordTitle: conformanceName(), waitUntilFinished: false },
-    headers: { 'Idempotency-Key': conformanceName(40) },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
   });
   if (exchange.response?.status !== 202 || !exchange.response.headers.location)
     scenario.findings.push({
@@ -419,7 +425,7 @@ async function cancelFinishedRun(
   const exchange = await ctx.send({
     method: 'POST',
     path: cancel.path.replace('{uuid}', polled.uuid),
-    headers: { 'Idempotency-Key': conformanceName(40) },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
     operationId: cancel.operationId,
   });
   const seen = [polled.terminal];
@@ -441,7 +447,7 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
     method: 'POST',
     path,
     body: ctx.config.createRunBody,
-    headers: { 'Idempotency-Key': conformanceName(40) },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
   });
   const uuid = envelope(create.response?.body, 'run')?.uuid;
   if (create.response?.status !== 202 || typeof uuid !== 'string') return; // reported by the main scenario
@@ -450,7 +456,7 @@ async function cancelOwnRun(ctx: CheckContext, scenario: PollScenario, path: str
   const exchange = await ctx.send({
     method: 'POST',
     path: cancel.path.replace('{uuid}', uuid),
-    headers: { 'Idempotency-Key': conformanceName(40) },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: conformanceName(40) },
     operationId: cancel.operationId,
   });
   const res = exchange.response;

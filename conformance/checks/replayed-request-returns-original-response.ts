@@ -18,7 +18,7 @@ async function replayAsyncCreate(ctx: CheckContext): Promise<void> {
   const key = conformanceName(40);
   const body = { ...(ctx.config.createRunBody as Record<string, unknown>), recordTitle: conformanceName() };
   const send = () =>
-    ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { 'Idempotency-Key': key } });
+    ctx.send({ method: 'POST', path: ctx.config.createRunPath, body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
   const first = await send();
   if (!first.response || first.response.status >= 300) {
     ctx.note(`the async create at ${ctx.config.createRunPath} answered ${describe(first)}; its replay was not tried`);

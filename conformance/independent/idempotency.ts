@@ -5,6 +5,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError, type Answer, type Context, type Run, type Stored, type Workspace } from './context';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+
+/** Node's request headers are lower-case. */
+const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
 
 const MAX_KEYS = 10_000;
 
@@ -19,7 +23,7 @@ export const refuseMultipartKey = (ctx: Context) => async (req: Request, _res: R
     req.body = name === undefined ? {} : { name };
     return next();
   }
-  if (req.headers['idempotency-key'] !== undefined && type.startsWith('multipart/'))
+  if (req.headers[KEY_HEADER] !== undefined && type.startsWith('multipart/'))
     return next(new HttpError(400, 'idempotency_key_not_allowed', 'Multipart uploads do not take an Idempotency-Key.'));
   next();
 };
@@ -96,7 +100,7 @@ function keepAnswer(ctx: Context, res: Response, id: string, entry: Stored): voi
 }
 
 export const idempotency = (ctx: Context) => (req: Request, res: Response, next: NextFunction) => {
-  const key = req.headers['idempotency-key'];
+  const key = req.headers[KEY_HEADER];
   if (typeof key !== 'string' || !['POST', 'PUT', 'PATCH'].includes(req.method)) return next();
   if (ignoredOn(ctx, req.path)) return next();
   if (Array.from(key).length > ctx.facts.keyMaxLength && !ctx.broken('overlong-key-accepted'))

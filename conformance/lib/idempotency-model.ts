@@ -10,6 +10,7 @@ import { deepEqual, describe, errorShapeProblems, envelope, isSuccess } from './
 import type { Exchange } from './http-client';
 import { NAME_PREFIX, requestBodySchema } from './operations';
 import type { Operation } from '../../spec/lib';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
 
 export type KeyRecord = { key: string; body: Record<string, unknown>; status: number; response: unknown };
 export type IdempotencyModel = { keys: KeyRecord[] };
@@ -55,7 +56,7 @@ export async function post(
   return real.ctx.send({
     method: real.op.method,
     path: real.op.path,
-    headers: { 'Idempotency-Key': key },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: key },
     body,
     auth,
     operationId: real.op.operationId,

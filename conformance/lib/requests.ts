@@ -16,6 +16,7 @@ import {
 } from '../../generators/arbitraries';
 import { changesExistingState, NAME_PREFIX, unknownUuid } from './operations';
 import { asObject, jsonContent, type Operation } from '../../spec/lib';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
 
 export type { GeneratedRequest, InvalidRequest };
 
@@ -24,7 +25,7 @@ function operationObject(op: Operation): Record<string, unknown> {
   return { ...op.node, parameters: op.parameters.map((p) => p.node) };
 }
 
-const OPTIONS = { omitHeaders: ['Idempotency-Key'] };
+const OPTIONS = { omitHeaders: [IDEMPOTENCY_KEY_HEADER] };
 
 /** A read-only statement of exactly `length` characters (at least the statement itself). */
 export function selectOfLength(length: number): string {

@@ -17,6 +17,7 @@ import {
   requestBodySchema,
 } from './operations';
 import type { Operation } from '../../spec/lib';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
 
 export type WriteTarget = { op: Operation; path: string; body: unknown; other: { path: string; body: unknown } };
 
@@ -79,7 +80,7 @@ export function sendWithKey(
     method: target.op.method,
     path: request.path,
     body: request.body,
-    headers: { 'Idempotency-Key': key },
+    headers: { [IDEMPOTENCY_KEY_HEADER]: key },
     operationId: target.op.operationId,
   });
 }

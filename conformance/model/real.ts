@@ -13,6 +13,7 @@ import { NAME_PREFIX } from '../lib/operations';
 import { runQuery } from '../lib/query';
 import { deriveRoles, type Roles } from './derive';
 import { other, type Tenant, type WorldModel } from './world';
+import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
@@ -179,7 +180,7 @@ export async function send(
       exchange,
       sequence,
     });
-  if (exchange.response.status === 409 && !real.concurrent && options.headers?.['Idempotency-Key'] !== undefined)
+  if (exchange.response.status === 409 && !real.concurrent && options.headers?.[IDEMPOTENCY_KEY_HEADER] !== undefined)
     fail({
       ruleId: 'idempotency-concurrent-409',
       title: 'A request with an Idempotency-Key got 409 though no other request was running',

@@ -15,6 +15,7 @@ import { TOKEN_A_MARK, type Exchange, type SendOptions } from '../../lib/http-cl
 import { fillPath } from '../../lib/operations';
 import { fail, newName, send, type Real } from '../real';
 import { pick, type RecordModel, type WorldModel } from '../world';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../spec/lib';
 
 export type Form = { name: string; auth: (token: string) => SendOptions['auth']; query?: Array<[string, string]> };
 
@@ -133,7 +134,7 @@ export function routeTarget(
       method: create.method,
       path: create.path,
       body: record.body,
-      headers: { 'Idempotency-Key': record.key },
+      headers: { [IDEMPOTENCY_KEY_HEADER]: record.key },
       operationId: create.operationId,
     };
   }

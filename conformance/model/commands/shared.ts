@@ -6,6 +6,7 @@ import { childTableOf, countRows, queryTables, tableColumns } from '../../lib/qu
 import type { CreateRole } from '../derive';
 import { newName, send, type Real } from '../real';
 import type { RecordModel, Tenant, WorldModel } from '../world';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../spec/lib';
 
 /** A string field of the create's body the suite fills with a name of its own (unique per record), if any. */
 export function labelField(role: CreateRole): string | undefined {
@@ -60,7 +61,7 @@ export async function sendCreate(
     path: role.op.path,
     body,
     auth: tenant,
-    headers: key === undefined ? undefined : { 'Idempotency-Key': key },
+    headers: key === undefined ? undefined : { [IDEMPOTENCY_KEY_HEADER]: key },
     operationId: role.op.operationId,
   });
 }
