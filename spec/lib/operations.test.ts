@@ -1,6 +1,5 @@
 import { contractFromDocument, loadContract } from './contract';
 import { DEFAULT_SPEC_PATH, dereferenceFile } from './load';
-import { effectiveParameters, effectiveSecurity, listOperationObjects } from './document';
 import { asObject, type JsonObject } from './json';
 import {
   findHeader,
@@ -182,15 +181,6 @@ describe('the operation model on documents as they come', () => {
     expect(operation.parameters.map((p) => `${p.in} ${p.name} ${p.required}`)).toEqual(want);
   });
 
-  it.each(PARAMETER_CASES.filter(([, { given }]) => !JSON.stringify(given).includes('$ref')))(
-    'should give the deprecated effectiveParameters the same merge: %s',
-    (_case, { given }) => {
-      const document = documentWith(given);
-      const [ref] = listOperationObjects(document);
-      expect(effectiveParameters(ref)).toEqual(listOperations(document)[0].parameters.map((p) => p.node));
-    },
-  );
-
   // [case, { document's security, operation's security, want }]
   const SECURITY_CASES: [string, { document?: unknown; operation?: unknown; want: unknown[] }][] = [
     ['none stated', { want: [] }],
@@ -221,7 +211,6 @@ describe('the operation model on documents as they come', () => {
     expect(
       securityInForce(given.security, asObject(asObject(asObject(given.paths)['/things/{uuid}']).get).security),
     ).toEqual(want);
-    expect(effectiveSecurity(given, listOperationObjects(given)[0].operation)).toEqual(want);
   });
 
   it.each([
@@ -233,7 +222,6 @@ describe('the operation model on documents as they come', () => {
     ['a path item $ref in a circle', { paths: { '/a': { $ref: '#/paths/~1a' } } }],
   ])('should list no operation, without throwing, for %s', (_case, document) => {
     expect(listOperations(document as JsonObject)).toEqual([]);
-    expect(listOperationObjects(document as JsonObject)).toEqual([]);
   });
 
   it('should read odd operation fields without throwing, keeping the nodes as written', () => {
