@@ -22,7 +22,6 @@ describe('typed client over the generated types', () => {
     const { port } = server.address() as AddressInfo;
     const statuses = await callEveryOperation(createApiClient(`http://127.0.0.1:${port}/v1`, 'token'));
     expect(Object.keys(statuses).sort()).toEqual(operations.map((o) => o.operationId).sort());
-    expect(operations.length).toBe(16);
   });
 
   it.each(operations)('should send $operationId as $method $path', ({ method, path }) => {

@@ -3,7 +3,7 @@
  * this file against the generated types, so a spec change that breaks clients becomes a type error here.
  */
 import createClient from 'openapi-fetch';
-import type { paths } from './generated/openapi';
+import type { operations, paths } from './generated/openapi';
 
 export type ApiClient = ReturnType<typeof createClient<paths>>;
 
@@ -14,9 +14,10 @@ export function createApiClient(baseUrl: string, token: string, fetchImpl?: type
 const id = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
 
 /** Calls every operation once; each call's arguments and the fields read from its answer are type-checked. */
-export async function callEveryOperation(client: ApiClient): Promise<Record<string, number>> {
-  const statuses: Record<string, number> = {};
-  const record = (operationId: string, response: Response) => {
+export async function callEveryOperation(client: ApiClient): Promise<Partial<Record<keyof operations, number>>> {
+  const statuses: Partial<Record<keyof operations, number>> = {};
+  // An operation id the contract does not have fails tsc; the test compares the ids called with the contract's.
+  const record = (operationId: keyof operations, response: Response) => {
     statuses[operationId] = response.status;
   };
 
