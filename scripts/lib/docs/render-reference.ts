@@ -1,23 +1,14 @@
 // A single-file API reference: plain HTML, inline CSS and one inline script (search, try-it), no fonts, no remote
 // anything, so it opens from disk (file://); without the script every operation, example and snippet is still shown.
-import {
-  asArray,
-  asObject,
-  isObject,
-  type JsonObject,
-  listOperations,
-  type Operation,
-  escapeHtml as escapeSpecHtml,
-} from '../../../spec/lib';
+import { asArray, asObject, isObject, type JsonObject, listOperations, type Operation } from '../../../spec/lib';
 import { renderMediaExamples, renderToolbar, renderTryIt, TRY_IT_SCRIPT, TRY_IT_STYLE } from './try-it';
 // It lists every operation on one page. Redoc 3 (what `redocly build-docs` ships in
 // @redocly/cli 2.x) is a routed app whose tag links lead to missing files when opened from disk.
 // @see https://spec.openapis.org/oas/v3.1.0#openapi-object
 
-/** A spec's text (a pull request's, maybe) as HTML: the one escaping layer, invisible and direction characters shown. */
-export function escapeHtml(value: unknown): string {
-  return escapeSpecHtml(String(value ?? ''));
-}
+import { escapeHtml } from './html';
+
+export { escapeHtml };
 
 /** The little Markdown spec descriptions use: paragraphs, `- ` lists, `code`, **bold**, [text](url). */
 export function renderMarkdown(text: unknown): string {

@@ -3,7 +3,7 @@
 // script, no dependencies, so the page stays one file that opens offline (the calls go where the user points).
 
 import { asArray, asObject, isObject, type JsonObject, type Operation } from '../../../spec/lib';
-import { escapeHtml } from './render-reference';
+import { escapeHtml } from './html';
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010/v1';
 export const DEFAULT_TOKEN = 'mock-token-a';
