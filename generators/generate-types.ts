@@ -1,6 +1,7 @@
 /**
  * `npm run generate`: writes TypeScript types for the contract with openapi-typescript into generators/generated/,
- * and beside them the compile-fail proof of the request body types (request-body-typos.ts).
+ * and beside them the compile-fail proof of the request body types (request-body-typos.ts), and the bundled
+ * contract the mock's web-standard core reads as prebuilt data (mocks/contract/document.generated.ts).
  * `npm run generate -- --check`: writes nothing, exits 1 when the committed output is stale (part of `npm test`).
  */
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { resolve, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { loadContract } from '../spec/lib';
+import { GENERATED_PATH as MOCK_DOCUMENT_PATH, renderDocumentModule } from '../mocks/contract/generate';
 import { renderBodyTypos } from './request-body-typos';
 import { REQUEST_BODY_COMMENT, REQUEST_BODY_DECLARATION, wrapRequestBody } from './request-body-types';
 
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
   const outputs = [
     { file: 'openapi.ts', text: await renderTypes() },
     { file: 'request-body-typos.ts', text: renderBodyTypos(loadContract()) },
+    // The mock's web-standard core reads the contract as prebuilt data (no file system where it runs).
+    { file: MOCK_DOCUMENT_PATH, text: renderDocumentModule() },
   ];
   for (const { file, text } of outputs) {
     const outPath = resolve(outDir, file);

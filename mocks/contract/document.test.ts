@@ -4,7 +4,7 @@ import { GENERATED_PATH, renderDocumentModule } from './generate';
 import { bundledContract } from '.';
 
 describe('the prebuilt contract of the web-standard core', () => {
-  it('should be the bundled spec as it is now (run npx tsx mocks/contract/generate.ts when it is not)', () => {
+  it('should be the bundled spec as it is now (run npm run generate when it is not)', () => {
     expect(readFileSync(GENERATED_PATH, 'utf8') === renderDocumentModule()).toBe(true);
   });
 
