@@ -9,8 +9,8 @@
 import { type Anchor, type Change, type Emit, makeChange, type Place } from './change';
 import * as at from './place';
 import { compareContent, compareOperationMeta, compareResponseHeaders, type CompareOptions } from './compare-parts';
-import { asArray, asObject, isObject, type JsonObject } from '../../../spec/lib/json';
-import { HTTP_METHODS, type HttpMethod } from '../../../spec/lib/operations';
+import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
+import { HTTP_METHODS, mergeParameters, type HttpMethod } from '../../../spec/lib/operations';
 
 export type Channel = NonNullable<Change['channel']>;
 
@@ -71,11 +71,13 @@ function methodsOf(item: unknown): HttpMethod[] {
 /** The headers, query and path parameters the API sends, as response headers are: name → header object. */
 function sentParameters(item: JsonObject, operation: JsonObject): JsonObject {
   const out: JsonObject = {};
-  for (const raw of [...asArray(item.parameters), ...asArray(operation.parameters)]) {
+  // The operation model's merge: the operation's own replaces the path item's (header names ignoring case).
+  const read = (raw: unknown) => {
     const p = asObject(raw);
-    if (typeof p.name !== 'string' || typeof p.in !== 'string') continue;
+    return typeof p.name === 'string' && typeof p.in === 'string' ? { ...p, name: p.name, in: p.in } : undefined;
+  };
+  for (const p of mergeParameters(item.parameters, operation.parameters, read))
     out[p.in === 'header' ? p.name : `${p.in} ${p.name}`] = p;
-  }
   return out;
 }
 
