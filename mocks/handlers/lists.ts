@@ -21,7 +21,7 @@ function cachedPage(list: Suppression[], key: string, build: () => unknown): unk
 }
 
 /** listSuppressions, listAllocations, listRecipes: filters, then `count` of all matches, then the page. */
-export function listHandlers(deps: HandlerDeps): Handlers {
+export function listHandlers(deps: HandlerDeps) {
   return {
     async listSuppressions(ctx) {
       const query = ctx.input.query;
@@ -77,5 +77,5 @@ export function listHandlers(deps: HandlerDeps): Handlers {
         .map((entry) => entry.recipe);
       return jsonResponse(200, { recipes: page(matching, paging) });
     },
-  };
+  } satisfies Handlers;
 }

@@ -17,7 +17,7 @@ function has(body: JsonRecord, field: string): boolean {
 }
 
 /** Reads and writes of single resources, each scoped to the caller's workspace. */
-export function resourceHandlers(deps: HandlerDeps): Handlers {
+export function resourceHandlers(deps: HandlerDeps) {
   // The UUID rule accepts upper-case hex; ids are stored lower-case.
   const uuidOf = (params: Record<string, unknown>) => String(params.uuid).toLowerCase();
 
@@ -145,7 +145,7 @@ export function resourceHandlers(deps: HandlerDeps): Handlers {
       const result = await engine.query(ctx.caller.workspaceUuid, query, ctx.signal);
       return jsonResponse(200, { rows: result.rows });
     },
-  };
+  } satisfies Handlers;
 }
 
 /**

@@ -20,7 +20,7 @@ import { undoOnFailure } from '../stages/all-or-nothing';
 import type { HandlerDeps, Handlers } from './types';
 
 /** Async runs and batches (x-rules async-202-location, async-poll-terminal), plus the runs download. */
-export function runHandlers(deps: HandlerDeps): Handlers {
+export function runHandlers(deps: HandlerDeps) {
   const locationOf = (origin: string, kind: 'runs' | 'batches', uuid: string) =>
     `${origin}${deps.basePath}/orchestration/${kind}/${uuid}`;
 
@@ -156,7 +156,7 @@ export function runHandlers(deps: HandlerDeps): Handlers {
       return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runs) });
     },
     ...downloadHandlers(deps),
-  };
+  } satisfies Handlers;
 }
 
 /** The runs download (x-rules: one workspace's runs, selected by the export's filters). */
