@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { allChecks } from './index';
 import { CheckRegistry, type Check } from './registry';
 
@@ -23,5 +25,28 @@ describe('CheckRegistry', () => {
     const ids = new Set(contract.rules.map((rule) => rule.id));
     for (const check of allChecks())
       expect({ check: check.id, cited: ids.has(check.ruleId) }).toEqual({ check: check.id, cited: true });
+  });
+});
+
+describe("the README's table of checks", () => {
+  it('should have one row per check, naming its rule and its broken server, and no row for a check that is gone', () => {
+    const text = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const section = text.slice(text.indexOf('\n## Checks\n'), text.indexOf('\n## ', text.indexOf('\n## Checks\n') + 1));
+    const rows = new Map(
+      [...section.matchAll(/^\| ([a-z0-9-]+)(?: \([^)|]*\))? \| ([^|\n]*) \| ([^|\n]*) \|$/gm)].map(
+        (m) => [m[1], m] as const,
+      ),
+    );
+    for (const check of allChecks()) {
+      const row = rows.get(check.id);
+      expect({ check: check.id, row: row !== undefined }).toEqual({ check: check.id, row: true });
+      expect({ check: check.id, rule: row?.[2].includes(check.ruleId) }).toEqual({ check: check.id, rule: true });
+      expect({ check: check.id, fixture: row?.[3].includes(check.fixture) }).toEqual({
+        check: check.id,
+        fixture: true,
+      });
+    }
+    const ids = new Set(allChecks().map((c) => c.id));
+    expect([...rows.keys()].filter((id) => id !== 'check' && !ids.has(id))).toEqual([]);
   });
 });
