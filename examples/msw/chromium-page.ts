@@ -102,10 +102,17 @@ export async function readPage(
     await cdp.send('Browser.close').catch(() => undefined);
     return { texts, ms };
   } finally {
-    const exited = new Promise((resolve) => chromium.once('exit', resolve));
-    if (chromium.exitCode === null) chromium.kill('SIGKILL');
-    await exited;
-    // Its helper processes may still be writing the profile for a moment.
-    rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    if (chromium.exitCode === null && chromium.signalCode === null) {
+      const exited = new Promise((resolve) => chromium.once('exit', resolve));
+      chromium.kill('SIGKILL');
+      await exited;
+    }
+    // Its helper processes may still be writing the profile for a moment: removing it is best effort, and a
+    // temporary folder left behind is no failure of the page.
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    } catch {
+      // left to the system's temporary-folder cleanup
+    }
   }
 }

@@ -82,7 +82,12 @@ export function dumpDom(
         } catch (e) {
           reject(e);
         } finally {
-          rmSync(dir, { recursive: true, force: true });
+          // Chromium's helpers may still be writing the profile: best effort, never an error thrown from here.
+          try {
+            rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+          } catch {
+            // left to the system's temporary-folder cleanup
+          }
         }
       },
     );
