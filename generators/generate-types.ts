@@ -1,6 +1,7 @@
 /**
  * `npm run generate`: writes TypeScript types for the contract with openapi-typescript into generators/generated/,
- * and beside them the compile-fail proof of the request body types (request-body-typos.ts), and the bundled
+ * and beside them the compile-fail proof of the request body types (request-body-typos.ts), a typed call per
+ * operation (operation-calls.ts), and the bundled
  * contract the mock's web-standard core reads as prebuilt data (mocks/contract/document.generated.ts), and the suite's
  * registries derived from its checks and fixtures (registries.ts).
  * `npm run generate -- --check`: writes nothing, exits 1 when the committed output is stale (part of `npm test`).
