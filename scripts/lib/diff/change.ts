@@ -1,4 +1,4 @@
-import { type Classification, getRule } from './rules';
+import type { Classification, DiffRule } from './rules';
 import type { OperationPart } from '../../../conformance/checks/inputs';
 
 /** The part of an operation a change touches, set where the change is made (the checks read the same parts). */
@@ -43,7 +43,8 @@ export type Change = {
  */
 export type Anchor = { head?: unknown; base?: unknown; key?: string; path?: string[] };
 
-export type Emit = (rule: string, place: Place, detail: string, anchor?: Anchor) => void;
+/** Reports a change of a rule defined with `defineRules` (a rule id as text does not compile). */
+export type Emit = (rule: DiffRule, place: Place, detail: string, anchor?: Anchor) => void;
 
 const anchors = new WeakMap<Change, Anchor>();
 
@@ -51,17 +52,16 @@ export function anchorOf(change: Change): Anchor | undefined {
   return anchors.get(change);
 }
 
-export function makeChange(rule: string, operation: string, place: Place, detail: string, anchor?: Anchor): Change {
-  const def = getRule(rule);
+export function makeChange(rule: DiffRule, operation: string, place: Place, detail: string, anchor?: Anchor): Change {
   const { location, part } = place;
   const change: Change = {
-    rule,
-    classification: def.classification,
+    rule: rule.id,
+    classification: rule.classification,
     operation,
     location,
     part,
     detail,
-    reason: def.reason,
+    reason: rule.reason,
   };
   if (anchor) anchors.set(change, anchor);
   return change;

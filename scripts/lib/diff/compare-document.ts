@@ -4,6 +4,37 @@
 import { type Emit, show } from './change';
 import { component, security } from './place';
 import { asObject, type JsonObject } from '../../../spec/lib/json';
+import { defineRules, NO_TYPES } from './rules';
+
+/** Named component schemas and security schemes. */
+export const DOCUMENT_RULES = defineRules({
+  'component-schema-removed': ['warning', 'generated clients lose the named type; code importing it stops compiling'],
+  'component-schema-added': ['informational', 'a new named type in generated clients'],
+  'security-scheme-removed': [
+    'breaking',
+    'clients authenticate with a scheme the contract no longer defines',
+    NO_TYPES,
+  ],
+  'security-scheme-added': ['non-breaking', 'a new way to authenticate; existing ones are unchanged', NO_TYPES],
+  'security-scheme-type-changed': [
+    'breaking',
+    'clients build the credential for the old kind of scheme (type, scheme, bearerFormat, in, name)',
+    NO_TYPES,
+  ],
+  'security-scheme-url-changed': [
+    'warning',
+    'clients configured with the old OAuth/OpenID address must be reconfigured unless they discover it',
+    NO_TYPES,
+  ],
+  'security-scheme-flow-removed': [
+    'breaking',
+    'clients using the removed OAuth flow can no longer obtain tokens',
+    NO_TYPES,
+  ],
+  'security-scheme-flow-added': ['non-breaking', 'a new OAuth flow; existing ones are unchanged', NO_TYPES],
+  'security-scheme-scope-removed': ['warning', 'tokens requested with the removed scope may be refused', NO_TYPES],
+  'security-scheme-scope-added': ['non-breaking', 'a new scope; tokens issued before are unchanged', NO_TYPES],
+});
 
 const KIND_KEYS = ['type', 'scheme', 'bearerFormat', 'in', 'name'] as const;
 const URL_KEYS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
@@ -16,7 +47,10 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
     const where = security(`securitySchemes.${name}`);
     const b = asObject(raw);
     if (!(name in hSchemes)) {
-      emit('security-scheme-removed', where, `security scheme \`${name}\` removed`, { base: b, head: hSchemes });
+      emit(DOCUMENT_RULES['security-scheme-removed'], where, `security scheme \`${name}\` removed`, {
+        base: b,
+        head: hSchemes,
+      });
       continue;
     }
     const h = asObject(hSchemes[name]);
@@ -24,7 +58,7 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
     for (const key of KIND_KEYS) {
       if (String(b[key] ?? '').toLowerCase() !== String(h[key] ?? '').toLowerCase()) {
         emit(
-          'security-scheme-type-changed',
+          DOCUMENT_RULES['security-scheme-type-changed'],
           where,
           `security scheme \`${name}\`: ${key} changed from ${show(b[key])} to ${show(h[key])}`,
           anchor,
@@ -33,7 +67,7 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
     }
     if (b.openIdConnectUrl !== h.openIdConnectUrl) {
       emit(
-        'security-scheme-url-changed',
+        DOCUMENT_RULES['security-scheme-url-changed'],
         where,
         `security scheme \`${name}\`: openIdConnectUrl changed from ${show(b.openIdConnectUrl)} to ${show(h.openIdConnectUrl)}`,
         anchor,
@@ -44,7 +78,7 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
     for (const flow of Object.keys(bFlows)) {
       if (!(flow in hFlows))
         emit(
-          'security-scheme-flow-removed',
+          DOCUMENT_RULES['security-scheme-flow-removed'],
           security(`${where.location}.flows.${flow}`),
           `security scheme \`${name}\`: OAuth flow ${flow} removed`,
           anchor,
@@ -54,10 +88,15 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
       const at = security(`${where.location}.flows.${flow}`);
       const hf = asObject(rawFlow);
       if (!(flow in bFlows)) {
-        emit('security-scheme-flow-added', at, `security scheme \`${name}\`: OAuth flow ${flow} added`, {
-          head: hf,
-          base: b,
-        });
+        emit(
+          DOCUMENT_RULES['security-scheme-flow-added'],
+          at,
+          `security scheme \`${name}\`: OAuth flow ${flow} added`,
+          {
+            head: hf,
+            base: b,
+          },
+        );
         continue;
       }
       const bf = asObject(bFlows[flow]);
@@ -65,7 +104,7 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
       for (const key of URL_KEYS) {
         if (bf[key] !== hf[key]) {
           emit(
-            'security-scheme-url-changed',
+            DOCUMENT_RULES['security-scheme-url-changed'],
             at,
             `security scheme \`${name}\`: ${flow} ${key} changed from ${show(bf[key])} to ${show(hf[key])}`,
             flowAnchor,
@@ -78,14 +117,14 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
       const added = hScopes.filter((s) => !bScopes.includes(s));
       if (removed.length)
         emit(
-          'security-scheme-scope-removed',
+          DOCUMENT_RULES['security-scheme-scope-removed'],
           at,
           `security scheme \`${name}\`: ${flow} scopes removed: ${removed.join(', ')}`,
           flowAnchor,
         );
       if (added.length)
         emit(
-          'security-scheme-scope-added',
+          DOCUMENT_RULES['security-scheme-scope-added'],
           at,
           `security scheme \`${name}\`: ${flow} scopes added: ${added.join(', ')}`,
           flowAnchor,
@@ -94,9 +133,14 @@ export function compareSecuritySchemes(base: JsonObject, head: JsonObject, emit:
   }
   for (const [name, raw] of Object.entries(hSchemes)) {
     if (!(name in bSchemes))
-      emit('security-scheme-added', security(`securitySchemes.${name}`), `security scheme \`${name}\` added`, {
-        head: raw,
-      });
+      emit(
+        DOCUMENT_RULES['security-scheme-added'],
+        security(`securitySchemes.${name}`),
+        `security scheme \`${name}\` added`,
+        {
+          head: raw,
+        },
+      );
   }
 }
 
@@ -107,7 +151,7 @@ export function compareComponents(base: JsonObject, head: JsonObject, emit: Emit
   for (const name of Object.keys(b)) {
     if (!(name in h))
       emit(
-        'component-schema-removed',
+        DOCUMENT_RULES['component-schema-removed'],
         component(`components.schemas.${name}`),
         `component schema \`${name}\` removed`,
         {
@@ -118,8 +162,13 @@ export function compareComponents(base: JsonObject, head: JsonObject, emit: Emit
   }
   for (const name of Object.keys(h)) {
     if (!(name in b))
-      emit('component-schema-added', component(`components.schemas.${name}`), `component schema \`${name}\` added`, {
-        head: h[name],
-      });
+      emit(
+        DOCUMENT_RULES['component-schema-added'],
+        component(`components.schemas.${name}`),
+        `component schema \`${name}\` added`,
+        {
+          head: h[name],
+        },
+      );
   }
 }

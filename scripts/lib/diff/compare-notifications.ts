@@ -11,6 +11,22 @@ import * as at from './place';
 import { compareContent, compareOperationMeta, compareResponseHeaders, type CompareOptions } from './compare-parts';
 import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import { HTTP_METHODS, mergeParameters, type HttpMethod } from '../../../spec/lib/operations';
+import { defineRules } from './rules';
+
+/** Webhooks and callbacks as a whole, their payload and the statuses the API accepts in answer. */
+export const NOTIFICATION_RULES = defineRules({
+  'webhook-removed': ['breaking', 'subscribers stop receiving the notifications they were promised'],
+  'webhook-added': ['non-breaking', 'a new notification does not change existing ones'],
+  'callback-removed': ['breaking', 'subscribers stop receiving the callbacks they were promised'],
+  'callback-added': ['non-breaking', 'a new callback does not change existing ones'],
+  'notification-payload-removed': ['breaking', 'subscribers reading the payload receive none'],
+  'notification-payload-added': ['non-breaking', 'subscribers ignore a body they do not read'],
+  'subscriber-answer-status-removed': [
+    'breaking',
+    'subscribers answering with it have their delivery counted as failed',
+  ],
+  'subscriber-answer-status-added': ['non-breaking', 'answers accepted before are still accepted'],
+});
 
 export type Channel = NonNullable<Change['channel']>;
 
@@ -108,9 +124,14 @@ function compareNotification(
   const hBody = h.operation.requestBody;
   const bodyAnchor: Anchor = { head: hBody ?? h.operation, base: bBody ?? b.operation };
   if (isObject(bBody) && !isObject(hBody))
-    payload('notification-payload-removed', PAYLOAD, 'payload removed: the API now sends no body', bodyAnchor);
+    payload(
+      NOTIFICATION_RULES['notification-payload-removed'],
+      PAYLOAD,
+      'payload removed: the API now sends no body',
+      bodyAnchor,
+    );
   else if (!isObject(bBody) && isObject(hBody))
-    payload('notification-payload-added', PAYLOAD, 'payload added', bodyAnchor);
+    payload(NOTIFICATION_RULES['notification-payload-added'], PAYLOAD, 'payload added', bodyAnchor);
   else if (isObject(bBody) && isObject(hBody))
     compareContent(bBody.content, hBody.content, 'output', PAYLOAD, payload, options, bodyAnchor);
   // The subscriber's answer: statuses the API accepts, and what it reads from their bodies.
@@ -119,7 +140,7 @@ function compareNotification(
   for (const status of Object.keys(bAnswers)) {
     if (!(status in hAnswers))
       answer(
-        'subscriber-answer-status-removed',
+        NOTIFICATION_RULES['subscriber-answer-status-removed'],
         at.response(status, `answer ${status}`),
         `the API no longer accepts answer ${status} from subscribers`,
         { head: hAnswers, base: bAnswers[status] },
@@ -128,9 +149,14 @@ function compareNotification(
   for (const status of Object.keys(hAnswers)) {
     const where = at.response(status, `answer ${status}`);
     if (!(status in bAnswers)) {
-      answer('subscriber-answer-status-added', where, `the API now accepts answer ${status} from subscribers`, {
-        head: hAnswers[status],
-      });
+      answer(
+        NOTIFICATION_RULES['subscriber-answer-status-added'],
+        where,
+        `the API now accepts answer ${status} from subscribers`,
+        {
+          head: hAnswers[status],
+        },
+      );
       continue;
     }
     const bAnswer = asObject(bAnswers[status]);
@@ -152,8 +178,8 @@ function compareNotificationMap(
   naming: (key: string) => string,
   parent?: string,
 ): void {
-  const removedRule = `${channel}-removed`;
-  const addedRule = `${channel}-added`;
+  const removedRule = NOTIFICATION_RULES[`${channel}-removed`];
+  const addedRule = NOTIFICATION_RULES[`${channel}-added`];
   for (const [key, item] of Object.entries(base)) {
     const kept = methodsOf(head[key]);
     for (const method of methodsOf(item)) {

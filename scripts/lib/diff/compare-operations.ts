@@ -4,7 +4,7 @@
 
 import { type Anchor, type Change, type Emit, makeChange } from './change';
 import { compareLifecycle, isRetired } from './compare-lifecycle';
-import { compareSchema } from './compare-schemas';
+import { compareSchema, SCHEMA_RULES } from './compare-schemas';
 import { pathSlot, sameTarget, similarNames } from './rename';
 import { sameShape } from './shape';
 import { mediaTypeKey } from './semantics';
@@ -22,6 +22,62 @@ import {
   retirementOf,
 } from '../../../spec/lib/operations';
 import * as at from './place';
+import { defineRules, NEW_PATH, NO_TYPES } from './rules';
+
+/** Paths, operations, servers, parameters, request bodies, response statuses and security requirements. */
+export const OPERATION_RULES = defineRules({
+  'path-removed': ['breaking', `clients calling it get 404; ${NEW_PATH}`],
+  'operation-removed': ['breaking', `clients calling it get 404 and its Sunset has not passed; ${NEW_PATH}`],
+  'operation-removed-after-sunset': ['non-breaking', 'its Sunset date has passed, so the contract allows retiring it'],
+  'path-added': ['non-breaking', 'adding an endpoint is not breaking'],
+  'operation-added': ['non-breaking', 'adding an endpoint is not breaking'],
+  'server-url-changed': ['breaking', `every client is configured with the old base address; ${NEW_PATH}`, NO_TYPES],
+  'parameter-removed-after-sunset': ['non-breaking', 'its Sunset date has passed, so the contract allows retiring it'],
+  'parameter-removed': ['breaking', 'clients still sending it are rejected or silently lose its effect'],
+  'parameter-renamed': ['breaking', 'clients send the old name, which the server no longer reads'],
+  'path-parameter-renamed': ['informational', 'path parameters are positional; the URL clients build is unchanged'],
+  'parameter-added-required': ['breaking', 'existing clients do not send it and get 400'],
+  'parameter-added-optional': ['non-breaking', 'adding an optional request parameter is not breaking'],
+  'parameter-made-required': ['breaking', 'clients that omit it now get 400'],
+  'parameter-made-optional': ['non-breaking', 'requests that send it keep working'],
+  'parameter-serialisation-changed': [
+    'breaking',
+    'clients serialise the value the old way (style, explode, content), which the server no longer parses',
+    NO_TYPES,
+  ],
+  'parameter-allow-reserved-removed': [
+    'warning',
+    'requests that percent-encode reserved characters decode the same; whether clients sent them unencoded (which the server now reads differently) is not stated',
+  ],
+  'request-body-removed': ['breaking', 'clients still send a body the operation no longer describes'],
+  'request-body-made-required': ['breaking', 'clients that send no body now get 400'],
+  'request-body-made-optional': ['non-breaking', 'requests that send a body keep working'],
+  'request-body-added': ['non-breaking', 'an optional body clients need not send'],
+  'response-status-removed': [
+    'breaking',
+    'clients handling this success status lose it; behaviour they rely on changed',
+  ],
+  'error-response-status-removed': [
+    'warning',
+    'clients still handle the status by its class, but the contract no longer documents it',
+  ],
+  'response-status-added': [
+    'non-breaking',
+    'a new documented status; clients should already handle unknown statuses by class',
+  ],
+  'security-changed': ['breaking', 'credentials clients send today may no longer be accepted (401/403)', NO_TYPES],
+  'security-alternative-added': ['non-breaking', 'credentials accepted before are still accepted', NO_TYPES],
+  'security-relaxed': [
+    'non-breaking',
+    'the operation asks for fewer schemes or scopes; credentials accepted before still are',
+    NO_TYPES,
+  ],
+  'security-removed': [
+    'informational',
+    'clients still sending credentials keep working; spec:lint rejects an operation without security',
+    NO_TYPES,
+  ],
+});
 
 /** `/a/{uuid}/b` and `/a/{id}/b` are the same endpoint for clients. */
 function pathShape(path: string): string {
@@ -62,7 +118,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     if (headOps.length === 0 && !baseOps.every(retired)) {
       const methods = baseOps.map((op) => op.method).join(', ');
       emitFor(baseOps[0].path)(
-        'path-removed',
+        OPERATION_RULES['path-removed'],
         at.wholeOperation('path'),
         `path ${baseOps[0].path} removed (${methods})`,
         {
@@ -79,7 +135,7 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
         compareCallbacks(baseOp.node, headOp.node, keyOf(headOp), changes, options);
       } else if (retired(baseOp)) {
         emitFor(keyOf(baseOp))(
-          'operation-removed-after-sunset',
+          OPERATION_RULES['operation-removed-after-sunset'],
           at.wholeOperation('operation'),
           `operation removed; its Sunset ${formatDate(retirementOf(baseOp.node).sunset)} has passed`,
           { base: baseOp.node, head: headOps[0]?.pathItem },
@@ -91,10 +147,15 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
           : sunset
             ? `its Sunset ${formatDate(sunset)} has not passed`
             : 'it has no Sunset date (x-sunset)';
-        emitFor(keyOf(baseOp))('operation-removed', at.wholeOperation('operation'), `operation removed while ${why}`, {
-          base: baseOp.node,
-          head: headOps[0]?.pathItem,
-        });
+        emitFor(keyOf(baseOp))(
+          OPERATION_RULES['operation-removed'],
+          at.wholeOperation('operation'),
+          `operation removed while ${why}`,
+          {
+            base: baseOp.node,
+            head: headOps[0]?.pathItem,
+          },
+        );
       }
     }
   }
@@ -102,14 +163,19 @@ export function compareSpecs(base: JsonObject, head: JsonObject, options: Compar
     const baseOps = basePaths.get(shape) ?? [];
     if (baseOps.length === 0) {
       const methods = headOps.map((op) => op.method).join(', ');
-      emitFor(headOps[0].path)('path-added', at.wholeOperation('path'), `path ${headOps[0].path} added (${methods})`, {
-        head: headOps[0].pathItem,
-      });
+      emitFor(headOps[0].path)(
+        OPERATION_RULES['path-added'],
+        at.wholeOperation('path'),
+        `path ${headOps[0].path} added (${methods})`,
+        {
+          head: headOps[0].pathItem,
+        },
+      );
       continue;
     }
     for (const headOp of headOps) {
       if (!baseOps.some((op) => op.method === headOp.method))
-        emitFor(keyOf(headOp))('operation-added', at.wholeOperation('operation'), 'operation added', {
+        emitFor(keyOf(headOp))(OPERATION_RULES['operation-added'], at.wholeOperation('operation'), 'operation added', {
           head: headOp.node,
         });
     }
@@ -122,7 +188,7 @@ function compareServers(base: JsonObject, head: JsonObject, emit: Emit): void {
   const b = serverBasePath(base) || '/';
   const h = serverBasePath(head) || '/';
   if (b !== h)
-    emit('server-url-changed', at.wholeOperation('servers'), `base path changed from ${b} to ${h}`, {
+    emit(OPERATION_RULES['server-url-changed'], at.wholeOperation('servers'), `base path changed from ${b} to ${h}`, {
       head: head.servers,
       base: base.servers,
     });
@@ -185,20 +251,20 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
     const hp = renamed.get(bp);
     if (hp) {
       emit(
-        bp.in === 'path' ? 'path-parameter-renamed' : 'parameter-renamed',
+        bp.in === 'path' ? OPERATION_RULES['path-parameter-renamed'] : OPERATION_RULES['parameter-renamed'],
         at.parameter(bp),
         `${bp.in} parameter \`${bp.name}\` renamed to \`${hp.name}\``,
         { head: hp, base: bp },
       );
     } else if (isRetired(bp, now)) {
       emit(
-        'parameter-removed-after-sunset',
+        OPERATION_RULES['parameter-removed-after-sunset'],
         at.parameter(bp),
         `${bp.in} parameter \`${bp.name}\` removed after its Sunset ${formatDate(retirementOf(bp).sunset)}`,
         { head: h.node, base: bp },
       );
     } else {
-      emit('parameter-removed', at.parameter(bp), `${bp.in} parameter \`${bp.name}\` removed`, {
+      emit(OPERATION_RULES['parameter-removed'], at.parameter(bp), `${bp.in} parameter \`${bp.name}\` removed`, {
         head: h.node,
         base: bp,
       });
@@ -208,7 +274,7 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
     if (renamedTo.has(hp)) continue;
     const required = hp.required === true;
     emit(
-      required ? 'parameter-added-required' : 'parameter-added-optional',
+      required ? OPERATION_RULES['parameter-added-required'] : OPERATION_RULES['parameter-added-optional'],
       at.parameter(hp),
       `${required ? 'required' : 'optional'} ${hp.in} parameter \`${hp.name}\` added`,
       { head: hp },
@@ -223,7 +289,7 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
     const is = hp.required === true;
     if (was !== is)
       emit(
-        is ? 'parameter-made-required' : 'parameter-made-optional',
+        is ? OPERATION_RULES['parameter-made-required'] : OPERATION_RULES['parameter-made-optional'],
         where,
         `${hp.in} parameter \`${hp.name}\` is now ${is ? 'required' : 'optional'}`,
         { ...anchor, key: 'required' },
@@ -243,14 +309,14 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
     if (bp.in === 'query' && (bp.allowReserved === true) !== (hp.allowReserved === true)) {
       if (hp.allowReserved === true)
         emit(
-          'input-constraint-loosened',
+          SCHEMA_RULES['input-constraint-loosened'],
           where,
           `\`${hp.name}\` now also accepts reserved characters unencoded (allowReserved); encoded requests decode the same`,
           { ...anchor, key: 'allowReserved' },
         );
       else
         emit(
-          'parameter-allow-reserved-removed',
+          OPERATION_RULES['parameter-allow-reserved-removed'],
           where,
           `\`${hp.name}\` no longer allows reserved characters unencoded (allowReserved removed)`,
           { ...anchor, key: 'allowReserved' },
@@ -258,7 +324,7 @@ function compareParameters(b: Operation, h: Operation, emit: Emit, options: Comp
     }
     if (serialisation(bp) !== serialisation(hp)) {
       emit(
-        'parameter-serialisation-changed',
+        OPERATION_RULES['parameter-serialisation-changed'],
         where,
         `serialisation of \`${hp.name}\` changed from ${serialisation(bp)} to ${serialisation(hp)}`,
         { ...anchor, key: hp.style !== undefined ? 'style' : 'explode' },
@@ -281,13 +347,13 @@ function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, op
   const where = at.requestBody();
   const anchor = { head: headBody, base: baseBody };
   if (!isObject(headBody)) {
-    emit('request-body-removed', where, 'request body removed', anchor);
+    emit(OPERATION_RULES['request-body-removed'], where, 'request body removed', anchor);
     return;
   }
   const nowRequired = headBody.required === true;
   if (!isObject(baseBody)) {
     emit(
-      nowRequired ? 'request-body-made-required' : 'request-body-added',
+      nowRequired ? OPERATION_RULES['request-body-made-required'] : OPERATION_RULES['request-body-added'],
       where,
       `${nowRequired ? 'required' : 'optional'} request body added`,
       anchor,
@@ -296,8 +362,10 @@ function compareRequestBody(baseBody: unknown, headBody: unknown, emit: Emit, op
   }
   const wasRequired = baseBody.required === true;
   const required = { ...anchor, key: 'required' };
-  if (!wasRequired && nowRequired) emit('request-body-made-required', where, 'request body is now required', required);
-  if (wasRequired && !nowRequired) emit('request-body-made-optional', where, 'request body is now optional', required);
+  if (!wasRequired && nowRequired)
+    emit(OPERATION_RULES['request-body-made-required'], where, 'request body is now required', required);
+  if (wasRequired && !nowRequired)
+    emit(OPERATION_RULES['request-body-made-optional'], where, 'request body is now optional', required);
   compareContent(baseBody.content, headBody.content, 'input', where, emit, options, anchor);
 }
 
@@ -309,7 +377,9 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
   for (const status of Object.keys(b)) {
     if (!(status in h)) {
       emit(
-        isSuccess(status) ? 'response-status-removed' : 'error-response-status-removed',
+        isSuccess(status)
+          ? OPERATION_RULES['response-status-removed']
+          : OPERATION_RULES['error-response-status-removed'],
         at.response(status),
         `response ${status} removed`,
         { head: h, base: b[status] },
@@ -319,7 +389,7 @@ function compareResponses(b: JsonObject, h: JsonObject, emit: Emit, options: Com
   for (const status of Object.keys(h)) {
     const where = at.response(status);
     if (!(status in b)) {
-      emit('response-status-added', where, `response ${status} added`, { head: h[status] });
+      emit(OPERATION_RULES['response-status-added'], where, `response ${status} added`, { head: h[status] });
       continue;
     }
     const bResp = asObject(b[status]);
@@ -355,11 +425,12 @@ function compareSecurity(bReqs: JsonObject[], hReqs: JsonObject[], emit: Emit, a
   if (label(bReqs) === label(hReqs)) return;
   const detail = `security changed from ${label(bReqs)} to ${label(hReqs)}`;
   if (open(hReqs)) {
-    if (!open(bReqs)) emit('security-removed', at.security('security'), detail, anchor);
+    if (!open(bReqs)) emit(OPERATION_RULES['security-removed'], at.security('security'), detail, anchor);
     return;
   }
   if (open(bReqs) || !bReqs.every((req) => stillSatisfied(req, hReqs)))
-    emit('security-changed', at.security('security'), detail, anchor);
-  else if (hReqs.length > bReqs.length) emit('security-alternative-added', at.security('security'), detail, anchor);
-  else emit('security-relaxed', at.security('security'), detail, anchor);
+    emit(OPERATION_RULES['security-changed'], at.security('security'), detail, anchor);
+  else if (hReqs.length > bReqs.length)
+    emit(OPERATION_RULES['security-alternative-added'], at.security('security'), detail, anchor);
+  else emit(OPERATION_RULES['security-relaxed'], at.security('security'), detail, anchor);
 }

@@ -5,11 +5,29 @@
 
 import { type Anchor, type Emit, type Place, show } from './change';
 import { compareLifecycle } from './compare-lifecycle';
-import { compareSchema, type Direction } from './compare-schemas';
+import { compareSchema, type Direction, SCHEMA_RULES } from './compare-schemas';
 import { mediaTypeKey } from './semantics';
 import { sameShape } from './shape';
 import * as at from './place';
 import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
+import { defineRules, NO_TYPES } from './rules';
+
+/** What operations, webhooks and callbacks share: operationId, documentation, media types, response headers. */
+export const PART_RULES = defineRules({
+  'operation-id-changed': ['informational', 'generated clients rename the method; the wire format is unchanged'],
+  'operation-docs-changed': ['informational', 'documentation only; the wire format is unchanged', NO_TYPES],
+  'request-media-type-removed': ['breaking', 'clients sending this media type get 415'],
+  'request-media-type-added': ['non-breaking', 'an extra accepted media type is not breaking'],
+  'response-media-type-removed': ['breaking', 'clients asking for this media type no longer get it'],
+  'response-media-type-added': ['non-breaking', 'an extra response media type is not breaking'],
+  'response-header-removed': ['breaking', 'clients reading this header break'],
+  'optional-response-header-removed': [
+    'warning',
+    'the header was not always sent, but clients reading it when present lose it',
+  ],
+  'response-header-added': ['non-breaking', 'clients ignore headers they do not read'],
+  'response-header-made-optional': ['breaking', 'clients expecting the header break when it is absent'],
+});
 
 export type CompareOptions = {
   now: Date;
@@ -28,7 +46,7 @@ export function compareOperationMeta(
   const anchor = { head: ho, base: bo };
   if (bo.operationId !== ho.operationId) {
     emit(
-      'operation-id-changed',
+      PART_RULES['operation-id-changed'],
       at.documentation('operationId'),
       `operationId changed from ${show(bo.operationId)} to ${show(ho.operationId)}`,
       { ...anchor, key: 'operationId' },
@@ -37,7 +55,7 @@ export function compareOperationMeta(
   compareLifecycle('operation', subject, bo, ho, now, emit, at.lifecycle('deprecated'));
   for (const key of ['summary', 'description', 'tags']) {
     if (!sameShape(bo[key] ?? null, ho[key] ?? null))
-      emit('operation-docs-changed', at.documentation(key), `${key} changed`, { ...anchor, key });
+      emit(PART_RULES['operation-docs-changed'], at.documentation(key), `${key} changed`, { ...anchor, key });
   }
 }
 
@@ -63,8 +81,8 @@ export function compareContent(
   const h = byMeaning(headContent);
   const [removedRule, addedRule] =
     direction === 'input'
-      ? ['request-media-type-removed', 'request-media-type-added']
-      : ['response-media-type-removed', 'response-media-type-added'];
+      ? [PART_RULES['request-media-type-removed'], PART_RULES['request-media-type-added']]
+      : [PART_RULES['response-media-type-removed'], PART_RULES['response-media-type-added']];
   for (const type of Object.keys(b)) {
     const name = names.get(type) ?? type;
     if (!(type in h))
@@ -88,11 +106,11 @@ export function compareContent(
       const rule =
         direction === 'input'
           ? tightened
-            ? 'input-constraint-tightened'
-            : 'input-constraint-loosened'
+            ? SCHEMA_RULES['input-constraint-tightened']
+            : SCHEMA_RULES['input-constraint-loosened']
           : tightened
-            ? 'output-constraint-tightened'
-            : 'output-constraint-loosened';
+            ? SCHEMA_RULES['output-constraint-tightened']
+            : SCHEMA_RULES['output-constraint-loosened'];
       emit(rule, place, `schema of ${name} ${tightened ? 'added' : 'removed'}`, { head: h[type], base: b[type] });
       continue;
     }
@@ -124,7 +142,7 @@ export function compareResponseHeaders(
   for (const [key, { name, header }] of bh) {
     if (hh.has(key)) continue;
     emit(
-      header.required === true ? 'response-header-removed' : 'optional-response-header-removed',
+      header.required === true ? PART_RULES['response-header-removed'] : PART_RULES['optional-response-header-removed'],
       headerAt(name),
       `${header.required === true ? '' : 'optional '}response header \`${name}\` removed`,
       { head: response, base: header },
@@ -134,11 +152,11 @@ export function compareResponseHeaders(
     const place = headerAt(name);
     const before = bh.get(key);
     if (!before) {
-      emit('response-header-added', place, `response header \`${name}\` added`, { head: header });
+      emit(PART_RULES['response-header-added'], place, `response header \`${name}\` added`, { head: header });
       continue;
     }
     if (before.header.required === true && header.required !== true) {
-      emit('response-header-made-optional', place, `response header \`${name}\` is no longer always sent`, {
+      emit(PART_RULES['response-header-made-optional'], place, `response header \`${name}\` is no longer always sent`, {
         head: header,
         base: before.header,
         key: 'required',

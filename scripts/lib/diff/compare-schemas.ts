@@ -12,6 +12,125 @@ import { asArray, isObject, type Json, type JsonObject } from '../../../spec/lib
 import { sameTarget, similarNames } from './rename';
 import { contentOf, DOC_KEYS, sameShape } from './shape';
 import { boundOf, type End, formatRelation, NUMERIC_BOUND_KEYS, sameBound, showBound, tighter } from './semantics';
+import { defineRules, type DiffRule, NO_TYPES } from './rules';
+
+/** Schemas: request and response fields, values in each direction (`input-…` in requests, `output-…` in responses). */
+export const SCHEMA_RULES = defineRules({
+  'property-removed-after-sunset': ['non-breaking', 'its Sunset date has passed, so the contract allows retiring it'],
+  'request-field-removed': ['breaking', 'clients still sending it are rejected or silently lose its effect'],
+  'request-field-renamed': ['breaking', 'clients send the old name, which the server no longer reads'],
+  'request-field-added-required': ['breaking', 'existing clients do not send it and get 400'],
+  'request-field-added-optional': ['non-breaking', 'adding an optional request field is not breaking'],
+  'request-field-made-required': ['breaking', 'clients that omit it now get 400'],
+  'request-field-made-optional': ['non-breaking', 'requests that send it keep working'],
+  'request-field-became-read-only': [
+    'warning',
+    'clients should stop sending it; a server may reject or ignore what they send',
+  ],
+  'request-body-wrapped-in-one-of': [
+    'breaking',
+    'a body valid before may now match two branches and fail oneOf, and generated clients change the body type',
+  ],
+  'input-type-changed': ['breaking', 'values clients send today no longer validate (400)'],
+  'input-type-widened': ['non-breaking', 'every value accepted before is still accepted'],
+  'input-constraint-tightened': ['breaking', 'values clients send today can now be rejected with 400'],
+  'input-constraint-loosened': ['non-breaking', 'every value accepted before is still accepted'],
+  'input-pattern-changed': [
+    'warning',
+    'the new pattern (or format) cannot be proven to accept every value the old one did',
+    NO_TYPES,
+  ],
+  'input-format-incompatible': [
+    'breaking',
+    'no value is of both formats: every value clients send today is rejected with 400',
+  ],
+  'input-enum-narrowed': ['breaking', 'clients sending a removed value now get 400'],
+  'input-enum-widened': ['non-breaking', 'every value accepted before is still accepted'],
+  'input-const-added': ['breaking', 'only the fixed value is accepted now; clients sending others get 400'],
+  'input-const-changed': ['breaking', 'clients sending the old fixed value get 400'],
+  'input-const-removed': ['non-breaking', 'every value accepted before is still accepted'],
+  'input-nullability-removed': ['breaking', 'clients sending null now get 400'],
+  'input-nullability-added': ['non-breaking', 'every value accepted before is still accepted'],
+  'input-alternative-added': ['non-breaking', 'a new accepted shape; every shape accepted before still is'],
+  'input-alternative-removed': ['breaking', 'clients sending the removed shape now get 400'],
+  'input-default-added': [
+    'warning',
+    'clients omitting the value now get a stated behaviour that may differ from what the server did before',
+  ],
+  'input-default-changed': ['breaking', 'clients omitting the value silently get a different behaviour'],
+  'input-default-removed': [
+    'breaking',
+    'clients omitting the value relied on the default, which is no longer promised',
+  ],
+  'input-encoding-changed': [
+    'breaking',
+    'clients encode the value the old way (contentEncoding / contentMediaType), which the server no longer decodes',
+    NO_TYPES,
+  ],
+  'response-field-removed': ['breaking', 'clients reading this field break'],
+  'response-field-added': ['non-breaking', 'clients ignore response fields they do not recognise'],
+  'response-field-made-optional': ['breaking', 'clients expecting the field to be present break when it is absent'],
+  'response-field-made-required': ['non-breaking', 'the field is now always present'],
+  'response-field-became-write-only': ['breaking', 'the field is no longer returned; clients reading it break'],
+  'response-object-opened': ['informational', 'clients ignore response fields they do not recognise'],
+  'response-enum-value-added': [
+    'breaking',
+    'the set is stated in full (a closed enum: generated clients type it as a closed union), so clients do not expect the new value',
+  ],
+  'response-enum-value-added-assumed': [
+    'warning',
+    'the closed set rests on an x-assumption, not on the description; clients typed on it may not expect the new value',
+  ],
+  'response-open-enum-value-added': [
+    'informational',
+    'an open enumeration (examples, no enum): clients accept values not listed',
+    NO_TYPES,
+  ],
+  'response-enum-value-removed': ['non-breaking', 'responses use fewer values than before'],
+  'response-body-wrapped-in-one-of': [
+    'breaking',
+    'responses may now take another shape; fields clients read may be absent',
+  ],
+  'output-type-changed': ['breaking', 'clients receive values of a type they do not parse'],
+  'output-type-widened': ['breaking', 'clients receive values of a type they did not expect'],
+  'output-type-narrowed': ['non-breaking', 'every value returned now was valid before'],
+  'output-nullability-added': ['breaking', 'clients receive null where they expect a value'],
+  'output-nullability-removed': ['non-breaking', 'every value returned now was valid before'],
+  'output-constraint-loosened': ['breaking', 'clients receive values outside the range they were promised'],
+  'output-constraint-tightened': ['non-breaking', 'every value returned now was valid before'],
+  'output-pattern-changed': [
+    'warning',
+    'the new pattern (or format) cannot be proven to admit only values the old one did',
+    NO_TYPES,
+  ],
+  'output-format-incompatible': [
+    'breaking',
+    'no value is of both formats: clients parsing the old format fail on every value',
+  ],
+  'output-const-added': ['non-breaking', 'every value returned now was valid before'],
+  'output-const-changed': ['breaking', 'clients relying on the fixed value receive another'],
+  'output-const-removed': ['breaking', 'clients relying on the fixed value may receive others'],
+  'output-alternative-added': ['breaking', 'responses may take a shape clients do not parse'],
+  'output-alternative-removed': ['non-breaking', 'every value returned now was valid before'],
+  'output-default-changed': [
+    'informational',
+    'a default in a response is an annotation; the values sent are unchanged',
+  ],
+  'output-encoding-changed': [
+    'breaking',
+    'clients decode the value the old way (contentEncoding / contentMediaType)',
+    NO_TYPES,
+  ],
+  'discriminator-changed': [
+    'informational',
+    'generated clients may pick branches differently; the values on the wire are unchanged',
+  ],
+  'discriminator-mapping-value-removed': [
+    'breaking',
+    'the mapping was the only statement of this value on the wire: clients sending or dispatching on it break',
+  ],
+  'schema-keyword-changed': ['warning', 'a keyword this diff does not model changed; review it by hand'],
+});
 
 export type Direction = 'input' | 'output';
 
@@ -245,11 +364,11 @@ function constraint(tightened: boolean, detail: string, site: Site, key?: string
   const rule =
     site.ctx.direction === 'input'
       ? tightened
-        ? 'input-constraint-tightened'
-        : 'input-constraint-loosened'
+        ? SCHEMA_RULES['input-constraint-tightened']
+        : SCHEMA_RULES['input-constraint-loosened']
       : tightened
-        ? 'output-constraint-tightened'
-        : 'output-constraint-loosened';
+        ? SCHEMA_RULES['output-constraint-tightened']
+        : SCHEMA_RULES['output-constraint-loosened'];
   site.ctx.emit(rule, site.at, detail, key === undefined ? site.anchor : { ...site.anchor, key });
 }
 
@@ -259,11 +378,21 @@ function compareTypes(base: Normalised, head: Normalised, { name, at, anchor: no
   if (same) return;
   const detail = `type of ${name} changed from ${typeLabel(base)} to ${typeLabel(head)}`;
   if (ctx.direction === 'input') {
-    ctx.emit(typesCover(head.types, base.types) ? 'input-type-widened' : 'input-type-changed', at, detail, anchor);
+    ctx.emit(
+      typesCover(head.types, base.types) ? SCHEMA_RULES['input-type-widened'] : SCHEMA_RULES['input-type-changed'],
+      at,
+      detail,
+      anchor,
+    );
   } else if (typesCover(base.types, head.types)) {
-    ctx.emit('output-type-narrowed', at, detail, anchor);
+    ctx.emit(SCHEMA_RULES['output-type-narrowed'], at, detail, anchor);
   } else {
-    ctx.emit(typesCover(head.types, base.types) ? 'output-type-widened' : 'output-type-changed', at, detail, anchor);
+    ctx.emit(
+      typesCover(head.types, base.types) ? SCHEMA_RULES['output-type-widened'] : SCHEMA_RULES['output-type-changed'],
+      at,
+      detail,
+      anchor,
+    );
   }
 }
 
@@ -272,8 +401,19 @@ function compareNullability(base: Normalised, head: Normalised, { name, at, anch
   if (base.nullable === head.nullable) return;
   const detail = head.nullable ? `${name} may now be null` : `${name} may no longer be null`;
   if (ctx.direction === 'input')
-    ctx.emit(head.nullable ? 'input-nullability-added' : 'input-nullability-removed', at, detail, anchor);
-  else ctx.emit(head.nullable ? 'output-nullability-added' : 'output-nullability-removed', at, detail, anchor);
+    ctx.emit(
+      head.nullable ? SCHEMA_RULES['input-nullability-added'] : SCHEMA_RULES['input-nullability-removed'],
+      at,
+      detail,
+      anchor,
+    );
+  else
+    ctx.emit(
+      head.nullable ? SCHEMA_RULES['output-nullability-added'] : SCHEMA_RULES['output-nullability-removed'],
+      at,
+      detail,
+      anchor,
+    );
 }
 
 /** A pattern that admits every string: changing to it only loosens. */
@@ -318,7 +458,7 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
     }
     if (relation === 'disjoint') {
       ctx.emit(
-        `${ctx.direction}-format-incompatible`,
+        SCHEMA_RULES[`${ctx.direction}-format-incompatible`],
         site.at,
         `format of ${name} changed from ${show(base.format)} to ${show(head.format)}: no value is both`,
         { ...site.anchor, key },
@@ -331,7 +471,7 @@ function compareBounds(base: JsonObject, head: JsonObject, site: Site): void {
         ? 'whether two regular expressions match the same strings is not decided here'
         : `the value sets of formats ${show(base.format)} and ${show(head.format)} are not known to this diff`;
     ctx.emit(
-      ctx.direction === 'input' ? 'input-pattern-changed' : 'output-pattern-changed',
+      ctx.direction === 'input' ? SCHEMA_RULES['input-pattern-changed'] : SCHEMA_RULES['output-pattern-changed'],
       site.at,
       `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])} (${why})`,
       { ...site.anchor, key },
@@ -405,11 +545,12 @@ function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor: no
   const has = 'const' in head;
   if (!had && !has) return;
   const dir = ctx.direction;
-  if (!had) ctx.emit(`${dir}-const-added`, at, `${name} is now fixed to ${show(head.const)}`, anchor);
-  else if (!has) ctx.emit(`${dir}-const-removed`, at, `${name} is no longer fixed to ${show(base.const)}`, anchor);
+  if (!had) ctx.emit(SCHEMA_RULES[`${dir}-const-added`], at, `${name} is now fixed to ${show(head.const)}`, anchor);
+  else if (!has)
+    ctx.emit(SCHEMA_RULES[`${dir}-const-removed`], at, `${name} is no longer fixed to ${show(base.const)}`, anchor);
   else if (!sameShape(base.const, head.const))
     ctx.emit(
-      `${dir}-const-changed`,
+      SCHEMA_RULES[`${dir}-const-changed`],
       at,
       `fixed value of ${name} changed from ${show(base.const)} to ${show(head.const)}`,
       anchor,
@@ -417,8 +558,10 @@ function compareConst(base: JsonObject, head: JsonObject, { name, at, anchor: no
 }
 
 /** How the contract marks a response enumeration: stated closed set, assumed closed set, or open. */
-function enumAddedRule(schema: JsonObject): string {
-  return typeof schema['x-assumption'] === 'string' ? 'response-enum-value-added-assumed' : 'response-enum-value-added';
+function enumAddedRule(schema: JsonObject): DiffRule {
+  return typeof schema['x-assumption'] === 'string'
+    ? SCHEMA_RULES['response-enum-value-added-assumed']
+    : SCHEMA_RULES['response-enum-value-added'];
 }
 
 function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: node, ctx }: Site): void {
@@ -435,7 +578,7 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: nod
     const added = he.filter((v) => typeof v === 'string' && !listed.has(key(v)));
     if (!input && be.length > 0 && added.length > 0 && head.types.has('string')) {
       ctx.emit(
-        'response-open-enum-value-added',
+        SCHEMA_RULES['response-open-enum-value-added'],
         at,
         `open enumeration ${name} lists new values ${show(added)}`,
         anchor,
@@ -445,8 +588,9 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: nod
   }
   if (!b || !h) {
     const detail = h ? `${name} is now limited to ${show(h)}` : `${name} is no longer limited to ${show(b)}`;
-    if (input) ctx.emit(h ? 'input-enum-narrowed' : 'input-enum-widened', at, detail, anchor);
-    else ctx.emit(h ? 'output-constraint-tightened' : enumAddedRule(base.schema), at, detail, anchor);
+    if (input)
+      ctx.emit(h ? SCHEMA_RULES['input-enum-narrowed'] : SCHEMA_RULES['input-enum-widened'], at, detail, anchor);
+    else ctx.emit(h ? SCHEMA_RULES['output-constraint-tightened'] : enumAddedRule(base.schema), at, detail, anchor);
     return;
   }
   // Sets, not a scan per value: a pull request's pair of 10 000-value enums took 90 s.
@@ -457,7 +601,7 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: nod
   const added = h.filter((v) => !inBase.has(key(v)));
   if (removed.length > 0) {
     ctx.emit(
-      input ? 'input-enum-narrowed' : 'response-enum-value-removed',
+      input ? SCHEMA_RULES['input-enum-narrowed'] : SCHEMA_RULES['response-enum-value-removed'],
       at,
       `${name} lost values ${show(removed)}`,
       anchor,
@@ -465,7 +609,7 @@ function compareEnum(base: Normalised, head: Normalised, { name, at, anchor: nod
   }
   if (added.length > 0) {
     ctx.emit(
-      input ? 'input-enum-widened' : enumAddedRule(base.schema),
+      input ? SCHEMA_RULES['input-enum-widened'] : enumAddedRule(base.schema),
       at,
       `${name} gained values ${show(added)}`,
       anchor,
@@ -483,10 +627,14 @@ function compareDefault(base: JsonObject, head: JsonObject, { name, at, anchor: 
     : !has
       ? `default ${show(base.default)} of ${name} removed`
       : `default of ${name} changed from ${show(base.default)} to ${show(head.default)}`;
-  if (ctx.direction === 'output') ctx.emit('output-default-changed', at, detail, anchor);
+  if (ctx.direction === 'output') ctx.emit(SCHEMA_RULES['output-default-changed'], at, detail, anchor);
   else
     ctx.emit(
-      !had ? 'input-default-added' : !has ? 'input-default-removed' : 'input-default-changed',
+      !had
+        ? SCHEMA_RULES['input-default-added']
+        : !has
+          ? SCHEMA_RULES['input-default-removed']
+          : SCHEMA_RULES['input-default-changed'],
       at,
       detail,
       anchor,
@@ -498,7 +646,7 @@ function compareEncoding(base: JsonObject, head: JsonObject, field: string, site
   for (const key of ['contentEncoding', 'contentMediaType'] as const) {
     if (base[key] === head[key]) continue;
     ctx.emit(
-      `${ctx.direction}-encoding-changed`,
+      SCHEMA_RULES[`${ctx.direction}-encoding-changed`],
       at,
       `${key} of ${name} changed from ${show(base[key])} to ${show(head[key])}`,
       anchor,
@@ -556,7 +704,7 @@ function compareDiscriminator(
     const unstated = removed.filter((v) => !statedElsewhere(v));
     for (const value of unstated)
       ctx.emit(
-        'discriminator-mapping-value-removed',
+        SCHEMA_RULES['discriminator-mapping-value-removed'],
         at,
         `${name}: discriminator value ${show(value)} of ${show(b.propertyName)} is no longer mapped, and nothing else states it`,
         anchor,
@@ -565,7 +713,12 @@ function compareDiscriminator(
     if (removed.length) parts.push(`mapping removed for ${removed.join(', ')}`);
     if (changed.length) parts.push(`mapping changed for ${changed.join(', ')}`);
   }
-  ctx.emit('discriminator-changed', at, `${name}: ${parts.join('; ') || 'discriminator changed'}`, anchor);
+  ctx.emit(
+    SCHEMA_RULES['discriminator-changed'],
+    at,
+    `${name}: ${parts.join('; ') || 'discriminator changed'}`,
+    anchor,
+  );
 }
 
 function compareUnknownKeywords(base: JsonObject, head: JsonObject, { name, at, anchor, ctx }: Site): void {
@@ -573,7 +726,7 @@ function compareUnknownKeywords(base: JsonObject, head: JsonObject, { name, at, 
   for (const key of keys) {
     if (MODELLED.has(key) || DOC_KEYS.has(key) || key.startsWith('x-') || sameShape(base[key], head[key])) continue;
     ctx.emit(
-      'schema-keyword-changed',
+      SCHEMA_RULES['schema-keyword-changed'],
       at,
       `keyword \`${key}\` of ${name} changed from ${show(base[key])} to ${show(head[key])}`,
       { ...anchor, key },
@@ -660,14 +813,14 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
     const matched = pairs.length > 0 ? pairs[0][1] : -1;
     if (head.combinator === 'oneOf' && ctx.body) {
       ctx.emit(
-        `${dir === 'input' ? 'request' : 'response'}-body-wrapped-in-one-of`,
+        SCHEMA_RULES[dir === 'input' ? 'request-body-wrapped-in-one-of' : 'response-body-wrapped-in-one-of'],
         at,
         `${name} wrapped in a oneOf of ${h.length} shapes`,
         anchor,
       );
     } else {
       ctx.emit(
-        `${dir}-alternative-added`,
+        SCHEMA_RULES[`${dir}-alternative-added`],
         at,
         `${name} changed from one shape to ${head.combinator} of ${h.length}`,
         anchor,
@@ -680,7 +833,7 @@ function compareAlternatives(base: Normalised, head: Normalised, field: string, 
     const { pairs } = matchBranches(b, [head.schema]);
     const matched = pairs.length > 0 ? pairs[0][0] : -1;
     ctx.emit(
-      `${dir}-alternative-removed`,
+      SCHEMA_RULES[`${dir}-alternative-removed`],
       at,
       `${name} changed from ${base.combinator} of ${b.length} shapes to one`,
       anchor,
@@ -709,8 +862,9 @@ function compareBranches(
     constraint(head.combinator === 'oneOf', `${name} changed from ${base.combinator} to ${head.combinator}`, site);
   }
   const { pairs, removed, added } = matchBranches(bb, hh);
-  for (const i of removed) ctx.emit(`${dir}-alternative-removed`, at, branchDetail(bb[i], 'removed'), anchor);
-  for (const j of added) ctx.emit(`${dir}-alternative-added`, at, branchDetail(hh[j], 'added'), anchor);
+  for (const i of removed)
+    ctx.emit(SCHEMA_RULES[`${dir}-alternative-removed`], at, branchDetail(bb[i], 'removed'), anchor);
+  for (const j of added) ctx.emit(SCHEMA_RULES[`${dir}-alternative-added`], at, branchDetail(hh[j], 'added'), anchor);
   for (const [i, j] of pairs) compareSchema(bb[i], hh[j], branchLabel(field, j), ctx);
   return false;
 }
@@ -802,10 +956,15 @@ function compareProperties(
     const named = propertyAnchor(raw.head, k);
     const anchor = { head: named.node ?? hAll[k], base: bProps.get(k), key: named.node ? k : undefined };
     if (input)
-      ctx.emit('request-field-became-read-only', at(k), `request field \`${child(field, k)}\` became readOnly`, anchor);
+      ctx.emit(
+        SCHEMA_RULES['request-field-became-read-only'],
+        at(k),
+        `request field \`${child(field, k)}\` became readOnly`,
+        anchor,
+      );
     else
       ctx.emit(
-        'response-field-became-write-only',
+        SCHEMA_RULES['response-field-became-write-only'],
         at(k),
         `response field \`${child(field, k)}\` became writeOnly`,
         anchor,
@@ -821,19 +980,30 @@ function compareProperties(
       path: ['properties', r],
     };
     if (isRetired(bProps.get(r), ctx.now)) {
-      ctx.emit('property-removed-after-sunset', at(r), `field \`${child(field, r)}\` removed after its Sunset`, anchor);
+      ctx.emit(
+        SCHEMA_RULES['property-removed-after-sunset'],
+        at(r),
+        `field \`${child(field, r)}\` removed after its Sunset`,
+        anchor,
+      );
     } else if (input) {
       if (to)
         ctx.emit(
-          'request-field-renamed',
+          SCHEMA_RULES['request-field-renamed'],
           at(r),
           `request field \`${child(field, r)}\` renamed to \`${child(field, to)}\``,
           { head: propertyAnchor(raw.head, to).node ?? hProps.get(to), base: was.node ?? bProps.get(r), key: to },
         );
-      else ctx.emit('request-field-removed', at(r), `request field \`${child(field, r)}\` removed`, anchor);
+      else
+        ctx.emit(SCHEMA_RULES['request-field-removed'], at(r), `request field \`${child(field, r)}\` removed`, anchor);
     } else {
       const hint = to ? ` (a field \`${to}\` of the same shape was added: a rename)` : '';
-      ctx.emit('response-field-removed', at(r), `response field \`${child(field, r)}\` removed${hint}`, anchor);
+      ctx.emit(
+        SCHEMA_RULES['response-field-removed'],
+        at(r),
+        `response field \`${child(field, r)}\` removed${hint}`,
+        anchor,
+      );
     }
   }
   for (const a of [...hProps.keys()].filter(unhidden).concat(added)) {
@@ -843,13 +1013,13 @@ function compareProperties(
     const anchor = { head: named.node ?? hProps.get(a), base, key: named.node ? a : undefined };
     if (input) {
       ctx.emit(
-        required ? 'request-field-added-required' : 'request-field-added-optional',
+        required ? SCHEMA_RULES['request-field-added-required'] : SCHEMA_RULES['request-field-added-optional'],
         at(a),
         `${required ? 'required' : 'optional'} request field \`${child(field, a)}\` added`,
         anchor,
       );
     } else {
-      ctx.emit('response-field-added', at(a), `response field \`${child(field, a)}\` added`, anchor);
+      ctx.emit(SCHEMA_RULES['response-field-added'], at(a), `response field \`${child(field, a)}\` added`, anchor);
     }
   }
   for (const [key, bSchema] of bProps) {
@@ -867,14 +1037,14 @@ function compareProperties(
         : { head: named.node ?? hSchema, base: entry.node ?? bSchema, key: named.node ? key : undefined };
       if (input)
         ctx.emit(
-          now ? 'request-field-made-required' : 'request-field-made-optional',
+          now ? SCHEMA_RULES['request-field-made-required'] : SCHEMA_RULES['request-field-made-optional'],
           at(key),
           `request field \`${path}\` is now ${now ? 'required' : 'optional'}`,
           anchor,
         );
       else
         ctx.emit(
-          now ? 'response-field-made-required' : 'response-field-made-optional',
+          now ? SCHEMA_RULES['response-field-made-required'] : SCHEMA_RULES['response-field-made-optional'],
           at(key),
           `response field \`${path}\` is now ${now ? 'always present' : 'optional'}`,
           anchor,
@@ -908,7 +1078,7 @@ function compareAdditionalProperties(base: JsonObject, head: JsonObject, field: 
   }
   if (ctx.direction === 'input') {
     ctx.emit(
-      closedNow ? 'input-constraint-tightened' : 'input-constraint-loosened',
+      closedNow ? SCHEMA_RULES['input-constraint-tightened'] : SCHEMA_RULES['input-constraint-loosened'],
       at,
       closedNow
         ? `${name} now rejects unknown fields (additionalProperties: false)`
@@ -916,10 +1086,10 @@ function compareAdditionalProperties(base: JsonObject, head: JsonObject, field: 
       anchor,
     );
   } else if (closedBefore) {
-    ctx.emit('response-object-opened', at, `${name} may now carry fields not listed`, anchor);
+    ctx.emit(SCHEMA_RULES['response-object-opened'], at, `${name} may now carry fields not listed`, anchor);
   } else {
     ctx.emit(
-      'output-constraint-tightened',
+      SCHEMA_RULES['output-constraint-tightened'],
       at,
       `${name} no longer carries unlisted fields (additionalProperties: false)`,
       anchor,

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDocumentText } from '../../../spec/lib/load';
 import { type FixtureCase, loadCases } from './fixture-cases';
-import { getRule } from './rules';
+import { getRule } from './all-rules';
 
 export const COVERAGE_FILE = join(__dirname, 'COVERAGE.md');
 const RULES_FILE = join(__dirname, 'oasdiff-rules.yaml');

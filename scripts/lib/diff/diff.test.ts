@@ -16,7 +16,8 @@ import type { DiffReport } from './run-diff';
 /** The markdown as GitHub shows it: spec text is backslash-escaped in the source, not on the page. */
 const unescapeMarkdown = (text: string) => text.replace(/\\([\\`*_{}[\]()#+\-.!|~:"'])/g, '$1');
 const renderMarkdown = (report: DiffReport) => unescapeMarkdown(renderEscapedMarkdown(report));
-import { getRule, listRules, type Classification } from './rules';
+import { getRule, listRules } from './all-rules';
+import type { Classification } from './rules';
 import { runDiff } from './run-diff';
 import { crossCheck, uncoveredVerdicts } from './redocly-cross-check';
 import { WaiverFileError } from './waivers';

@@ -10,6 +10,7 @@ import { parsePointer } from '../../../spec/lib/pointer';
 import { CHECKS } from '../../../conformance/checks';
 import { exercises, readsPart, type CheckInputs } from '../../../conformance/checks/inputs';
 import type { Change, ChangePart } from './change';
+import { getRule } from './all-rules';
 
 /** What impact reads of a check: its id and its declared inputs. */
 export type CheckWithInputs = { id: string; inputs: CheckInputs };
@@ -40,13 +41,13 @@ const UNTYPED_KEYWORDS = new Set([
   'example',
 ]);
 
-/** Rules whose changes no generated type shows: documentation, lifecycle, security, servers, serialisation. */
-const UNTYPED_RULES =
-  /^(operation-docs-changed|response-open-enum-value-added|parameter-serialisation-changed|server-url-changed|security-|.*-(deprecated|reactivated|sunset-.*|pattern-changed|encoding-changed)$)/;
-
-/** Does the change alter what openapi-typescript generates? Decided by its rule and the keyword it is at. */
+/**
+ * Does the change alter what openapi-typescript generates? Its rule says whether it can (`NO_TYPES` where it is
+ * defined: documentation, lifecycle, security, servers, serialisation), and the keyword it is at whether it does.
+ * types.test.ts generates the types of each fixture case's two sides and holds this answer to them.
+ */
 export function changesClientTypes(change: Change): boolean {
-  if (UNTYPED_RULES.test(change.rule)) return false;
+  if (!getRule(change.rule).types) return false;
   const last = parsePointer(change.source?.pointer ?? '#').at(-1);
   return last === undefined || !UNTYPED_KEYWORDS.has(last);
 }
