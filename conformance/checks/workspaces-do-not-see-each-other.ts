@@ -1,11 +1,13 @@
 /**
  * x-rules: workspace-scoping — With --token-b: what workspace B creates (a run, an MCP server) is never visible
- * with workspace A's token (GET by id, the SQL query), and lists of the two workspaces share no item.
+ * with workspace A's token (GET by id, the SQL query), and lists of the two workspaces share no item. Every read by
+ * id whose collection has a list is derived from the contract (listedReads): an id of B's list, read as A.
  * Proved by fixtures/broken/run-visible-to-other-workspace.ts.
  */
 import { CheckSkipped } from '../lib/failure';
 import { describe, envelope } from '../lib/exchange';
 import { conformanceName } from '../lib/operations';
+import { asObject, jsonContent, type Contract, type Operation } from '../../spec/lib';
 import { hasPathParameter } from './inputs';
 import { defineCheck, type CheckContext } from './registry';
 
@@ -57,12 +59,70 @@ async function compareLists(ctx: CheckContext): Promise<void> {
   }
 }
 
+type Target = { kind: string; op: string; path: (id: string) => string; method: string };
+
+/** A read by id whose collection has a list: the GET, the list beside it and the path parameter naming the id. */
+export type ListedRead = { get: Operation; list: Operation; param: string };
+
+/**
+ * Every GET of one record by a `{uuid}`-like path parameter whose collection (its path without that parameter, or
+ * that path's `/list`) has a list operation the suite can call without arguments: derived from the contract, so
+ * a read by id added to it is tried without an edit here.
+ */
+export function listedReads(contract: Pick<Contract, 'operations'>): ListedRead[] {
+  const reads: ListedRead[] = [];
+  for (const get of contract.operations) {
+    const match = /^(.*)\/\{([^}/]+)\}$/.exec(get.path);
+    if (get.method !== 'GET' || !match || !/uuid$|id$/i.test(match[2])) continue;
+    const list = contract.operations.find(
+      (op) =>
+        op.method === 'GET' &&
+        (op.path === match[1] || op.path === `${match[1]}/list`) &&
+        op.parameters.every((p) => !p.required),
+    );
+    if (list) reads.push({ get, list, param: match[2] });
+  }
+  return reads;
+}
+
+/** What a read by id answers, as its 200 body names it (`{ suppression }`), else its operation id. */
+function kindOf(get: Operation): string {
+  const schema = asObject(jsonContent(get.responses['200']?.content)?.schema);
+  return Object.keys(asObject(schema.properties))[0] ?? get.operationId;
+}
+
+/**
+ * Reads by id of the listed collections (listedReads): an item of workspace B's own list that B itself reads by id
+ * (public items, shared by design, left out), to be read with A's token. Operations already among `targets` are not
+ * tried twice.
+ */
+async function listedTargets(ctx: CheckContext, targets: Target[]): Promise<void> {
+  for (const { get, list, param } of listedReads(ctx.contract)) {
+    if (targets.some((t) => t.op === get.operationId)) continue;
+    const listed = await ctx.send({ method: 'GET', path: list.path, auth: 'b', operationId: list.operationId });
+    const item = listItems(listed.response?.body).find((i) => i.isPublic !== true);
+    const id = (item as Record<string, unknown> | undefined)?.[param] ?? item?.uuid;
+    if (typeof id !== 'string') {
+      ctx.note(`${list.operationId} listed nothing of workspace B's own: ${get.operationId} not tried`);
+      continue;
+    }
+    const path = get.path.replace(`{${param}}`, encodeURIComponent(id));
+    const own = await ctx.send({ method: 'GET', path, auth: 'b', operationId: get.operationId });
+    if (own.response?.status === 200)
+      targets.push({ kind: kindOf(get), op: get.operationId, method: 'GET', path: () => path });
+    else
+      ctx.note(
+        `workspace B could not read its own ${list.operationId} item by id (${describe(own)}): ${get.operationId} not tried`,
+      );
+  }
+}
+
 /**
  * Every other kind the suite can create or discover in workspace B: a batch it creates, workflows and models its
  * SQL query names (fetched by B first, so only ids B really sees count), and cancelling B's run with A's token.
  */
 async function otherKinds(ctx: CheckContext): Promise<void> {
-  const targets: Array<{ kind: string; op: string; path: (id: string) => string; method: string }> = [];
+  const targets: Target[] = [];
   const batchOp = ctx.contract.operation('createBatch');
   const getBatch = ctx.contract.operation('getBatch');
   if (batchOp && getBatch) {
@@ -128,6 +188,7 @@ async function otherKinds(ctx: CheckContext): Promise<void> {
         path: () => cancel.path.replace('{uuid}', uuid),
       });
   }
+  await listedTargets(ctx, targets);
   for (const target of targets) {
     const seen = await ctx.send({ method: target.method, path: target.path(''), auth: 'a', operationId: target.op });
     if (seen.response?.status !== 404)

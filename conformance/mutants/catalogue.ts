@@ -12,6 +12,8 @@ import { BROKEN_VARIANTS, type BrokenId, type BrokenVariant } from '../independe
 import { allChecks } from '../checks';
 import type { RunConfig } from '../config';
 import { coverageMatrix, type Cell } from '../matrix/matrix';
+import type { Fixture } from '../fixtures/fixture';
+import { readUnscopedHooks } from './read-unscoped';
 
 /** Checks whose requests reach an operation, so the hooks judging a cell see its traffic. */
 const FEEDERS = [
@@ -40,7 +42,8 @@ function restrictable(cell: Cell, operationId: string): boolean {
 
 /**
  * Mutants per matrix cell: each judged stated cell of an operation (its per-operation rules, its declared statuses)
- * broken on that operation alone by the independent server, judged by the cell's own checks.
+ * broken on that operation alone by the independent server, judged by the cell's own checks; each read by id that
+ * answers another workspace's record broken on the mock (read-unscoped.ts).
  */
 export function cellMutants(contract: Contract): Mutant[] {
   const mutants = new Map<string, Mutant>();
@@ -48,6 +51,20 @@ export function cellMutants(contract: Contract): Mutant[] {
   for (const cell of coverageMatrix(contract, allChecks()).filter(judged)) {
     const op = contract.operations.find((o) => o.operationId === cell.operationId);
     if (!op) continue;
+    // A read by id (the mock's own handler, so an operation the independent server does not serve is broken too).
+    if (cell.rule === 'workspace-scoping' && / via get \(/.test(cell.subject)) {
+      const id = `read-unscoped ${op.operationId}`;
+      mutants.set(id, {
+        id,
+        source: 'generated',
+        breaks: cell.id,
+        options: {},
+        mock: readUnscopedHooks(op),
+        checks: cell.judgedBy,
+        cells: [cell.id],
+      });
+      continue;
+    }
     const glob = op.path.replace(/\{[^}]+\}/g, '*');
     let mutation: string | undefined;
     if (cell.dimension === 'operations' && OP_RULES[cell.rule])
@@ -106,6 +123,8 @@ export type Mutant = {
   /** The contract fact or x-rules id it breaks. */
   breaks: string;
   options: IndependentOptions;
+  /** Instead of the independent server (and its `options`): the mock with these options (its hooks break one rule). */
+  mock?: Fixture['options'];
   /** The checks that must catch it (others are not run, to keep the harness fast). */
   checks: string[];
   /** The operations it concerns, when one (`--operations`). */

@@ -1,13 +1,14 @@
 /**
- * The mutation harness: runs the suite against every mutant of the independent server (each must make one of its
- * checks fail) and every correct variant (each must pass, at default settings and with --allow-writes, over several
- * seeds), and prints the mutation score and the false-alarm count.
+ * The mutation harness: runs the suite against every mutant of the independent server or the mock (each must make
+ * one of its checks fail) and every correct variant (each must pass, at default settings and with --allow-writes,
+ * over several seeds), and prints the mutation score and the false-alarm count.
  *
  *   npm run conformance:mutants                 # everything
  *   npm run conformance:mutants -- --sample 8   # a spread sample of mutants and one variant
  */
 import { loadContract } from '../../spec/lib';
 import { runAgainstIndependent } from '../independent/run-independent';
+import { runAgainstFixture } from '../fixtures/run-fixture';
 import type { RunSummary } from '../runner';
 import { allChecks } from '../checks';
 import { coverageMatrix, patternMatches } from '../matrix/matrix';
@@ -53,14 +54,17 @@ const failuresOf = (summary: RunSummary) =>
 
 export async function runMutant(mutant: Mutant, seed = 1): Promise<MutantResult> {
   const started = Date.now();
-  const summary = await runAgainstIndependent(mutant.options, {
+  const config = {
     only: mutant.checks,
     operations: mutant.operations,
     allowWrites: true,
     runs: 5,
     seed,
     ...mutant.config,
-  });
+  };
+  const summary = mutant.mock
+    ? await runAgainstFixture({ name: mutant.id, description: mutant.breaks, options: mutant.mock }, config)
+    : await runAgainstIndependent(mutant.options, config);
   const by = failuresOf(summary);
   return { mutant, killed: summary.exitCode === 1, by, ms: Date.now() - started };
 }

@@ -4,7 +4,9 @@
  */
 import { loadContract } from '../../spec/lib';
 import { cellMutants, correctVariants, generatedMutants, HAND_WRITTEN } from './catalogue';
-import { runHarness, scoreCells } from './harness';
+import { runHarness, runMutant, scoreCells } from './harness';
+import { coverageMatrix } from '../matrix/matrix';
+import { allChecks } from '../checks';
 
 // Minutes of real HTTP on two cores; the limit is generous so a busy CI machine slows the run rather than failing it.
 jest.setTimeout(900_000);
@@ -54,6 +56,23 @@ describe('the mutation harness', () => {
     );
     expect(score.withoutMutant).toEqual([]);
     expect(score.cells).toBeGreaterThan(250);
+  });
+
+  it('should break every read-by-id isolation cell on the mock, derived from the contract, and be caught', async () => {
+    const contract = await loadContract();
+    const reads = coverageMatrix(contract, allChecks())
+      .filter((cell) => cell.rule === 'workspace-scoping' && / via get \(/.test(cell.subject))
+      .map((cell) => cell.operationId);
+    const onMock = cellMutants(contract).filter((m) => m.mock);
+    expect(onMock.map((m) => m.id).sort()).toEqual(reads.map((id) => `read-unscoped ${id}`).sort());
+    const workflow = onMock.find((m) => m.id === 'read-unscoped getWorkflow');
+    expect(workflow).toBeDefined();
+    if (!workflow) return;
+    const result = await runMutant(workflow);
+    expect({ killed: result.killed, by: result.by }).toEqual({
+      killed: true,
+      by: ["workspaces-do-not-see-each-other: Workspace A can reach workspace B's workflow (getWorkflow)"],
+    });
   });
 
   it('should generate a correct variant from every open point the independent server reads otherwise', () => {
