@@ -22,6 +22,7 @@ export const LIFECYCLE_RULES = defineRuleFamily(['operation', 'parameter', 'prop
   'deprecated-without-sunset': [
     'warning',
     'the contract allows Sunset later, but clients get no removal date to plan for; add x-sunset once it is fixed',
+    NO_TYPES,
   ],
   reactivated: ['informational', 'no longer scheduled for retirement', NO_TYPES],
   'sunset-removed': ['warning', 'the removal date clients were given is withdrawn while it stays deprecated', NO_TYPES],

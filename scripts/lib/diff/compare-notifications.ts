@@ -11,14 +11,14 @@ import * as at from './place';
 import { compareContent, compareOperationMeta, compareResponseHeaders, type CompareOptions } from './compare-parts';
 import { asObject, isObject, type JsonObject } from '../../../spec/lib/json';
 import { HTTP_METHODS, mergeParameters, type HttpMethod } from '../../../spec/lib/operations';
-import { defineRules } from './rules';
+import { defineRules, NO_TYPES } from './rules';
 
 /** Webhooks and callbacks as a whole, their payload and the statuses the API accepts in answer. */
 export const NOTIFICATION_RULES = defineRules({
   'webhook-removed': ['breaking', 'subscribers stop receiving the notifications they were promised'],
   'webhook-added': ['non-breaking', 'a new notification does not change existing ones'],
-  'callback-removed': ['breaking', 'subscribers stop receiving the callbacks they were promised'],
-  'callback-added': ['non-breaking', 'a new callback does not change existing ones'],
+  'callback-removed': ['breaking', 'subscribers stop receiving the callbacks they were promised', NO_TYPES],
+  'callback-added': ['non-breaking', 'a new callback does not change existing ones', NO_TYPES],
   'notification-payload-removed': ['breaking', 'subscribers reading the payload receive none'],
   'notification-payload-added': ['non-breaking', 'subscribers ignore a body they do not read'],
   'subscriber-answer-status-removed': [

@@ -48,6 +48,7 @@ export const OPERATION_RULES = defineRules({
   'parameter-allow-reserved-removed': [
     'warning',
     'requests that percent-encode reserved characters decode the same; whether clients sent them unencoded (which the server now reads differently) is not stated',
+    NO_TYPES,
   ],
   'request-body-removed': ['breaking', 'clients still send a body the operation no longer describes'],
   'request-body-made-required': ['breaking', 'clients that send no body now get 400'],

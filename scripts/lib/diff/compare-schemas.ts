@@ -71,7 +71,11 @@ export const SCHEMA_RULES = defineRules({
   'response-field-added': ['non-breaking', 'clients ignore response fields they do not recognise'],
   'response-field-made-optional': ['breaking', 'clients expecting the field to be present break when it is absent'],
   'response-field-made-required': ['non-breaking', 'the field is now always present'],
-  'response-field-became-write-only': ['breaking', 'the field is no longer returned; clients reading it break'],
+  'response-field-became-write-only': [
+    'breaking',
+    'the field is no longer returned; clients reading it break',
+    NO_TYPES,
+  ],
   'response-object-opened': ['informational', 'clients ignore response fields they do not recognise'],
   'response-enum-value-added': [
     'breaking',
