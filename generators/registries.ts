@@ -74,6 +74,9 @@ export function discoverFixtures(kind: 'broken' | 'correct', dir = join(FIXTURES
     const { fixture } = load(join(dir, module));
     if (typeof fixture !== 'object' || fixture === null || typeof (fixture as Fixture).name !== 'string')
       throw new Error(`${where} exports no \`fixture\`: every module in fixtures/${kind}/ is one fixture`);
+    // Reports, --fixture and the index use the name; the file is found by it.
+    const { name } = fixture as Fixture;
+    if (name !== module) throw new Error(`${where}: its fixture is named "${name}"; a fixture's file name is its name`);
     return { module, fixture: fixture as Fixture };
   });
 }
