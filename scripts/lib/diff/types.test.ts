@@ -51,15 +51,15 @@ async function judge(cases: FixtureCase[], root: string): Promise<Verdict[]> {
  * whose case now moves the types.
  */
 const TYPED_ALIKE: Record<string, string> = {
-  'discriminator-changed': 'openapi-typescript reads the mapping only through $ref',
-  'input-default-added': 'a default of a request value is a comment',
-  'input-default-changed': 'a default of a request value is a comment',
-  'input-default-removed': 'a default of a request value is a comment',
-  'output-default-changed': 'the field was required already (a default makes an optional field present)',
+  'discriminator-changed': 'a discriminator added to branches whose kind is already a const in each',
+  'input-default-added': "a default of a query parameter's value: the parameter stays optional",
+  'input-default-changed': "a default of a query parameter's value: the parameter stays optional",
+  'input-default-removed': "a default of a query parameter's value: the parameter stays optional",
+  'output-default-changed': 'a default of the body itself, not of a field that would become present',
   'input-type-widened': 'integer and number are both number',
   'output-type-widened': 'integer and number are both number',
   'output-type-narrowed': 'integer and number are both number',
-  'response-object-opened': 'additionalProperties false and absent generate alike (additionalProperties: false)',
+  'response-object-opened': 'generate-types.ts sets additionalProperties: false, so an absent one adds no index',
   'schema-keyword-changed': 'the keyword ($dynamicRef) is one openapi-typescript does not read',
 };
 
