@@ -146,6 +146,24 @@ describe('spec diff classifications', () => {
     expect(report.exitCode).toBe(0);
   });
 
+  it('should list the rules of every module that defines some (all-rules.ts loads them all)', async () => {
+    const definers = readdirSync(__dirname).filter(
+      (f) =>
+        /\.ts$/.test(f) &&
+        !f.endsWith('.test.ts') &&
+        /\bdefineRule(s|Family)\(/.test(readFileSync(join(__dirname, f), 'utf8')),
+    );
+    expect(definers.length).toBeGreaterThan(5);
+    // In a fresh module registry (this file has loaded the diff already): all-rules.ts alone, then every module
+    // that defines rules; one all-rules.ts did not load defines its rules now, and the list grows.
+    await jest.isolateModulesAsync(async () => {
+      const rules = await import('./all-rules');
+      const listed = rules.listRules().length;
+      for (const f of definers) await import(join(__dirname, f));
+      expect(rules.listRules().length).toBe(listed);
+    });
+  });
+
   it('should have a fixture pair for every rule', () => {
     const proven = new Set([...CASES.map(([, want]) => want.rule), ...loadCases().map((c) => c.want)]);
     expect(
