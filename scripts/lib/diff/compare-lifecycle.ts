@@ -10,11 +10,9 @@ import { isObject, type JsonObject } from '../../../spec/lib/json';
 import { MINIMUM_SUNSET_GAP_DAYS } from '../../../spec/lib/constants';
 import { retirementOf } from '../../../spec/lib/operations';
 
-export type LifecycleSubject = 'operation' | 'parameter' | 'property';
-
 const DAY = 24 * 60 * 60 * 1000;
 
-const SUNSET_GAP = 'the contract puts Sunset at least 180 days after Deprecation';
+const SUNSET_GAP = `the contract puts Sunset at least ${MINIMUM_SUNSET_GAP_DAYS} days after Deprecation`;
 
 /** `operation-deprecated`, `parameter-deprecated`, `property-deprecated`, …: one rule per subject and kind. */
 export const LIFECYCLE_RULES = defineRuleFamily(['operation', 'parameter', 'property'], {
@@ -31,6 +29,8 @@ export const LIFECYCLE_RULES = defineRuleFamily(['operation', 'parameter', 'prop
   'sunset-too-soon': ['breaking', SUNSET_GAP, NO_TYPES],
   'sunset-invalid': ['breaking', 'the Sunset date cannot be read, so clients cannot plan for it', NO_TYPES],
 });
+
+export type LifecycleSubject = keyof typeof LIFECYCLE_RULES;
 
 /** A stated `x-sunset` that is not a date. */
 function sunsetUnreadable(node: JsonObject): boolean {
