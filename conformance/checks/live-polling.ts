@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import {
   asObject,
   findHeader,
-  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_FIELD,
   isObject,
   jsonContent,
   TERMINAL_STATUSES,
@@ -135,8 +135,7 @@ export function judgeLiveStatuses(ctx: CheckContext): TrafficJudge {
     const res = exchange.response;
     if (!res || res.status < 200 || res.status > 299) return;
     // A retry with the same Idempotency-Key answers the original response (x-rules idempotency-replay): an earlier state.
-    const current =
-      exchange.request.method === 'GET' || exchange.request.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()] === undefined;
+    const current = exchange.request.method === 'GET' || exchange.request.headers[IDEMPOTENCY_KEY_FIELD] === undefined;
     for (const kind of KINDS) {
       const job = envelope(res.body, kind);
       if (typeof job?.uuid !== 'string' || typeof job.status !== 'string') continue;

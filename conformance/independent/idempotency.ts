@@ -5,10 +5,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError, type Answer, type Context, type Run, type Stored, type Workspace } from './context';
-import { IDEMPOTENCY_KEY_HEADER } from '../../spec/lib';
+import { IDEMPOTENCY_KEY_FIELD } from '../../spec/lib';
 
 /** Node's request headers are lower-case. */
-const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+const KEY_HEADER = IDEMPOTENCY_KEY_FIELD;
 
 const MAX_KEYS = 10_000;
 

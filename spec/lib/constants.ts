@@ -21,6 +21,9 @@ export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
 /** Endpoints, Idempotency: the optional request header of POST, PUT and PATCH. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
+/** The same header as Node and the Fetch API hold a request's headers: in lower case (its type proves it is the same name). */
+export const IDEMPOTENCY_KEY_FIELD: Lowercase<typeof IDEMPOTENCY_KEY_HEADER> = 'idempotency-key';
+
 /** Endpoints, Idempotency: the methods that accept an idempotency key. */
 export const IDEMPOTENT_WRITE_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH'];
 

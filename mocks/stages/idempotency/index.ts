@@ -1,5 +1,5 @@
 import { codePointLength } from '../../../spec/lib/json';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_WRITE_METHODS } from '../../../spec/lib/constants';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_FIELD, IDEMPOTENT_WRITE_METHODS } from '../../../spec/lib/constants';
 import { ApiError } from '../../errors';
 import type { Ctx, Next, Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
@@ -12,7 +12,7 @@ import { safeDict } from '../../safety/dict';
 
 const METHODS = new Set(IDEMPOTENT_WRITE_METHODS);
 /** The header as the request's headers hold it (lower case). */
-const KEY_HEADER = IDEMPOTENCY_KEY_HEADER.toLowerCase();
+const KEY_HEADER = IDEMPOTENCY_KEY_FIELD;
 /** Methods whose requests only read: they go on while their count is under way. */
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

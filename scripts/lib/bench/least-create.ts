@@ -11,7 +11,7 @@ import { hash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import Ajv2020 from 'ajv/dist/2020';
 import { EXPOSED_HEADERS } from '../../../mocks/stages/cors';
-import { IDEMPOTENCY_KEY_HEADER, RATE_LIMIT_HEADER_KEY as HEADER } from '../../../spec/lib/constants';
+import { IDEMPOTENCY_KEY_FIELD, RATE_LIMIT_HEADER_KEY as HEADER } from '../../../spec/lib/constants';
 
 const validate = new Ajv2020().compile({
   type: 'object',
@@ -50,7 +50,7 @@ createServer((req, res) => {
     const text0 = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     const body = JSON.parse(text0.toString()) as { name?: string; description?: string };
     if (!validate(body)) return res.writeHead(400).end();
-    const at = `${workspace}:${String(req.headers[IDEMPOTENCY_KEY_HEADER.toLowerCase()])}`;
+    const at = `${workspace}:${String(req.headers[IDEMPOTENCY_KEY_FIELD])}`;
     const fingerprint = hash('sha256', `POST ${req.url}\n[]\n${canonical(body)}`, 'base64');
     const held = keys.get(at);
     if (held && held.fingerprint !== fingerprint) return res.writeHead(422).end();
