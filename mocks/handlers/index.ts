@@ -12,10 +12,16 @@ export type { Handler, HandlerDeps, Handlers } from './types';
  */
 export const ANSWERED_BY_PRISM = [] as const satisfies readonly OperationId[];
 
+/**
+ * The keys a table surely has. A table typed as the wide `Handlers` (every id an optional key: a spread of a
+ * helper declared `: Handlers` made the runs table one) has none, so its operations show as unanswered below
+ * rather than all passing as answered.
+ */
+type SureKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
 type Answered =
-  | keyof ReturnType<typeof listHandlers>
-  | keyof ReturnType<typeof resourceHandlers>
-  | keyof ReturnType<typeof runHandlers>
+  | SureKeys<ReturnType<typeof listHandlers>>
+  | SureKeys<ReturnType<typeof resourceHandlers>>
+  | SureKeys<ReturnType<typeof runHandlers>>
   | (typeof ANSWERED_BY_PRISM)[number];
 /** Names, at compile time, every operation of the contract that nothing answers. */
 const everyOperationAnswered: Record<Exclude<OperationId, Answered>, never> = {};

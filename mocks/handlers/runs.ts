@@ -160,7 +160,7 @@ export function runHandlers(deps: HandlerDeps) {
 }
 
 /** The runs download (x-rules: one workspace's runs, selected by the export's filters). */
-function downloadHandlers(deps: HandlerDeps): Handlers {
+function downloadHandlers(deps: HandlerDeps) {
   return {
     /**
      * The export is taken now and served by the mock itself at an opaque URL outside /v1. The runs are selected
@@ -200,7 +200,7 @@ function downloadHandlers(deps: HandlerDeps): Handlers {
       if (ctx.withAnswer) deps.store.keepStoredDownload(id, download, ctx.withAnswer);
       return jsonResponse(200, { url: `${ctx.origin}/downloads/${id}` });
     },
-  };
+  } satisfies Handlers;
 }
 
 /** The columns of an exported run, in the order `viewRun` shows them. */
