@@ -15,6 +15,7 @@ import { GENERATED_PATH as MOCK_DOCUMENT_PATH, renderDocumentModule } from '../m
 import { renderBodyTypos } from './request-body-typos';
 import { renderOperationCalls } from './operation-calls';
 import { renderRegistries } from './registries';
+import { TYPE_SHAPE } from './type-options';
 import { REQUEST_BODY_COMMENT, REQUEST_BODY_DECLARATION, wrapRequestBody } from './request-body-types';
 
 const root = resolve(__dirname, '..');
@@ -31,11 +32,7 @@ const header = [
 
 export async function renderTypes(): Promise<string> {
   const ast = await openapiTS(pathToFileURL(specPath), {
-    // Response objects are open unless the spec says otherwise, as the contract requires.
-    additionalProperties: false,
-    // Free-form objects (`input`, action `config`, query `rows`) take any value, not `Record<string, never>`.
-    emptyObjectsUnknown: true,
-    alphabetize: false,
+    ...TYPE_SHAPE,
     exportType: false,
     immutable: false,
     // Request bodies refuse fields the client misspelled (see request-body-types.ts); responses stay as they are.
