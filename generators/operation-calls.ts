@@ -7,17 +7,12 @@
  * Rendered from the contract into generators/generated/operation-calls.ts by `npm run generate`.
  */
 import { jsonContent, type Contract, type Operation } from '../spec/lib';
-import { sampleExpression } from './request-body-typos';
+import { propertyKey, sampleExpression } from './request-body-typos';
 
 /** The id every generated call puts in its path (a path value must not be empty: `…/runs/` names no run). */
 export const SAMPLE_PATH_ID = '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b';
 
 const LOCATIONS = ['path', 'query', 'header', 'cookie'] as const;
-
-/** A property name as written in an object literal (`uuid`, `'Idempotency-Key'`). */
-function propertyKey(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-}
 
 /** A path parameter's value: the sample id (`ID`) for a string, else what its schema's type accepts. */
 function pathValue(schema: Operation['parameters'][number]['schema']): string {

@@ -51,7 +51,7 @@ export function sampleExpression(schema: JsonObject): string {
 }
 
 /** A property name as written in an object literal (`name`, `'Idempotency-Key'`). */
-function propertyKey(name: string): string {
+export function propertyKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
