@@ -15,6 +15,7 @@ import type { Store } from './store';
 import { createStoragePort } from './store/adapters';
 import type { StoragePort } from './store/port';
 import { createMockCore } from './core';
+import type { StageProbe } from './pipeline';
 import { createNodeListener } from './node/listener';
 import { serialiseToText } from './stages/serialise';
 import { installSha256 } from './web/bytes';
@@ -32,6 +33,8 @@ export type MockOptions = Partial<MockConfig> & {
   warmPrism?: boolean;
   /** Checks every response against the spec and reports violations here (MOCK_CHECK_RESPONSES=1 logs them). */
   onContractViolation?: (violations: string[]) => void;
+  /** Wraps each stage of the API's pipeline as it is built (`npm run bench -- --stages`); none by default. */
+  stageProbe?: StageProbe;
   /** The storage port to keep state in (default: from `redisUrl`, else in memory). */
   storagePort?: StoragePort;
 };

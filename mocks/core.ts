@@ -5,7 +5,7 @@ import { INPUT_LIMITS } from './limits';
 import { ApiError } from './errors';
 import { createHandlers } from './handlers';
 import type { AuthServer, AuthServerOptions } from './oauth';
-import type { PipelineDeps } from './pipeline';
+import type { PipelineDeps, StageProbe } from './pipeline';
 import { createControlPlane } from './control';
 import { createUsageCounter } from './control/usage';
 import { pickFault, planRun } from './control/steer';
@@ -63,6 +63,8 @@ export type CoreOptions = Partial<CoreConfig> &
     sleep?: (ms: number) => Promise<void>;
     /** Checks every response against the spec and reports violations here (MOCK_CHECK_RESPONSES=1 logs them). */
     onContractViolation?: (violations: string[]) => void;
+    /** Wraps each stage of the API's pipeline as it is built (`npm run bench -- --stages`); none by default. */
+    stageProbe?: StageProbe;
     /**
      * The configured public address (MOCK_PUBLIC_URL, else the listen address): Location and download links.
      * Read per request, because a server knows its port only after listen.
@@ -137,6 +139,7 @@ export async function createMockCore(options: CoreOptions) {
       return found.kind === 'match' ? found.operation.operationId : undefined;
     }),
     responseCheck,
+    stageProbe: options.stageProbe,
     bodyLimits: {
       bytes: config.bodyLimitBytes,
       timeoutMs: config.bodyTimeoutMs,

@@ -48,7 +48,16 @@ export type PipelineDeps = AuthenticateDeps &
     usage?: Stage;
     /** When set, every finished response is checked against the spec (development aid). */
     responseCheck?: { validate: ResponseValidator; report: (violations: string[]) => void };
+    /** Wraps each stage when the pipeline is built (`npm run bench -- --stages`: the time each stage takes). */
+    stageProbe?: StageProbe;
   };
+
+/** Given each stage with its name, in order, when a pipeline is built; returns the stage to run instead. */
+export type StageProbe = (name: string, stage: Stage) => Stage;
+
+/** A stage of the list with its name (the name is for `stageProbe`, and the benchmark's table of stages). */
+type Step = readonly [name: string, stage: Stage];
+const step = (name: string, stage: Stage): Step => [name, stage];
 
 /**
  * The API's stages, and the one place their order is written: the request goes down this list in the order it
@@ -58,26 +67,30 @@ export type PipelineDeps = AuthenticateDeps &
  * with or without a credential (`GET /` is not the API: a 401 there would send a person after their token).
  */
 export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
-  return compose([
-    runHooks(deps.hooks), // beforeRequest first on the way in; beforeSend last on the way out
+  const stages: Step[] = [
+    step('hooks', runHooks(deps.hooks)), // beforeRequest first on the way in; beforeSend last on the way out
     // the usage report's counts, of the finished answer; only below the base path (a path outside it that reads
     // like an operation's, /mailboxManagement/suppressions without /v1, is no answer of that operation)
-    ...(deps.usage && outside === undefined ? [deps.usage] : []),
-    ...(deps.responseCheck ? [checkResponse(deps.responseCheck)] : []), // dev: response vs the spec
-    finishResponse({ limiter: deps.limiter, cors: API_CORS }), // errors in the contract's shape, rate-limit + CORS headers
-    authenticate(deps), // who is calling: the caller, or the 401 to answer once counted
-    loadSteering(deps), // the control plane's settings for its workspace (rate limit, faults, latency, outcomes)
-    answerPreflight(API_CORS), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
-    rateLimit({ ...deps, countAhead: true }), // per workspace, or per address without a credential; 429
+    ...(deps.usage && outside === undefined ? [step('usage', deps.usage)] : []),
+    ...(deps.responseCheck ? [step('check-response', checkResponse(deps.responseCheck))] : []), // dev: response vs the spec
+    step('finish', finishResponse({ limiter: deps.limiter, cors: API_CORS })), // errors in the contract's shape, rate-limit + CORS headers
+    step('authenticate', authenticate(deps)), // who is calling: the caller, or the 401 to answer once counted
+    step('steering', loadSteering(deps)), // the control plane's settings for its workspace (rate limit, faults, latency, outcomes)
+    step('preflight', answerPreflight(API_CORS)), // CORS preflight: uncounted, with the bucket of its credential (usually none: per address)
+    step('rate-limit', rateLimit({ ...deps, countAhead: true })), // per workspace, or per address without a credential; 429
     // 401 / 404 / 405; outside the base path there is nothing to guard: 404 whatever the credential
-    ...(outside === undefined ? [requireCredential(), route(deps)] : [outsideBase(outside)]),
-    readBody(deps.bodyLimits), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json
-    checkPrefer(), // Prefer values the mock knows but cannot read → 400
-    injectFault({ pickFault: deps.pickFault ?? (() => undefined) }), // Prefer: fault=…, control-plane fault rules
-    allOrNothing(), // a request that fails takes back what it wrote
-    idempotency({ store: deps.idempotencyStore, keyLength: deps.idempotencyKeyLength }), // replay / 409 / 422 / 400
-    validateRequest(deps), // parameters and body against the contract → 400
-    simulateLatency(deps), // Prefer: latency=…, MOCK_LATENCY_MS
-    handle(deps), // state, async runs, or Prism
-  ]);
+    ...(outside === undefined
+      ? [step('require-credential', requireCredential()), step('route', route(deps))]
+      : [step('outside-base', outsideBase(outside))]),
+    step('read-body', readBody(deps.bodyLimits)), // 413, body_timeout, json_too_deep, json_array_too_long, malformed_json
+    step('check-prefer', checkPrefer()), // Prefer values the mock knows but cannot read → 400
+    step('fault', injectFault({ pickFault: deps.pickFault ?? (() => undefined) })), // Prefer: fault=…, control-plane fault rules
+    step('all-or-nothing', allOrNothing()), // a request that fails takes back what it wrote
+    step('idempotency', idempotency({ store: deps.idempotencyStore, keyLength: deps.idempotencyKeyLength })), // replay / 409 / 422 / 400
+    step('validate-request', validateRequest(deps)), // parameters and body against the contract → 400
+    step('latency', simulateLatency(deps)), // Prefer: latency=…, MOCK_LATENCY_MS
+    step('handle', handle(deps)), // state, async runs, or Prism
+  ];
+  const probe = deps.stageProbe;
+  return compose(probe ? stages.map(([name, stage]) => probe(name, stage)) : stages.map(([, stage]) => stage));
 }

@@ -15,7 +15,8 @@
  * Flags: `--throughput` stops after the throughput tables; `--rounds N`, `--seconds N` (whole seconds) and
  * `--connections N` override BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS; `--memory` prints the memory line
  * alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per request
- * (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating rounds.
+ * (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating rounds;
+ * `--stages` prints each pipeline stage's own time per request (in process, one request at a time).
  * Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US
  * (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000),
  * BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags
@@ -509,20 +510,57 @@ async function startUpTable(): Promise<void> {
     process.stdout.write(`| ${label} | ${fixed(await startUp(command, args))} ms |\n`);
 }
 
+type InProcessResult = { cpuUs: number; non2xx: number; stages?: { name: string; us: number }[] };
+
 /** One in-process measure of a checkout (a child process of its own): its JavaScript's CPU per request. */
-async function inProcessSample(checkout: string, workload: 'get' | 'post'): Promise<number> {
+async function inProcessSample(
+  checkout: string,
+  workload: 'get' | 'post',
+  flags: string[] = [],
+): Promise<InProcessResult> {
   const script = join(ROOT, 'scripts', 'lib', 'bench', 'in-process.ts');
-  const child = spawn(process.execPath, ['--require', 'tsx/cjs', script, checkout, workload, String(IN_PROCESS)], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const args = ['--require', 'tsx/cjs', script, checkout, workload, String(IN_PROCESS), ...flags];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { cpuUs?: number; non2xx?: number };
+  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as Partial<InProcessResult>;
   if (code !== 0 || result.cpuUs === undefined || result.non2xx !== 0)
     throw new Error(`in-process run of ${checkout} failed (exit ${code}): ${out}`);
-  return result.cpuUs;
+  return { cpuUs: result.cpuUs, non2xx: result.non2xx, stages: result.stages };
+}
+
+/**
+ * `--stages`: each stage of the API's pipeline, its own time per request (`in-process.ts --stages`: one request
+ * at a time, each stage timed from its call until its answer settles, less the next stage's), median over the
+ * rounds, for both workloads; this checkout only (the probe is this checkout's).
+ */
+async function stagesTable(): Promise<void> {
+  const byWorkload = new Map<string, Map<string, number[]>>();
+  for (const workload of ['get', 'post'] as const) {
+    const times = new Map<string, number[]>();
+    for (let round = 0; round < ROUNDS; round++)
+      for (const { name, us } of (await inProcessSample(ROOT, workload, ['--stages'])).stages ?? [])
+        times.set(name, [...(times.get(name) ?? []), us]);
+    byWorkload.set(workload, times);
+  }
+  const get = byWorkload.get('get') ?? new Map<string, number[]>();
+  const post = byWorkload.get('post') ?? new Map<string, number[]>();
+  const names = [...new Set([...post.keys(), ...get.keys()])];
+  const cell = (times: Map<string, number[]>, name: string) => {
+    const samples = times.get(name);
+    return samples ? fixed(median(samples), 1) : '—';
+  };
+  const total = (times: Map<string, number[]>) =>
+    fixed(
+      [...times.values()].reduce((sum, samples) => sum + median(samples), 0),
+      1,
+    );
+  process.stdout.write(
+    `\nEach stage's own time per request, in process (one request at a time; ${IN_PROCESS} requests after as many to warm up; median of ${ROUNDS} rounds; wall time from the stage's call until its answer settles, less the next stage's: the probe's bookkeeping is in each figure)\n\n| stage (the pipeline's order) | GET /v1${PATH} (µs) | ${WORKLOADS[1].name} (µs) |\n|---|---:|---:|\n`,
+  );
+  for (const name of names) process.stdout.write(`| ${name} | ${cell(get, name)} | ${cell(post, name)} |\n`);
+  process.stdout.write(`| all stages | ${total(get)} | ${total(post)} |\n`);
 }
 
 /**
@@ -542,7 +580,7 @@ async function inProcessTable(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       const order = checkouts.map((_, i) => i);
       if (round % 2 === 1) order.reverse();
-      for (const i of order) samples[i].push(await inProcessSample(checkouts[i][1], workload));
+      for (const i of order) samples[i].push((await inProcessSample(checkouts[i][1], workload)).cpuUs);
     }
     for (const [i, [name]] of checkouts.entries())
       process.stdout.write(
@@ -554,6 +592,7 @@ async function inProcessTable(): Promise<void> {
 async function main(): Promise<void> {
   if (process.argv.includes('--start')) return startUpTable();
   if (process.argv.includes('--in-process')) return inProcessTable();
+  if (process.argv.includes('--stages')) return stagesTable();
   if (process.argv.includes('--memory')) return printMemoryAfterPosts();
   requireWrk();
   const os = await import('node:os');

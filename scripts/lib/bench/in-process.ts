@@ -11,9 +11,16 @@
  * (`const f = () => …`, an object's `f: () => …`) in `__name(f, "f")`, an `Object.defineProperty` each time it is
  * made: about 0.2 µs, and a function with a property of its own. Made once per server that is nothing; made per
  * request on the keyed create, 11 of them cost about 2.3 µs of its 25 (`in-process.test.ts` keeps them at 0).
+ *
+ * With `--stages`, requests go one at a time and each stage of the API's pipeline is timed as it runs (the mock's
+ * `stageProbe`): a stage's time from its call until its answer settles includes every stage after it, so its own
+ * time is that less the next stage's (`stages`: name and µs per request, in the pipeline's order; the probe's own
+ * bookkeeping, about a tenth of a µs a stage, is in each figure). One at a time, nothing else runs meanwhile: the
+ * times are the request's own, waits on the event loop included (there are none on these two workloads).
  */
 import { Readable } from 'node:stream';
 import { join } from 'node:path';
+import type { Stage } from '../../../mocks/context';
 
 const [checkout, workload, count] = process.argv.slice(2);
 const COUNT_NAMED = process.argv.includes('--named-closures');
@@ -27,8 +34,29 @@ if (COUNT_NAMED) {
     return define(target, key, attributes);
   } as typeof Object.defineProperty;
 }
+const STAGES = process.argv.includes('--stages');
 const REQUESTS = Number(count ?? 20_000);
-const CONCURRENCY = 10;
+const CONCURRENCY = STAGES ? 1 : 10;
+
+/** Each stage's time from its call until its answer settled, summed (`--stages`), in the pipeline's order. */
+const inclusive = new Map<string, number>();
+const stageProbe = (name: string, stage: Stage): Stage => {
+  if (!inclusive.has(name)) inclusive.set(name, 0);
+  return (ctx, next) => {
+    const started = performance.now();
+    const add = () => inclusive.set(name, (inclusive.get(name) ?? 0) + performance.now() - started);
+    return stage(ctx, next).finally(add);
+  };
+};
+
+/** Each stage's own µs per request: its inclusive time less the next stage's (stages no request reached left out). */
+function ownTimes(requests: number): { name: string; us: number }[] {
+  const reached = [...inclusive].filter(([, ms]) => ms > 0);
+  return reached.map(([name, ms], at) => ({
+    name,
+    us: ((ms - (reached[at + 1]?.[1] ?? 0)) * 1000) / requests,
+  }));
+}
 const BODY = Buffer.from(JSON.stringify({ name: 'bench' }));
 let keys = 0;
 
@@ -96,7 +124,7 @@ function response(done: (status: number) => void) {
 async function main(): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createMockApp } = require(join(checkout, 'mocks', 'app')) as typeof import('../../../mocks/app');
-  const app = await createMockApp({ rateLimit: 1e9 }, () => 'http://127.0.0.1:4010');
+  const app = await createMockApp({ rateLimit: 1e9, ...(STAGES ? { stageProbe } : {}) }, () => 'http://127.0.0.1:4010');
   const listener = app.listener as unknown as (req: unknown, res: unknown) => void;
   // Each request starts from a turn of the event loop of its own, as one read from a socket does in the server.
   // Started from the promise chain of the one before (every request of the run in one chain of microtasks), the
@@ -121,13 +149,15 @@ async function main(): Promise<void> {
     return non2xx;
   };
   await run(REQUESTS); // warm-up: JIT, the store filled to its caps as under load
+  for (const name of inclusive.keys()) inclusive.set(name, 0);
   const namedBefore = named;
   const before = process.cpuUsage();
   const non2xx = await run(REQUESTS);
   const cpu = process.cpuUsage(before);
   const result = { cpuUs: (cpu.user + cpu.system) / REQUESTS, non2xx };
   const namedPerRequest = (named - namedBefore) / REQUESTS;
-  process.stdout.write(`${JSON.stringify(COUNT_NAMED ? { ...result, namedPerRequest } : result)}\n`);
+  const extra = { ...(COUNT_NAMED ? { namedPerRequest } : {}), ...(STAGES ? { stages: ownTimes(REQUESTS) } : {}) };
+  process.stdout.write(`${JSON.stringify({ ...result, ...extra })}\n`);
   await app.close();
 }
 
