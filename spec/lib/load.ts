@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, resolve, sep } from 'node:path';
 import { Composer, Lexer, Parser, YAMLError, type CST, type Document } from 'yaml';
 import { isObject, type Json, type JsonObject } from './json';
+import { firstDuplicateKey } from './json-keys';
 import { lineOfOffset, lineStarts, yamlOffsets } from './locate';
 import { formatPointer, getAtPointer, parsePointer } from './pointer';
 import {
@@ -142,6 +143,14 @@ function parseText(text: string, file: string, limits: SpecLimits, measureTrees:
       refuse([], 'size', `holds more than ${limits.maxObjects} objects and arrays (maxObjects)`);
     try {
       const document = JSON.parse(text) as Json;
+      // JSON.parse keeps the last of a key written twice; the YAML parser refuses it, and so does this door.
+      const duplicate = firstDuplicateKey(text);
+      if (duplicate)
+        refuse(
+          duplicate.path,
+          'syntax',
+          `JSON: the key ${quoteRef(duplicate.key)} appears twice in one object (line ${duplicate.line}); keys must be unique`,
+        );
       if (measureTrees) checkExpansion(document, refuse, limits);
       return { document };
     } catch (error) {
