@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { compose, type Ctx, type Stage } from '../context';
+import { compose, newRequest, withRequest, type Ctx, type Stage } from '../context';
 import { safeDict } from '../safety/dict';
 import { finishResponse } from '../stages/finish';
 import { rateLimit } from '../stages/rate-limit';
@@ -55,20 +55,17 @@ export function createFrontDoor(deps: FrontDoorDeps) {
     // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
     if (missingHost) return refuse(new ApiError(400, 'missing_host', 'Host: the header is required in HTTP/1.1.'))(ctx);
     const mount = deps.mounts.find((m) => m.matches(target.path)) ?? deps.fallback;
-    ctx.req = { ...ctx.req, path: mount.within ? mount.within(target.path) : target.path, query: target.query };
+    ctx.req = withRequest(ctx.req, {
+      path: mount.within ? mount.within(target.path) : target.path,
+      query: target.query,
+    });
     return mount.pipeline(ctx);
   };
 
   /** The answer to a request refused before any mount (a transport's own refusals), counted by the client address. */
   const answerRefusal = (remoteAddress: string, refusal: ApiError): Promise<MockResponse> => {
     const ctx: Ctx = {
-      req: {
-        method: 'GET',
-        path: '/',
-        query: new URLSearchParams(),
-        headers: safeDict<string>(),
-        rawBody: EMPTY_BYTES,
-      },
+      req: newRequest('GET', safeDict<string>(), new URLSearchParams(), EMPTY_BYTES),
       source: { remoteAddress, body: noBody() },
       origin: deps.originOf(),
     };

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors';
-import { compose, jsonResponse, type Stage } from '../context';
+import { compose, jsonResponse, withRequest, type Stage } from '../context';
 import type { ControlPlane } from '../control';
 import { CONTROL_PATH } from '../control';
 import type { AuthServer } from '../oauth';
@@ -150,7 +150,7 @@ function authPipeline(deps: MountDeps) {
       () => new ApiError(404, 'not_found', `No OAuth endpoint at ${ctx.req.path}.`),
     );
     const rawBody = await readRequestBody(ctx, { ...AUTH_BODY_LIMITS, timeoutMs: deps.api.bodyLimits.timeoutMs });
-    ctx.req = { ...ctx.req, rawBody };
+    ctx.req = withRequest(ctx.req, { rawBody });
     return serve(ctx.req);
   };
   return compose([

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Ctx } from '../context';
+import { newRequest, type Ctx } from '../context';
 import { writeFault } from '../faults';
 import type { FrontDoor } from '../front-door';
 import { safeDict } from '../safety/dict';
@@ -41,7 +41,7 @@ function requestContext(req: IncomingMessage, res: ServerResponse, origin: strin
     if (value !== undefined) headers[name] = typeof value === 'string' ? value : value.join(', ');
   }
   return new NodeRequestContext(
-    { method: req.method ?? 'GET', path: '/', query: EMPTY_QUERY, headers, rawBody: EMPTY_BYTES },
+    newRequest(req.method ?? 'GET', headers, EMPTY_QUERY, EMPTY_BYTES),
     { remoteAddress: req.socket.remoteAddress ?? 'unknown', body: req },
     // Links (Location, downloads) come from the configured public address, never from the request's Host.
     origin,
@@ -52,6 +52,18 @@ function requestContext(req: IncomingMessage, res: ServerResponse, origin: strin
 /** A request's context in the server: its abort signal is made when a stage first asks (few do), not per request. */
 class NodeRequestContext implements Ctx {
   #signal: AbortSignal | undefined;
+  // Every field a stage sets, present from the start: each request's context has one shape as it goes down the
+  // stages (one added later moves the object to another shape, and the stages reading it see several).
+  identity: Ctx['identity'] = undefined;
+  steering: Ctx['steering'] = undefined;
+  caller: Ctx['caller'] = undefined;
+  rateLimit: Ctx['rateLimit'] = undefined;
+  counting: Ctx['counting'] = undefined;
+  route: Ctx['route'] = undefined;
+  bodyRead: Ctx['bodyRead'] = undefined;
+  undo: Ctx['undo'] = undefined;
+  withAnswer: Ctx['withAnswer'] = undefined;
+  input: Ctx['input'] = undefined;
   constructor(
     public req: Ctx['req'],
     readonly source: Ctx['source'],

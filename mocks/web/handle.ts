@@ -1,4 +1,4 @@
-import type { Ctx } from '../context';
+import { newRequest, type Ctx } from '../context';
 import type { FrontDoor } from '../front-door';
 import { jsonText } from '../json-text';
 import type { Fault } from '../prefer';
@@ -40,7 +40,7 @@ function requestContext(request: Request, info: RequestInfo, origin: string): Ct
   if (request.body && headers['content-length'] === undefined && headers['transfer-encoding'] === undefined)
     headers['transfer-encoding'] = 'chunked';
   return {
-    req: { method: request.method, path: '/', query: new URLSearchParams(), headers, rawBody: EMPTY_BYTES },
+    req: newRequest(request.method, headers, new URLSearchParams(), EMPTY_BYTES),
     source: { remoteAddress: info.remoteAddress ?? LOCAL_ADDRESS, body: chunksOf(request) },
     origin,
     signal: request.signal,

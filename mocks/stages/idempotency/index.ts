@@ -1,7 +1,7 @@
 import { codePointLength } from '../../../spec/lib/json';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_FIELD, IDEMPOTENT_WRITE_METHODS } from '../../../spec/lib/constants';
 import { ApiError } from '../../errors';
-import type { Ctx, Next, Stage } from '../../context';
+import { withRequest, type Ctx, type Next, type Stage } from '../../context';
 import type { MockRequest, MockResponse } from '../../types';
 import type { Claim, HeldKey, IdempotencyStore } from '../../store/repositories/idempotency';
 import { PendingCommit } from '../../store/pending-commit';
@@ -101,7 +101,9 @@ export function idempotency(deps: { store: IdempotencyStore; keyLength: KeyLengt
     const key = readIdempotencyKey(sent);
     // The request as the key was meant (its UTF-8 read back): validation and hooks see the same text.
     if (key !== sent)
-      ctx.req = { ...ctx.req, headers: Object.assign(safeDict<string>(), ctx.req.headers, { [KEY_HEADER]: key }) };
+      ctx.req = withRequest(ctx.req, {
+        headers: Object.assign(safeDict<string>(), ctx.req.headers, { [KEY_HEADER]: key }),
+      });
     const { req } = ctx;
     const length = codePointLength(key);
     if (length < min || length > max) {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors';
-import type { Ctx, Stage } from '../../context';
+import { withRequest, type Ctx, type Stage } from '../../context';
 import { INPUT_LIMITS } from '../../limits';
 import { announcesBody } from './announces-body';
 
@@ -77,8 +77,8 @@ export function readBody(limits: BodyLimits = API_BODY_LIMITS): Stage {
     const { req } = ctx;
     ctx.req =
       read.length > 0 && isJson(req.headers['content-type'])
-        ? { ...req, rawBody: read, body: decodeJson(read, limits) }
-        : { ...req, rawBody: read };
+        ? withRequest(req, { rawBody: read, body: decodeJson(read, limits) })
+        : withRequest(req, { rawBody: read });
   };
   return (ctx, next) => {
     if (!announcesBody(ctx.req.headers)) {

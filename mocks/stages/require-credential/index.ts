@@ -1,4 +1,4 @@
-import type { Stage } from '../../context';
+import { withRequest, type Stage } from '../../context';
 import { unauthorized } from '../authenticate';
 
 /**
@@ -11,7 +11,7 @@ export function requireCredential(): Stage {
     if (!identity) return Promise.reject(new Error('require-credential runs after authenticate'));
     if ('unidentified' in identity) return Promise.reject(unauthorized(identity.unidentified));
     ctx.caller = identity.caller;
-    ctx.req = { ...ctx.req, workspaceUuid: identity.caller.workspaceUuid };
+    ctx.req = withRequest(ctx.req, { workspaceUuid: identity.caller.workspaceUuid });
     return next();
   };
 }

@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors';
 import type { Router } from '../../../spec/lib';
-import type { Stage } from '../../context';
+import { withRequest, type Stage } from '../../context';
 
 /**
  * Finds the operation (HEAD is routed like GET, RFC 9110 §9.3.2): 404 for a path the contract does not have,
@@ -15,7 +15,7 @@ export function route(deps: { route: Router }): Stage {
         routeError(req.method, req.path, found.kind === 'method-not-allowed' ? found.allow : undefined),
       );
     ctx.route = { operation: found.operation, params: found.params };
-    ctx.req = { ...req, operationId: found.operation.operationId };
+    ctx.req = withRequest(req, { operationId: found.operation.operationId });
     return next();
   };
 }
