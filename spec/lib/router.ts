@@ -81,16 +81,15 @@ export function createRouter(operations: readonly Operation[]): Router {
 
   return (rawMethod, rawPath) => {
     const method = rawMethod.toUpperCase();
-    const pathname = rawPath.split(/[?#]/)[0];
+    // The path before any query or fragment (a search, not a split: no array made for the usual path without).
+    const end = rawPath.search(/[?#]/);
+    const pathname = end === -1 ? rawPath : rawPath.slice(0, end);
     // A trailing slash names the same resource.
     const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-    const allow = new Set<string>();
     const exact = literal.get(path);
-    if (exact) {
-      const operation = exact.get(method);
-      if (operation) return { kind: 'match', operation, params: {} };
-      for (const m of exact.keys()) allow.add(m);
-    }
+    const direct = exact?.get(method);
+    if (direct) return { kind: 'match', operation: direct, params: {} };
+    const allow = new Set<string>(exact?.keys());
     for (const template of ranked) {
       const found = template.regex.exec(path);
       if (!found) continue;

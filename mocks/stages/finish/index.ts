@@ -2,7 +2,12 @@ import { retirementHeaderValues } from '../../../spec/lib/operations';
 import { ApiError, toApiError } from '../../errors';
 import { jsonResponse, type Ctx, type Stage } from '../../context';
 import type { MockResponse } from '../../types';
-import { writeKnownRateLimitHeaders, writeRateLimitHeaders, type RateLimiter } from '../rate-limit/limiter';
+import {
+  writeKnownRateLimitHeaders,
+  writeRateLimitHeaders,
+  type RateLimiter,
+  type RateLimitState,
+} from '../rate-limit/limiter';
 import { apiRateLimit, rateLimitKey } from '../rate-limit';
 import { StoreUnavailableError } from '../../store/port';
 import { API_CORS, writeCorsHeaders, type CorsPolicy } from '../cors';
@@ -46,20 +51,8 @@ export function finishResponse(deps: FinishDeps): Stage {
   const cors = deps.cors ?? API_CORS;
   const bucketOf = deps.bucket ?? rateLimitKey;
   const limitOf = deps.limit ?? apiRateLimit;
-  return async (ctx, next) => {
-    let response: MockResponse;
-    try {
-      response = await next();
-    } catch (error) {
-      response = renderError(error, deps.dialect);
-    }
-    // Not counted (an answer before the rate-limit stage, or a mount that does not count): read the count; with
-    // the store unreachable (503), only what the clock and the settings tell.
-    const quota =
-      ctx.rateLimit ??
-      (response.status === 503
-        ? undefined
-        : await deps.limiter.peek(bucketOf(ctx), limitOf(ctx)).catch(() => undefined));
+  /** The headers every answer carries, added once its quota is known. */
+  const complete = (ctx: Ctx, response: MockResponse, quota: RateLimitState | undefined): MockResponse => {
     // Responses are built fresh per request, so their headers are completed in place (this is the hot path).
     const headers = response.headers;
     writeCorsHeaders(headers, cors, ctx.req.headers.origin);
@@ -75,4 +68,21 @@ export function finishResponse(deps: FinishDeps): Stage {
     }
     return response;
   };
+  const finish = (ctx: Ctx, response: MockResponse): MockResponse | Promise<MockResponse> => {
+    // Counted (the usual request): its count is known, nothing to wait for.
+    if (ctx.rateLimit) return complete(ctx, response, ctx.rateLimit);
+    // Not counted (an answer before the rate-limit stage, or a mount that does not count): read the count; with
+    // the store unreachable (503), only what the clock and the settings tell.
+    if (response.status === 503) return complete(ctx, response, undefined);
+    return deps.limiter.peek(bucketOf(ctx), limitOf(ctx)).then(
+      (quota) => complete(ctx, response, quota),
+      () => complete(ctx, response, undefined),
+    );
+  };
+  // Then-chained rather than an async function: one promise a request, not one per await (the hot path).
+  return (ctx, next) =>
+    next().then(
+      (response) => finish(ctx, response),
+      (error: unknown) => finish(ctx, renderError(error, deps.dialect)),
+    );
 }
