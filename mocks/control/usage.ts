@@ -53,11 +53,24 @@ function readsJob(operation: Operation): boolean {
   });
 }
 
+/** One scope's counts: operation → status → outcome → count. */
+type Cells = Map<string, Map<number, Map<string, number>>>;
+
+/** A scope's cells as `"operationId status outcome"` and count (the report's keys). */
+function* cellsOf(table: Cells): Generator<[string, number]> {
+  for (const [operationId, byStatus] of table)
+    for (const [status, byOutcome] of byStatus)
+      for (const [outcome, count] of byOutcome) yield [`${operationId} ${status} ${outcome}`, count];
+}
+
 export function createUsageCounter(deps: UsageDeps) {
   const maxCells = deps.maxCells ?? USAGE_MAX_CELLS;
   const byId = new Map(deps.operations.map((operation, order) => [operation.operationId, { operation, order }]));
-  /** scope → "operationId status outcome" → count. */
-  const scopes = new Map<string, Map<string, number>>();
+  /**
+   * scope → operation → status → outcome → count. Nested rather than keyed by one joined string: counting an
+   * answer makes no string and hashes none (every request is counted here).
+   */
+  const scopes = new Map<string, Cells>();
   let cells = 0;
   let dropped = 0;
   let since = deps.now();
@@ -67,12 +80,15 @@ export function createUsageCounter(deps: UsageDeps) {
   const record = (workspaceUuid: string | undefined, operationId: string, status: number, outcome: string) => {
     const scope = workspaceUuid ?? ANONYMOUS;
     let table = scopes.get(scope);
-    const key = `${operationId} ${status} ${outcome}`;
-    const count = table?.get(key);
-    if (table && count !== undefined) return void table.set(key, count + 1);
+    let byStatus = table?.get(operationId);
+    let byOutcome = byStatus?.get(status);
+    const count = byOutcome?.get(outcome);
+    if (byOutcome && count !== undefined) return void byOutcome.set(outcome, count + 1);
     if (cells >= maxCells) return void (dropped += 1);
     if (!table) scopes.set(scope, (table = new Map()));
-    table.set(key, 1);
+    if (!byStatus) table.set(operationId, (byStatus = new Map()));
+    if (!byOutcome) byStatus.set(status, (byOutcome = new Map()));
+    byOutcome.set(outcome, 1);
     cells += 1;
   };
 
@@ -81,7 +97,7 @@ export function createUsageCounter(deps: UsageDeps) {
     const merged = new Map<string, number>();
     for (const [scope, table] of scopes) {
       if (workspaceUuid !== undefined && scope !== workspaceUuid && scope !== ANONYMOUS) continue;
-      for (const [key, count] of table) merged.set(key, (merged.get(key) ?? 0) + count);
+      for (const [key, count] of cellsOf(table)) merged.set(key, (merged.get(key) ?? 0) + count);
     }
     const rows: UsageRow[] = [];
     for (const [key, count] of merged) {
@@ -140,7 +156,8 @@ export function createUsageCounter(deps: UsageDeps) {
         since = deps.now();
         return;
       }
-      cells -= scopes.get(workspaceUuid)?.size ?? 0;
+      const table = scopes.get(workspaceUuid);
+      if (table) for (const _cell of cellsOf(table)) cells -= 1;
       scopes.delete(workspaceUuid);
       if (sinceOf.size < maxCells || sinceOf.has(workspaceUuid)) sinceOf.set(workspaceUuid, deps.now());
     },

@@ -62,6 +62,13 @@ function safeDecode(segment: string): string {
 
 export type Router = (method: string, path: string) => RouteResult;
 
+/** Where the path ends: at its query or fragment, whichever comes first, else at its end (-1). */
+function pathEnd(target: string): number {
+  const query = target.indexOf('?');
+  const fragment = target.indexOf('#');
+  return query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
+}
+
 /** A router over the operations: literal paths are a map lookup, templated ones are tried in rank order. */
 export function createRouter(operations: readonly Operation[]): Router {
   const literal = new Map<string, Map<string, Operation>>();
@@ -81,8 +88,8 @@ export function createRouter(operations: readonly Operation[]): Router {
 
   return (rawMethod, rawPath) => {
     const method = rawMethod.toUpperCase();
-    // The path before any query or fragment (a search, not a split: no array made for the usual path without).
-    const end = rawPath.search(/[?#]/);
+    // The path before any query or fragment (no array made, no pattern run: this runs on every request).
+    const end = pathEnd(rawPath);
     const pathname = end === -1 ? rawPath : rawPath.slice(0, end);
     // A trailing slash names the same resource.
     const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
