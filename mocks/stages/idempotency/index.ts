@@ -33,14 +33,20 @@ export function readIdempotencyKey(value: string): string {
 
 /** JSON with sorted keys, so `{a,b}` and `{b,a}` are the same request. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as object)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([key, child]) => `${JSON.stringify(key)}:${canonicalJson(child)}`);
-    return `{${entries.join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  // Built by appending (no array of entries, pairs or parts per object: it runs on every keyed request's body).
+  let text = '';
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `[${text}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  // Code-unit order, as `<` compares (the default sort's order for strings).
+  const keys = Object.keys(record).sort();
+  for (let i = 0; i < keys.length; i++)
+    // dictionary-lookup: the keys are the object's own, as listed above
+    text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]])}`;
+  return `{${text}}`;
 }
 
 /** Method + path + sorted query + canonical body: what "the same request" means for a key. */

@@ -56,6 +56,7 @@ export function decodeJson(raw: Uint8Array, limits: Pick<BodyLimits, 'jsonDepth'
 
 export function isJson(contentType: string | undefined): boolean {
   if (!contentType) return true; // a body without a type is read as JSON, the API's only body format
+  if (contentType === 'application/json') return true; // the usual one, without splitting it
   const type = contentType.split(';')[0].trim().toLowerCase();
   return type === 'application/json' || type.endsWith('+json');
 }
