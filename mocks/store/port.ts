@@ -84,6 +84,12 @@ export interface StoragePort {
    */
   hit(key: string, limit: number, ttlMs: number): Promise<HitResult>;
   /**
+   * `hit` answered at once, by an adapter in this process that has nothing to wait for (memory); absent where a
+   * count is a round trip (Redis), and on wrappers that stand between the port and its caller (a test's failing
+   * port), so they see every count.
+   */
+  hitNow?(key: string, limit: number, ttlMs: number): HitResult;
+  /**
    * Stores `value` under `key` for `ttlMs` only if the key is absent (SET NX). Resolves null when this call
    * claimed it, else the value already there. With `index`, the claim is also remembered there and the oldest
    * claims beyond `index.cap` are released (deleted), so a store of claims stays bounded by count and age;

@@ -70,9 +70,12 @@ describe('rate-limit stage', () => {
 });
 
 describe('counting ahead (the request goes on while it is counted)', () => {
-  /** Two replicas' limiters on one store, the bucket of workspace `ws` counted once by the first. */
+  /**
+   * Two replicas' limiters on one store, the bucket of workspace `ws` counted once by the first. The store counts
+   * in a round trip, as Redis does: the memory port without its count at once (`hitNow`), which skips counting ahead.
+   */
   async function twoReplicas(limit: number) {
-    const port = createMemoryPort();
+    const { hitNow: _counted, ...port } = createMemoryPort();
     const [here, there] = [0, 1].map(() => createRateLimiter({ port, limit, windowSeconds: 60, now: () => 0 }));
     await here.consume('workspace:ws');
     return { port, here, there };
@@ -111,6 +114,19 @@ describe('counting ahead (the request goes on while it is counted)', () => {
       expect(next.calls).toBe(method === 'GET' ? 1 : 0);
     },
   );
+
+  it('should count at once, before the request goes on, when the store is in this process (no read runs for a 429)', async () => {
+    const port = createMemoryPort();
+    const [here, there] = [0, 1].map(() => createRateLimiter({ port, limit: 2, windowSeconds: 60, now: () => 0 }));
+    await here.consume('workspace:ws');
+    await there.consume('workspace:ws'); // spent; as last counted here, it had room (a read would go on ahead)
+    const next = okNext();
+    const stage = compose([rateLimit({ limiter: here, countAhead: true }), next]);
+    const ctx = request('GET');
+    expect(await stage(ctx).catch((e) => e)).toMatchObject({ status: 429, reason: 'rate_limited' });
+    expect(next.calls).toBe(0);
+    expect(ctx.counting).toBeUndefined(); // nothing left under way for a later stage to wait for
+  });
 
   it('should answer a refused count at once, without waiting for the rest of the request (a hang, a latency)', async () => {
     const { here, there } = await twoReplicas(2);

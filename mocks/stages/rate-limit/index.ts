@@ -46,6 +46,12 @@ export function rateLimit(deps: {
     return next();
   };
   return (ctx, next) => {
+    // A store in this process counts at once: nothing to wait for, nothing to count ahead of.
+    const counted = deps.limiter.consumeNow(bucketOf(ctx), limitOf(ctx));
+    if (counted !== undefined) {
+      ctx.rateLimit = counted;
+      return refused(ctx, counted) ? Promise.reject(tooManyRequests(counted)) : next();
+    }
     const counting = deps.countAhead ? deps.limiter.consumeAhead(bucketOf(ctx), limitOf(ctx)) : undefined;
     if (counting === undefined) return countFirst(ctx, next);
     // Counted while the request goes on (the count and the request's first reads share a round trip). A refusal

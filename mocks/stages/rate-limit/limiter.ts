@@ -86,8 +86,25 @@ export function createRateLimiter(options: {
     }
   };
 
+  const hitNow = options.port.hitNow;
   return {
     consume: (bucket: string, limit = options.limit): Promise<RateLimitState> => consume(bucket, limit),
+    /**
+     * `consume` answered at once, when the port counts without waiting (memory: `hitNow`); undefined when the
+     * count is a round trip (then `consumeAhead` or `consume`).
+     */
+    consumeNow(bucket: string, limit = options.limit): RateLimitState | undefined {
+      if (hitNow === undefined) return undefined;
+      const now = options.now();
+      const windowStart = windowStartAt(now);
+      // The counter's key as last made for this bucket's window (made once per window, not per request).
+      const last = known.get(bucket);
+      const key = last?.windowStart === windowStart ? last.key : keyOf(bucket, windowStart);
+      const { count, allowed } = hitNow(key, limit, windowStart + windowMs - now + 1_000);
+      const state = stateOf(count, windowStart, now, allowed, limit);
+      remember(bucket, windowStart, state.remaining, key);
+      return state;
+    },
     /**
      * `consume`, begun only when the bucket, as this process last counted it in this window, has room for one
      * more request beyond those being counted meanwhile: the caller may then go on with the request while it is

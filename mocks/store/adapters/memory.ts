@@ -283,6 +283,17 @@ function indexClaim(data: MemoryData, key: string, index: ClaimIndex): void {
 export function createMemoryPort(options: { now?: () => number } = {}): StoragePort {
   const data = new MemoryData(options.now ?? Date.now);
   const { entries, indexes } = data;
+  const hitNow = (key: string, limit: number, ttlMs: number): HitResult => {
+    const entry = data.live(key);
+    const count = typeof entry?.value === 'string' ? Number(entry.value) : 0;
+    if (count >= limit) return { count, allowed: false };
+    if (entry) entry.value = String(count + 1);
+    else {
+      entries.set(key, { value: String(count + 1), expiresAt: data.now() + ttlMs });
+      data.sweep();
+    }
+    return { count: count + 1, allowed: true };
+  };
   return {
     kind: 'memory',
     async read<const R extends readonly Read[]>(reads: R) {
@@ -295,16 +306,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       return true;
     },
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
-      const entry = data.live(key);
-      const count = typeof entry?.value === 'string' ? Number(entry.value) : 0;
-      if (count >= limit) return { count, allowed: false };
-      if (entry) entry.value = String(count + 1);
-      else {
-        entries.set(key, { value: String(count + 1), expiresAt: data.now() + ttlMs });
-        data.sweep();
-      }
-      return { count: count + 1, allowed: true };
+      return hitNow(key, limit, ttlMs);
     },
+    hitNow,
     async claim(key: string, value: string, ttlMs: number, index?: ClaimIndex) {
       const existing = data.stringAt(key);
       if (existing !== null) return existing;
