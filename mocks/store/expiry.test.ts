@@ -54,7 +54,8 @@ function counting(port: StoragePort) {
     }
     return port.read(reads);
   };
-  return { port: { ...port, read } as StoragePort, counts };
+  // Without the port's read at once (`readNow`): every read goes through the counted one.
+  return { port: { ...port, readNow: undefined, read } as StoragePort, counts };
 }
 
 const memoryPorts = new Map<string, StoragePort>();

@@ -76,6 +76,11 @@ export interface StoragePort {
    * {} or [].
    */
   read<const R extends readonly Read[]>(reads: R): Promise<ReadResults<R>>;
+  /**
+   * `read` answered at once, by an adapter in this process that has nothing to wait for (memory); absent where a
+   * read is a round trip (Redis), and on wrappers between the port and its caller (they see every read).
+   */
+  readNow?<const R extends readonly Read[]>(reads: R): ReadResults<R>;
   /** Applies every write, or none when a guard does not hold (then resolves false). One round trip. */
   commit(writes: Write[], guards?: Guard[]): Promise<boolean>;
   /**

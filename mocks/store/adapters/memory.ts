@@ -299,6 +299,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
     async read<const R extends readonly Read[]>(reads: R) {
       return reads.map((read) => readOne(data, read)) as ReadResults<R>;
     },
+    readNow<const R extends readonly Read[]>(reads: R) {
+      return reads.map((read) => readOne(data, read)) as ReadResults<R>;
+    },
     async commit(writes: Write[], guards: Guard[] = []) {
       for (const guard of guards) if (!data.holds(guard)) return false;
       for (const write of writes) applyWrite(data, write);

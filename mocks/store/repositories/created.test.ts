@@ -53,10 +53,12 @@ describe('the created listing, a page at a time', () => {
     await addRuns(A, 50);
     const reads: Read[][] = [];
     const read = port.read.bind(port);
+    const readNow = port.readNow;
     port.read = ((batch: Read[]) => {
       reads.push(batch);
       return read(batch as never);
     }) as typeof port.read;
+    port.readNow = undefined; // every read through the recorded one
     try {
       const first = await store.listCreatedPage([A], { limit: 5 });
       const second = await store.listCreatedPage([A], { limit: 5, cursor: parseCreatedCursor(first.next ?? '') });
@@ -66,6 +68,7 @@ describe('the created listing, a page at a time', () => {
       expect(all.filter((r) => r.op === 'list').every((r) => r.op === 'list' && (r.first ?? Infinity) <= 5)).toBe(true);
     } finally {
       port.read = read;
+      port.readNow = readNow;
     }
   });
 
