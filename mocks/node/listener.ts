@@ -4,6 +4,7 @@ import { writeFault } from '../faults';
 import type { FrontDoor } from '../front-door';
 import { safeDict } from '../safety/dict';
 import { renderError } from '../stages/finish';
+import type { RateLimitState } from '../stages/rate-limit/limiter';
 import { serialise } from '../stages/serialise';
 import type { MockResponse } from '../types';
 import { EMPTY_BYTES } from '../web/bytes';
@@ -57,7 +58,7 @@ class NodeRequestContext implements Ctx {
   identity: Ctx['identity'] = undefined;
   steering: Ctx['steering'] = undefined;
   caller: Ctx['caller'] = undefined;
-  rateLimit: Ctx['rateLimit'] = undefined;
+  rateLimit: RateLimitState | undefined = undefined;
   counting: Ctx['counting'] = undefined;
   route: Ctx['route'] = undefined;
   bodyRead: Ctx['bodyRead'] = undefined;
