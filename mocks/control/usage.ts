@@ -156,8 +156,8 @@ export function createUsageCounter(deps: UsageDeps) {
         since = deps.now();
         return;
       }
-      const table = scopes.get(workspaceUuid);
-      if (table) for (const _cell of cellsOf(table)) cells -= 1;
+      for (const byStatus of scopes.get(workspaceUuid)?.values() ?? [])
+        for (const byOutcome of byStatus.values()) cells -= byOutcome.size;
       scopes.delete(workspaceUuid);
       if (sinceOf.size < maxCells || sinceOf.has(workspaceUuid)) sinceOf.set(workspaceUuid, deps.now());
     },

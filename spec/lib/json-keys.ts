@@ -1,3 +1,5 @@
+import { lineOfOffset, lineStarts } from './locate';
+
 /**
  * A key written twice in one object of a JSON text. `JSON.parse` keeps the last silently, so a spec could show a
  * reviewer one value (GitHub's diff shows both lines) while every tool reads the other; the YAML parser refuses
@@ -38,7 +40,8 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
       const raw = text.slice(start + 1, i);
       const key = escaped ? (JSON.parse(`"${raw}"`) as string) : raw;
       // The path is made only when found: a copy per level would be quadratic in a deep text's depth.
-      if (top.keys.has(key)) return { path: stack.slice(1).map((open) => open.token), key, line: lineAt(text, start) };
+      if (top.keys.has(key))
+        return { path: stack.slice(1).map((open) => open.token), key, line: lineOfOffset(lineStarts(text), start) };
       top.keys.add(key);
       top.key = key;
       top.expectKey = false;
@@ -54,10 +57,4 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
     }
   }
   return undefined;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 0x0a) line += 1;
-  return line;
 }

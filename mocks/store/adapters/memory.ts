@@ -283,6 +283,8 @@ function indexClaim(data: MemoryData, key: string, index: ClaimIndex): void {
 export function createMemoryPort(options: { now?: () => number } = {}): StoragePort {
   const data = new MemoryData(options.now ?? Date.now);
   const { entries, indexes } = data;
+  const readNow = <const R extends readonly Read[]>(reads: R) =>
+    reads.map((read) => readOne(data, read)) as ReadResults<R>;
   const hitNow = (key: string, limit: number, ttlMs: number): HitResult => {
     const entry = data.live(key);
     const count = typeof entry?.value === 'string' ? Number(entry.value) : 0;
@@ -296,11 +298,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
   };
   return {
     kind: 'memory',
+    readNow,
     async read<const R extends readonly Read[]>(reads: R) {
-      return reads.map((read) => readOne(data, read)) as ReadResults<R>;
-    },
-    readNow<const R extends readonly Read[]>(reads: R) {
-      return reads.map((read) => readOne(data, read)) as ReadResults<R>;
+      return readNow(reads);
     },
     async commit(writes: Write[], guards: Guard[] = []) {
       for (const guard of guards) if (!data.holds(guard)) return false;
