@@ -1,4 +1,4 @@
-import { compose, jsonResponse, type Stage } from './context';
+import { compose, jsonResponse, settle, type Answer, type Stage } from './context';
 import { makeCtx } from './testing/ctx';
 
 describe('compose', () => {
@@ -33,7 +33,7 @@ describe('compose', () => {
       throw new Error('refused');
     };
     const outer: Stage = (_ctx, next) => next();
-    let result: Promise<unknown> | undefined;
+    let result: Answer | undefined;
     expect(() => (result = compose([outer, plain])(makeCtx()))).not.toThrow();
     await expect(result).rejects.toThrow('refused');
     await expect(compose([plain])(makeCtx())).rejects.toThrow('refused');
@@ -43,5 +43,48 @@ describe('compose', () => {
     await expect(compose([async (_ctx, next) => next()])(makeCtx())).rejects.toThrow(
       'pipeline ended without a response',
     );
+  });
+});
+
+describe('an answer known at once', () => {
+  const known: Stage = () => jsonResponse(200, { at: 'once' });
+
+  it('should go back up the stages at once, each settling it without a promise', () => {
+    const seen: string[] = [];
+    const around =
+      (name: string): Stage =>
+      (_ctx, next) =>
+        settle(next(), (response) => {
+          seen.push(name);
+          return response;
+        });
+    const answer = compose([around('a'), around('b'), known])(makeCtx());
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toMatchObject({ status: 200, body: { at: 'once' } });
+    expect(seen).toEqual(['b', 'a']);
+  });
+
+  it('should still reach a stage that renders errors as a rejection, whether the error was thrown or rejected', async () => {
+    const rendered: unknown[] = [];
+    const render: Stage = (_ctx, next) =>
+      settle(
+        next(),
+        (response) => response,
+        (error) => (rendered.push((error as Error).message), jsonResponse(500, {})),
+      );
+    const throws: Stage = () => {
+      throw new Error('thrown');
+    };
+    const rejects: Stage = () => Promise.reject(new Error('rejected'));
+    await compose([render, throws])(makeCtx());
+    await compose([render, rejects])(makeCtx());
+    expect(rendered).toEqual(['thrown', 'rejected']);
+  });
+
+  it('should wait for an answer that is a promise, as before', async () => {
+    const later: Stage = async () => jsonResponse(201, {});
+    const answer = compose([(_ctx, next) => settle(next(), (response) => response), later])(makeCtx());
+    expect(answer).toBeInstanceOf(Promise);
+    await expect(answer).resolves.toMatchObject({ status: 201 });
   });
 });

@@ -64,20 +64,42 @@ export type AdmittedCtx = Ctx & { caller: Caller; route: RouteMatch; input: Vali
 /** The operation a request was routed to, with its path parameters (decoded). */
 export type RouteMatch = { operation: Operation; params: Record<string, string> };
 
-export type Next = () => Promise<MockResponse>;
+/**
+ * A stage's answer: the response itself when nothing on the way waited (a store in this process, a body that had
+ * arrived), else its promise. An error is always a rejection (or a throw, which `compose` makes one): only a
+ * success is ever handed back at once, so a stage that renders errors finds every one in the same place.
+ */
+export type Answer = MockResponse | Promise<MockResponse>;
+
+export type Next = () => Answer;
 /**
  * A stage answers (returns a response, or throws ApiError) or passes on by calling next. A stage with nothing to
- * wait for may be a plain function returning `next()` (or a rejection): no `await` that waits for nothing.
+ * wait for may be a plain function returning `next()` (or a rejection): no `await` that waits for nothing, and
+ * an answer known at once goes back up the stages at once (`settle`), no turn of the microtask queue per stage.
  */
-export type Stage = (ctx: Ctx, next: Next) => Promise<MockResponse>;
+export type Stage = (ctx: Ctx, next: Next) => Answer;
+
+/**
+ * What a stage does with the answer of the stages after it: `ok` with the response, at once when it is known;
+ * `fail` with the error of a rejection (a stage's own throw is a rejection too, made so by `compose`). The
+ * promise's `then` when there is one, so a waiting answer is handled as it always was.
+ */
+export function settle(
+  answer: Answer,
+  ok: (response: MockResponse) => Answer,
+  fail?: (error: unknown) => Answer,
+): Answer {
+  if (answer instanceof Promise) return answer.then(ok, fail);
+  return ok(answer);
+}
 
 /**
  * Chains stages so the request flows down the list and the response flows back up through it. A stage that
  * calls `next()` twice would run the rest of the pipeline twice (two records, two counts): that is refused. A
- * plain stage that throws is a rejection like an async one's.
+ * plain stage that throws is a rejection like an async one's: no stage ever sees a throw from `next()`.
  */
-export function compose(stages: Stage[]): (ctx: Ctx) => Promise<MockResponse> {
-  const run = (index: number, ctx: Ctx): Promise<MockResponse> => {
+export function compose(stages: Stage[]): (ctx: Ctx) => Answer {
+  const run = (index: number, ctx: Ctx): Answer => {
     const stage = stages[index];
     if (!stage) return Promise.reject(new Error('pipeline ended without a response'));
     let called = false;

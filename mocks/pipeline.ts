@@ -1,5 +1,5 @@
-import { compose, type Ctx, type Stage } from './context';
-import type { MockHooks, MockResponse } from './types';
+import { compose, type Answer, type Ctx, type Stage } from './context';
+import type { MockHooks } from './types';
 import { finishResponse } from './stages/finish';
 import { runHooks } from './stages/hooks';
 import { API_CORS, answerPreflight } from './stages/cors';
@@ -66,7 +66,7 @@ const step = (name: string, stage: Stage): Step => [name, stage];
  * names the base path when the list serves paths no mount serves: every one of them answers 404, after counting,
  * with or without a credential (`GET /` is not the API: a 401 there would send a person after their token).
  */
-export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Promise<MockResponse> {
+export function createPipeline(deps: PipelineDeps, outside?: string): (ctx: Ctx) => Answer {
   const stages: Step[] = [
     step('hooks', runHooks(deps.hooks)), // beforeRequest first on the way in; beforeSend last on the way out
     // the usage report's counts, of the finished answer; only below the base path (a path outside it that reads

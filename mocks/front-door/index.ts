@@ -1,10 +1,9 @@
 import { ApiError } from '../errors';
-import { compose, newRequest, withRequest, type Ctx, type Stage } from '../context';
+import { compose, newRequest, withRequest, type Answer, type Ctx, type Stage } from '../context';
 import { safeDict } from '../safety/dict';
 import { finishResponse } from '../stages/finish';
 import { rateLimit } from '../stages/rate-limit';
 import type { RateLimiter } from '../stages/rate-limit/limiter';
-import type { MockResponse } from '../types';
 import { readTarget } from './path';
 import { EMPTY_BYTES } from '../web/bytes';
 
@@ -19,7 +18,7 @@ export type Mount = {
   matches(path: string): boolean;
   /** The path its stages see (the API's without its base path); the path itself by default. */
   within?(path: string): string;
-  pipeline(ctx: Ctx): Promise<MockResponse>;
+  pipeline(ctx: Ctx): Answer;
 };
 
 export type FrontDoorDeps = {
@@ -42,14 +41,14 @@ export type FrontDoorDeps = {
  * write the answer.
  */
 export function createFrontDoor(deps: FrontDoorDeps) {
-  const refuse = (error: ApiError): ((ctx: Ctx) => Promise<MockResponse>) =>
+  const refuse = (error: ApiError): ((ctx: Ctx) => Answer) =>
     compose([finishResponse({ limiter: deps.limiter }), rateLimit({ limiter: deps.limiter }), throwing(error)]);
 
   /**
    * The answer to one request: its context made by the adapter, its target as sent (origin-form `/v1/…?…`, or
    * absolute-form), and whether it came over HTTP/1.1 without Host (RFC 9112 §3.2: refused in the error shape).
    */
-  const answer = (ctx: Ctx, sent: string, missingHost = false): Promise<MockResponse> => {
+  const answer = (ctx: Ctx, sent: string, missingHost = false): Answer => {
     const target = readTarget(sent);
     if (target instanceof ApiError) return refuse(target)(ctx);
     // HTTP/1.1 requires Host (RFC 9112 §3.2); the refusal is answered like any other, counted and in the error shape.
@@ -63,7 +62,7 @@ export function createFrontDoor(deps: FrontDoorDeps) {
   };
 
   /** The answer to a request refused before any mount (a transport's own refusals), counted by the client address. */
-  const answerRefusal = (remoteAddress: string, refusal: ApiError): Promise<MockResponse> => {
+  const answerRefusal = (remoteAddress: string, refusal: ApiError): Answer => {
     const ctx: Ctx = {
       req: newRequest('GET', safeDict<string>(), new URLSearchParams(), EMPTY_BYTES),
       source: { remoteAddress, body: noBody() },

@@ -18,7 +18,7 @@ describe('all or nothing', () => {
       undoOnFailure(ctx, async () => void order.push('second'));
       return rest();
     };
-    await allOrNothing()(ctx, next).catch(() => undefined);
+    await Promise.resolve(allOrNothing()(ctx, next)).catch(() => undefined);
     expect(order).toEqual(undone ? ['second', 'first'] : []);
   });
 

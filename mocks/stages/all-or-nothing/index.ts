@@ -1,4 +1,4 @@
-import type { Ctx, Stage } from '../../context';
+import { settle, type Ctx, type Stage } from '../../context';
 import { reportProblem } from '../../web/report';
 
 /**
@@ -24,9 +24,11 @@ export async function rollBack(ctx: Ctx): Promise<void> {
 
 /** The stage: a thrown error or an error answer (4xx, 5xx) takes back what the request wrote. */
 export function allOrNothing(): Stage {
-  // Then-chained rather than an async function: a request that wrote nothing waits for nothing (the hot path).
+  // Settled rather than awaited: a request that wrote nothing waits for nothing, and an answer known at once
+  // goes on at once (the hot path).
   return (ctx, next) =>
-    next().then(
+    settle(
+      next(),
       (response) => (response.status >= 400 && ctx.undo ? rollBack(ctx).then(() => response) : response),
       (error: unknown) => (ctx.undo ? rollBack(ctx).then(() => Promise.reject(error)) : Promise.reject(error)),
     );

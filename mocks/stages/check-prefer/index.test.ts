@@ -17,7 +17,9 @@ describe('check-prefer stage', () => {
     'should refuse %s with a 400 invalid_prefer',
     async (prefer) => {
       const next = okNext();
-      const error = await checkPrefer()(makeCtx({ headers: { prefer } }), next).catch((e: unknown) => e);
+      const error = await Promise.resolve(checkPrefer()(makeCtx({ headers: { prefer } }), next)).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).status).toBe(400);
       expect((error as ApiError).reason).toBe('invalid_prefer');

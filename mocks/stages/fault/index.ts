@@ -1,4 +1,4 @@
-import type { Ctx, Stage } from '../../context';
+import { settle, type Ctx, type Stage } from '../../context';
 import type { Fault } from '../../prefer';
 import { renderError } from '../finish';
 
@@ -11,7 +11,8 @@ export function injectFault(deps: { pickFault: (ctx: Ctx) => Fault | undefined }
   return (ctx, next) => {
     const fault = deps.pickFault(ctx);
     if (!fault) return next();
-    return next().then(
+    return settle(
+      next(),
       (response) => ({ ...response, fault }),
       (error: unknown) => ({ ...renderError(error), fault }),
     );

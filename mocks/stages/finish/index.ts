@@ -1,6 +1,6 @@
 import { retirementHeaderValues } from '../../../spec/lib/operations';
 import { ApiError, toApiError } from '../../errors';
-import { jsonResponse, type Ctx, type Stage } from '../../context';
+import { jsonResponse, settle, type Ctx, type Stage } from '../../context';
 import type { MockResponse } from '../../types';
 import {
   writeKnownRateLimitHeaders,
@@ -79,9 +79,11 @@ export function finishResponse(deps: FinishDeps): Stage {
       () => complete(ctx, response, undefined),
     );
   };
-  // Then-chained rather than an async function: one promise a request, not one per await (the hot path).
+  // Settled rather than awaited: an answer known at once is completed at once, no promise of this stage's own;
+  // a waiting one is then-chained, one promise, not one per await (the hot path).
   return (ctx, next) =>
-    next().then(
+    settle(
+      next(),
       (response) => finish(ctx, response),
       (error: unknown) => finish(ctx, renderError(error, deps.dialect)),
     );

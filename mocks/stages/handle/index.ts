@@ -15,7 +15,8 @@ export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Sta
     const response = await deps.prism.respond(ctx, preferences ?? {});
     return preferences?.dynamic ? { ...response, body: tidyDynamicBody(response.body) } : response;
   };
-  // A plain stage: the handler's own promise is the answer (an async wrapper would add one, and turns, per request).
+  // A plain stage: the handler's own answer is the stage's (an async wrapper would add a promise, and turns, per
+  // request; a handler that waited for nothing answers at once).
   return (from) => {
     try {
       const ctx = admitted(from);
@@ -23,7 +24,7 @@ export function handle(deps: { handlers: Handlers; prism: PrismResponder }): Sta
       const operationId = ctx.route.operation.operationId;
       const handler = handlers.get(operationId);
       if (handler && !(preferences && wantsDeclaredResponse(preferences) && !stateAnswers(operationId, preferences)))
-        return Promise.resolve(handler(ctx)); // an async handler's promise as it is
+        return handler(ctx); // its answer as it is: an async handler's promise, or the response it had at once
       return byPrism(ctx, preferences);
     } catch (error) {
       return Promise.reject(error); // a plain handler's throw too

@@ -50,7 +50,7 @@ describe('idempotency model', () => {
           const ctx = makeCtx({ method: 'POST', path: '/things', headers: { 'idempotency-key': op.key } });
           ctx.req = { ...ctx.req, body: { value: op.body } };
           ctx.caller = { workspaceUuid: 'ws', via: 'token' };
-          const got = await stage(ctx, handler).catch((error) => ({
+          const got = await Promise.resolve(stage(ctx, handler)).catch((error) => ({
             status: error.status as number,
             headers: {},
             body: undefined,

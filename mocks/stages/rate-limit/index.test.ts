@@ -51,7 +51,7 @@ describe('rate-limit stage', () => {
     const ctx = () =>
       Object.assign(makeCtx(), { identity: { caller: { workspaceUuid: 'ws', via: 'token' as const } } });
     await stage(ctx(), okNext());
-    const error = await stage(ctx(), okNext()).catch((e) => e);
+    const error = await Promise.resolve(stage(ctx(), okNext())).catch((e) => e);
     expect(error).toMatchObject({
       status: 429,
       reason: 'rate_limited',
@@ -108,7 +108,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
       await there.consume('workspace:ws'); // the bucket is spent, which this replica does not know yet
       const next = okNext();
       const stage = compose([rateLimit({ limiter: here, countAhead: true }), idempotency(idempotencyDeps()), next]);
-      const error = await stage(request(method)).catch((e) => e);
+      const error = await Promise.resolve(stage(request(method))).catch((e) => e);
       expect(error).toMatchObject({ status: 429, reason: 'rate_limited' });
       // A read may have run (its answer is dropped); nothing that writes does.
       expect(next.calls).toBe(method === 'GET' ? 1 : 0);
@@ -123,7 +123,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
     const next = okNext();
     const stage = compose([rateLimit({ limiter: here, countAhead: true }), next]);
     const ctx = request('GET');
-    expect(await stage(ctx).catch((e) => e)).toMatchObject({ status: 429, reason: 'rate_limited' });
+    expect(await Promise.resolve(stage(ctx)).catch((e) => e)).toMatchObject({ status: 429, reason: 'rate_limited' });
     expect(next.calls).toBe(0);
     expect(ctx.counting).toBeUndefined(); // nothing left under way for a later stage to wait for
   });
@@ -133,7 +133,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
     await there.consume('workspace:ws');
     const hanging = () => new Promise<never>(() => undefined);
     const stage = compose([rateLimit({ limiter: here, countAhead: true }), hanging]);
-    expect(await stage(request('GET')).catch((e) => e)).toMatchObject({ status: 429 });
+    expect(await Promise.resolve(stage(request('GET'))).catch((e) => e)).toMatchObject({ status: 429 });
   });
 
   it('should take back the Idempotency-Key claimed with a count that refuses, so a retry is not held', async () => {
@@ -143,7 +143,7 @@ describe('counting ahead (the request goes on while it is counted)', () => {
     const next = okNext();
     const stage = compose([rateLimit({ limiter: here, countAhead: true }), idempotency(deps), next]);
     const ctx = request('POST', { 'idempotency-key': 'key-1', 'content-type': 'application/json' });
-    expect(await stage(ctx).catch((e) => e)).toMatchObject({ status: 429 });
+    expect(await Promise.resolve(stage(ctx)).catch((e) => e)).toMatchObject({ status: 429 });
     expect(next.calls).toBe(0);
     expect(await deps.store.size()).toBe(0);
   });

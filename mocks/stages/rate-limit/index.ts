@@ -67,7 +67,7 @@ export function rateLimit(deps: {
     return new Promise<MockResponse>((resolve, reject) => {
       const answer = new CountedAhead(counting, resolve, reject);
       mayGoOn.then((verdict) => answer.verdict(verdict));
-      next().then(
+      Promise.resolve(next()).then(
         (response) => answer.answered(response),
         (error: unknown) => answer.failed(error),
       );

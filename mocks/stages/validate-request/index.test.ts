@@ -18,7 +18,7 @@ async function setup() {
     const ctx = makeCtx({ method, path, query: init.query });
     ctx.route = matchRoute(method, path);
     ctx.req = { ...ctx.req, body: init.body };
-    return stage(ctx, okNext()).then(
+    return Promise.resolve(stage(ctx, okNext())).then(
       () => ctx,
       (error) => Promise.reject(error),
     );

@@ -1,3 +1,4 @@
+import { whenKnown, type MaybePromise } from '../../maybe-promise';
 import { createByteBudget, type ByteBudget, type Reservation } from '../byte-budget';
 import { workspaceKey } from '../keys';
 import type { Guard, Write } from '../port';
@@ -19,10 +20,12 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
   // Byte bound beside the port's count bound: the oldest created servers go once the budget is spent.
   const mcpServerBudget = createByteBudget(limits.mcpServerBytesPerWorkspace, limits.mcpServersPerWorkspace);
 
-  const readList = async <L extends FixedList>(workspaceUuid: string, list: L): Promise<FixedListOf<L>> => {
+  /** A read-only list: at once from a store in this process (its parse cached while its text is unchanged). */
+  const readList = <L extends FixedList>(workspaceUuid: string, list: L): MaybePromise<FixedListOf<L>> => {
     const at = workspaceKey(workspaceUuid, list);
-    const { values } = await readWorkspace(workspaceUuid, [{ op: 'get', key: at }]);
-    return values[0] === null ? ([] as unknown as FixedListOf<L>) : slice.parseCached<FixedListOf<L>>(at, values[0]);
+    return whenKnown(readWorkspace(workspaceUuid, [{ op: 'get', key: at }]), ({ values }) =>
+      values[0] === null ? ([] as unknown as FixedListOf<L>) : slice.parseCached<FixedListOf<L>>(at, values[0]),
+    );
   };
 
   /** Compare-and-set of one value: `change` gets the current text's value; undefined leaves it as it is. */

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../maybe-promise';
 import { seedWorkspace } from '../seed';
 import { markerKey, workspaceKey } from '../keys';
 import { encodeEntry, encodeRow } from '../stored-form';
@@ -16,11 +17,14 @@ export const FIXED_LISTS = ['suppressions', 'allocations', 'recipes'] as const;
 /** A commit on a workspace holds only while it is seeded (a reset meanwhile removed its marker). */
 const seededGuard = (workspaceUuid: string): Guard => ({ key: markerKey(workspaceUuid), is: 'present' });
 
-/** Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first. */
+/**
+ * Reads of one workspace, with its seed marker in the same round trip; an unseeded workspace is seeded first.
+ * What a store in this process holds for a seeded workspace is answered at once (the values, not a promise).
+ */
 export type WorkspaceReader = <const R extends readonly Read[]>(
   workspaceUuid: string,
   reads: R,
-) => Promise<{ marker: string; values: ReadResults<R> }>;
+) => MaybePromise<{ marker: string; values: ReadResults<R> }>;
 
 /**
  * What every repository of a workspace's state shares: the seed (written once per workspace by whichever
@@ -72,7 +76,7 @@ export function createWorkspaceSlice(options: {
     // A store in this process answers at once: a seeded workspace's read with nothing due waits for no turn.
     if (due === undefined && port.readNow !== undefined) {
       const [marker, ...values] = port.readNow([{ op: 'get', key: markerKey(workspaceUuid) }, ...reads] as const);
-      if (marker !== null) return Promise.resolve({ marker, values: values as unknown as ReadResults<typeof reads> });
+      if (marker !== null) return { marker, values: values as unknown as ReadResults<typeof reads> };
     }
     return readWorkspaceLater(workspaceUuid, reads, due);
   };

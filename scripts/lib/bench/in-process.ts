@@ -45,7 +45,14 @@ const stageProbe = (name: string, stage: Stage): Stage => {
   return (ctx, next) => {
     const started = performance.now();
     const add = () => inclusive.set(name, (inclusive.get(name) ?? 0) + performance.now() - started);
-    return stage(ctx, next).finally(add);
+    // An answer known at once is timed at once; a waiting one when it settles. A throw is a rejection (compose).
+    let answer;
+    try {
+      answer = stage(ctx, next);
+    } finally {
+      if (!(answer instanceof Promise)) add();
+    }
+    return answer instanceof Promise ? answer.finally(add) : answer;
   };
 };
 
