@@ -1,7 +1,8 @@
 import { whenKnown } from '../maybe-promise';
-import { jsonResponse } from '../context';
+import { jsonResponse, type AdmittedCtx } from '../context';
 import { freezeDeep } from '../json-text';
-import type { Suppression } from '../store/types';
+import type { RecipeEntry, Suppression } from '../store/types';
+import type { MockResponse } from '../types';
 import { page, readPage } from './paging';
 import type { HandlerDeps, Handlers } from './types';
 
@@ -58,30 +59,37 @@ export function listHandlers(deps: HandlerDeps) {
       });
     },
 
-    async listRecipes(ctx) {
-      const query = ctx.input.query;
-      const paging = readPage(query);
+    listRecipes(ctx) {
       const workspaceUuid = ctx.caller.workspaceUuid;
-      const [recipes, userUuid] = await Promise.all([
-        deps.store.recipes(workspaceUuid),
-        deps.store.userUuid(workspaceUuid),
-      ]);
-      const uiTypes = query.uiTypes as string[] | undefined;
-      const categories = query.categories as string[] | undefined;
-      const name = typeof query.name === 'string' ? query.name.toLowerCase() : undefined;
-      const tab = (query.tab as string | undefined) ?? 'all';
-      const matching = recipes
-        .filter(({ recipe, uiType, category }) => {
-          if (uiTypes && uiTypes.length > 0 && !uiTypes.includes(uiType)) return false;
-          if (categories && categories.length > 0 && !categories.includes(category)) return false;
-          if (name && !String(recipe.name).toLowerCase().includes(name)) return false;
-          if (tab === 'user') return recipe.userUuid === userUuid;
-          if (tab === 'workspace') return !recipe.isPublic;
-          if (tab === 'favorites') return recipe.isFavorite === true;
-          return true;
-        })
-        .map((entry) => entry.recipe);
-      return jsonResponse(200, { recipes: page(matching, paging) });
+      const recipes = deps.store.recipes(workspaceUuid);
+      const userUuid = deps.store.userUuidKnown(workspaceUuid);
+      // At once when both are known (the user is remembered after the workspace's first read).
+      if (!(recipes instanceof Promise) && userUuid !== undefined) return recipesPage(ctx, recipes, userUuid);
+      return Promise.all([recipes, userUuid ?? deps.store.userUuid(workspaceUuid)]).then(([all, user]) =>
+        recipesPage(ctx, all, user),
+      );
     },
   } satisfies Handlers;
+}
+
+/** The page of recipes a list request asks for, of the workspace's recipes (`userUuid`: the token's user). */
+function recipesPage(ctx: AdmittedCtx, recipes: RecipeEntry[], userUuid: string): MockResponse {
+  const query = ctx.input.query;
+  const paging = readPage(query);
+  const uiTypes = query.uiTypes as string[] | undefined;
+  const categories = query.categories as string[] | undefined;
+  const name = typeof query.name === 'string' ? query.name.toLowerCase() : undefined;
+  const tab = (query.tab as string | undefined) ?? 'all';
+  const matching = recipes
+    .filter(({ recipe, uiType, category }) => {
+      if (uiTypes && uiTypes.length > 0 && !uiTypes.includes(uiType)) return false;
+      if (categories && categories.length > 0 && !categories.includes(category)) return false;
+      if (name && !String(recipe.name).toLowerCase().includes(name)) return false;
+      if (tab === 'user') return recipe.userUuid === userUuid;
+      if (tab === 'workspace') return !recipe.isPublic;
+      if (tab === 'favorites') return recipe.isFavorite === true;
+      return true;
+    })
+    .map((entry) => entry.recipe);
+  return jsonResponse(200, { recipes: page(matching, paging) });
 }

@@ -1,3 +1,4 @@
+import { whenKnown } from '../maybe-promise';
 import { latin1Decode, latin1Encode } from '../web/bytes';
 import { jsonResponse, type Ctx } from '../context';
 import { rememberJsonText } from '../json-text';
@@ -22,18 +23,21 @@ export function resourceHandlers(deps: HandlerDeps) {
   const uuidOf = (params: Record<string, unknown>) => String(params.uuid).toLowerCase();
 
   return {
-    async getWorkflow(ctx) {
+    // Reads answer at once when the store is in this process (`whenKnown`); a 404 is thrown either way.
+    getWorkflow(ctx) {
       const uuid = uuidOf(ctx.input.path);
-      const workflow = await deps.store.get(ctx.caller.workspaceUuid, 'workflows', uuid);
-      if (!workflow) throw notFound('workflow', uuid);
-      return jsonResponse(200, { workflow });
+      return whenKnown(deps.store.get(ctx.caller.workspaceUuid, 'workflows', uuid), (workflow) => {
+        if (!workflow) throw notFound('workflow', uuid);
+        return jsonResponse(200, { workflow });
+      });
     },
 
-    async getModel(ctx) {
+    getModel(ctx) {
       const uuid = uuidOf(ctx.input.path);
-      const model = await deps.store.get(ctx.caller.workspaceUuid, 'models', uuid);
-      if (!model) throw notFound('model', uuid);
-      return jsonResponse(200, { model });
+      return whenKnown(deps.store.get(ctx.caller.workspaceUuid, 'models', uuid), (model) => {
+        if (!model) throw notFound('model', uuid);
+        return jsonResponse(200, { model });
+      });
     },
 
     /** Cancelling keeps the domain (status `cancelled`), and its credits: they are not refunded. */

@@ -1,3 +1,4 @@
+import { whenKnown } from '../maybe-promise';
 import { jsonResponse } from '../context';
 import { ApiError } from '../errors';
 import { STORE_LIMITS } from '../limits';
@@ -75,12 +76,14 @@ export function runHandlers(deps: HandlerDeps) {
       return runResponse(202, run, { location: locationOf(ctx.origin, 'runs', run.uuid) });
     },
 
-    async getRun(ctx) {
+    // A poll answers at once when the store is in this process (`whenKnown`).
+    getRun(ctx) {
       const uuid = String(ctx.input.path.uuid).toLowerCase();
-      const run = await deps.store.get(ctx.caller.workspaceUuid, 'runs', uuid);
-      if (!run) throw notFound('run', uuid);
-      // No Retry-After on polls: the contract sends it on 429 only.
-      return runResponse(200, run);
+      return whenKnown(deps.store.get(ctx.caller.workspaceUuid, 'runs', uuid), (run) => {
+        if (!run) throw notFound('run', uuid);
+        // No Retry-After on polls: the contract sends it on 429 only.
+        return runResponse(200, run);
+      });
     },
 
     /** An unfinished run goes through `cancelling` to `cancelled` (202); a finished one is returned as it is (200). */
@@ -146,14 +149,16 @@ export function runHandlers(deps: HandlerDeps) {
       );
     },
 
-    async getBatch(ctx) {
+    getBatch(ctx) {
       const uuid = String(ctx.input.path.uuid).toLowerCase();
       const workspaceUuid = ctx.caller.workspaceUuid;
-      const batch = await deps.store.get(workspaceUuid, 'batches', uuid);
-      if (!batch) throw notFound('batch', uuid);
-      // A batch that keeps its tally answers its status in constant time: its runs are not read.
-      const runs = batch.tally ? [] : await deps.store.runsOfBatch(workspaceUuid, batch);
-      return jsonResponse(200, { batch: viewBatch(batch, deps.now(), runs) });
+      return whenKnown(deps.store.get(workspaceUuid, 'batches', uuid), (batch) => {
+        if (!batch) throw notFound('batch', uuid);
+        // A batch that keeps its tally answers its status in constant time: its runs are not read.
+        return whenKnown(batch.tally ? [] : deps.store.runsOfBatch(workspaceUuid, batch), (runs) =>
+          jsonResponse(200, { batch: viewBatch(batch, deps.now(), runs) }),
+        );
+      });
     },
     ...downloadHandlers(deps),
   } satisfies Handlers;

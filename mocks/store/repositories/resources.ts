@@ -85,14 +85,16 @@ export function createResourceRepository(slice: WorkspaceSlice, limits: StoreLim
       return (await compareAndSet(workspaceUuid, at, change, 'updateWorkspace')).value as JsonRecord;
     },
 
-    async get<C extends Collection>(
+    /** One entry by uuid: at once from a store in this process. */
+    get<C extends Collection>(
       workspaceUuid: string,
       collection: C,
       uuid: string,
-    ): Promise<EntryOf<C> | undefined> {
+    ): MaybePromise<EntryOf<C> | undefined> {
       const at = workspaceKey(workspaceUuid, collection);
-      const { values } = await readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]);
-      return values[0] === null ? undefined : decodeEntry(collection, values[0], workspaceUuid, uuid);
+      return whenKnown(readWorkspace(workspaceUuid, [{ op: 'hget', key: at, field: uuid }]), ({ values }) =>
+        values[0] === null ? undefined : decodeEntry(collection, values[0], workspaceUuid, uuid),
+      );
     },
 
     /** Every entry of a collection, oldest written first. */

@@ -1,3 +1,4 @@
+import { whenKnown, type MaybePromise } from '../../maybe-promise';
 import { workspaceKey } from '../keys';
 import type { Guard, Write } from '../port';
 import type { PendingCommit } from '../pending-commit';
@@ -29,15 +30,17 @@ export const trimmedTo = (keepLast: number) => keepLast - Math.floor(keepLast / 
 export function createRunRepository(slice: WorkspaceSlice, limits: StoreLimits) {
   const { readWorkspace } = slice;
 
-  /** Runs by uuid, in one round trip; uuids without a run are left out. */
-  const runsByUuid = async (workspaceUuid: string, uuids: string[]): Promise<RunRecord[]> => {
+  /** Runs by uuid, in one round trip (at once from a store in this process); uuids without a run are left out. */
+  const runsByUuid = (workspaceUuid: string, uuids: string[]): MaybePromise<RunRecord[]> => {
     if (uuids.length === 0) return [];
     const at = workspaceKey(workspaceUuid, 'runs');
-    const { values } = await readWorkspace(
-      workspaceUuid,
-      uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
+    return whenKnown(
+      readWorkspace(
+        workspaceUuid,
+        uuids.map((uuid) => ({ op: 'hget' as const, key: at, field: uuid })),
+      ),
+      ({ values }) => values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])])),
     );
-    return values.flatMap((text, i) => (text === null ? [] : [decodeRun(text, workspaceUuid, uuids[i])]));
   };
 
   return {
