@@ -1,4 +1,5 @@
-import { compose, jsonResponse, settle, type Answer, type Stage } from './context';
+import { compose, jsonResponse, type Answer, type Stage } from './context';
+import { whenKnown } from './maybe-promise';
 import { makeCtx } from './testing/ctx';
 
 describe('compose', () => {
@@ -54,7 +55,7 @@ describe('an answer known at once', () => {
     const around =
       (name: string): Stage =>
       (_ctx, next) =>
-        settle(next(), (response) => {
+        whenKnown(next(), (response) => {
           seen.push(name);
           return response;
         });
@@ -67,7 +68,7 @@ describe('an answer known at once', () => {
   it('should still reach a stage that renders errors as a rejection, whether the error was thrown or rejected', async () => {
     const rendered: unknown[] = [];
     const render: Stage = (_ctx, next) =>
-      settle(
+      whenKnown(
         next(),
         (response) => response,
         (error) => (rendered.push((error as Error).message), jsonResponse(500, {})),
@@ -83,7 +84,7 @@ describe('an answer known at once', () => {
 
   it('should wait for an answer that is a promise, as before', async () => {
     const later: Stage = async () => jsonResponse(201, {});
-    const answer = compose([(_ctx, next) => settle(next(), (response) => response), later])(makeCtx());
+    const answer = compose([(_ctx, next) => whenKnown(next(), (response) => response), later])(makeCtx());
     expect(answer).toBeInstanceOf(Promise);
     await expect(answer).resolves.toMatchObject({ status: 201 });
   });

@@ -1,3 +1,4 @@
+import type { MaybePromise } from './maybe-promise';
 import type { Caller, MockRequest, MockResponse } from './types';
 import type { Operation } from '../spec/lib';
 import type { RateLimitState } from './stages/rate-limit/limiter';
@@ -69,29 +70,16 @@ export type RouteMatch = { operation: Operation; params: Record<string, string> 
  * arrived), else its promise. An error is always a rejection (or a throw, which `compose` makes one): only a
  * success is ever handed back at once, so a stage that renders errors finds every one in the same place.
  */
-export type Answer = MockResponse | Promise<MockResponse>;
+export type Answer = MaybePromise<MockResponse>;
 
 export type Next = () => Answer;
 /**
  * A stage answers (returns a response, or throws ApiError) or passes on by calling next. A stage with nothing to
  * wait for may be a plain function returning `next()` (or a rejection): no `await` that waits for nothing, and
- * an answer known at once goes back up the stages at once (`settle`), no turn of the microtask queue per stage.
+ * an answer known at once goes back up the stages at once (a stage around `next()` takes it with `whenKnown`,
+ * `mocks/maybe-promise.ts`), no turn of the microtask queue per stage.
  */
 export type Stage = (ctx: Ctx, next: Next) => Answer;
-
-/**
- * What a stage does with the answer of the stages after it: `ok` with the response, at once when it is known;
- * `fail` with the error of a rejection (a stage's own throw is a rejection too, made so by `compose`). The
- * promise's `then` when there is one, so a waiting answer is handled as it always was.
- */
-export function settle(
-  answer: Answer,
-  ok: (response: MockResponse) => Answer,
-  fail?: (error: unknown) => Answer,
-): Answer {
-  if (answer instanceof Promise) return answer.then(ok, fail);
-  return ok(answer);
-}
 
 /**
  * Chains stages so the request flows down the list and the response flows back up through it. A stage that

@@ -5,7 +5,14 @@
  */
 export type MaybePromise<T> = T | Promise<T>;
 
-/** `f` of the value: at once when it is known, else once its promise resolves (a rejection passes as it is). */
-export function whenKnown<T, U>(value: MaybePromise<T>, f: (value: T) => MaybePromise<U>): MaybePromise<U> {
-  return value instanceof Promise ? value.then(f) : f(value);
+/**
+ * `f` of the value: at once when it is known, else once its promise resolves. A rejection goes to `fail` when
+ * given, else passes as it is. (A stage's answer is one: `Answer`, `mocks/context.ts`.)
+ */
+export function whenKnown<T, U>(
+  value: MaybePromise<T>,
+  f: (value: T) => MaybePromise<U>,
+  fail?: (error: unknown) => MaybePromise<U>,
+): MaybePromise<U> {
+  return value instanceof Promise ? value.then(f, fail) : f(value);
 }

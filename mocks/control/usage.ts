@@ -4,7 +4,8 @@
  * `maxCells` cells in all (later new cells are counted as dropped), outcomes cut to 64 characters. Web-standard
  * (nothing from Node), so every adapter of the mock keeps one; each process counts what it answered.
  */
-import { settle, type Stage } from '../context';
+import type { Stage } from '../context';
+import { whenKnown } from '../maybe-promise';
 import type { Operation } from '../../spec/lib/operations';
 import { responseFor } from '../../spec/lib/responses';
 import type { MockResponse } from '../types';
@@ -164,7 +165,7 @@ export function createUsageCounter(deps: UsageDeps) {
     /** The pipeline stage that counts each answer of the API (placed above the one that renders errors). */
     stage(routeOf: (method: string, path: string) => string | undefined): Stage {
       return (ctx, next) =>
-        settle(next(), (response) => {
+        whenKnown(next(), (response) => {
           const operationId = ctx.route?.operation.operationId ?? routeOf(ctx.req.method, ctx.req.path);
           if (operationId !== undefined) {
             const identity = ctx.identity && 'caller' in ctx.identity ? ctx.identity.caller : undefined;

@@ -6,9 +6,8 @@ import type { StoragePort } from '../store/port';
 import { loadContract } from '../../spec/lib';
 import { WORKSPACE_A } from '../defaults';
 
+/** The token of `WORKSPACE_A` (`mocks/defaults.ts`). */
 const TOKEN = 'Bearer mock-token-a';
-/** The workspace `mock-token-a` names (`mocks/defaults.ts`). */
-const WORKSPACE = WORKSPACE_A;
 
 /** A request as Node's parser hands it to the listener: its headers, the body still to come. */
 function request(method: string, url: string, headers: Record<string, string> = {}) {
@@ -69,7 +68,7 @@ async function answer(app: Awaited<ReturnType<typeof appWith>>, method: string, 
  * the first uuid of the collection named by the segment before it (`/orchestration/runs/{uuid}`: a run).
  */
 async function reads(app: Awaited<ReturnType<typeof appWith>>): Promise<[string, string][]> {
-  const state = (await app.store.snapshot(WORKSPACE)) as unknown as Record<string, unknown>;
+  const state = (await app.store.snapshot(WORKSPACE_A)) as unknown as Record<string, unknown>;
   return loadContract()
     .operations.filter((operation) => operation.method === 'GET')
     .map((operation): [string, string] => {

@@ -1,4 +1,5 @@
-import { settle, type Ctx, type Stage } from '../../context';
+import type { Ctx, Stage } from '../../context';
+import { whenKnown } from '../../maybe-promise';
 import { reportProblem } from '../../web/report';
 
 /**
@@ -24,10 +25,10 @@ export async function rollBack(ctx: Ctx): Promise<void> {
 
 /** The stage: a thrown error or an error answer (4xx, 5xx) takes back what the request wrote. */
 export function allOrNothing(): Stage {
-  // Settled rather than awaited: a request that wrote nothing waits for nothing, and an answer known at once
+  // Taken when known rather than awaited: a request that wrote nothing waits for nothing, and an answer known at once
   // goes on at once (the hot path).
   return (ctx, next) =>
-    settle(
+    whenKnown(
       next(),
       (response) => (response.status >= 400 && ctx.undo ? rollBack(ctx).then(() => response) : response),
       (error: unknown) => (ctx.undo ? rollBack(ctx).then(() => Promise.reject(error)) : Promise.reject(error)),

@@ -1,4 +1,5 @@
-import { settle, type Ctx, type Stage } from '../../context';
+import type { Ctx, Stage } from '../../context';
+import { whenKnown } from '../../maybe-promise';
 import type { Fault } from '../../prefer';
 import { renderError } from '../finish';
 
@@ -11,7 +12,7 @@ export function injectFault(deps: { pickFault: (ctx: Ctx) => Fault | undefined }
   return (ctx, next) => {
     const fault = deps.pickFault(ctx);
     if (!fault) return next();
-    return settle(
+    return whenKnown(
       next(),
       (response) => ({ ...response, fault }),
       (error: unknown) => ({ ...renderError(error), fault }),

@@ -1,6 +1,7 @@
 import { retirementHeaderValues } from '../../../spec/lib/operations';
 import { ApiError, toApiError } from '../../errors';
-import { jsonResponse, settle, type Ctx, type Stage } from '../../context';
+import { jsonResponse, type Ctx, type Stage } from '../../context';
+import { whenKnown } from '../../maybe-promise';
 import type { MockResponse } from '../../types';
 import {
   writeKnownRateLimitHeaders,
@@ -79,10 +80,10 @@ export function finishResponse(deps: FinishDeps): Stage {
       () => complete(ctx, response, undefined),
     );
   };
-  // Settled rather than awaited: an answer known at once is completed at once, no promise of this stage's own;
+  // Taken when known rather than awaited: an answer known at once is completed at once, no promise of this stage's own;
   // a waiting one is then-chained, one promise, not one per await (the hot path).
   return (ctx, next) =>
-    settle(
+    whenKnown(
       next(),
       (response) => finish(ctx, response),
       (error: unknown) => finish(ctx, renderError(error, deps.dialect)),
