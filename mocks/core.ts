@@ -15,8 +15,9 @@ import type { PrismResponder } from './prism';
 import { createExampleResponder } from './prism/examples';
 import { createStore } from './store';
 import { createMemoryPort } from './store/adapters/memory';
-import type { StoragePort } from './store/port';
+import { commitsNow, type StoragePort } from './store/port';
 import { createIdempotencyStore } from './store/repositories/idempotency';
+import { createInProcessIdempotencyStore } from './store/repositories/idempotency-in-process';
 import { createRateLimiter } from './stages/rate-limit/limiter';
 import { createFrontDoor } from './front-door';
 import { createMounts } from './front-door/mounts';
@@ -114,12 +115,15 @@ export async function createMockCore(options: CoreOptions) {
             redirectUris: config.oauthRedirectUris,
           }) ?? undefined)
       : authServer;
-  const idempotencyStore = createIdempotencyStore({
-    port,
+  // Kept as objects when the port is in this process (same rules: `idempotency-stores.test.ts`), else as texts.
+  const idempotencyOptions = {
     ttlMs: config.idempotencyTtlMs,
     capPerWorkspace: config.idempotencyCapPerWorkspace,
     now,
-  });
+  };
+  const idempotencyStore = commitsNow(port)
+    ? createInProcessIdempotencyStore({ ...idempotencyOptions, port })
+    : createIdempotencyStore({ ...idempotencyOptions, port });
 
   const responseCheck = options.onContractViolation
     ? {

@@ -1,4 +1,4 @@
-import type { Guard, StoragePort, Write } from './port';
+import type { CommitsNow, Guard, StoragePort, Write } from './port';
 
 /** One try of a part in a joint commit: its writes and guards, told whether that try applied them. */
 export type PartTry = { writes: Write[]; guards: Guard[]; settle?(applied: boolean): void };
@@ -58,22 +58,49 @@ export class PendingCommit {
    * each try is told whether it applied.
    */
   async commitWith(port: StoragePort, first: PartTry): Promise<boolean> {
-    const tries = [first];
-    for (const part of this.#parts) tries.push(part.take());
-    const all: Write[] = [];
-    const every: Guard[] = [];
-    for (const one of tries) {
-      for (const write of one.writes) all.push(write);
-      for (const guard of one.guards) every.push(guard);
-    }
+    const tries = this.#take(first);
     let applied = false;
     try {
-      applied = await port.commit(all, every);
+      applied = await port.commit(tries.writes, tries.guards);
     } finally {
-      for (const one of tries) one.settle?.(applied);
+      this.#settle(tries.each, applied);
     }
-    if (applied) this.#parts = [];
     return applied;
+  }
+
+  /**
+   * The parts under their guards in one commit applied at once (a port in this process): false (nothing
+   * applied) when a guard does not hold. Whoever keeps the answer does so in the same turn, so the two land
+   * together.
+   */
+  commitNow(port: CommitsNow): boolean {
+    const tries = this.#take();
+    let applied = false;
+    try {
+      applied = port.commitNow(tries.writes, tries.guards);
+    } finally {
+      this.#settle(tries.each, applied);
+    }
+    return applied;
+  }
+
+  /** Each part's try (after `first`), made in the turn the commit is sent, and their writes and guards joined. */
+  #take(first?: PartTry): { each: PartTry[]; writes: Write[]; guards: Guard[] } {
+    const each = first ? [first] : [];
+    for (const part of this.#parts) each.push(part.take());
+    const writes: Write[] = [];
+    const guards: Guard[] = [];
+    for (const one of each) {
+      for (const write of one.writes) writes.push(write);
+      for (const guard of one.guards) guards.push(guard);
+    }
+    return { each, writes, guards };
+  }
+
+  /** Tells each try whether it applied; the parts are done once they have. */
+  #settle(each: PartTry[], applied: boolean): void {
+    for (const one of each) one.settle?.(applied);
+    if (applied) this.#parts = [];
   }
 
   /** Has every part make its own guards hold again (before the joint commit is tried once more). */

@@ -84,6 +84,11 @@ export interface StoragePort {
   /** Applies every write, or none when a guard does not hold (then resolves false). One round trip. */
   commit(writes: Write[], guards?: Guard[]): Promise<boolean>;
   /**
+   * `commit` applied at once, by an adapter in this process (memory): nothing else runs between its guards and
+   * its writes, nor between it and what its caller does next in the same turn. Absent on Redis and on wrappers.
+   */
+  commitNow?(writes: Write[], guards?: Guard[]): boolean;
+  /**
    * A fixed-window counter: counts one hit unless `limit` is reached, the key expiring `ttlMs` after its first
    * hit. Concurrent hits from any number of processes get exactly `limit` allowed answers.
    */
@@ -106,6 +111,14 @@ export interface StoragePort {
   /** Counts keys starting with `prefix` (bounds, diagnostics). */
   countByPrefix(prefix: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** A port that commits at once (`commitNow`): one in this process. */
+export type CommitsNow = { commitNow(writes: Write[], guards?: Guard[]): boolean };
+
+/** Whether the port commits at once (it is in this process, and nothing stands between it and its caller). */
+export function commitsNow(port: StoragePort): port is StoragePort & CommitsNow {
+  return port.commitNow !== undefined;
 }
 
 /** The port could not reach its backing store: the request is answered 503, never served from local state. */

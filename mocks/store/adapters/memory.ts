@@ -296,6 +296,12 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
     }
     return { count: count + 1, allowed: true };
   };
+  const commitNow = (writes: Write[], guards: Guard[] = []): boolean => {
+    for (const guard of guards) if (!data.holds(guard)) return false;
+    for (const write of writes) applyWrite(data, write);
+    data.sweep();
+    return true;
+  };
   return {
     kind: 'memory',
     readNow,
@@ -303,11 +309,9 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
       return readNow(reads);
     },
     async commit(writes: Write[], guards: Guard[] = []) {
-      for (const guard of guards) if (!data.holds(guard)) return false;
-      for (const write of writes) applyWrite(data, write);
-      data.sweep();
-      return true;
+      return commitNow(writes, guards);
     },
+    commitNow,
     async hit(key: string, limit: number, ttlMs: number): Promise<HitResult> {
       return hitNow(key, limit, ttlMs);
     },

@@ -14,16 +14,35 @@ type StoredResponse = { status: number; headers: Record<string, string>; body?: 
 type Entry = { fingerprint: string; expiresAt: number; owner: string; response?: StoredResponse };
 
 /**
- * A request's hold on a key: the stored text (what complete and abandon guard on), what it says, and the key
- * it is stored under (the same string each time, so the store hashes it once).
+ * A request's hold on a key, as the store that made it knows it: the request hands it back to that store's
+ * `complete` or `abandon`, and reads nothing of it but the fingerprint it claimed with.
  */
-export type Claim = {
-  text: string;
-  entry: Entry;
-  storageKey: string;
+export interface Claim {
+  readonly fingerprint: string;
+}
+
+/**
+ * A claim in a store of texts: the stored text (what complete and abandon guard on), what it says, and the key it
+ * is stored under (the same string each time, so the store hashes it once).
+ */
+class TextClaim implements Claim {
   /** The answer's text once `complete` tried to keep it: a commit that failed may still have applied it. */
-  answer?: string;
-};
+  answer: string | undefined = undefined;
+  constructor(
+    readonly text: string,
+    readonly entry: Entry,
+    readonly storageKey: string,
+  ) {}
+  get fingerprint(): string {
+    return this.entry.fingerprint;
+  }
+}
+
+/** The claim as this store made it (a claim of another store is a programming error, never a request's). */
+function textClaim(claim: Claim): TextClaim {
+  if (!(claim instanceof TextClaim)) throw new Error('an idempotency claim made by another store');
+  return claim;
+}
 
 export type IdempotencyLookup =
   | { kind: 'new'; claim: Claim }
@@ -33,7 +52,7 @@ export type IdempotencyLookup =
 export type HeldKey = Exclude<IdempotencyLookup, { kind: 'new' }>;
 
 /** Response headers worth replaying; rate-limit headers are not, they are fresh on every answer. */
-const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
+export const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
 
 /** An in-flight key whose request never finishes (its process died) is released after this long at most. */
 export const IN_FLIGHT_LEASE_MS = 10 * 60_000;
@@ -69,7 +88,7 @@ class AnswerTries {
   constructor(
     private readonly budget: ByteBudget,
     private readonly workspaceUuid: string,
-    private readonly claim: Claim,
+    private readonly claim: TextClaim,
     private readonly value: string,
     private readonly ttlMs: number,
     private readonly index: string,
@@ -107,7 +126,7 @@ export function createIdempotencyStore(options: {
   capPerWorkspace: number;
   bytesPerWorkspace?: number;
   now: () => number;
-}) {
+}): IdempotencyStore {
   const budget = createByteBudget(
     options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace,
     options.capPerWorkspace,
@@ -137,7 +156,7 @@ export function createIdempotencyStore(options: {
    */
   const commitJointly = async (
     workspaceUuid: string,
-    claim: Claim,
+    claim: TextClaim,
     keep: AnswerTries,
     withAnswer: PendingCommit,
   ): Promise<HeldKey | undefined> => {
@@ -163,7 +182,7 @@ export function createIdempotencyStore(options: {
       const text = JSON.stringify(entry);
       const storageKey = keyOf(workspaceUuid, key);
       const existing = await take(workspaceUuid, storageKey, text);
-      if (existing === null) return { kind: 'new', claim: { text, entry, storageKey } };
+      if (existing === null) return { kind: 'new', claim: new TextClaim(text, entry, storageKey) };
       return lookupOf(existing, fingerprint);
     },
     /**
@@ -181,12 +200,13 @@ export function createIdempotencyStore(options: {
       response: MockResponse,
       withAnswer?: PendingCommit,
     ): Promise<HeldKey | undefined> {
+      const own = textClaim(claim);
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS)
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
-      const { entry, storageKey } = claim;
+      const { entry, storageKey } = own;
       const ttlMs = entry.expiresAt - options.now();
-      const guard: Guard[] = [{ key: storageKey, is: 'equals', value: claim.text }];
+      const guard: Guard[] = [{ key: storageKey, is: 'equals', value: own.text }];
       if (ttlMs <= 0) {
         // The key's age is spent: the answer is not kept, what the request created is.
         await withAnswer?.applyAlone();
@@ -195,10 +215,10 @@ export function createIdempotencyStore(options: {
       }
       // The body's JSON goes in as it is (the text the answer is sent with), not escaped as a string.
       const body = response.body === undefined ? '' : `,"body":${rememberJsonText(response.body)}`;
-      const value = `${claim.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
+      const value = `${own.text.slice(0, -1)},"response":{"status":${response.status},"headers":${JSON.stringify(headers)}${body}}}`;
       // Its writes with the byte bound's releases, reserved for each try of the commit (`AnswerTries`).
-      const keep = new AnswerTries(budget, workspaceUuid, claim, value, ttlMs, indexOf(workspaceUuid), guard);
-      if (withAnswer && !withAnswer.empty) return commitJointly(workspaceUuid, claim, keep, withAnswer);
+      const keep = new AnswerTries(budget, workspaceUuid, own, value, ttlMs, indexOf(workspaceUuid), guard);
+      if (withAnswer && !withAnswer.empty) return commitJointly(workspaceUuid, own, keep, withAnswer);
       const one = keep.take();
       let done = false;
       try {
@@ -213,14 +233,15 @@ export function createIdempotencyStore(options: {
      * the answer it tried to keep, should the commit that failed have applied it (its writes are taken back).
      */
     async abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void> {
-      const { storageKey } = claim;
+      const own = textClaim(claim);
+      const { storageKey } = own;
       const release = (held: string) =>
         options.port.commit(
           [{ op: 'delete', key: storageKey, index: indexOf(workspaceUuid) }],
           [{ key: storageKey, is: 'equals', value: held }],
         );
-      let released = await release(claim.text);
-      if (!released && claim.answer !== undefined) released = await release(claim.answer);
+      let released = await release(own.text);
+      if (!released && own.answer !== undefined) released = await release(own.answer);
       // The key's bytes are forgotten only when this claim held it (another request's answer may be kept there).
       if (released) budget.remove(workspaceUuid, storageKey);
     },
@@ -241,4 +262,36 @@ export function createIdempotencyStore(options: {
   };
 }
 
-export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>;
+/**
+ * Keys per workspace: a key is claimed by one request, which then completes it (its answer kept for replays) or
+ * abandons it (free for a retry). Two implementations keep the same rules: `createIdempotencyStore` through any
+ * storage port (texts, as Redis keeps them, shared by replicas), and `createInProcessIdempotencyStore`
+ * (`./idempotency-in-process.ts`) as objects, for a port in this process.
+ */
+export type IdempotencyStore = {
+  /**
+   * Claims the key for this request, or tells what holds it. `new` means the caller now owns the key and must
+   * `complete` or `abandon` it with the returned claim.
+   */
+  claim(workspaceUuid: string, key: string, fingerprint: string): Promise<IdempotencyLookup>;
+  /**
+   * Keeps the answer, a copy, until the key expires; with `withAnswer`, in one commit with what the request
+   * created (both or neither). Resolves undefined when the request's answer stands, or what holds the key when
+   * it is another request's now (this request applied nothing of its commit).
+   */
+  complete(
+    workspaceUuid: string,
+    key: string,
+    claim: Claim,
+    response: MockResponse,
+    withAnswer?: PendingCommit,
+  ): Promise<HeldKey | undefined>;
+  /** A request that failed leaves no trace: its claim (or the answer it tried to keep) goes. */
+  abandon(workspaceUuid: string, key: string, claim: Claim): Promise<void>;
+  /** Forgets every key, or one workspace's (the control plane's reset). */
+  clear(workspaceUuid?: string): Promise<void>;
+  /** Bytes of answers kept for a workspace by this process. */
+  bytes(workspaceUuid: string): number;
+  /** Keys currently kept (tests, diagnostics). */
+  size(): Promise<number>;
+};

@@ -1,0 +1,167 @@
+import fc from 'fast-check';
+import { createMemoryPort } from '../adapters/memory';
+import { PendingCommit } from '../pending-commit';
+import { commitsNow, type StoragePort } from '../port';
+import { IN_FLIGHT_LEASE_MS, createIdempotencyStore, type Claim, type IdempotencyStore } from './idempotency';
+import { createInProcessIdempotencyStore } from './idempotency-in-process';
+
+const HOUR = 60 * 60_000;
+
+/** A memory port, known to commit at once. */
+function inProcess(port: StoragePort) {
+  if (!commitsNow(port)) throw new Error('a memory port commits at once');
+  return port;
+}
+const TTL = 2 * HOUR;
+
+type Op =
+  | { kind: 'claim'; workspace: string; key: string; fingerprint: string }
+  | { kind: 'complete'; claim: number; status: number; joint: boolean }
+  | { kind: 'abandon'; claim: number }
+  | { kind: 'advance'; ms: number }
+  | { kind: 'clear'; workspace: string | undefined };
+
+const workspace = fc.constantFrom('w1', 'w2');
+const ops = fc.array(
+  fc.oneof(
+    {
+      weight: 4,
+      arbitrary: fc.record({
+        kind: fc.constant('claim' as const),
+        workspace,
+        key: fc.constantFrom('a', 'b', 'c', 'd', 'e'),
+        fingerprint: fc.constantFrom('f1', 'f2'),
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        kind: fc.constant('complete' as const),
+        claim: fc.nat(9),
+        status: fc.constantFrom(200, 201, 204),
+        joint: fc.boolean(),
+      }),
+    },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant('abandon' as const), claim: fc.nat(9) }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        kind: fc.constant('advance' as const),
+        ms: fc.constantFrom(1, IN_FLIGHT_LEASE_MS, HOUR, TTL - 1, TTL),
+      }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({ kind: fc.constant('clear' as const), workspace: fc.constantFrom('w1', undefined) }),
+    },
+  ),
+  { maxLength: 60 },
+);
+
+/** One store under test, with its own port and the claims its requests hold (by the order they were made). */
+type Side = { store: IdempotencyStore; port: StoragePort; claims: { workspace: string; key: string; claim: Claim }[] };
+
+/** A part of a joint commit: what the request created, written to the port with the answer. */
+const created = (port: StoragePort, name: string) => ({
+  take: () => ({ writes: [{ op: 'set' as const, key: `created:${name}`, value: name }], guards: [] }),
+  alone: () => port.commit([{ op: 'set', key: `created:${name}`, value: name }]),
+  ready: async () => undefined,
+});
+
+/** Applies one step to a side; what it answers, in a form both stores give alike. */
+async function step(side: Side, op: Op, n: number): Promise<unknown> {
+  switch (op.kind) {
+    case 'claim': {
+      const found = await side.store.claim(op.workspace, op.key, op.fingerprint);
+      if (found.kind !== 'new') return found;
+      side.claims.push({ workspace: op.workspace, key: op.key, claim: found.claim });
+      return { kind: 'new' };
+    }
+    case 'complete':
+    case 'abandon': {
+      const held = side.claims[op.claim];
+      if (!held) return 'no claim';
+      side.claims.splice(op.claim, 1);
+      if (op.kind === 'abandon') return side.store.abandon(held.workspace, held.key, held.claim);
+      const withAnswer = new PendingCommit();
+      if (op.joint) withAnswer.add(created(side.port, String(n)));
+      const response = {
+        status: op.status,
+        headers: { 'content-type': 'application/json', 'ratelimit-remaining': '9' },
+        body: op.status === 204 ? undefined : { n },
+      };
+      return side.store.complete(held.workspace, held.key, held.claim, response, withAnswer);
+    }
+    case 'clear':
+      return side.store.clear(op.workspace);
+    case 'advance':
+      return undefined;
+  }
+}
+
+/**
+ * Parity: the store kept as objects (a port in this process) and the store kept as texts (any port, Redis's
+ * form) answer every sequence of claims, answers kept (alone or with what the request created), abandoned
+ * claims, resets and clock moves alike: the same lookups (in flight, replay, 422's fingerprint), the same keys
+ * kept (the workspace's cap, the in-flight lease, the key's age), the same creates applied.
+ */
+describe('the idempotency stores, kept as texts and as objects', () => {
+  it('should answer every sequence alike', async () => {
+    await fc.assert(
+      fc.asyncProperty(ops, async (sequence) => {
+        let now = 1_000;
+        const clock = () => now;
+        const make = (asObjects: boolean): Side => {
+          const port = createMemoryPort({ now: clock });
+          const options = { ttlMs: TTL, capPerWorkspace: 3, now: clock };
+          const store = asObjects
+            ? createInProcessIdempotencyStore({ ...options, port: inProcess(port) })
+            : createIdempotencyStore({ ...options, port });
+          return { store, port, claims: [] };
+        };
+        const texts = make(false);
+        const objects = make(true);
+        for (const [n, op] of sequence.entries()) {
+          if (op.kind === 'advance') now += op.ms;
+          const [a, b] = [await step(texts, op, n), await step(objects, op, n)];
+          expect({ n, op, answer: b }).toEqual({ n, op, answer: a });
+          expect(await objects.store.size()).toBe(await texts.store.size());
+        }
+        const createdBy = async (side: Side) =>
+          (await side.port.read(sequence.map((_, n) => ({ op: 'get' as const, key: `created:${n}` })))).map(String);
+        expect(await createdBy(objects)).toEqual(await createdBy(texts));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("should release a workspace's oldest answers beyond its byte bound, and keep its newest", async () => {
+    const port = createMemoryPort({ now: () => 0 });
+    const store = createInProcessIdempotencyStore({
+      port: inProcess(port),
+      ttlMs: TTL,
+      capPerWorkspace: 1_000,
+      bytesPerWorkspace: 2_000,
+      now: () => 0,
+    });
+    const body = { text: 'x'.repeat(500) };
+    for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) {
+      const found = await store.claim('w1', key, 'f');
+      if (found.kind !== 'new') throw new Error('expected a new key');
+      await store.complete('w1', key, found.claim, { status: 201, headers: {}, body });
+    }
+    expect(store.bytes('w1')).toBeLessThanOrEqual(2_000);
+    expect((await store.claim('w1', 'k5', 'f')).kind).toBe('done');
+    expect((await store.claim('w1', 'k1', 'f')).kind).toBe('new');
+  });
+
+  it('should refuse a claim another store made', async () => {
+    const port = createMemoryPort();
+    const options = { ttlMs: TTL, capPerWorkspace: 3, now: () => 0 };
+    const texts = createIdempotencyStore({ ...options, port });
+    const objects = createInProcessIdempotencyStore({ ...options, port: inProcess(port) });
+    const found = await texts.claim('w1', 'k', 'f');
+    if (found.kind !== 'new') throw new Error('expected a new key');
+    await expect(objects.abandon('w1', 'k', found.claim)).rejects.toThrow('another store');
+  });
+});
