@@ -136,7 +136,7 @@ async function answerOf(base: string, workload: Workload): Promise<Answer> {
   return { status: response.status, headers, body: await response.text() };
 }
 
-type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least' | 'budget';
+type Role = 'mock' | 'bare' | 'prism' | 'against' | 'least' | 'budget' | 'floor';
 type Server = { role: Role; name: string; base: string; child: ChildProcess };
 
 /** wrk's binary, found (or installed) once, before the first run; the bench cannot run without it. */
@@ -232,7 +232,9 @@ async function startBaseline(role: Role, name: string, args: string[], env: Reco
 }
 
 /** The servers that only answer what the mock answered (read once from the running mock). */
-async function startBaselines(mock: Server): Promise<{ bare: Server; least: Server; budgets: Server[] }> {
+async function startBaselines(
+  mock: Server,
+): Promise<{ bare: Server; least: Server; floor: Server; budgets: Server[] }> {
   const answers: [string, Answer][] = [];
   for (const workload of WORKLOADS)
     answers.push([`${workload.method} /v1${workload.path}`, await answerOf(mock.base, workload)]);
@@ -247,6 +249,13 @@ async function startBaselines(mock: Server): Promise<{ bare: Server; least: Serv
     ['--require', 'tsx/cjs', 'scripts/lib/bench/least-create.ts'],
     {},
   );
+  // The mock's own listener, front door and stages, each passing the request on: what its shape costs.
+  const floor = await startBaseline(
+    'floor',
+    "the mock's pipeline floor: its stages passing on, the same answer (`scripts/lib/bench/pipeline-floor.ts`)",
+    ['--require', 'tsx/cjs', 'scripts/lib/bench/pipeline-floor.ts'],
+    { ANSWERS },
+  );
   // The same bare server with a busy loop per request: what the 0.7× target leaves for a handler's own work.
   const budgets: Server[] = [];
   for (const us of WORK_US)
@@ -256,7 +265,7 @@ async function startBaselines(mock: Server): Promise<{ bare: Server; least: Serv
         WORK_US: String(us),
       }),
     );
-  return { bare, least, budgets };
+  return { bare, least, floor, budgets };
 }
 
 type Table = { workload: Workload; servers: Server[]; rows: Map<Generator, Row[]> };
@@ -284,14 +293,15 @@ async function throughput(): Promise<Table[]> {
   const started: Server[] = [mock, prism, ...(against ? [against] : [])];
   try {
     await Promise.all([mock, ...(against ? [against] : [])].map((server) => waitFor200(server.base + PATH)));
-    const { bare, least, budgets } = await startBaselines(mock);
-    started.push(bare, least, ...budgets);
-    await Promise.all([bare, prism, least, ...budgets].map((server) => waitFor200(server.base + PATH)));
+    const { bare, least, floor, budgets } = await startBaselines(mock);
+    started.push(bare, least, floor, ...budgets);
+    await Promise.all([bare, prism, least, floor, ...budgets].map((server) => waitFor200(server.base + PATH)));
     const tables: Table[] = [];
     for (const workload of WORKLOADS) {
       const servers = [
         mock,
         bare,
+        floor,
         ...(workload.prism ? [prism] : []),
         ...(workload.keyed ? [least, ...budgets] : []),
         ...(against ? [against] : []),
@@ -343,12 +353,18 @@ function printTable({ workload, servers, rows }: Table): void {
 /** The ratios of one workload under one generator, each round's pair of servers compared, then the median. */
 function printRatios({ servers, rows }: Table, generator: Generator): void {
   const of = (role: Role) => rows.get(generator)?.[servers.findIndex((server) => server.role === role)];
-  const [mock, bare, prism, earlier, least] = (['mock', 'bare', 'prism', 'against', 'least'] as const).map(of);
+  const [mock, bare, prism, earlier, least, floor] = (
+    ['mock', 'bare', 'prism', 'against', 'least', 'floor'] as const
+  ).map(of);
   if (!mock || !bare) return;
   const say = (line: string) => process.stdout.write(`(${generator}) ${line}\n`);
   say(
     `mock / bare node:http: ${times(pairedRatio(mock, bare))} req/s, CPU per request ${cpuOf(mock, bare)}; mock p99 ${fraction(mock.p99)} ms against ${fraction(bare.p99)} ms`,
   );
+  if (floor)
+    say(
+      `the mock's pipeline floor / bare node:http: ${times(pairedRatio(floor, bare))} req/s, CPU per request ${cpuOf(floor, bare)}; the mock / its floor: ${times(pairedRatio(mock, floor))} req/s`,
+    );
   if (earlier)
     say(
       `mock / ${servers.find((server) => server.role === 'against')?.name}: ${times(pairedRatio(mock, earlier))} req/s (above 1: this checkout is faster), CPU per request ${cpuOf(mock, earlier)}`,
@@ -381,6 +397,10 @@ function printSummary(tables: Table[]): void {
     const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
     return a && b ? times(pairedRatio(a, b, figure)) : '';
   };
+  const floorTo = (keyed: boolean, role: Role) => (generator: Generator) => {
+    const [a, b] = [find(keyed, generator, 'floor'), find(keyed, generator, role)];
+    return a && b ? times(pairedRatio(a, b)) : '';
+  };
   const cpu = (keyed: boolean, role: Role) => (generator: Generator) => {
     const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
     return a && b ? cpuOf(a, b) : '';
@@ -389,9 +409,14 @@ function printSummary(tables: Table[]): void {
     ['keyed create / least keyed create, req/s', '≥ 0.9×', paired(true, 'least')],
     ['keyed create / least keyed create, p99', '≤ 1.25×', paired(true, 'least', p99Of)],
     ['keyed create, least keyed create: CPU per request', '', cpu(true, 'least')],
+    // The floor: the mock's listener, front door and stages, each passing on. A ratio above the floor's is out
+    // of reach of any work on the stages.
+    ["the mock's pipeline floor, keyed create / least keyed create, req/s", '', floorTo(true, 'least')],
     ['list GET / bare `node:http`, req/s', '≥ 0.7×', paired(false, 'bare')],
     ['list GET / bare `node:http`, p99', '', paired(false, 'bare', p99Of)],
     ['list GET, bare `node:http`: CPU per request', '', cpu(false, 'bare')],
+    ["the mock's pipeline floor, list GET / bare `node:http`, req/s", '', floorTo(false, 'bare')],
+    ['list GET / the pipeline floor, req/s', '', paired(false, 'floor')],
     ['list GET / `prism mock`, req/s', '≥ 3×', paired(false, 'prism')],
   ];
   // BENCH_AGAINST: the same ratios' numerators against the checkout before, measured in the same rounds.
