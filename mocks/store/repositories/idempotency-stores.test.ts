@@ -155,6 +155,27 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     expect((await store.claim('w1', 'k1', 'f')).kind).toBe('new');
   });
 
+  it("should forget the answers of a workspace nobody calls once they are past their age (the store's bound by age)", async () => {
+    let now = 0;
+    const store = createInProcessIdempotencyStore({
+      port: inProcess(createMemoryPort({ now: () => now })),
+      ttlMs: TTL,
+      capPerWorkspace: 1_000,
+      now: () => now,
+    });
+    for (const key of ['k1', 'k2', 'k3']) {
+      const found = await store.claim('idle', key, 'f');
+      if (found.kind !== 'new') throw new Error('expected a new key');
+      await store.complete('idle', key, found.claim, { status: 201, headers: {}, body: { key } });
+    }
+    expect(store.bytes('idle')).toBeGreaterThan(0);
+    now += TTL + 1_000;
+    // Another workspace's request: the sweep goes over every workspace, the idle one too.
+    await store.claim('busy', 'k', 'f');
+    expect(store.bytes('idle')).toBe(0);
+    expect(await store.size()).toBe(1);
+  });
+
   it('should refuse a claim another store made', async () => {
     const port = createMemoryPort();
     const options = { ttlMs: TTL, capPerWorkspace: 3, now: () => 0 };
