@@ -173,11 +173,11 @@ export function createInProcessIdempotencyStore(options: {
       const headers: Record<string, string> = {};
       for (const name of REPLAYED_HEADERS)
         if (response.headers[name] !== undefined) headers[name] = response.headers[name];
-      const held = keysOf(workspaceUuid);
       if (entry.keptUntil <= now()) {
         // The key's age is spent: the answer is not kept, what the request created is.
         await withAnswer?.applyAlone();
-        if (held.get(key) === entry) drop(workspaceUuid, held, key);
+        const held = keys.get(workspaceUuid);
+        if (held?.get(key) === entry) drop(workspaceUuid, held, key);
         return undefined;
       }
       const bodyText = response.body === undefined ? undefined : rememberJsonText(response.body);
@@ -190,6 +190,8 @@ export function createInProcessIdempotencyStore(options: {
         key.length + entry.fingerprint.length + (bodyText?.length ?? 0) + JSON.stringify(headers).length + 168;
       const joint = withAnswer !== undefined && !withAnswer.empty;
       for (let attempt = 0; attempt < MAX_JOINT_COMMIT_TRIES; attempt++) {
+        // The workspace's keys as they are now: a reset while the parts made ready replaced them.
+        const held = keysOf(workspaceUuid);
         const at = now();
         const current = live(workspaceUuid, held, key, at);
         if (current === entry) {

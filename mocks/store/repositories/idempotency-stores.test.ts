@@ -176,6 +176,38 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     expect(await store.size()).toBe(1);
   });
 
+  it.each([
+    ['as texts', false],
+    ['as objects', true],
+  ])(
+    'should keep the answer %s when the workspace is reset while its claim, lost to the lease, is taken again',
+    async (_, asObjects) => {
+      let now = 0;
+      const port = createMemoryPort({ now: () => now });
+      const options = { ttlMs: TTL, capPerWorkspace: 10, now: () => now };
+      const store = asObjects
+        ? createInProcessIdempotencyStore({ ...options, port: inProcess(port) })
+        : createIdempotencyStore({ ...options, port });
+      const found = await store.claim('w1', 'k', 'f');
+      if (found.kind !== 'new') throw new Error('expected a new key');
+      now += IN_FLIGHT_LEASE_MS + 1;
+      let resets = 0;
+      const withAnswer = new PendingCommit();
+      withAnswer.add({
+        ...created(port, 'server'),
+        // The parts are made ready after the claim is taken again; a reset comes in meanwhile, once.
+        ready: async () => {
+          if (resets++ === 0) await store.clear('w1');
+        },
+      });
+      const body = { mcpServer: { name: 'a' } };
+      expect(await store.complete('w1', 'k', found.claim, { status: 201, headers: {}, body }, withAnswer)).toBe(
+        undefined,
+      );
+      expect(await store.claim('w1', 'k', 'f')).toMatchObject({ kind: 'done', response: { status: 201, body } });
+    },
+  );
+
   it('should refuse a claim another store made', async () => {
     const port = createMemoryPort();
     const options = { ttlMs: TTL, capPerWorkspace: 3, now: () => 0 };
