@@ -182,7 +182,12 @@ export function createIdempotencyStore(options: {
       const text = JSON.stringify(entry);
       const storageKey = keyOf(workspaceUuid, key);
       const existing = await take(workspaceUuid, storageKey, text);
-      if (existing === null) return { kind: 'new', claim: new TextClaim(text, entry, storageKey) };
+      if (existing === null) {
+        // The key was free: an answer the ledger still weighs under it is gone (past its age). Left there, it
+        // would count against the bound, and be released when the bound needs room: this new claim deleted.
+        budget.remove(workspaceUuid, storageKey);
+        return { kind: 'new', claim: new TextClaim(text, entry, storageKey) };
+      }
       return lookupOf(existing, fingerprint);
     },
     /**
