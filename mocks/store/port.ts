@@ -88,6 +88,8 @@ export interface StoragePort {
    * its writes, nor between it and what its caller does next in the same turn. Absent on Redis and on wrappers.
    */
   commitNow?(writes: Write[], guards?: Guard[]): boolean;
+  /** See `CommitsNow`. */
+  alsoSweep?(sweep: (at: number) => void): void;
   /**
    * A fixed-window counter: counts one hit unless `limit` is reached, the key expiring `ttlMs` after its first
    * hit. Concurrent hits from any number of processes get exactly `limit` allowed answers.
@@ -113,8 +115,15 @@ export interface StoragePort {
   close(): Promise<void>;
 }
 
-/** A port that commits at once (`commitNow`): one in this process. */
-export type CommitsNow = { commitNow(writes: Write[], guards?: Guard[]): boolean };
+/**
+ * A port that commits at once (`commitNow`): one in this process. `alsoSweep` has a store kept beside its entries
+ * (idempotency keys as objects) swept of what is past its age whenever the port sweeps its own (on its writes,
+ * rate-limit counts included): memory is freed by the traffic there is, not only by the store's own.
+ */
+export type CommitsNow = {
+  commitNow(writes: Write[], guards?: Guard[]): boolean;
+  alsoSweep?(sweep: (at: number) => void): void;
+};
 
 /** Whether the port commits at once (it is in this process, and nothing stands between it and its caller). */
 export function commitsNow(port: StoragePort): port is StoragePort & CommitsNow {

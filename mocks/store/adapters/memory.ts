@@ -98,9 +98,13 @@ export class MemoryData {
     return entry;
   }
 
+  /** Stores kept beside the port's entries (idempotency keys as objects), swept with them (`alsoSweep`). */
+  readonly besides: ((at: number) => void)[] = [];
+
   sweep(): void {
     const at = this.now();
     if (at - this.sweptAt < SWEEP_EVERY_MS) return;
+    for (const sweepBeside of this.besides) sweepBeside(at);
     if (this.#pass === undefined) {
       // A new pass, not before its time. A Map's iterator goes on over the keys added and skips the keys deleted
       // since it was made.
@@ -304,6 +308,7 @@ export function createMemoryPort(options: { now?: () => number } = {}): StorageP
   };
   return {
     kind: 'memory',
+    alsoSweep: (sweep: (at: number) => void) => void data.besides.push(sweep),
     readNow,
     async read<const R extends readonly Read[]>(reads: R) {
       return readNow(reads);

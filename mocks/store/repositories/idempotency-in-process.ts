@@ -115,7 +115,11 @@ export function createInProcessIdempotencyStore(options: {
     return undefined;
   };
 
-  /** Keys past their age, oldest first, in every workspace (a key's age follows the order keys were claimed). */
+  /**
+   * Keys past their age, oldest first, in every workspace (a key's age follows the order keys were claimed): on
+   * this store's claims, and whenever the port sweeps its own entries (any write to it), so a workspace nobody
+   * sends a key to any more is emptied too.
+   */
   const sweep = (at: number) => {
     if (at - sweptAt < SWEEP_EVERY_MS) return;
     sweptAt = at;
@@ -128,6 +132,8 @@ export function createInProcessIdempotencyStore(options: {
       if (held.size === 0) keys.delete(workspaceUuid);
     }
   };
+
+  port.alsoSweep?.(sweep);
 
   /** Takes the key for `entry` (it is free): the oldest claims beyond the workspace's cap are released. */
   const take = (workspaceUuid: string, held: OldestFirst<Held>, key: string, entry: Held) => {
@@ -142,9 +148,13 @@ export function createInProcessIdempotencyStore(options: {
    * Keeps the answer under the key its request holds: the workspace's oldest answers beyond its byte bound are
    * released (this one too, should it alone exceed it: then the key is free, what the request created stays).
    */
-  const keep = (workspaceUuid: string, held: OldestFirst<Held>, key: string, entry: Held, kept: Kept, size: number) => {
+  const keep = (workspaceUuid: string, key: string, entry: Held, kept: Kept, size: number) => {
     entry.answer = kept;
     entry.expiresAt = entry.keptUntil;
+    // The port's commit just made may have swept this claim (its lease ending within that very millisecond):
+    // what it created stands, so its answer does too.
+    const held = keysOf(workspaceUuid);
+    if (held.get(key) !== entry) take(workspaceUuid, held, key, entry);
     for (const released of budget.reserve(workspaceUuid, key, size).released) held.delete(released);
   };
 
@@ -200,7 +210,7 @@ export function createInProcessIdempotencyStore(options: {
             await withAnswer.ready();
             continue;
           }
-          keep(workspaceUuid, held, key, entry, kept, size);
+          keep(workspaceUuid, key, entry, kept, size);
           return undefined;
         }
         // The claim was released meanwhile (its lease, the workspace's cap, a reset). Without a joint commit the

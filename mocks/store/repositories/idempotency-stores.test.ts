@@ -163,8 +163,9 @@ describe('the idempotency stores, kept as texts and as objects', () => {
 
   it("should forget the answers of a workspace nobody calls once they are past their age (the store's bound by age)", async () => {
     let now = 0;
+    const port = createMemoryPort({ now: () => now });
     const store = createInProcessIdempotencyStore({
-      port: inProcess(createMemoryPort({ now: () => now })),
+      port: inProcess(port),
       ttlMs: TTL,
       capPerWorkspace: 1_000,
       now: () => now,
@@ -177,9 +178,16 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     expect(store.bytes('idle')).toBeGreaterThan(0);
     now += TTL + 1_000;
     // Another workspace's request: the sweep goes over every workspace, the idle one too.
-    await store.claim('busy', 'k', 'f');
+    const busy = await store.claim('busy', 'k', 'f');
     expect(store.bytes('idle')).toBe(0);
     expect(await store.size()).toBe(1);
+    if (busy.kind !== 'new') throw new Error('expected a new key');
+    await store.complete('busy', 'k', busy.claim, { status: 201, headers: {}, body: { key: 'k' } });
+    expect(store.bytes('busy')).toBeGreaterThan(0);
+    // No key sent at all: the port's own sweep (a rate-limit count, a write) sweeps these keys too.
+    now += TTL + 1_000;
+    await port.hit('rl:somebody:1', 10, 60_000);
+    expect(store.bytes('busy')).toBe(0);
   });
 
   it.each([
