@@ -393,14 +393,13 @@ function printSummary(tables: Table[]): void {
     return table?.rows.get(generator)?.[table.servers.findIndex((server) => server.role === role)];
   };
   type Line = [string, string, (generator: Generator) => string];
-  const paired = (keyed: boolean, role: Role, figure?: (sample: Sample) => number) => (generator: Generator) => {
-    const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
-    return a && b ? times(pairedRatio(a, b, figure)) : '';
-  };
-  const floorTo = (keyed: boolean, role: Role) => (generator: Generator) => {
-    const [a, b] = [find(keyed, generator, 'floor'), find(keyed, generator, role)];
-    return a && b ? times(pairedRatio(a, b)) : '';
-  };
+  // `of` against `role` (the mock, unless another server is named).
+  const paired =
+    (keyed: boolean, role: Role, figure?: (sample: Sample) => number, of: Role = 'mock') =>
+    (generator: Generator) => {
+      const [a, b] = [find(keyed, generator, of), find(keyed, generator, role)];
+      return a && b ? times(pairedRatio(a, b, figure)) : '';
+    };
   const cpu = (keyed: boolean, role: Role) => (generator: Generator) => {
     const [a, b] = [find(keyed, generator, 'mock'), find(keyed, generator, role)];
     return a && b ? cpuOf(a, b) : '';
@@ -411,11 +410,15 @@ function printSummary(tables: Table[]): void {
     ['keyed create, least keyed create: CPU per request', '', cpu(true, 'least')],
     // The floor: the mock's listener, front door and stages, each passing on. A ratio above the floor's is out
     // of reach of any work on the stages.
-    ["the mock's pipeline floor, keyed create / least keyed create, req/s", '', floorTo(true, 'least')],
+    [
+      "the mock's pipeline floor, keyed create / least keyed create, req/s",
+      '',
+      paired(true, 'least', undefined, 'floor'),
+    ],
     ['list GET / bare `node:http`, req/s', '≥ 0.7×', paired(false, 'bare')],
     ['list GET / bare `node:http`, p99', '', paired(false, 'bare', p99Of)],
     ['list GET, bare `node:http`: CPU per request', '', cpu(false, 'bare')],
-    ["the mock's pipeline floor, list GET / bare `node:http`, req/s", '', floorTo(false, 'bare')],
+    ["the mock's pipeline floor, list GET / bare `node:http`, req/s", '', paired(false, 'bare', undefined, 'floor')],
     ['list GET / the pipeline floor, req/s', '', paired(false, 'floor')],
     ['list GET / `prism mock`, req/s', '≥ 3×', paired(false, 'prism')],
   ];

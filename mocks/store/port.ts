@@ -88,7 +88,11 @@ export interface StoragePort {
    * its writes, nor between it and what its caller does next in the same turn. Absent on Redis and on wrappers.
    */
   commitNow?(writes: Write[], guards?: Guard[]): boolean;
-  /** See `CommitsNow`. */
+  /**
+   * Has a store kept beside the port's entries, in this process (idempotency keys as objects), swept of what is
+   * past its age whenever the port sweeps its own (on its writes, rate-limit counts included): memory is freed by
+   * the traffic there is, not only by that store's own. Memory only.
+   */
   alsoSweep?(sweep: (at: number) => void): void;
   /**
    * A fixed-window counter: counts one hit unless `limit` is reached, the key expiring `ttlMs` after its first
@@ -115,15 +119,8 @@ export interface StoragePort {
   close(): Promise<void>;
 }
 
-/**
- * A port that commits at once (`commitNow`): one in this process. `alsoSweep` has a store kept beside its entries
- * (idempotency keys as objects) swept of what is past its age whenever the port sweeps its own (on its writes,
- * rate-limit counts included): memory is freed by the traffic there is, not only by the store's own.
- */
-export type CommitsNow = {
-  commitNow(writes: Write[], guards?: Guard[]): boolean;
-  alsoSweep?(sweep: (at: number) => void): void;
-};
+/** A port that commits at once (`commitNow`): one in this process. */
+export type CommitsNow = { commitNow(writes: Write[], guards?: Guard[]): boolean };
 
 /** Whether the port commits at once (it is in this process, and nothing stands between it and its caller). */
 export function commitsNow(port: StoragePort): port is StoragePort & CommitsNow {

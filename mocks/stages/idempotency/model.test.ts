@@ -3,21 +3,7 @@ import { makeCtx } from '../../testing/ctx';
 import type { MockResponse } from '../../types';
 import { idempotency } from '.';
 import { createMemoryPort } from '../../store/adapters/memory';
-import { createIdempotencyStore } from '../../store/repositories/idempotency';
-import { createInProcessIdempotencyStore } from '../../store/repositories/idempotency-in-process';
-import { commitsNow } from '../../store/port';
-
-/** Both stores: kept as texts (any port, Redis's form) and as objects (a port in this process). */
-const STORES = [
-  ['kept as texts', createIdempotencyStore],
-  [
-    'kept as objects',
-    (options: Parameters<typeof createIdempotencyStore>[0]) => {
-      if (!commitsNow(options.port)) throw new Error('a memory port commits at once');
-      return createInProcessIdempotencyStore({ ...options, port: options.port });
-    },
-  ],
-] as const;
+import { IDEMPOTENCY_STORES, makeIdempotencyStore } from '../../testing/idempotency-stores';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -39,13 +25,13 @@ const ops = fc.array(
  * Model-based: any sequence of requests and clock moves behaves like a plain map of keys to first answers that
  * forgets a key 24 h after it was first used (x-rules idempotency-replay, -key-reuse-422, -key-expiry).
  */
-describe.each(STORES)('idempotency model, %s', (_, createStore) => {
+describe.each(IDEMPOTENCY_STORES)('idempotency model, kept %s', (_, asObjects) => {
   it('should answer every sequence as the model does', async () => {
     await fc.assert(
       fc.asyncProperty(ops, async (sequence: Op[]) => {
         let now = 0;
         const stage = idempotency({
-          store: createStore({
+          store: makeIdempotencyStore(asObjects, {
             port: createMemoryPort({ now: () => now }),
             ttlMs: DAY,
             capPerWorkspace: 1000,

@@ -9,7 +9,7 @@ import type { CommitsNow, StoragePort } from '../port';
 import {
   IN_FLIGHT_LEASE_MS,
   MAX_JOINT_COMMIT_TRIES,
-  REPLAYED_HEADERS,
+  replayedHeaders,
   type Claim,
   type HeldKey,
   type IdempotencyLookup,
@@ -89,9 +89,8 @@ export function createInProcessIdempotencyStore(options: {
     options.bytesPerWorkspace ?? STORE_LIMITS.idempotencyBytesPerWorkspace,
     options.capPerWorkspace,
   );
-  let workspaces = KEYS_OF_PORT.get(port);
-  if (!workspaces) KEYS_OF_PORT.set(port, (workspaces = new Map()));
-  const keys: Keys = workspaces;
+  const keys: Keys = KEYS_OF_PORT.get(port) ?? new Map();
+  KEYS_OF_PORT.set(port, keys);
   const lease = Math.min(options.ttlMs, IN_FLIGHT_LEASE_MS);
   let sweptAt = Number.NEGATIVE_INFINITY;
 
@@ -180,9 +179,7 @@ export function createInProcessIdempotencyStore(options: {
       // The key the claim holds, as the store of texts guards on the claim's own storage key.
       const entry = ownClaim(claim);
       const { workspaceUuid, key } = entry;
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS)
-        if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+      const headers = replayedHeaders(response);
       if (entry.keptUntil <= now()) {
         // The key's age is spent: the answer is not kept, what the request created is.
         await withAnswer?.applyAlone();

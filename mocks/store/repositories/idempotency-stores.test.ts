@@ -1,17 +1,11 @@
 import fc from 'fast-check';
 import { createMemoryPort } from '../adapters/memory';
 import { PendingCommit } from '../pending-commit';
-import { commitsNow, type StoragePort } from '../port';
-import { IN_FLIGHT_LEASE_MS, createIdempotencyStore, type Claim, type IdempotencyStore } from './idempotency';
-import { createInProcessIdempotencyStore } from './idempotency-in-process';
+import type { StoragePort } from '../port';
+import { IDEMPOTENCY_STORES, makeIdempotencyStore } from '../../testing/idempotency-stores';
+import { IN_FLIGHT_LEASE_MS, type Claim, type IdempotencyStore } from './idempotency';
 
 const HOUR = 60 * 60_000;
-
-/** A memory port, known to commit at once. */
-function inProcess(port: StoragePort) {
-  if (!commitsNow(port)) throw new Error('a memory port commits at once');
-  return port;
-}
 const TTL = 2 * HOUR;
 
 type Op =
@@ -120,10 +114,7 @@ describe('the idempotency stores, kept as texts and as objects', () => {
         const make = (asObjects: boolean): Side => {
           const port = createMemoryPort({ now: clock });
           const options = { ttlMs: TTL, capPerWorkspace, now: clock };
-          const store = asObjects
-            ? createInProcessIdempotencyStore({ ...options, port: inProcess(port) })
-            : createIdempotencyStore({ ...options, port });
-          return { store, port, claims: [] };
+          return { store: makeIdempotencyStore(asObjects, { ...options, port }), port, claims: [] };
         };
         const texts = make(false);
         const objects = make(true);
@@ -141,35 +132,33 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     );
   });
 
-  it("should release a workspace's oldest answers beyond its byte bound, and keep its newest", async () => {
-    const port = createMemoryPort({ now: () => 0 });
-    const store = createInProcessIdempotencyStore({
-      port: inProcess(port),
-      ttlMs: TTL,
-      capPerWorkspace: 1_000,
-      bytesPerWorkspace: 2_000,
-      now: () => 0,
-    });
-    const body = { text: 'x'.repeat(500) };
-    for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) {
-      const found = await store.claim('w1', key, 'f');
-      if (found.kind !== 'new') throw new Error('expected a new key');
-      await store.complete('w1', key, found.claim, { status: 201, headers: {}, body });
-    }
-    expect(store.bytes('w1')).toBeLessThanOrEqual(2_000);
-    expect((await store.claim('w1', 'k5', 'f')).kind).toBe('done');
-    expect((await store.claim('w1', 'k1', 'f')).kind).toBe('new');
-  });
+  it.each(IDEMPOTENCY_STORES)(
+    "should release a workspace's oldest answers beyond its byte bound, and keep its newest (kept %s)",
+    async (_, asObjects) => {
+      const store = makeIdempotencyStore(asObjects, {
+        port: createMemoryPort({ now: () => 0 }),
+        ttlMs: TTL,
+        capPerWorkspace: 1_000,
+        bytesPerWorkspace: 2_000,
+        now: () => 0,
+      });
+      const body = { text: 'x'.repeat(500) };
+      for (const key of ['k1', 'k2', 'k3', 'k4', 'k5']) {
+        const found = await store.claim('w1', key, 'f');
+        if (found.kind !== 'new') throw new Error('expected a new key');
+        await store.complete('w1', key, found.claim, { status: 201, headers: {}, body });
+      }
+      expect(store.bytes('w1')).toBeLessThanOrEqual(2_000);
+      expect((await store.claim('w1', 'k5', 'f')).kind).toBe('done');
+      expect((await store.claim('w1', 'k1', 'f')).kind).toBe('new');
+    },
+  );
 
   it("should forget the answers of a workspace nobody calls once they are past their age (the store's bound by age)", async () => {
     let now = 0;
     const port = createMemoryPort({ now: () => now });
-    const store = createInProcessIdempotencyStore({
-      port: inProcess(port),
-      ttlMs: TTL,
-      capPerWorkspace: 1_000,
-      now: () => now,
-    });
+    // Kept as objects: the store of texts leaves an answer's bytes in its ledger until the key is claimed again.
+    const store = makeIdempotencyStore(true, { port, ttlMs: TTL, capPerWorkspace: 1_000, now: () => now });
     for (const key of ['k1', 'k2', 'k3']) {
       const found = await store.claim('idle', key, 'f');
       if (found.kind !== 'new') throw new Error('expected a new key');
@@ -190,18 +179,13 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     expect(store.bytes('busy')).toBe(0);
   });
 
-  it.each([
-    ['as texts', false],
-    ['as objects', true],
-  ])(
+  it.each(IDEMPOTENCY_STORES)(
     'should keep the answer %s when the workspace is reset while its claim, lost to the lease, is taken again',
     async (_, asObjects) => {
       let now = 0;
       const port = createMemoryPort({ now: () => now });
       const options = { ttlMs: TTL, capPerWorkspace: 10, now: () => now };
-      const store = asObjects
-        ? createInProcessIdempotencyStore({ ...options, port: inProcess(port) })
-        : createIdempotencyStore({ ...options, port });
+      const store = makeIdempotencyStore(asObjects, { ...options, port });
       const found = await store.claim('w1', 'k', 'f');
       if (found.kind !== 'new') throw new Error('expected a new key');
       now += IN_FLIGHT_LEASE_MS + 1;
@@ -222,18 +206,13 @@ describe('the idempotency stores, kept as texts and as objects', () => {
     },
   );
 
-  it.each([
-    ['as texts', false],
-    ['as objects', true],
-  ])(
+  it.each(IDEMPOTENCY_STORES)(
     'should never release a running claim for the bytes of the answer its key held before (kept %s)',
     async (_, asObjects) => {
       let now = 0;
       const port = createMemoryPort({ now: () => now });
       const options = { ttlMs: TTL, capPerWorkspace: 100, bytesPerWorkspace: 2_500, now: () => now };
-      const store = asObjects
-        ? createInProcessIdempotencyStore({ ...options, port: inProcess(port) })
-        : createIdempotencyStore({ ...options, port });
+      const store = makeIdempotencyStore(asObjects, { ...options, port });
       const answer = { status: 201, headers: {}, body: { text: 'x'.repeat(900) } };
       const keep = async (key: string) => {
         const found = await store.claim('w1', key, 'f');
@@ -253,10 +232,12 @@ describe('the idempotency stores, kept as texts and as objects', () => {
   it('should refuse a claim another store made', async () => {
     const port = createMemoryPort();
     const options = { ttlMs: TTL, capPerWorkspace: 3, now: () => 0 };
-    const texts = createIdempotencyStore({ ...options, port });
-    const objects = createInProcessIdempotencyStore({ ...options, port: inProcess(port) });
-    const found = await texts.claim('w1', 'k', 'f');
-    if (found.kind !== 'new') throw new Error('expected a new key');
-    await expect(objects.abandon('w1', 'k', found.claim)).rejects.toThrow('another store');
+    const texts = makeIdempotencyStore(false, { ...options, port });
+    const objects = makeIdempotencyStore(true, { ...options, port });
+    const byTexts = await texts.claim('w1', 'k', 'f');
+    const byObjects = await objects.claim('w1', 'j', 'f');
+    if (byTexts.kind !== 'new' || byObjects.kind !== 'new') throw new Error('expected new keys');
+    await expect(objects.abandon('w1', 'k', byTexts.claim)).rejects.toThrow('another store');
+    await expect(texts.abandon('w1', 'j', byObjects.claim)).rejects.toThrow('another store');
   });
 });

@@ -52,7 +52,14 @@ export type IdempotencyLookup =
 export type HeldKey = Exclude<IdempotencyLookup, { kind: 'new' }>;
 
 /** Response headers worth replaying; rate-limit headers are not, they are fresh on every answer. */
-export const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
+const REPLAYED_HEADERS = ['content-type', 'location', 'retry-after', 'deprecation', 'sunset'] as const;
+
+/** The headers of an answer a replay repeats (both stores keep these and no others). */
+export function replayedHeaders(response: MockResponse): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+  return headers;
+}
 
 /** An in-flight key whose request never finishes (its process died) is released after this long at most. */
 export const IN_FLIGHT_LEASE_MS = 10 * 60_000;
@@ -206,9 +213,7 @@ export function createIdempotencyStore(options: {
       withAnswer?: PendingCommit,
     ): Promise<HeldKey | undefined> {
       const own = textClaim(claim);
-      const headers: Record<string, string> = {};
-      for (const name of REPLAYED_HEADERS)
-        if (response.headers[name] !== undefined) headers[name] = response.headers[name];
+      const headers = replayedHeaders(response);
       const { entry, storageKey } = own;
       const ttlMs = entry.expiresAt - options.now();
       const guard: Guard[] = [{ key: storageKey, is: 'equals', value: own.text }];

@@ -13,8 +13,8 @@ const CREATED: Answer = { status: 201, headers: [['content-type', 'application/j
 
 /**
  * The floor the bench measures the mock against is only a floor if it answers what the mock answered, through
- * the mock's own listener and front door, with the body read by the mock's own reader. A floor that answered
- * 404s, or refused its bodies, would measure nothing and still print a ratio.
+ * the mock's own listener and front door, its body read to the end. A floor that answered 404s, or refused its
+ * bodies, would measure nothing and still print a ratio.
  */
 describe("the mock's pipeline floor (npm run bench)", () => {
   let child: ReturnType<typeof launch> | undefined;
