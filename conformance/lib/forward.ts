@@ -131,10 +131,13 @@ type Upstream = { origin: string; host: string; basePath: string; maxBytes: numb
 
 /** One exchange through the proxy, from the client's request to the end of the upstream's answer or a break. */
 function forwardOne(req: IncomingMessage, res: ServerResponse, upstream: Upstream, hooks: ForwardHooks): void {
-  const target = new URL(req.url ?? '/', upstream.origin);
+  const target = targetOf(req.url ?? '/', upstream.origin);
   // Only the upstream's origin is ever reached, whatever the request line says.
-  if (target.origin !== upstream.origin) {
-    answerBadGateway(res, new Error('the request names another origin than the upstream'));
+  if (target?.origin !== upstream.origin) {
+    answerBadGateway(
+      res,
+      new Error(target ? 'the request names another origin than the upstream' : 'the request target is no URL'),
+    );
     return;
   }
   const headers = withoutHopByHop<Record<string, string | string[] | undefined>>({
@@ -210,6 +213,19 @@ function forwardOne(req: IncomingMessage, res: ServerResponse, upstream: Upstrea
   req.pipe(forward);
 }
 
+/**
+ * The request's target on the upstream, or undefined when it is no URL. A path (origin-form) is read as the
+ * upstream's own, whatever it looks like: as a reference of its own, `//h/…` would name the host `h`, and a host a
+ * URL parser refuses (`//a<b/`) would throw out of the server's 'request' event and end the proxy.
+ */
+function targetOf(sent: string, origin: string): URL | undefined {
+  try {
+    return sent.startsWith('/') ? new URL(`${origin}${sent}`) : new URL(sent, origin);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Listens on 127.0.0.1:`port` (0: any) and forwards to `upstream`, whose path is the base path requests are below. */
 export async function startForwarder(
   upstream: URL,
@@ -219,7 +235,15 @@ export async function startForwarder(
 ): Promise<Forwarder> {
   const basePath = upstream.pathname.replace(/\/+$/, '');
   const door: Upstream = { origin: upstream.origin, host: upstream.host, basePath, maxBytes };
-  const server = createServer((req, res) => forwardOne(req, res, door, hooks));
+  const server = createServer((req, res) => {
+    try {
+      forwardOne(req, res, door, hooks);
+    } catch (error) {
+      // Thrown out of the 'request' event, it would end the proxy and every exchange in flight with it.
+      if (!res.headersSent) answerBadGateway(res, error as Error);
+      else res.destroy();
+    }
+  });
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);

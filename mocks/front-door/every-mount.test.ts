@@ -161,6 +161,21 @@ describe.each(ENTRIES)('the $mount mount under hostile input', (entry) => {
       expectRefused(answer, 400, 'invalid_path');
     }
   });
+  it('should read a path that begins with // as that path: never a host, never a crash, never another mount', async () => {
+    // A URL parser reads `//a<b/` as a host it refuses (it threw, and the process ended) and `//h/v1/…#x` as
+    // the path `/v1/…` on the host `h` (a proxy refusing `/__mock` by prefix would have let `//h/__mock/…` pass).
+    for (const path of [
+      `//a<b/`,
+      `//a<b${entry.path}`,
+      `//h${entry.path}#x`,
+      `//h${entry.path}?q=1#x`,
+      '//h/__mock/settings#x',
+    ]) {
+      const answer = await send(entry, '', '', path);
+      expect([path, answer.status, answer.body?.reason]).toEqual([path, 404, 'not_found']);
+      expectRefused(answer, 404, 'not_found');
+    }
+  });
 });
 
 describe('fixtures and control requests bounded like /v1', () => {

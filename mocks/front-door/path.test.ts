@@ -1,5 +1,6 @@
 import { ApiError } from '../errors';
-import { readTarget } from './path';
+import fc from 'fast-check';
+import { readAnyTarget, readTarget } from './path';
 
 describe('readTarget', () => {
   it.each([
@@ -53,4 +54,64 @@ describe('readTarget without a URL parser', () => {
     const target = readTarget(raw) as { path: string; query: URLSearchParams };
     expect({ path: target.path, query: [...target.query] }).toEqual(parsed(raw));
   });
+});
+
+describe('readTarget in one pass', () => {
+  /** Each target as the reader gives it: the refusal's reason, or the path and the query's pairs. */
+  const reading = (target: ReturnType<typeof readTarget>) =>
+    target instanceof ApiError
+      ? { refused: target.reason, message: target.message }
+      : { path: target.path, query: [...target.query] };
+  // Targets made of the characters each rule turns on: separators, dots, percent-encodings of dot and slashes,
+  // the query and fragment marks, characters a URL parser changes (space, non-ASCII, quotes) and plain ones.
+  const pieces = [
+    '/',
+    '/',
+    '.',
+    '..',
+    '%2e',
+    '%2E',
+    '%2f',
+    '%5c',
+    '%',
+    '\\',
+    '?',
+    '#',
+    '&',
+    '=',
+    ' ',
+    'é',
+    '"',
+    'a',
+    'v1',
+    '-_~',
+    ':@',
+    'http://h',
+  ];
+  const targets = fc.array(fc.constantFrom(...pieces), { maxLength: 12 }).map((parts) => parts.join(''));
+
+  it('should read every target as the patterns read it', () => {
+    fc.assert(
+      fc.property(targets, (raw) => {
+        expect(reading(readTarget(raw))).toEqual(reading(readAnyTarget(raw)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it.each([
+    '/',
+    '/v1/..',
+    '/v1/.',
+    '/v1/.../x',
+    '/v1/a..',
+    '/v1/..?x=1',
+    '/v1/x?a=#',
+    '/v1/x?a b',
+    '/v1/x?é',
+    '/.',
+    '/..',
+  ])('should read %s as the patterns read it', (raw) =>
+    expect(reading(readTarget(raw))).toEqual(reading(readAnyTarget(raw))),
+  );
 });

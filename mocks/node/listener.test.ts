@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
 import { createMockApp } from '../app';
+import type { FrontDoor } from '../front-door';
+import { createNodeListener } from './listener';
 import { createMemoryPort } from '../store/adapters/memory';
 import { interceptPort } from '../testing/failing-port';
 import type { StoragePort } from '../store/port';
@@ -123,5 +125,27 @@ describe('the Node listener, with the store in this process', () => {
       await app.close();
       await reference.close();
     }
+  });
+});
+
+describe('a throw before any stage', () => {
+  it('should answer that request 500 in the error shape, never throw out of the listener (ending the process)', () => {
+    const door = {
+      answer: () => {
+        throw new TypeError('Invalid URL');
+      },
+      originOf: () => 'http://127.0.0.1:4010',
+      hangMs: () => 0,
+    } as unknown as FrontDoor;
+    const listener = createNodeListener(door) as unknown as (req: unknown, res: unknown) => void;
+    const { res, written } = response();
+    const report = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => listener(request('GET', '//a<b/'), res)).not.toThrow();
+    } finally {
+      report.mockRestore();
+    }
+    expect(written.status).toBe(500);
+    expect(JSON.parse(written.body)).toEqual({ errorMessage: expect.any(String), reason: expect.any(String) });
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { newRequest, type Ctx } from '../context';
+import { newRequest, type Answer, type Ctx } from '../context';
 import { writeFault } from '../faults';
 import type { FrontDoor } from '../front-door';
 import { safeDict } from '../safety/dict';
@@ -22,7 +22,15 @@ export function createNodeListener(door: FrontDoor) {
     // An answer known at once (nothing on its way waited) is written at once, in the turn that read the request.
     // The callbacks are inline arrows, not named ones: under tsx a named closure made per request is named at run
     // time (`in-process.test.ts`).
-    const answer = door.answer(ctx, req.url ?? '/', req.httpVersion === '1.1' && req.headers.host === undefined);
+    let answer: Answer;
+    try {
+      answer = door.answer(ctx, req.url ?? '/', req.httpVersion === '1.1' && req.headers.host === undefined);
+    } catch (error) {
+      // Every refusal is an answer, so nothing should throw here; if something does, it is this request's 500.
+      // Thrown out of Node's 'request' event it would end the process, and every client's connection with it.
+      writeFailure(res, method, error);
+      return;
+    }
     if (answer instanceof Promise)
       answer.then(
         (response) => write(door, ctx, res, method, response),
