@@ -22,6 +22,21 @@ export function jsonText(body: unknown): string {
   return pending;
 }
 
+const frozenBytes = new WeakMap<object, Uint8Array>();
+const encoder = new TextEncoder();
+
+/**
+ * A frozen body's JSON text as UTF-8 bytes, encoded once and kept as long as the body lives (its text is kept
+ * already): the page many answers share is neither measured for its Content-Length nor encoded for the socket
+ * again. Undefined for any other body, whose text is made for one answer.
+ */
+export function frozenJsonBytes(body: unknown): Uint8Array | undefined {
+  if (!isObject(body) || !Object.isFrozen(body)) return undefined;
+  let bytes = frozenBytes.get(body);
+  if (bytes === undefined) frozenBytes.set(body, (bytes = encoder.encode(jsonText(body))));
+  return bytes;
+}
+
 /**
  * The body's JSON text, kept for the serialiser of the answer it belongs to. `known` is that text when the
  * caller has it already (made from parts serialised for the store): it must be exactly `JSON.stringify(body)`.

@@ -36,8 +36,8 @@ function response() {
       this.headersSent = true;
       return this;
     },
-    end(text?: string) {
-      written.body = text ?? '';
+    end(body?: string | Uint8Array) {
+      written.body = body === undefined ? '' : typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
       written.ended = true;
       this.writableFinished = true;
     },

@@ -38,3 +38,29 @@ describe('serialise of a large body', () => {
     }
   });
 });
+
+describe('serialise of a frozen body (a page many answers share)', () => {
+  it('should write the bytes of its JSON, encoded once, with their length, the same on every answer and on HEAD', async () => {
+    const { createServer } = await import('node:http');
+    const { serialise } = await import('.');
+    // Non-ASCII and an emoji: the length in bytes is not the length in characters.
+    const body = freezeDeep({ suppressions: [{ email: 'é@example.com', note: '\u{1F600}' }], count: 1 });
+    const text = JSON.stringify(body);
+    const server = createServer((req, res) => serialise(res, { status: 200, headers: {}, body }, req.method ?? 'GET'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      for (const method of ['GET', 'GET', 'HEAD']) {
+        const res = await fetch(`http://127.0.0.1:${port}/`, { method });
+        expect([method, res.headers.get('content-type'), Number(res.headers.get('content-length'))]).toEqual([
+          method,
+          'application/json',
+          Buffer.byteLength(text),
+        ]);
+        expect(await res.text()).toBe(method === 'HEAD' ? '' : text);
+      }
+    } finally {
+      server.close();
+    }
+  });
+});

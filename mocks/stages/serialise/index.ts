@@ -1,6 +1,6 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { MockResponse } from '../../types';
-import { jsonText } from '../../json-text';
+import { frozenJsonBytes, jsonText } from '../../json-text';
 
 /** The status, headers and body text of a response: JSON body (if any) with its length; header names as given. */
 function render(response: MockResponse): { headers: Record<string, string | number>; text: string | undefined } {
@@ -15,6 +15,20 @@ function render(response: MockResponse): { headers: Record<string, string | numb
   return { headers, text };
 }
 
+/**
+ * A frozen JSON body (a page many answers share) as its bytes, encoded once (`frozenJsonBytes`): its length is
+ * the Content-Length, and the socket takes the bytes as they are. Undefined for any other answer, and for a body
+ * long enough to be streamed (what `render` gives is written then).
+ */
+function frozenBytes(response: MockResponse): Uint8Array | undefined {
+  if (response.text !== undefined) return undefined;
+  const bytes = frozenJsonBytes(response.body);
+  if (bytes === undefined || bytes.length > STREAM_CHUNK_CHARS) return undefined;
+  response.headers['content-type'] ??= 'application/json';
+  (response.headers as Record<string, string | number>)['content-length'] = bytes.length;
+  return bytes;
+}
+
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** A body longer than this is written a chunk at a time, each once the socket has taken the one before. */
@@ -26,6 +40,12 @@ export const STREAM_CHUNK_CHARS = 64 * 1024;
  * more than one chunk in memory beyond the text itself.
  */
 export function serialise(res: ServerResponse, response: MockResponse, method: string): void {
+  const bytes = frozenBytes(response);
+  if (bytes !== undefined) {
+    res.writeHead(response.status, response.headers);
+    res.end(method === 'HEAD' ? undefined : bytes);
+    return;
+  }
   const { headers, text } = render(response);
   res.writeHead(response.status, headers);
   if (method === 'HEAD' || text === undefined || text.length <= STREAM_CHUNK_CHARS) {
