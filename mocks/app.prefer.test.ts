@@ -1,5 +1,6 @@
 /** Prefer answers that hold together: a 202 whose run exists, generated bodies that parse like real ones. */
 import { startCheckedMock } from './testing/client';
+import { loadContract } from '../spec/lib';
 
 type Checked = Awaited<ReturnType<typeof startCheckedMock>>;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -29,6 +30,24 @@ describe('Prefer answers over HTTP', () => {
       expect((await polled.json())[field].uuid).toBe(created.body[field].uuid);
     },
   );
+
+  it('should refuse an example the named code does not have with 400 in the error shape, on every read and every code it declares', async () => {
+    // Prism's negotiator fails without a status when the example is not among that code's: it was a 500.
+    const reads = loadContract().operations.filter((operation) => operation.method === 'GET');
+    expect(reads.length).toBeGreaterThanOrEqual(7);
+    for (const operation of reads) {
+      const path = operation.path.replace(/\{[^}]+\}/g, '3f2b8c1e-9d4a-4b7e-8c2d-1a5f6e7d8c9b');
+      for (const code of Object.keys(operation.responses).filter((status) => /^\d{3}$/.test(status))) {
+        const answer = await m.call('GET', path, { headers: { prefer: `code=${code}, example=no-such-example` } });
+        expect([operation.operationId, code, answer.status, answer.body?.reason]).toEqual([
+          operation.operationId,
+          code,
+          400,
+          'mock_preference_unsatisfiable',
+        ]);
+      }
+    }
+  });
 
   it('should still answer a declared error status from the spec', async () => {
     expect((await m.call('POST', '/orchestration/runs', { body: {}, headers: { prefer: 'code=409' } })).status).toBe(

@@ -13,11 +13,17 @@ type Loaded = {
 /** What Prism's request task settles with (an fp-ts Either): its failure, or its output. */
 type PrismResult = { _tag: 'Left'; left: unknown } | { _tag: 'Right'; right: { output: unknown } };
 
-/** Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape. */
-function toApiError(error: unknown): ApiError {
+/**
+ * Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape.
+ * One without a status (Prism's negotiator throws a plain Error when the named example is not among the chosen
+ * code's) is the request's preference that cannot be met when it named one (`asked`): a 400, never a 500.
+ */
+function toApiError(error: unknown, asked: boolean): ApiError {
   const found: { status?: unknown; detail?: unknown; message?: unknown } =
     typeof error === 'object' && error !== null ? error : {};
-  const status = typeof found.status === 'number' && found.status >= 400 && found.status < 600 ? found.status : 500;
+  const declared =
+    typeof found.status === 'number' && found.status >= 400 && found.status < 600 ? found.status : undefined;
+  const status = declared ?? (asked ? 400 : 500);
   const reason = status >= 500 ? 'internal_error' : 'mock_preference_unsatisfiable';
   const detail = found.detail || found.message || 'Prism could not answer this request.';
   return new ApiError(status === 404 ? 400 : status, reason, `Prefer: ${detail}`);
@@ -90,7 +96,8 @@ export function createPrismResponder(document: object, options: { seed: number }
         },
       };
       const result = await request(input, [prismOperation], config)();
-      if (result._tag === 'Left') throw toApiError(result.left);
+      const asked = preferences.code !== undefined || preferences.example !== undefined || preferences.dynamic === true;
+      if (result._tag === 'Left') throw toApiError(result.left, asked);
       const output = result.right.output as { statusCode: number; headers?: Record<string, string>; body?: unknown };
       const headers = safeDict<string>();
       for (const [name, value] of Object.entries(output.headers ?? {})) headers[name.toLowerCase()] = String(value);
@@ -98,7 +105,7 @@ export function createPrismResponder(document: object, options: { seed: number }
       if (headers.location) headers.location = headers.location.replace(/^https?:\/\/127\.0\.0\.1:4010/, ctx.origin);
       // Prism answers problem+json for its own errors; the contract has one error shape.
       if (output.statusCode >= 400 && (headers['content-type'] ?? '').includes('problem+json'))
-        throw toApiError(output.body);
+        throw toApiError(output.body, asked);
       return { status: output.statusCode, headers, body: output.body };
     },
   };
