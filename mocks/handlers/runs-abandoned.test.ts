@@ -9,11 +9,14 @@ import { WORKSPACE_A } from '../config';
  */
 let mock: RunningMock;
 let sleeps = 0;
+/** Each wait the mock asked for, in ms (before the test shortens it). */
+const asked: number[] = [];
 beforeAll(async () => {
   mock = await startMock({
     port: 0,
     sleep: (ms) => {
       sleeps += 1;
+      asked.push(ms);
       return new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
     },
   });
@@ -56,5 +59,35 @@ describe('a waitUntilFinished request abandoned by its client', () => {
     const retry = await create('abandoned-1', 'duration=1');
     expect(retry.status).toBe(200);
     expect(((await retry.json()) as { run: { status: string } }).run.status).toBe('success');
+  });
+});
+
+describe('a waitUntilFinished request whose run a fixture holds at running', () => {
+  it('should read the run again each second, never in a loop of 1 ms waits', async () => {
+    const client = new AbortController();
+    const start = asked.length;
+    const waiting = create('held-1', 'duration=600000', client.signal).catch((error: unknown) => error);
+    for (let i = 0; i < 200 && asked.length === start; i++) await pause(5);
+    const [created] = (await mock.store.listCreated([WORKSPACE_A])).filter(
+      (entry) => entry.kind === 'run' && (entry.status === 'pending' || entry.status === 'running'),
+    );
+    // The same run, its status held at running, created long ago: its finish is in the past.
+    const held = await fetch(`${mock.origin}/__mock/fixtures`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer mock-token-a' },
+      body: JSON.stringify({
+        workspaces: {
+          'mock-token-a': { runs: [{ uuid: created.uuid, status: 'running', createdAt: '2000-01-01T00:00:00.000Z' }] },
+        },
+      }),
+    });
+    expect(held.status).toBe(200);
+    const from = asked.length;
+    await pause(100);
+    client.abort();
+    await waiting;
+    const since = asked.slice(from);
+    expect(since.length).toBeGreaterThan(0);
+    expect(since.every((ms) => ms >= 1000)).toBe(true);
   });
 });

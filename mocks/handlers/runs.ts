@@ -68,7 +68,10 @@ export function runHandlers(deps: HandlerDeps) {
         // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
         while (!isTerminal(viewRun(current, deps.now()).status)) {
           // A client that went away stops the wait: the request fails, so its run is taken back with it.
-          await untilGone(deps.sleep(Math.max(1, Math.min(runFinishesAt(current) - deps.now(), 1_000))), ctx.signal);
+          // Past its finish and not terminal, its status is held (a fixture's): read again each second, as
+          // before its finish, never in a loop of 1 ms waits.
+          const left = runFinishesAt(current) - deps.now();
+          await untilGone(deps.sleep(left > 0 ? Math.max(1, Math.min(left, 1_000)) : 1_000), ctx.signal);
           current = (await deps.store.get(workspaceUuid, 'runs', run.uuid)) ?? current;
         }
         return runResponse(200, current);
