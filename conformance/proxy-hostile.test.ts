@@ -126,6 +126,20 @@ describe('passive proxy against hostile peers', () => {
       // A target a URL parser refuses as a host (`//a<b/`) once ended the proxy: it is the upstream's path.
       const odd = await sendRaw(proxy.url, 'GET //a<b/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
       expect(odd.status).toBe(200);
+      // What the proxy does not forward is answered in the error shape: a target elsewhere, HTTP Node refuses.
+      const elsewhere = await sendRaw(
+        proxy.url,
+        'GET http://example.com/v1/x HTTP/1.1\r\nHost: example.com\r\nConnection: close\r\n\r\n',
+      );
+      expect([elsewhere.status, elsewhere.body?.reason]).toEqual([400, 'invalid_target']);
+      const malformed = await sendRaw(
+        proxy.url,
+        'POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab',
+      );
+      expect([malformed.status, malformed.body?.reason]).toEqual([400, 'malformed_http']);
+      expect(malformed.body.errorMessage).toEqual(expect.any(String));
+      const tunnel = await sendRaw(proxy.url, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+      expect([tunnel.status, tunnel.body?.reason]).toEqual([405, 'method_not_allowed']);
       await sleep(200);
       // Still up, and still forwarding.
       const ok = await fetch(`${proxy.url}/ok`, { method: 'POST', body: '{}' });

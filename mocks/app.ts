@@ -1,8 +1,9 @@
 import { loadContract } from '../spec/lib';
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { DEFAULT_CONFIG, type MockConfig } from './config';
 import { ApiError } from './errors';
 import { createDefaultAuthServer } from './integrations';
@@ -140,6 +141,26 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
       (text) => socket.end(text),
       () => socket.destroy(),
     );
+  });
+  // CONNECT asks for a tunnel, which Node hands to this event alone (unheard, it closes the socket unanswered).
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    void app
+      .answerRefusal(
+        req.socket.remoteAddress ?? 'unknown',
+        new ApiError(
+          405,
+          'method_not_allowed',
+          'CONNECT: the mock opens no tunnels; send the request itself.',
+          {},
+          {
+            allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+          },
+        ),
+      )
+      .then(
+        (text) => socket.end(text),
+        () => socket.destroy(),
+      );
   });
   server.on('checkExpectation', (req, res) => {
     void app

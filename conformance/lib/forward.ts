@@ -4,6 +4,7 @@
  * Both sides are hostile to the proxy's health, never to its life: a client or upstream that resets or aborts
  * mid-body ends that exchange alone (recorded as aborted, not judged), never the proxy.
  */
+import type { Duplex } from 'node:stream';
 import {
   createServer,
   request as httpRequest,
@@ -109,13 +110,43 @@ function requestSeen(
 
 /** An upstream the proxy cannot reach: 502 in the contract's error shape. */
 function answerBadGateway(res: ServerResponse, error: Error): void {
-  res.writeHead(502, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      errorMessage: `conformance proxy: upstream unreachable (${error.message})`,
-      reason: 'bad_gateway',
-    }),
-  );
+  answerError(res, 502, proxyError(`upstream unreachable (${error.message})`, 'bad_gateway'));
+}
+
+/** An error of the proxy's own, with its length (not chunked: a client reading up to the length has it whole). */
+function answerError(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** The proxy's own error body, in the API's error shape. */
+const proxyError = (message: string, reason: string) =>
+  JSON.stringify({ errorMessage: `conformance proxy: ${message}`, reason });
+
+/** A request the proxy will not forward (its target is elsewhere, or no URL): the client's to mend, a 400. */
+function answerRefused(res: ServerResponse, message: string): void {
+  answerError(res, 400, proxyError(message, 'invalid_target'));
+}
+
+/**
+ * The answer to a request Node refused before the proxy saw it (malformed HTTP, headers too large), written on
+ * its socket: the error shape, as the mock answers them, where closing the socket left the client with nothing.
+ */
+function refusalText(error: NodeJS.ErrnoException): string {
+  return error.code === 'HPE_HEADER_OVERFLOW'
+    ? rawAnswer(
+        431,
+        'Request Header Fields Too Large',
+        'headers_too_large',
+        'the request line or headers are too large',
+      )
+    : rawAnswer(400, 'Bad Request', 'malformed_http', 'the request is not valid HTTP');
+}
+
+/** A whole HTTP/1.1 answer in the error shape, closing the connection, for a socket no response object serves. */
+function rawAnswer(status: number, text: string, reason: string, message: string, extra = ''): string {
+  const body = proxyError(message, reason);
+  return `HTTP/1.1 ${status} ${text}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}connection: close\r\n\r\n${body}`;
 }
 
 export type ForwardHooks = {
@@ -134,10 +165,7 @@ function forwardOne(req: IncomingMessage, res: ServerResponse, upstream: Upstrea
   const target = targetOf(req.url ?? '/', upstream.origin);
   // Only the upstream's origin is ever reached, whatever the request line says.
   if (target?.origin !== upstream.origin) {
-    answerBadGateway(
-      res,
-      new Error(target ? 'the request names another origin than the upstream' : 'the request target is no URL'),
-    );
+    answerRefused(res, target ? 'the request names another origin than the upstream' : 'the request target is no URL');
     return;
   }
   const headers = withoutHopByHop<Record<string, string | string[] | undefined>>({
@@ -249,8 +277,23 @@ export async function startForwarder(
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  // A malformed request or a socket error belongs to that connection alone.
-  server.on('clientError', (_error, socket) => socket.destroy());
+  // CONNECT asks for a tunnel, which Node hands to this event alone (unheard, it closes the socket unanswered).
+  server.on('connect', (_req, socket: Duplex) =>
+    socket.end(
+      rawAnswer(
+        405,
+        'Method Not Allowed',
+        'method_not_allowed',
+        'CONNECT: the proxy opens no tunnels',
+        'allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n',
+      ),
+    ),
+  );
+  // A malformed request or a socket error belongs to that connection alone: answered when the socket can take it.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (socket.writable && error.code !== 'ECONNRESET') socket.end(refusalText(error));
+    else socket.destroy();
+  });
   await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,

@@ -178,6 +178,19 @@ describe.each(ENTRIES)('the $mount mount under hostile input', (entry) => {
   });
 });
 
+describe('a request Node hands to no request handler', () => {
+  afterEach(expectServing);
+
+  it.each(['127.0.0.1:443', '/v1/mailboxManagement/suppressions'])(
+    'should answer CONNECT %s 405 in the error shape, where the socket was closed unanswered',
+    async (target) => {
+      const answer = await sendRaw(mock.origin, `CONNECT ${target} HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+      expectRefused(answer, 405, 'method_not_allowed');
+      expect(answer.headers.allow).toEqual(expect.any(String));
+    },
+  );
+});
+
 describe('fixtures and control requests bounded like /v1', () => {
   afterEach(expectServing);
   const post = (body: string, type = 'application/json') =>
