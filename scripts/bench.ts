@@ -16,9 +16,12 @@
  * `--connections N` override BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS; `--memory` prints the memory line
  * alone; `--start` prints the start-up table alone; `--in-process` prints the mock's own JavaScript per request
  * (no sockets: `scripts/lib/bench/in-process.ts`), this checkout beside BENCH_AGAINST's, in alternating rounds;
- * `--stages` prints each pipeline stage's own time per request (in process, one request at a time).
+ * `--stages` prints each pipeline stage's own time per request (in process, one request at a time);
+ * `--instructions` prints the instructions per request of each workload, counted by callgrind in process (counts
+ * do not spread with the machine's load as times do: `lib/bench/instructions.ts`), beside BENCH_AGAINST's.
  * Environment: BENCH_SECONDS (default 3), BENCH_ROUNDS (default 6), BENCH_CONNECTIONS (default 10), BENCH_WORK_US
  * (default 8,12,16; empty for none), BENCH_POSTS (default 100000), BENCH_IN_PROCESS_REQUESTS (default 20000),
+ * BENCH_COUNTED_REQUESTS and BENCH_WARM_UP (`--instructions`: default 5000 counted after 20000), VALGRIND_BIN,
  * BENCH_AGAINST (another checkout whose mock joins every table: the A/B of a change), BENCH_MOCK_FLAGS (node flags
  * for this checkout's mock only, e.g. `--max-semi-space-size=2`: with BENCH_AGAINST=. the A/B of a runtime
  * setting), WRK_BIN (another wrk binary).
@@ -27,6 +30,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { BARE_SERVER, type Answer } from './lib/bench/bare-server';
+import { countInstructions, findValgrind, type InstructionCount } from './lib/bench/instructions';
 import { cpuUsPerRequest, freshPrefix, loadOnce, type Generator, type Sample } from './lib/bench/generators';
 import {
   autocannon,
@@ -617,7 +621,59 @@ async function inProcessTable(): Promise<void> {
   }
 }
 
+/** Requests counted per instruction count (`--instructions`), after BENCH_WARM_UP (default 20 000) to warm up. */
+const COUNTED = Number(process.env.BENCH_COUNTED_REQUESTS ?? 5_000);
+
+/**
+ * `--instructions`: the instructions the mock executes per request of each workload (`lib/bench/instructions.ts`:
+ * callgrind, in process, the optimising compiler's share apart), this checkout and BENCH_AGAINST's taking turns;
+ * median of the rounds (3 unless `--rounds`), and the change in percent. About a minute a count.
+ */
+async function instructionsTable(): Promise<void> {
+  const found = findValgrind(ROOT);
+  if ('reason' in found) throw new Error(`--instructions needs valgrind: ${found.reason}`);
+  const rounds = process.argv.includes('--rounds') ? ROUNDS : 3;
+  const checkouts: [string, string][] = [
+    ['this checkout', ROOT],
+    ...(AGAINST ? [[AGAINST, resolve(AGAINST)] as [string, string]] : []),
+  ];
+  process.stdout.write(
+    `\nInstructions per request, in process (callgrind; ${COUNTED} requests counted after ${process.env.BENCH_WARM_UP ?? 20_000} to warm up, 10 at a time, node --single-threaded; median of ${rounds} rounds taking turns; the optimising compiler's share apart: under valgrind its timed work falls on fewer requests)\n\n| workload | checkout | instructions per request | change | the compiler's, apart |\n|---|---|---:|---:|---:|\n`,
+  );
+  for (const workload of ['get', 'post'] as const) {
+    const counts: InstructionCount[][] = checkouts.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const order = checkouts.map((_, i) => i);
+      if (round % 2 === 1) order.reverse();
+      for (const i of order)
+        counts[i].push(
+          await countInstructions({
+            root: ROOT,
+            checkout: checkouts[i][1],
+            workload,
+            requests: COUNTED,
+            valgrind: found.bin,
+          }),
+        );
+    }
+    const medians = counts.map((samples) => ({
+      perRequest: median(samples.map((c) => c.perRequest)),
+      compilerPerRequest: median(samples.map((c) => c.compilerPerRequest)),
+    }));
+    for (const [i, [name]] of checkouts.entries()) {
+      const change =
+        i === 0 && medians.length > 1
+          ? `${(((medians[0].perRequest - medians[1].perRequest) / medians[1].perRequest) * 100).toFixed(1)} %`
+          : '';
+      process.stdout.write(
+        `| ${workload === 'get' ? `GET /v1${PATH}` : WORKLOADS[1].name} | ${name} | ${Math.round(medians[i].perRequest).toLocaleString('en')} | ${change} | ${Math.round(medians[i].compilerPerRequest).toLocaleString('en')} |\n`,
+      );
+    }
+  }
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--instructions')) return instructionsTable();
   if (process.argv.includes('--start')) return startUpTable();
   if (process.argv.includes('--in-process')) return inProcessTable();
   if (process.argv.includes('--stages')) return stagesTable();

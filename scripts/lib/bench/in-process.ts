@@ -12,6 +12,8 @@
  * made: about 0.2 µs, and a function with a property of its own. Made once per server that is nothing; made per
  * request on the keyed create, 11 of them cost about 2.3 µs of its 25 (`in-process.test.ts` keeps them at 0).
  *
+ * With `--window`, the measured requests are told apart for an instruction counter outside (`told`, below).
+ *
  * With `--stages`, requests go one at a time and each stage of the API's pipeline is timed as it runs (the mock's
  * `stageProbe`): a stage's time from its call until its answer settles includes every stage after it, so its own
  * time is that less the next stage's (`stages`: name and µs per request, in the pipeline's order; the probe's own
@@ -64,6 +66,26 @@ function ownTimes(requests: number): { name: string; us: number }[] {
     us: ((ms - (reached[at + 1]?.[1] ?? 0)) * 1000) / requests,
   }));
 }
+/**
+ * `--window` (the benchmark's instruction counts, `instructions.ts`): after a longer warm-up, says `ready` and
+ * waits for a line on stdin before the measured requests, then says `done` and waits again, so that whoever
+ * counts (callgrind, switched on and off from outside) counts those requests alone.
+ */
+const WINDOW = process.argv.includes('--window');
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 20_000);
+
+/** Says `word` on its own line and resolves at the next line read from stdin. */
+function told(word: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdin.once('data', () => {
+      process.stdin.pause();
+      resolve();
+    });
+    process.stdin.resume();
+    process.stdout.write(`${word}\n`);
+  });
+}
+
 const BODY = Buffer.from(JSON.stringify({ name: 'bench' }));
 let keys = 0;
 
@@ -155,12 +177,14 @@ async function main(): Promise<void> {
     );
     return non2xx;
   };
-  await run(REQUESTS); // warm-up: JIT, the store filled to its caps as under load
+  await run(WINDOW ? WARM_UP : REQUESTS); // warm-up: JIT, the store filled to its caps as under load
   for (const name of inclusive.keys()) inclusive.set(name, 0);
   const namedBefore = named;
+  if (WINDOW) await told('ready');
   const before = process.cpuUsage();
   const non2xx = await run(REQUESTS);
   const cpu = process.cpuUsage(before);
+  if (WINDOW) await told('done');
   const result = { cpuUs: (cpu.user + cpu.system) / REQUESTS, non2xx };
   const namedPerRequest = (named - namedBefore) / REQUESTS;
   const extra = { ...(COUNT_NAMED ? { namedPerRequest } : {}), ...(STAGES ? { stages: ownTimes(REQUESTS) } : {}) };

@@ -1,0 +1,145 @@
+/**
+ * Instructions per request: the mock's own work counted, not timed. On a shared machine the CPU time of the same
+ * requests spreads by a quarter from one run to the next, which hides any change smaller than that; the
+ * instructions the CPU executes for them do not depend on what else runs. Valgrind's callgrind counts them:
+ * `in-process.ts --window` drives the listener without sockets (as `--in-process` does), warms up, and says when
+ * its measured requests begin and end; counting is switched on and off from outside (`callgrind_control`) around
+ * them alone, so start-up, module loading and the warm-up count nothing.
+ *
+ * Node runs with `--single-threaded`: the collector and the optimising compiler work on the main thread, so one
+ * count holds all the work in one order. The compiler's share is reported apart and left out of the figure
+ * compared: under valgrind the run is some fifty times slower, so what happens on a timer (a sweep every second,
+ * code tiering up and down) falls on far fewer requests than at full speed.
+ *
+ * Valgrind is a Debian package (`scripts/ensure-valgrind.sh` installs it where it may).
+ * @see https://valgrind.org/docs/manual/cl-manual.html
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export type InstructionCount = {
+  /** Instructions per measured request, the optimising compiler's left out. */
+  perRequest: number;
+  /** The optimising compiler's instructions per measured request (reported apart, see the module comment). */
+  compilerPerRequest: number;
+};
+
+/**
+ * Functions that make code, as callgrind_annotate names them: V8's optimising compilers (TurboFan, Maglev), the
+ * bytecode generator and the parser behind it (a function compiled lazily, or again once its bytecode was
+ * flushed), and the zones they allocate in.
+ */
+const COMPILER =
+  /v8::internal::(compiler|maglev|turboshaft|interpreter)::|v8::internal::(Compiler|OptimizedCompilationJob|Pipeline|Zone|Parser|AstNode|Scope|BytecodeGenerator)/;
+
+/**
+ * The totals of `callgrind_annotate --threshold=100` output: every instruction of the run, and those in the
+ * compiler's functions. Numbers are printed with thousands separators (`320,265,534 (100.0%)  PROGRAM TOTALS`).
+ */
+export function readAnnotation(text: string): { total: number; compiler: number } {
+  const count = (line: string) => Number((/^\s*([\d,]+)/.exec(line)?.[1] ?? '0').replaceAll(',', ''));
+  let total = 0;
+  let compiler = 0;
+  let inFunctions = false;
+  for (const line of text.split('\n')) {
+    if (line.includes('PROGRAM TOTALS')) total = count(line);
+    else if (/^\s*Ir\s+file:function/.test(line)) inFunctions = true;
+    else if (inFunctions && COMPILER.test(line)) compiler += count(line);
+  }
+  if (!(total > 0)) throw new Error('callgrind_annotate printed no PROGRAM TOTALS');
+  return { total, compiler };
+}
+
+/** Find valgrind via scripts/ensure-valgrind.sh (which installs Debian's package where it may), or say why not. */
+export function findValgrind(root: string): { bin: string } | { reason: string } {
+  try {
+    const bin = execFileSync(join(root, 'scripts', 'ensure-valgrind.sh'), {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
+    return bin ? { bin } : { reason: 'ensure-valgrind.sh printed no path' };
+  } catch (error) {
+    return { reason: String((error as { stderr?: string }).stderr || (error as Error).message).trim() };
+  }
+}
+
+/**
+ * Counts the instructions of `requests` requests of `workload` through `checkout`'s mock, after its warm-up
+ * (`in-process.ts --window`, run by this checkout's script at `root`).
+ */
+export async function countInstructions(options: {
+  root: string;
+  checkout: string;
+  workload: 'get' | 'post';
+  requests: number;
+  valgrind: string;
+}): Promise<InstructionCount> {
+  const { root, checkout, workload, requests, valgrind } = options;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
+  const bin = (name: string) => join(valgrind, '..', name);
+  try {
+    const script = join(root, 'scripts', 'lib', 'bench', 'in-process.ts');
+    const child = spawn(
+      valgrind,
+      [
+        '--tool=callgrind',
+        '--instr-atstart=no',
+        '--separate-threads=yes',
+        // V8 writes the code it runs: every write outside a mapped file is checked.
+        '--smc-check=all-non-file',
+        `--callgrind-out-file=${join(dir, 'callgrind.out')}`,
+        process.execPath,
+        '--single-threaded',
+        '--require',
+        'tsx/cjs',
+        script,
+        checkout,
+        workload,
+        String(requests),
+        '--window',
+      ],
+      { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err = (err + chunk.toString()).slice(-4000)));
+    /** Resolves once the run has said `word` on a line of its own; rejects if it ends first. */
+    const said = (word: string) =>
+      new Promise<void>((resolve, reject) => {
+        const look = () => {
+          if (!out.split('\n').includes(word)) return;
+          child.stdout.off('data', look);
+          child.off('exit', ended);
+          resolve();
+        };
+        const ended = (code: number | null) => reject(new Error(`in-process run ended (exit ${code}): ${out}${err}`));
+        child.stdout.on('data', look);
+        child.once('exit', ended);
+        look();
+      });
+    const control = (state: 'on' | 'off') =>
+      execFileSync(bin('callgrind_control'), ['--instr', state, String(child.pid)], { stdio: 'ignore' });
+    await said('ready');
+    control('on');
+    child.stdin.write('go\n');
+    await said('done');
+    control('off');
+    child.stdin.end('\n');
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { non2xx?: number };
+    if (code !== 0 || result.non2xx !== 0) throw new Error(`in-process run failed (exit ${code}): ${out}${err}`);
+    // The main thread's counts (with --single-threaded, every thread that works is that one).
+    const main = readdirSync(dir).find((name) => name.endsWith('-01')) ?? 'callgrind.out';
+    const annotation = execFileSync(bin('callgrind_annotate'), ['--threshold=100', join(dir, main)], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    const { total, compiler } = readAnnotation(annotation);
+    return { perRequest: (total - compiler) / requests, compilerPerRequest: compiler / requests };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
