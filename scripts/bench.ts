@@ -638,7 +638,7 @@ async function instructionsTable(): Promise<void> {
     ...(AGAINST ? [[AGAINST, resolve(AGAINST)] as [string, string]] : []),
   ];
   process.stdout.write(
-    `\nInstructions per request, in process (callgrind; ${COUNTED} requests counted after ${process.env.BENCH_WARM_UP ?? 20_000} to warm up, 10 at a time, node --single-threaded; median of ${rounds} rounds taking turns; the optimising compiler's share apart: under valgrind its timed work falls on fewer requests)\n\n| workload | checkout | instructions per request | change | the compiler's, apart |\n|---|---|---:|---:|---:|\n`,
+    `\nInstructions per request, in process (callgrind; ${COUNTED} requests counted after ${process.env.BENCH_WARM_UP ?? 20_000} to warm up, 10 at a time, node --single-threaded; median of ${rounds} rounds taking turns; the collector's and the compilers' shares apart: the collector's comes in lumps, and under valgrind the compilers' timed work falls on fewer requests)\n\n| workload | checkout | instructions per request (the request's own) | rounds' range | change | the collector's, apart | the compilers', apart |\n|---|---|---:|---:|---:|---:|---:|\n`,
   );
   for (const workload of ['get', 'post'] as const) {
     const counts: InstructionCount[][] = checkouts.map(() => []);
@@ -659,6 +659,8 @@ async function instructionsTable(): Promise<void> {
     const medians = counts.map((samples) => ({
       perRequest: median(samples.map((c) => c.perRequest)),
       compilerPerRequest: median(samples.map((c) => c.compilerPerRequest)),
+      collectorPerRequest: median(samples.map((c) => c.collectorPerRequest)),
+      range: `${Math.round(Math.min(...samples.map((c) => c.perRequest))).toLocaleString('en')}–${Math.round(Math.max(...samples.map((c) => c.perRequest))).toLocaleString('en')}`,
     }));
     for (const [i, [name]] of checkouts.entries()) {
       const change =
@@ -666,7 +668,7 @@ async function instructionsTable(): Promise<void> {
           ? `${(((medians[0].perRequest - medians[1].perRequest) / medians[1].perRequest) * 100).toFixed(1)} %`
           : '';
       process.stdout.write(
-        `| ${workload === 'get' ? `GET /v1${PATH}` : WORKLOADS[1].name} | ${name} | ${Math.round(medians[i].perRequest).toLocaleString('en')} | ${change} | ${Math.round(medians[i].compilerPerRequest).toLocaleString('en')} |\n`,
+        `| ${workload === 'get' ? `GET /v1${PATH}` : WORKLOADS[1].name} | ${name} | ${Math.round(medians[i].perRequest).toLocaleString('en')} | ${medians[i].range} | ${change} | ${Math.round(medians[i].collectorPerRequest).toLocaleString('en')} | ${Math.round(medians[i].compilerPerRequest).toLocaleString('en')} |\n`,
       );
     }
   }

@@ -5,7 +5,7 @@ import { readAnnotation } from './instructions';
 const ROOT = join(__dirname, '..', '..', '..');
 
 describe('readAnnotation', () => {
-  it('should read the program total and the compilers’ share from callgrind_annotate output', () => {
+  it('should read the program total and the compilers’ and the collector’s shares from callgrind_annotate output', () => {
     const text = [
       'Events recorded:  Ir',
       '--------------------------------------------------------------------------------',
@@ -19,8 +19,11 @@ describe('readAnnotation', () => {
       ' 2,000,000 ( 0.62%)  ???:v8::internal::maglev::MaglevGraphBuilder::Build() [/usr/bin/node]',
       ' 1,000,000 ( 0.31%)  ???:v8::internal::Zone::Expand(unsigned long) [/usr/bin/node]',
       '   900,000 ( 0.28%)  ???:Builtins_LoadIC [/usr/bin/node]',
+      '   700,000 ( 0.22%)  ???:v8::internal::Scavenger::ScavengePage(v8::internal::MemoryChunk*) [/usr/bin/node]',
+      '   300,000 ( 0.09%)  ???:v8::internal::Sweeper::RawSweep(v8::internal::Page*) [/usr/bin/node]',
+      '   100,000 ( 0.03%)  ???:Builtins_RecordWriteSaveFP [/usr/bin/node]',
     ].join('\n');
-    expect(readAnnotation(text)).toEqual({ total: 320_265_534, compiler: 11_101_099 });
+    expect(readAnnotation(text)).toEqual({ total: 320_265_534, compiler: 11_101_099, collector: 1_000_000 });
   });
 
   it('should refuse output without a program total (a run that counted nothing)', () => {
