@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SaxesParser } from 'saxes';
@@ -38,8 +39,10 @@ async function hostileUpstream(): Promise<{ url: string; server: Server }> {
       return;
     }
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
+      // `/v1/echo…` says the path it was sent: the proxy forwards it as the client sent it.
+      const body = req.url?.startsWith('/v1/echo') ? JSON.stringify({ url: req.url }) : '{"ok":true}';
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,6 +143,44 @@ describe('passive proxy against hostile peers', () => {
       expect(malformed.body.errorMessage).toEqual(expect.any(String));
       const tunnel = await sendRaw(proxy.url, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
       expect([tunnel.status, tunnel.body?.reason]).toEqual([405, 'method_not_allowed']);
+      // The path as sent, not as a URL resolves it (`%2e%2e` would have taken the segment before it away).
+      const echoed = await sendRaw(proxy.url, 'GET /v1/echo/%2e%2e/x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      expect(echoed.body).toEqual({ url: '/v1/echo/%2e%2e/x' });
+      // A malformed request pipelined behind an answer on its way closes the connection; never written into it.
+      const pipelined = await new Promise<string>((resolve) => {
+        const { hostname, port } = new URL(proxy.url);
+        const socket = connect(Number(port), hostname, () => {
+          socket.write('GET /v1/slow HTTP/1.1\r\nHost: x\r\n\r\n');
+          setTimeout(
+            () => socket.write('POST /v1/x HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab'),
+            300,
+          );
+        });
+        let seen = '';
+        socket.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+        socket.on('close', () => resolve(seen));
+        socket.on('error', () => undefined);
+        setTimeout(() => socket.destroy(), 5000);
+      });
+      expect(pipelined).toMatch(/^HTTP\/1\.1 200/);
+      expect(pipelined).not.toContain('malformed_http');
+      // Clients that send CONNECT and reset at once: the proxy outlives them.
+      await Promise.all(
+        Array.from(
+          { length: 30 },
+          () =>
+            new Promise<void>((resolve) => {
+              const { hostname, port } = new URL(proxy.url);
+              const socket = connect(Number(port), hostname, () =>
+                socket.write('CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: x\r\n\r\n', () => {
+                  socket.resetAndDestroy();
+                  resolve();
+                }),
+              );
+              socket.on('error', () => resolve());
+            }),
+        ),
+      );
       await sleep(200);
       // Still up, and still forwarding.
       const ok = await fetch(`${proxy.url}/ok`, { method: 'POST', body: '{}' });

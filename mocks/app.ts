@@ -112,6 +112,14 @@ const nodeSha256 = {
   base64: (text: string): string => hash('sha256', text, 'base64'),
 };
 
+/** How long a socket Node handed over (CONNECT) may stay open once refused: the answer is one write. */
+const REFUSAL_TIMEOUT_MS = 10_000;
+
+/** Whether a response has begun on this socket (Node's own test before it answers a client error). */
+function answering(socket: Duplex): boolean {
+  return (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+}
+
 /** Starts the mock on `host:port` (port 0 picks a free one) and resolves once it accepts requests. */
 export async function startMock(options: MockOptions & { port?: number; host?: string } = {}): Promise<RunningMock> {
   const host = options.host ?? DEFAULT_CONFIG.host;
@@ -123,7 +131,9 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   // Requests Node refuses before any handler runs (malformed HTTP, unknown methods, headers too large) and
   // expectations it cannot meet still get the error shape and the rate-limit headers of the caller's address.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (!socket.writable) return socket.destroy();
+    // An answer already on its way on this connection (a malformed request pipelined behind it) is not cut into:
+    // the connection closes, as Node's own handler does then.
+    if (!socket.writable || answering(socket)) return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const refusal =
       status === 431
@@ -144,6 +154,10 @@ export async function startMock(options: MockOptions & { port?: number; host?: s
   });
   // CONNECT asks for a tunnel, which Node hands to this event alone (unheard, it closes the socket unanswered).
   server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    // Node has taken its own listeners off this socket: a reset with none of ours would end the process, and a
+    // client that never closes its side would hold it for good.
+    socket.on('error', () => socket.destroy());
+    (socket as Socket).setTimeout?.(REFUSAL_TIMEOUT_MS, () => socket.destroy());
     void app
       .answerRefusal(
         req.socket.remoteAddress ?? 'unknown',

@@ -28,12 +28,17 @@ const encoder = new TextEncoder();
 /**
  * A frozen body's JSON text as UTF-8 bytes, encoded once and kept as long as the body lives (its text is kept
  * already): the page many answers share is neither measured for its Content-Length nor encoded for the socket
- * again. Undefined for any other body, whose text is made for one answer.
+ * again. Undefined for any other body, whose text is made for one answer, and for a text longer than `maxChars`
+ * (a body streamed a chunk at a time is never encoded whole).
  */
-export function frozenJsonBytes(body: unknown): Uint8Array | undefined {
+export function frozenJsonBytes(body: unknown, maxChars = Number.POSITIVE_INFINITY): Uint8Array | undefined {
   if (!isObject(body) || !Object.isFrozen(body)) return undefined;
   let bytes = frozenBytes.get(body);
-  if (bytes === undefined) frozenBytes.set(body, (bytes = encoder.encode(jsonText(body))));
+  if (bytes === undefined) {
+    const text = jsonText(body);
+    if (text.length > maxChars) return undefined;
+    frozenBytes.set(body, (bytes = encoder.encode(text)));
+  }
   return bytes;
 }
 

@@ -5,6 +5,7 @@
  * mid-body ends that exchange alone (recorded as aborted, not judged), never the proxy.
  */
 import type { Duplex } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import {
   createServer,
   request as httpRequest,
@@ -133,14 +134,16 @@ function answerRefused(res: ServerResponse, message: string): void {
  * its socket: the error shape, as the mock answers them, where closing the socket left the client with nothing.
  */
 function refusalText(error: NodeJS.ErrnoException): string {
-  return error.code === 'HPE_HEADER_OVERFLOW'
-    ? rawAnswer(
-        431,
-        'Request Header Fields Too Large',
-        'headers_too_large',
-        'the request line or headers are too large',
-      )
-    : rawAnswer(400, 'Bad Request', 'malformed_http', 'the request is not valid HTTP');
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return rawAnswer(
+      431,
+      'Request Header Fields Too Large',
+      'headers_too_large',
+      'the request line or headers are too large',
+    );
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return rawAnswer(408, 'Request Timeout', 'request_timeout', 'the request did not arrive in time');
+  return rawAnswer(400, 'Bad Request', 'malformed_http', 'the request is not valid HTTP');
 }
 
 /** A whole HTTP/1.1 answer in the error shape, closing the connection, for a socket no response object serves. */
@@ -204,7 +207,9 @@ function forwardOne(req: IncomingMessage, res: ServerResponse, upstream: Upstrea
     hooks.close(exchange, true);
   };
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  const forward = send(target, { method: req.method, headers }, (upstreamRes) => {
+  // The path goes on as it was sent: a URL resolves `/v1/%2e%2e/__mock` to `/__mock`, a path the client never sent.
+  const path = (req.url ?? '/').startsWith('/') ? (req.url as string) : target.pathname + target.search;
+  const forward = send({ ...urlToHttpOptions(target), path, method: req.method, headers }, (upstreamRes) => {
     // Unchanged for the client: status, headers and the body's bytes, streamed as they come.
     res.writeHead(upstreamRes.statusCode ?? 502, withoutHopByHop({ ...upstreamRes.headers }));
     upstreamRes.on('data', (chunk: Buffer) => {
@@ -278,7 +283,9 @@ export async function startForwarder(
     socket.on('close', () => sockets.delete(socket));
   });
   // CONNECT asks for a tunnel, which Node hands to this event alone (unheard, it closes the socket unanswered).
-  server.on('connect', (_req, socket: Duplex) =>
+  server.on('connect', (_req, socket: Duplex) => {
+    // Node has taken its own listeners off this socket: a reset with none of ours would end the proxy.
+    socket.on('error', () => socket.destroy());
     socket.end(
       rawAnswer(
         405,
@@ -287,11 +294,14 @@ export async function startForwarder(
         'CONNECT: the proxy opens no tunnels',
         'allow: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS\r\n',
       ),
-    ),
-  );
-  // A malformed request or a socket error belongs to that connection alone: answered when the socket can take it.
+      () => socket.destroy(),
+    );
+  });
+  // A malformed request or a socket error belongs to that connection alone: answered when the socket can take it
+  // and no answer is on its way on it (a malformed request pipelined behind one: never written into its body).
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    if (socket.writable && error.code !== 'ECONNRESET') socket.end(refusalText(error));
+    const answering = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true;
+    if (socket.writable && !answering && error.code !== 'ECONNRESET') socket.end(refusalText(error));
     else socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(port ?? 0, '127.0.0.1', resolve));

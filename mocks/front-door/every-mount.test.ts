@@ -1,6 +1,7 @@
 import { RATE_LIMIT_HEADER_NAMES } from '../../spec/lib';
 import { startMock, type RunningMock } from '../app';
 import { WORKSPACE_A } from '../config';
+import { connect } from 'node:net';
 import { sendRaw, type RawAnswer } from '../testing/raw-http';
 
 /**
@@ -180,6 +181,27 @@ describe.each(ENTRIES)('the $mount mount under hostile input', (entry) => {
 
 describe('a request Node hands to no request handler', () => {
   afterEach(expectServing);
+
+  it('should outlive clients that send CONNECT and reset the connection at once', async () => {
+    // Node takes its own listeners off a CONNECT socket: a reset with none of the mock's would end the process.
+    const { hostname, port } = new URL(mock.origin);
+    await Promise.all(
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<void>((resolve) => {
+            const socket = connect(Number(port), hostname, () => {
+              socket.write(`CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: ${host}\r\n\r\n`, () => {
+                socket.resetAndDestroy();
+                resolve();
+              });
+            });
+            socket.on('error', () => resolve());
+          }),
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
 
   it.each(['127.0.0.1:443', '/v1/mailboxManagement/suppressions'])(
     'should answer CONNECT %s 405 in the error shape, where the socket was closed unanswered',

@@ -17,6 +17,9 @@ describe('readTarget', () => {
   });
 
   it.each([
+    '/v1/.\t./__mock/settings',
+    '/v1/..\f',
+    '/v1/x\r\n',
     '/v1/%2e%2e/__mock/settings',
     '/v1/%2E%2e/__mock/settings',
     '/v1/.%2e/__mock/settings',

@@ -4,6 +4,12 @@ import { ApiError } from '../errors';
 const DOT_SEGMENT = /(^|\/)(\.|%2e){1,2}(\/|$)/i;
 /** A slash or backslash that is not a segment separator: encoded (`%2f`, `%5c`), or a raw backslash. */
 const HIDDEN_SEPARATOR = /%2f|%5c|\\/i;
+/**
+ * A control character in the path: a URL parser drops tabs and line breaks and trims the end, so `/v1/.\t./x`
+ * would become a dot segment after the check above. Node's parser refuses them in a request line; refused here
+ * too, whatever calls this.
+ */
+const CONTROL = /[\x00-\x1f\x7f]/;
 /** The scheme and authority of an absolute-form request target (`GET http://host/v1/… HTTP/1.1`). */
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
 
@@ -27,11 +33,11 @@ export function readAnyTarget(raw: string): RequestTarget | ApiError {
   const path = end < 0 ? target : target.slice(0, end);
   if (!path.startsWith('/'))
     return new ApiError(400, 'invalid_path', 'The request target must be a path beginning with "/".');
-  if (DOT_SEGMENT.test(path) || HIDDEN_SEPARATOR.test(path))
+  if (DOT_SEGMENT.test(path) || HIDDEN_SEPARATOR.test(path) || CONTROL.test(path))
     return new ApiError(
       400,
       'invalid_path',
-      'The path holds a dot segment or an encoded slash (".", "..", "%2e", "%2f", "%5c" or "\\"); send the path it stands for.',
+      'The path holds a dot segment, an encoded slash or a control character (".", "..", "%2e", "%2f", "%5c", "\\" or a byte below 0x20); send the path it stands for.',
     );
   // The usual target (plain characters, no fragment) is what a URL parser would give back unchanged: it is not parsed.
   if (PLAIN_PATH.test(path) && (end < 0 || PLAIN_QUERY.test(target.slice(end))))

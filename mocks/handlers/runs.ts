@@ -66,11 +66,11 @@ export function runHandlers(deps: HandlerDeps) {
         // The run is read again after each wait: a cancel on another replica moves its finish.
         let current: RunRecord = run;
         // Timers may fire a little before the clock reaches the finish time: wait until the run is terminal.
-        while (!isTerminal(viewRun(current, deps.now()).status)) {
+        for (let now = deps.now(); !isTerminal(viewRun(current, now).status); now = deps.now()) {
           // A client that went away stops the wait: the request fails, so its run is taken back with it.
           // Past its finish and not terminal, its status is held (a fixture's): read again each second, as
-          // before its finish, never in a loop of 1 ms waits.
-          const left = runFinishesAt(current) - deps.now();
+          // before its finish, never in a loop of 1 ms waits. One reading of the clock for both.
+          const left = runFinishesAt(current) - now;
           await untilGone(deps.sleep(left > 0 ? Math.max(1, Math.min(left, 1_000)) : 1_000), ctx.signal);
           current = (await deps.store.get(workspaceUuid, 'runs', run.uuid)) ?? current;
         }

@@ -15,15 +15,18 @@ type PrismResult = { _tag: 'Left'; left: unknown } | { _tag: 'Right'; right: { o
 
 /**
  * Prism's own failures ("no such example", "code not declared", …) keep their status, in the contract's shape.
- * One without a status (Prism's negotiator throws a plain Error when the named example is not among the chosen
- * code's) is the request's preference that cannot be met when it named one (`asked`): a 400, never a 500.
+ * One without a status is Prism's negotiator refusing the example the request named (`asked`) when it is not among
+ * the chosen code's: that preference cannot be met, a 400, never a 500.
  */
 function toApiError(error: unknown, asked: boolean): ApiError {
   const found: { status?: unknown; detail?: unknown; message?: unknown } =
     typeof error === 'object' && error !== null ? error : {};
   const declared =
     typeof found.status === 'number' && found.status >= 400 && found.status < 600 ? found.status : undefined;
-  const status = declared ?? (asked ? 400 : 500);
+  // Prism's negotiator names its refusal by a link (`https://stoplight.io/prism/errors#NOT_FOUND: …`); any other
+  // failure without a status stays the mock's own (500, reported).
+  const unmet = asked && typeof found.message === 'string' && found.message.includes('#NOT_FOUND');
+  const status = declared ?? (unmet ? 400 : 500);
   const reason = status >= 500 ? 'internal_error' : 'mock_preference_unsatisfiable';
   const detail = found.detail || found.message || 'Prism could not answer this request.';
   return new ApiError(status === 404 ? 400 : status, reason, `Prefer: ${detail}`);
@@ -96,7 +99,8 @@ export function createPrismResponder(document: object, options: { seed: number }
         },
       };
       const result = await request(input, [prismOperation], config)();
-      const asked = preferences.code !== undefined || preferences.example !== undefined || preferences.dynamic === true;
+      // Prism's negotiator fails without a status when the named example is not among the chosen code's.
+      const asked = preferences.example !== undefined;
       if (result._tag === 'Left') throw toApiError(result.left, asked);
       const output = result.right.output as { statusCode: number; headers?: Record<string, string>; body?: unknown };
       const headers = safeDict<string>();

@@ -22,8 +22,9 @@ function render(response: MockResponse): { headers: Record<string, string | numb
  */
 function frozenBytes(response: MockResponse): Uint8Array | undefined {
   if (response.text !== undefined) return undefined;
-  const bytes = frozenJsonBytes(response.body);
-  if (bytes === undefined || bytes.length > STREAM_CHUNK_CHARS) return undefined;
+  // A body long enough to stream is never encoded whole: its text is what `serialise` writes, a chunk at a time.
+  const bytes = frozenJsonBytes(response.body, STREAM_CHUNK_CHARS);
+  if (bytes === undefined) return undefined;
   response.headers['content-type'] ??= 'application/json';
   (response.headers as Record<string, string | number>)['content-length'] = bytes.length;
   return bytes;

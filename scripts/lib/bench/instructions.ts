@@ -30,11 +30,6 @@ export type InstructionCount = {
 };
 
 /**
- * Functions that make code, as callgrind_annotate names them: V8's optimising compilers (TurboFan, Maglev), the
- * bytecode generator and the parser behind it (a function compiled lazily, or again once its bytecode was
- * flushed), and the zones they allocate in.
- */
-/**
  * Functions of V8's garbage collector (young and full collections, sweeping, evacuation). Its work is the
  * requests' too, but it comes in lumps: a full collection of the heap the store fills falls in some runs' measured
  * window and not in others', which moved the keyed create's count by a fifth between rounds; apart, the rest agrees.
@@ -42,8 +37,13 @@ export type InstructionCount = {
 const COLLECTOR =
   /Scaveng|Sweep|Evacuat|Marking|MarkCompact|heap::base::|cppgc::|IterateObjectCache|SemiSpace|PagedSpace|GlobalHandles|RememberedSet|BodyDescriptor/;
 
+/**
+ * Functions that make code, as callgrind_annotate names them: V8's optimising compilers (TurboFan, Maglev), the
+ * bytecode generator and the parser behind it (a function compiled lazily, or again once its bytecode was
+ * flushed), and the zones they allocate in.
+ */
 const COMPILER =
-  /v8::internal::(compiler|maglev|turboshaft|interpreter)::|v8::internal::(Compiler|OptimizedCompilationJob|Pipeline|Zone|Parser|AstNode|Scope|BytecodeGenerator)/;
+  /v8::internal::(compiler|maglev|turboshaft|interpreter)::|v8::internal::(Compiler|OptimizedCompilationJob|Pipeline|Zone|Parser|AstNode|Scope|BytecodeGenerator)\b/;
 
 /**
  * The totals of `callgrind_annotate --threshold=100` output: every instruction of the run, and those in the
@@ -58,9 +58,15 @@ export function readAnnotation(text: string): { total: number; compiler: number;
   for (const line of text.split('\n')) {
     if (line.includes('PROGRAM TOTALS')) total = count(line);
     else if (/^\s*Ir\s+file:function/.test(line)) inFunctions = true;
-    else if (!inFunctions || /\?\?\?:(Builtins_|JS:)/.test(line)) continue;
-    else if (COMPILER.test(line)) compiler += count(line);
-    else if (COLLECTOR.test(line)) collector += count(line);
+    else if (!inFunctions) continue;
+    else {
+      // The function's name alone (`???:v8::internal::Zone::Expand(unsigned long) [/usr/bin/node]`), its parameter
+      // types left out: `RegExpImpl::Compile(…, v8::internal::Zone*)` is no compiler's.
+      const name = /\?\?\?:([^(]*)/.exec(line)?.[1] ?? '';
+      if (name.startsWith('Builtins_') || name.startsWith('JS:')) continue;
+      if (COMPILER.test(name)) compiler += count(line);
+      else if (COLLECTOR.test(name)) collector += count(line);
+    }
   }
   if (!(total > 0)) throw new Error('callgrind_annotate printed no PROGRAM TOTALS');
   return { total, compiler, collector };
@@ -93,6 +99,7 @@ export async function countInstructions(options: {
   const { root, checkout, workload, requests, valgrind } = options;
   const dir = mkdtempSync(join(tmpdir(), 'bench-instructions-'));
   const bin = (name: string) => join(valgrind, '..', name);
+  let running: ReturnType<typeof spawn> | undefined;
   try {
     const script = join(root, 'scripts', 'lib', 'bench', 'in-process.ts');
     const child = spawn(
@@ -116,6 +123,10 @@ export async function countInstructions(options: {
       ],
       { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] },
     );
+    running = child;
+    // A run that cannot start, or that closes its stdin early, is an error of this count, not of the process.
+    child.on('error', () => undefined);
+    child.stdin.on('error', () => undefined);
     let out = '';
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -126,12 +137,12 @@ export async function countInstructions(options: {
         const look = () => {
           if (!out.split('\n').includes(word)) return;
           child.stdout.off('data', look);
-          child.off('exit', ended);
+          child.off('close', ended);
           resolve();
         };
         const ended = (code: number | null) => reject(new Error(`in-process run ended (exit ${code}): ${out}${err}`));
         child.stdout.on('data', look);
-        child.once('exit', ended);
+        child.once('close', ended);
         look();
       });
     const control = (state: 'on' | 'off') =>
@@ -142,12 +153,13 @@ export async function countInstructions(options: {
     await said('done');
     control('off');
     child.stdin.end('\n');
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    // 'close', not 'exit': the result is the run's last line, which may still be on its way when it exits.
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
     const result = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as { non2xx?: number };
     if (code !== 0 || result.non2xx !== 0) throw new Error(`in-process run failed (exit ${code}): ${out}${err}`);
     // The main thread's counts (with --single-threaded, every thread that works is that one).
     const main = readdirSync(dir).find((name) => name.endsWith('-01')) ?? 'callgrind.out';
-    const annotation = execFileSync(bin('callgrind_annotate'), ['--threshold=100', join(dir, main)], {
+    const annotation = execFileSync(bin('callgrind_annotate'), ['--threshold=100', '--auto=no', join(dir, main)], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
@@ -158,6 +170,8 @@ export async function countInstructions(options: {
       collectorPerRequest: collector / requests,
     };
   } finally {
+    // A count that failed midway (callgrind_control refused, say) leaves no run waiting on its stdin.
+    if (running && running.exitCode === null && running.signalCode === null) running.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   }
 }
