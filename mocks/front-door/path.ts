@@ -85,12 +85,15 @@ const SLASH = 0x2f;
 const QUESTION = 0x3f;
 const HASH = 0x23;
 const DOT = 0x2e;
-/** `PLAIN_PATH`'s characters as a table of ASCII codes (1: plain), the slash, dot and question mark apart. */
-const PLAIN_PATH_CODES = Uint8Array.from({ length: 128 }, (_, code) =>
-  /^[A-Za-z0-9_~!$&'()*+,;=:@-]$/.test(String.fromCharCode(code)) ? 1 : 0,
-);
 
 /** Path characters a URL parser keeps as they are (no percent sign, no dot segment: refused above). */
 const PLAIN_PATH = /^[A-Za-z0-9/._~!$&'()*+,;=:@-]*$/;
+/**
+ * `PLAIN_PATH`'s characters as a table of ASCII codes (1: plain), derived from it, the slash and dot apart (the
+ * one-pass reader watches them for segments).
+ */
+const PLAIN_PATH_CODES = Uint8Array.from({ length: 128 }, (_, code) =>
+  code !== SLASH && code !== DOT && PLAIN_PATH.test(String.fromCharCode(code)) ? 1 : 0,
+);
 /** A query of visible ASCII without a fragment: its parameters read the same from the text as from a parsed URL. */
 const PLAIN_QUERY = /^\?[\x21-\x22\x24-\x7e]*$/;

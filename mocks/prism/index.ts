@@ -1,4 +1,5 @@
 import { ApiError } from '../errors';
+import { reportProblem } from '../web/report';
 import { safeDict } from '../safety/dict';
 import type { Ctx } from '../context';
 import type { Preferences } from '../prefer';
@@ -27,6 +28,8 @@ function toApiError(error: unknown, asked: boolean): ApiError {
   // failure without a status stays the mock's own (500, reported).
   const unmet = asked && typeof found.message === 'string' && found.message.includes('#NOT_FOUND');
   const status = declared ?? (unmet ? 400 : 500);
+  if (declared === undefined && !unmet)
+    reportProblem(`mock: Prism failed: ${(error as Error)?.stack ?? String(error)}`);
   const reason = status >= 500 ? 'internal_error' : 'mock_preference_unsatisfiable';
   const detail = found.detail || found.message || 'Prism could not answer this request.';
   return new ApiError(status === 404 ? 400 : status, reason, `Prefer: ${detail}`);

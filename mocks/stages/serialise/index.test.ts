@@ -46,6 +46,9 @@ describe('serialise of a frozen body (a page many answers share)', () => {
     // Non-ASCII and an emoji: the length in bytes is not the length in characters.
     const body = freezeDeep({ suppressions: [{ email: 'é@example.com', note: '\u{1F600}' }], count: 1 });
     const text = JSON.stringify(body);
+    // Encoded once: every answer takes the same bytes.
+    const { frozenJsonBytes } = await import('../../json-text');
+    expect(frozenJsonBytes(body)).toBe(frozenJsonBytes(body));
     const server = createServer((req, res) => serialise(res, { status: 200, headers: {}, body }, req.method ?? 'GET'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
